@@ -1,0 +1,58 @@
+// ESLint: typescript-eslint's recommended rules plus the dependency rules of ARCHITECTURE.md.
+import tseslint from 'typescript-eslint';
+
+/** Layers of src/ that a folder must not import, per ARCHITECTURE.md (A -> B means A may import B). */
+const forbidden = {
+  core: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  // The simulator is judged by the harness: it must share no logic with it.
+  simulator: ['checks', 'client', 'convergence', 'profile', 'webhooks', 'vault', 'targets', 'terminal', 'report', 'cli', 'config', 'runtime'],
+  client: ['checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  webhooks: ['checks', 'client', 'convergence', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  vault: ['checks', 'client', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  targets: ['checks', 'simulator', 'report', 'cli'],
+  terminal: ['checks', 'simulator', 'report', 'cli'],
+  report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime'],
+};
+
+function restrict(folder, layers) {
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: layers.map((layer) => ({
+            group: [`**/${layer}`, `**/${layer}/**`, `../${layer}/*`, `../../${layer}/*`],
+            message: `src/${folder} must not import src/${layer} (see ARCHITECTURE.md)`,
+          })),
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'reports/', 'src/generated/', 'coverage/'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  ...Object.entries(forbidden).map(([folder, layers]) => restrict(folder, layers)),
+  {
+    // suites/ and generators/ use the public API of src/ only (generated files and core vocabulary excepted).
+    files: ['suites/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src/*/**', '!**/src/generated/**', '!**/src/core/**'], message: 'suites import the public API (src/index.ts)' }] },
+      ],
+    },
+  },
+);

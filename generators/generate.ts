@@ -1,0 +1,55 @@
+/**
+ * `npm run generate`: regenerates every file derived from the contract.
+ * `npm run check:generated` (`--check`): exits 1, naming the files, when any is stale or missing,
+ * or when a file in a generated folder is no longer produced.
+ */
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ROOT, loadContract } from './contract.ts';
+import { emitAll } from './emit.ts';
+
+/** Folders whose every file is generated (a leftover file there is stale too). */
+const GENERATED_DIRS = ['contracts/schemas', 'src/generated'];
+
+function existing(dir: string): string[] {
+  try {
+    return readdirSync(join(ROOT, dir)).map((f) => `${dir}/${f}`);
+  } catch {
+    return [];
+  }
+}
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(join(ROOT, path), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(): Promise<number> {
+  const check = process.argv.includes('--check');
+  const { doc, text } = loadContract();
+  const files = await emitAll(doc, text);
+  const stale = [...files].filter(([path, content]) => read(path) !== content).map(([p]) => p);
+  const leftover = GENERATED_DIRS.flatMap(existing).filter((p) => !files.has(p));
+  if (check) {
+    if (stale.length === 0 && leftover.length === 0) {
+      console.log(`generated files are up to date (${files.size} files)`);
+      return 0;
+    }
+    for (const p of stale) console.error(`stale: ${p}`);
+    for (const p of leftover) console.error(`not generated any more: ${p}`);
+    console.error('fix: run `npm run generate` and commit the result');
+    return 1;
+  }
+  for (const p of leftover) rmSync(join(ROOT, p));
+  for (const p of stale) {
+    mkdirSync(dirname(join(ROOT, p)), { recursive: true });
+    writeFileSync(join(ROOT, p), files.get(p)!);
+  }
+  console.log(`generated ${files.size} files (${stale.length} changed, ${leftover.length} removed)`);
+  return 0;
+}
+
+process.exitCode = await main();

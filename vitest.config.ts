@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The project's own tests. Three projects, so each can be run alone:
+ * - unit: code beside its tests under src/ and generators/ (simulator included, over real loopback);
+ * - contracts: the contract, its examples, generated files and pact checks;
+ * - suites: the harness's self-tests (run against simulator fault switches).
+ * The conformance suites themselves are run by `payconnect-conformance run`, which builds its own
+ * vitest configuration (src/cli/run), not by this file.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'generators/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'contracts',
+          include: ['contracts/**/*.test.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'selftest',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
