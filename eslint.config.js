@@ -42,6 +42,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // A timer assigned once, after the closure that clears it was created, is not a const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   ...Object.entries(forbidden).map(([folder, layers]) => restrict(folder, layers)),

@@ -14,8 +14,9 @@ export interface Exchange {
   response?: {
     status: number;
     headers: Record<string, string>;
-    /** Parsed JSON when the body parsed, else the raw text. */
+    /** The parsed JSON body; undefined when the body is empty or not JSON. */
     body?: unknown;
+    /** The exact body text as received. */
     rawBody?: string;
   };
   /** Network or timeout error, when there was no response. */

@@ -2,3 +2,4 @@ export * from './errors.ts';
 export * from './finding.ts';
 export * from './exchange.ts';
 export * from './operation.ts';
+export * from './test-meta.ts';

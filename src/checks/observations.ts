@@ -1,0 +1,177 @@
+/**
+ * Checks on what was observed over time: status transitions, convergence, webhook deliveries against
+ * polling, and the sandbox's documented outcomes.
+ */
+import { validators } from '../generated/contract.ts';
+import { isReachable } from '../profile/index.ts';
+import { describeErrors } from './schema-errors.ts';
+import { defineCheck, fail, pass, skip } from './check.ts';
+
+/** One status seen on one channel. */
+export interface StatusSighting {
+  status: string;
+  channel: 'poll' | 'webhook';
+  atMs: number;
+}
+
+/** What convergence observed for one transaction or operation. */
+export interface ConvergenceObservation {
+  kind: 'transaction' | 'operation';
+  id: string;
+  /** Polled statuses in order (consecutive duplicates folded). */
+  polled: StatusSighting[];
+  /** Valid webhook deliveries for the id, in arrival order. */
+  webhooks: StatusSighting[];
+  /** The final status seen by polling, if any. */
+  finalByPoll?: string;
+  /** The final status seen by webhook (the latest final one), if any. */
+  finalByWebhook?: string;
+  /** Whether webhooks were observable for this pairing (receiver reachable and key known). */
+  webhooksObservable: boolean;
+  deadlineMs: number;
+  elapsedMs: number;
+  timedOut: boolean;
+}
+
+/** Every polled transition follows the profile's transition graph (reachability: polls may skip states). */
+export const transitionLegal = defineCheck<ConvergenceObservation>({
+  id: 'transition.legal',
+  clause: 'profile#rules-of-behaviour',
+  source: 'profile',
+  title: 'Observed status transitions are allowed by the transition graph',
+  run(o, ctx) {
+    const graph = o.kind === 'transaction' ? ctx.profile.transactionGraph : ctx.profile.operationGraph;
+    const bad: string[] = [];
+    for (let i = 1; i < o.polled.length; i++) {
+      const [a, b] = [o.polled[i - 1]!.status, o.polled[i]!.status];
+      if (!isReachable(graph, a, b)) bad.push(`${a} -> ${b}`);
+    }
+    return bad.length === 0 ? pass() : fail({ message: `${o.kind} ${o.id}: illegal transition ${bad.join(', ')}`, evidence: { polled: o.polled } });
+  },
+});
+
+/** The request's result is confirmed later by polling or webhook: a final status within the deadline. */
+export const convergesInTime = defineCheck<ConvergenceObservation>({
+  id: 'convergence.deadline',
+  clause: 'spec#what-the-service-does',
+  source: 'spec',
+  title: 'A transaction or operation reaches a final status before the deadline',
+  run(o) {
+    if (!o.timedOut) return pass();
+    const last = o.polled.at(-1)?.status ?? 'nothing';
+    return fail({ message: `${o.kind} ${o.id} still ${last} after ${o.deadlineMs} ms`, evidence: { polled: o.polled, webhooks: o.webhooks, deadlineMs: o.deadlineMs } });
+  },
+});
+
+/** The final status seen by webhook equals the one seen by polling. */
+export const webhookAgreesWithPolling = defineCheck<ConvergenceObservation>({
+  id: 'webhook.agrees-with-polling',
+  clause: 'spec#events',
+  source: 'spec',
+  title: 'Webhook and polling report the same final status',
+  run(o) {
+    if (!o.webhooksObservable) return skip('webhooks are not observable for this pairing');
+    if (!o.finalByPoll || !o.finalByWebhook) return skip('no final status on both channels');
+    if (o.finalByPoll === o.finalByWebhook) return pass();
+    return fail({ message: `${o.kind} ${o.id}: polling says ${o.finalByPoll}, webhook says ${o.finalByWebhook}`, evidence: { polled: o.polled, webhooks: o.webhooks } });
+  },
+});
+
+/** The final status change was delivered by webhook (sandbox: every status change is posted). */
+export const webhookDelivered = defineCheck<ConvergenceObservation>({
+  id: 'webhook.delivered',
+  clause: 'sandbox#webhooks',
+  source: 'sandbox',
+  title: 'The final status change is delivered by webhook',
+  run(o) {
+    if (!o.webhooksObservable) return skip('webhooks are not observable for this pairing');
+    if (!o.finalByPoll) return skip('no final status by polling');
+    if (o.webhooks.some((w) => w.status === o.finalByPoll)) return pass();
+    return fail({ message: `${o.kind} ${o.id}: no valid webhook for ${o.finalByPoll} within the deadline`, evidence: { webhooks: o.webhooks } });
+  },
+});
+
+/** A delivery as the receiver judged it. */
+export interface DeliveryObservation {
+  event?: string;
+  signature: 'valid' | 'missing' | 'invalid' | 'unchecked';
+  eventId?: string;
+}
+
+/** Every delivery carries a valid `Signature` (public profile: HMAC-SHA256 over the raw body). */
+export const webhookSignature = defineCheck<DeliveryObservation>({
+  id: 'webhook.signature',
+  clause: 'profile#webhooks',
+  source: 'profile',
+  title: 'Webhook deliveries are signed with the pairing key over the raw body',
+  run(d) {
+    if (d.signature === 'valid') return pass();
+    if (d.signature === 'unchecked') return skip('no webhook key to verify with');
+    return fail({ message: `webhook ${d.event ?? '(no event)'} ${d.eventId ?? ''}: signature ${d.signature}`.trim(), evidence: d });
+  },
+});
+
+/** The sandbox outcome table: final status and tip by `amount % 100`. */
+export const sandboxOutcome = defineCheck<{ amount: number; expected: string; actual?: string; expectedTip?: number; actualTip?: unknown; what?: string }>({
+  id: 'sandbox.outcome',
+  clause: 'sandbox#transactions',
+  source: 'sandbox',
+  title: 'The virtual terminal ends as the outcome table says',
+  run(o) {
+    if (o.actual === undefined) return skip('no final status observed');
+    const problems: string[] = [];
+    if (o.actual !== o.expected) problems.push(`final ${o.actual}, expected ${o.expected}`);
+    if (o.expectedTip !== undefined && o.actualTip !== undefined && o.actualTip !== o.expectedTip) problems.push(`tip_amount ${String(o.actualTip)}, expected ${o.expectedTip}`);
+    return problems.length === 0 ? pass() : fail({ message: `${o.what ?? 'amount'} ${o.amount}: ${problems.join('; ')}`, evidence: o });
+  },
+});
+
+/** The print slip's currency and timezone equal the configuration's (sandbox). */
+export const slipMatchesConfig = defineCheck<{ slip: Record<string, unknown>; config: Record<string, unknown> }>({
+  id: 'print-slip.matches-config',
+  clause: 'sandbox#status-and-print-slip',
+  source: 'sandbox',
+  title: "The print slip's currency and timezone equal the configuration's",
+  run({ slip, config }) {
+    const bad = (['currency', 'timezone'] as const).filter((k) => slip[k] !== config[k]);
+    return bad.length === 0 ? pass() : fail({ message: bad.map((k) => `slip ${k} ${JSON.stringify(slip[k])} != config ${JSON.stringify(config[k])}`).join('; '), evidence: { slip: { currency: slip.currency, timezone: slip.timezone }, config: { currency: config.currency, timezone: config.timezone } } });
+  },
+});
+
+/** The pairing result echoes the name and carries a webhook key exactly when a webhook_url was given. */
+export const pairingEchoesName = defineCheck<{ sentName: string; result: Record<string, unknown> }>({
+  id: 'pairing.name-echoed',
+  clause: 'spec#pairing-result',
+  source: 'spec',
+  title: 'pay_connect_name is the name supplied at pairing',
+  run({ sentName, result }) {
+    return result.pay_connect_name === sentName ? pass() : fail({ message: `pay_connect_name ${JSON.stringify(result.pay_connect_name)} != ${JSON.stringify(sentName)}` });
+  },
+});
+
+export const pairingWebhookKey = defineCheck<{ webhookUrlGiven: boolean; result: Record<string, unknown> }>({
+  id: 'pairing.webhook-key',
+  clause: 'sandbox#pairing',
+  source: 'sandbox',
+  title: 'webhook_secret_key is a non-empty string with a webhook_url, null without',
+  run({ webhookUrlGiven, result }) {
+    const k = result.webhook_secret_key;
+    if (webhookUrlGiven) return typeof k === 'string' && k.length > 0 ? pass() : fail({ message: 'no webhook_secret_key although a webhook_url was given' });
+    return k === null ? pass() : fail({ message: `webhook_secret_key is ${k === undefined ? 'missing' : 'not null'} although no webhook_url was given` });
+  },
+});
+
+/** A webhook body matches the contract's event schema (sandbox). */
+export const webhookSchema = defineCheck<unknown>({
+  id: 'webhook.schema',
+  clause: 'sandbox#webhooks',
+  source: 'sandbox',
+  title: 'Webhook bodies match the event schema',
+  run(body) {
+    const event = (body as { event?: unknown })?.event;
+    const name = typeof event === 'string' && event.startsWith('operation.') ? 'OperationEvent' : 'TransactionEvent';
+    const v = validators[name]!;
+    if (v(body)) return pass();
+    return fail({ message: `webhook ${String(event)} does not match ${name}: ${describeErrors(v.errors ?? [])}`, evidence: { body } });
+  },
+});

@@ -1,0 +1,43 @@
+/**
+ * Checks on the answer to a deliberate probe: a request the service must refuse, or must accept.
+ * Each takes the probe's exchange; the suite decides when to send it.
+ */
+import type { Exchange, RuleSource } from '../core/index.ts';
+import { type Check, defineCheck, fail, pass, skip } from './check.ts';
+
+function describe(ex: Exchange): string {
+  return `${ex.request.method} ${ex.request.path} answered ${ex.response?.status ?? ex.error?.code}`;
+}
+
+/** A check that passes when the probe's status satisfies `ok`. */
+function statusProbe(id: string, clause: string, source: RuleSource, title: string, expected: string, ok: (s: number) => boolean): Check<Exchange> {
+  return defineCheck<Exchange>({
+    id,
+    clause,
+    source,
+    title,
+    run(ex) {
+      if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
+      return ok(ex.response.status) ? pass() : fail({ message: `${describe(ex)}; expected ${expected}`, evidence: { status: ex.response.status } });
+    },
+  });
+}
+
+const is4xx = (s: number) => s >= 400 && s < 500;
+const is2xx = (s: number) => s >= 200 && s < 300;
+
+export const bearerRequired = statusProbe('auth.bearer-required', 'spec#authentication', 'spec', 'A request without a bearer token is refused', 'a 4xx refusal', is4xx);
+export const invalidTokenRefused = statusProbe('auth.invalid-token-refused', 'spec#authentication', 'spec', 'A request with an invalid bearer token is refused', 'a 4xx refusal', is4xx);
+export const integratorRequired = statusProbe('auth.integrator-required', 'spec#endpoints', 'spec', 'A request without X-Pay-Connect-Integrator-Id is refused', 'a 4xx refusal', is4xx);
+export const tokenWithoutIntegrator = statusProbe('auth.token-without-integrator', 'spec#endpoints', 'spec', 'The token endpoint works without the integrator header', '200', (s) => s === 200);
+export const revokedAfterUnpair = statusProbe('auth.revoked-after-unpair', 'profile#endpoints-the-spec-refers-to-but-does-not-show', 'profile', 'After unpair the old token is refused', 'a 4xx refusal', is4xx);
+export const otpOneTime = statusProbe('pairing.otp-one-time', 'spec#post-v1pay-connectpair', 'spec', 'A consumed OTP does not pair again', 'a 4xx refusal', is4xx);
+export const foreignIdRefused = statusProbe('isolation.foreign-id', 'spec#what-the-service-does', 'spec', "A pairing cannot read or act on another pairing's transactions", 'a 4xx refusal', is4xx);
+export const foreignIdNotFound = statusProbe('isolation.not-found', 'sandbox#isolation', 'sandbox', "Another pairing's id answers 404, like an unknown id", '404', (s) => s === 404);
+export const unknownIdNotFound = statusProbe('errors.unknown-id', 'sandbox#errors', 'sandbox', 'An unknown transaction or operation id answers 404', '404', (s) => s === 404);
+export const busyConflict = statusProbe('sandbox.busy', 'sandbox#transactions', 'sandbox', 'A second transaction while one is pending answers 409', '409', (s) => s === 409);
+export const cancelFinalRefused = statusProbe('sandbox.cancel-final', 'sandbox#transactions', 'sandbox', 'Cancel of a final transaction answers 400', '400', (s) => s === 400);
+export const slipFinalOnly = statusProbe('print-slip.final-only', 'sandbox#status-and-print-slip', 'sandbox', 'The print slip of a transaction not yet final is refused', '400', (s) => s === 400);
+export const invalidRejected = statusProbe('request.invalid-rejected', 'sandbox#transactions', 'sandbox', 'An invalid request body gets a 4xx (never 2xx, never 5xx)', 'a 4xx', is4xx);
+export const validAccepted = statusProbe('request.valid-accepted', 'profile#endpoints-the-spec-refers-to-but-does-not-show', 'profile', 'A valid request body is accepted (2xx, or 409 while busy)', '2xx or 409', (s) => is2xx(s) || s === 409);
+export const acceptedOk = statusProbe('request.accepted', 'spec#endpoints', 'spec', 'A well-formed request the scenario needs answers 200', '200', (s) => s === 200);

@@ -1,0 +1,77 @@
+/**
+ * The registry of checks by stable id, and the one place where a check is run: it turns the outcome
+ * into findings with severity, and a check that throws into a `check.crashed` finding.
+ */
+import type { Exchange, Finding } from '../core/index.ts';
+import { severityFor } from '../core/index.ts';
+import { operations } from '../generated/contract.ts';
+import type { Check, CheckContext, CheckOutcome } from './check.ts';
+import * as invariants from './invariants.ts';
+import * as observations from './observations.ts';
+import * as probes from './probes.ts';
+import * as response from './response-checks.ts';
+
+const all: Check<never>[] = [
+  ...Object.values(response),
+  ...Object.values(invariants).filter((v): v is Check<never> => typeof v === 'object'),
+  ...Object.values(probes),
+  ...Object.values(observations).filter((v): v is Check<never> => typeof v === 'object' && v !== null && 'run' in v),
+];
+
+/** Every registered check by id. */
+export const CHECKS: ReadonlyMap<string, Check<never>> = new Map(all.map((c) => [c.id, c]));
+
+/** The check registered under `id`; throws on an unknown id (a bug of the toolkit). */
+export function getCheck<I>(id: string): Check<I> {
+  const c = CHECKS.get(id);
+  if (!c) throw new Error(`unknown check id ${id}`);
+  return c as unknown as Check<I>;
+}
+
+/** Checks that run on every exchange. */
+export const AUTO_CHECKS: readonly Check<Exchange>[] = all.filter((c) => c.auto) as unknown as Check<Exchange>[];
+
+/** The result of running one check: its outcome and the findings it produced. */
+export interface CheckRun {
+  check: string;
+  outcome: CheckOutcome['kind'];
+  reason?: string;
+  findings: Finding[];
+}
+
+/** Runs a check; never throws. */
+export function runCheck<I>(check: Check<I>, input: I, ctx: CheckContext): CheckRun {
+  try {
+    const outcome = check.run(input, ctx);
+    if (outcome.kind !== 'fail') return { check: check.id, outcome: outcome.kind, reason: outcome.kind === 'skip' ? outcome.reason : undefined, findings: [] };
+    return {
+      check: check.id,
+      outcome: 'fail',
+      findings: outcome.findings.map((d) => ({
+        check: check.id,
+        severity: severityFor(d.source ?? check.source, ctx.strict),
+        clause: d.clause ?? check.clause,
+        message: d.message,
+        evidence: d.evidence,
+      })),
+    };
+  } catch (e) {
+    return {
+      check: check.id,
+      outcome: 'fail',
+      findings: [{ check: 'check.crashed', severity: 'failure', clause: check.clause, message: `check ${check.id} crashed: ${(e as Error).message}`, evidence: { stack: (e as Error).stack } }],
+    };
+  }
+}
+
+/** The contract's entry for a request, by method and concrete path. */
+export function operationFor(method: string, path: string) {
+  const p = path.split('?')[0]!;
+  return operations.find((o) => o.method === method.toUpperCase() && new RegExp(o.pattern).test(p));
+}
+
+/** Runs every automatic check on an exchange. */
+export function runAutoChecks(ex: Exchange, ctx: Omit<CheckContext, 'operation'>): CheckRun[] {
+  const operation = operationFor(ex.request.method, ex.request.path);
+  return AUTO_CHECKS.map((c) => runCheck(c, ex, { ...ctx, operation }));
+}

@@ -1,0 +1,77 @@
+/** Checks run automatically on every exchange: the response against the contract. */
+import type { Exchange } from '../core/index.ts';
+import { type Check, defineCheck, fail, pass, skip } from './check.ts';
+import { type SchemaErrorClass, describeErrors, schemaVerdict } from './schema-errors.ts';
+
+function schemaClassCheck(cls: SchemaErrorClass, id: string, title: string): Check<Exchange> {
+  return defineCheck<Exchange>({
+    id,
+    clause: 'spec#resources-and-their-fields',
+    source: 'spec',
+    title,
+    auto: true,
+    run(ex, ctx) {
+      const v = schemaVerdict(ex, ctx.operation);
+      if (typeof v === 'string') return skip(v);
+      const errors = v.errors[cls];
+      if (errors.length === 0) return pass();
+      return fail({
+        source: v.source,
+        clause: v.clause,
+        message: `${ctx.operation!.operationId} ${ex.response!.status}: body does not match ${v.schema}: ${describeErrors(errors)}`,
+        evidence: { errors: errors.map((e) => ({ path: e.instancePath, keyword: e.keyword, message: e.message, params: e.params })) },
+      });
+    },
+  });
+}
+
+/** Required fields, types, nullability and bounds of the body. */
+export const responseSchema = schemaClassCheck('schema', 'response.schema', 'Response body matches the contract');
+/** Enum membership (status, payment_method, tags, token_type, scope, ...). */
+export const responseEnum = schemaClassCheck('enum', 'response.enum', 'Enumerated fields hold a value of their enum');
+/** `date-time` and `uri` formats. */
+export const responseFormat = schemaClassCheck('format', 'response.format', 'date-time and uri fields are well formed');
+
+/** The status code is one the contract documents for the operation. */
+export const statusDocumented = defineCheck<Exchange>({
+  id: 'response.status-documented',
+  clause: 'spec#errors',
+  source: 'sandbox',
+  title: 'The status code is documented for the operation',
+  auto: true,
+  run(ex, ctx) {
+    if (!ex.response) return skip('no response');
+    const op = ctx.operation;
+    if (!op) return skip('the path is not an operation of the contract');
+    const status = String(ex.response.status);
+    if (op.responses[status]) return pass();
+    // Where the spec itself lists an operation's statuses (print slip), another one breaks the spec;
+    // elsewhere the spec shows only 200 and the other codes come from the profiles.
+    const specListed = Object.entries(op.responses).some(([s, r]) => s !== '200' && r.source === 'spec');
+    return fail({
+      source: specListed ? 'spec' : 'sandbox',
+      message: `${op.operationId} answered ${status}; documented: ${Object.keys(op.responses).join(', ')}`,
+      evidence: { status: ex.response.status, documented: Object.keys(op.responses) },
+    });
+  },
+});
+
+/** Bodies are JSON (`application/json`), the spec's first line. */
+export const contentTypeJson = defineCheck<Exchange>({
+  id: 'response.content-type',
+  clause: 'spec#terminal-payment-integration-service-specification',
+  source: 'spec',
+  title: 'Bodies are served as application/json',
+  auto: true,
+  run(ex, ctx) {
+    if (!ex.response) return skip('no response');
+    const raw = ex.response.rawBody ?? '';
+    if (raw.length === 0) return skip('no body');
+    const ct = ex.response.headers['content-type'] ?? '';
+    if (/^application\/(?:[\w.+-]+\+)?json\s*(;|$)/i.test(ct)) return pass();
+    return fail({
+      message: `${ctx.operation?.operationId ?? ex.request.path} ${ex.response.status}: content-type is ${ct ? `"${ct}"` : 'missing'}, not application/json`,
+      evidence: { contentType: ct, bodyStart: raw.slice(0, 80) },
+    });
+  },
+});

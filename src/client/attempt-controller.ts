@@ -1,0 +1,65 @@
+/**
+ * A stable controller for interceptors that send a request more than once (bearer re-send after a
+ * 401, GET re-send after a reset) or answer it without sending it at all (timeout before connect,
+ * refused retry): the caller's handler sees one controller for the whole request, which forwards to
+ * the connection of the current attempt. Modelled on undici's own RetryController.
+ */
+import type { Dispatcher } from 'undici';
+
+/** A `DispatchController` that forwards to the controller of the current attempt, if any. */
+export class AttemptController implements Dispatcher.DispatchController {
+  #target: Dispatcher.DispatchController | null = null;
+  #paused = false;
+  #reason: Error | null = null;
+
+  /** Points the controller at the connection of a new attempt, replaying a pause or an abort. */
+  setTarget(target: Dispatcher.DispatchController): void {
+    this.#target = target;
+    if (this.#paused) target.pause();
+    if (this.#reason) target.abort(this.#reason);
+  }
+
+  get aborted(): boolean {
+    return this.#reason !== null || (this.#target?.aborted ?? false);
+  }
+
+  get paused(): boolean {
+    return this.#paused || (this.#target?.paused ?? false);
+  }
+
+  get reason(): Error | null {
+    return this.#reason ?? this.#target?.reason ?? null;
+  }
+
+  abort(reason: Error): void {
+    this.#reason ??= reason;
+    this.#target?.abort(reason);
+  }
+
+  pause(): void {
+    this.#paused = true;
+    this.#target?.pause();
+  }
+
+  resume(): void {
+    this.#paused = false;
+    this.#target?.resume();
+  }
+}
+
+/**
+ * Reports `error` to `handler` on a later tick, for a request that did not (or not yet) reach the
+ * next dispatcher. Undici delivers errors asynchronously; doing the same keeps callers uniform.
+ */
+export function failLater(
+  handler: Dispatcher.DispatchHandler,
+  error: Error,
+  controller: Dispatcher.DispatchController = new AttemptController(),
+): void {
+  queueMicrotask(() => handler.onResponseError?.(controller, error));
+}
+
+/** `err` as an Error (undici handlers only take Errors). */
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}

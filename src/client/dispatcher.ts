@@ -1,0 +1,57 @@
+/**
+ * The composed undici Dispatcher of the client. Order matters; from the caller inwards:
+ * integrator header -> bearer token (may re-send a GET after a 401) -> reset retry (may re-send a GET
+ * after a reset) -> recorder (one Exchange per attempt, so every re-send is on the record) -> timeout
+ * (per attempt; its error is recorded) -> post guard (next to the wire: one send per POST) -> Agent.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { bearerToken } from './bearer-token.ts';
+import { integratorHeader } from './integrator-header.ts';
+import { postGuard } from './post-guard.ts';
+import { recorder, type ExchangeSink, type OperationResolver } from './recorder.ts';
+import { redaction } from './redaction.ts';
+import type { Redactor } from './redactor.ts';
+import { resetRetry } from './reset-retry.ts';
+import { timeout } from './timeout.ts';
+import type { TokenCache } from './token-cache.ts';
+
+/** Options of {@link createPayConnectDispatcher}. */
+export interface PayConnectDispatcherOptions {
+  integratorId: string;
+  /** The bearer token cache (the client keeps it, to invalidate it or switch credentials). */
+  tokens: TokenCache;
+  /** Every scrubbed Exchange goes here. */
+  sink: ExchangeSink;
+  redactor: Redactor;
+  /** Deadline of one attempt, and the connect timeout, in milliseconds. @default 10_000 */
+  timeoutMs?: number;
+  /** @default a resolver that knows no operation */
+  resolveOperation?: OperationResolver;
+  /** @default a counter from 1 */
+  nextSeq?: () => number;
+}
+
+/** The Agent (to close) and the composed dispatcher (to send through). */
+export interface PayConnectDispatcher {
+  agent: Agent;
+  dispatcher: Dispatcher;
+}
+
+/** Builds the Agent and composes the client's interceptors over it. */
+export function createPayConnectDispatcher(options: PayConnectDispatcherOptions): PayConnectDispatcher {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const agent = new Agent({ connect: { timeout: timeoutMs } });
+  const dispatcher = agent.compose(
+    postGuard(),
+    timeout(timeoutMs),
+    recorder({
+      sink: redaction(options.redactor, options.sink),
+      ...(options.resolveOperation ? { resolveOperation: options.resolveOperation } : {}),
+      ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
+    }),
+    resetRetry(),
+    bearerToken(options.tokens),
+    integratorHeader(options.integratorId),
+  );
+  return { agent, dispatcher };
+}

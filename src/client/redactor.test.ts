@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../core/exchange.ts';
+import { REDACTED, Redactor } from './redactor.ts';
+
+describe('Redactor', () => {
+  it('replaces registered values in text, longest first, and ignores too-short values', () => {
+    const r = new Redactor(['abcd', 'abcdefgh']);
+    r.register('ok', 42, undefined);
+    expect(r.size).toBe(2);
+    expect(r.redactText('x abcdefgh y abcd z ok')).toBe(`x ${REDACTED} y ${REDACTED} z ok`);
+  });
+
+  it('also finds a secret in its JSON-escaped form', () => {
+    const secret = 'pa"ss\\word';
+    const r = new Redactor([secret]);
+    const raw = JSON.stringify({ note: `is ${secret}` });
+    expect(r.redactText(raw)).toBe(`{"note":"is ${REDACTED}"}`);
+  });
+
+  it('redacts "secret_field": "..." in raw text even for unknown values, and can learn them', () => {
+    const r = new Redactor();
+    const raw = '{"access_token" : "tok-from-text", "scope":"default"';
+    expect(r.redactText(raw)).toBe(`{"access_token" : "${REDACTED}", "scope":"default"`);
+    r.learnFromText(raw);
+    expect(r.redactText('Bearer tok-from-text')).toBe(`Bearer ${REDACTED}`);
+  });
+
+  it('redactValue: secret fields at any depth, strings scrubbed, null kept, input untouched', () => {
+    const r = new Redactor(['known-value']);
+    const input = { a: [{ client_secret: 'x-secret' }], webhook_secret_key: null, note: 'has known-value', n: 3 };
+    expect(r.redactValue(input)).toEqual({ a: [{ client_secret: REDACTED }], webhook_secret_key: null, note: `has ${REDACTED}`, n: 3 });
+    expect(input.a[0]?.client_secret).toBe('x-secret');
+  });
+
+  it('redactHeaders: Authorization keeps its scheme only; other headers are scrubbed', () => {
+    const r = new Redactor(['sekret-1']);
+    expect(r.redactHeaders({ authorization: 'Bearer abc.def', 'Proxy-Authorization': 'Basic Zm9v', x: 'v sekret-1' }))
+      .toEqual({ authorization: `Bearer ${REDACTED}`, 'Proxy-Authorization': `Basic ${REDACTED}`, x: `v ${REDACTED}` });
+    expect(r.redactHeaders({ authorization: 'garbage' })).toEqual({ authorization: REDACTED });
+  });
+
+  it('redactExchange learns from the response and the Authorization header before redacting', () => {
+    const r = new Redactor();
+    const raw = '{"client_id":"c1","client_secret":"cs-learned","webhook_secret_key":"wh-learned"}';
+    const exchange: Exchange = {
+      seq: 1, startedAt: '2024-01-01T00:00:00.000Z', durationMs: 1,
+      request: { method: 'POST', url: 'http://h/v1/pay-connect/pair/', path: '/v1/pay-connect/pair/', headers: { authorization: 'Bearer tok-in-header' }, body: { otp: '1234' } },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.parse(raw), rawBody: raw },
+    };
+    const out = r.redactExchange(exchange);
+    expect(out.request.headers.authorization).toBe(`Bearer ${REDACTED}`);
+    expect(out.response?.body).toEqual({ client_id: 'c1', client_secret: REDACTED, webhook_secret_key: REDACTED });
+    expect(out.response?.rawBody).not.toMatch(/cs-learned|wh-learned/);
+    expect(out.request.body).toEqual({ otp: '1234' });
+    expect(r.redactText('cs-learned wh-learned tok-in-header')).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
+    expect(exchange.response?.rawBody).toBe(raw);
+  });
+});

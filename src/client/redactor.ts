@@ -1,0 +1,140 @@
+/**
+ * The set of secret values a run has seen (client_secret, access tokens, webhook keys, Authorization
+ * values) and the one way to scrub them out of anything written down: Exchange records, logs,
+ * reports, pact files. It learns on its own from the records it redacts, so a pairing or token
+ * answer is scrubbed in its very first record, before anybody had the chance to register it.
+ */
+import type { Exchange } from '../core/exchange.ts';
+
+/** What a secret is replaced with. */
+export const REDACTED = '[REDACTED]';
+
+/** JSON fields whose values are secret wherever they appear. */
+export const SECRET_FIELDS: readonly string[] = ['client_secret', 'access_token', 'webhook_secret_key'];
+
+const AUTH_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/** Options of {@link Redactor}. */
+export interface RedactorOptions {
+  /** JSON field names whose values are always redacted and learned. @default SECRET_FIELDS */
+  fields?: readonly string[];
+  /** Shorter values are not registered: replacing `1` or `ok` everywhere would garble the record. @default 4 */
+  minSecretLength?: number;
+}
+
+/** A growing set of secrets and the functions that scrub them. */
+export class Redactor {
+  readonly #secrets = new Set<string>();
+  #longestFirst: string[] = [];
+  readonly #fields: Set<string>;
+  readonly #fieldPattern: RegExp;
+  readonly #minLength: number;
+
+  constructor(secrets: Iterable<string> = [], options: RedactorOptions = {}) {
+    this.#fields = new Set(options.fields ?? SECRET_FIELDS);
+    const names = [...this.#fields].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+    // "field" : "value" in raw text, also in text that is not valid JSON as a whole.
+    this.#fieldPattern = new RegExp(`("(?:${names})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)(")`, 'g');
+    this.#minLength = options.minSecretLength ?? 4;
+    this.register(...secrets);
+  }
+
+  /** How many secrets are known. */
+  get size(): number {
+    return this.#secrets.size;
+  }
+
+  /** Adds secret values (non-strings and too-short strings are ignored), also in JSON-escaped form. */
+  register(...values: unknown[]): void {
+    for (const value of values) {
+      if (typeof value !== 'string' || value.length < this.#minLength || value === REDACTED) continue;
+      this.#secrets.add(value);
+      this.#secrets.add(JSON.stringify(value).slice(1, -1));
+    }
+    this.#longestFirst = [...this.#secrets].sort((a, b) => b.length - a.length);
+  }
+
+  /** Registers the values of the secret fields found anywhere in a parsed JSON value. */
+  learnFrom(value: unknown): void {
+    if (Array.isArray(value)) value.forEach((v) => this.learnFrom(v));
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, v] of Object.entries(value)) {
+        if (this.#fields.has(key)) this.register(v);
+        else this.learnFrom(v);
+      }
+    }
+  }
+
+  /** Registers the values of `"secret_field": "..."` pairs found in raw text. */
+  learnFromText(text: string): void {
+    for (const match of text.matchAll(this.#fieldPattern)) {
+      const escaped = match[2] ?? '';
+      this.register(escaped);
+      try {
+        this.register(JSON.parse(`"${escaped}"`));
+      } catch { /* not a valid JSON string: the escaped form is registered */ }
+    }
+  }
+
+  /** `text` with every known secret and every `"secret_field": "..."` value replaced by `[REDACTED]`. */
+  redactText(text: string): string {
+    let out = text.replace(this.#fieldPattern, `$1${REDACTED}$3`);
+    for (const secret of this.#longestFirst) out = out.split(secret).join(REDACTED);
+    return out;
+  }
+
+  /** A deep copy of `value`: secret fields (when not null) redacted, every string scrubbed. */
+  redactValue<T>(value: T): T {
+    if (typeof value === 'string') return this.redactText(value) as T;
+    if (Array.isArray(value)) return value.map((v) => this.redactValue(v)) as T;
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      out[key] = this.#fields.has(key) && v !== null && v !== undefined ? REDACTED : this.redactValue(v);
+    }
+    return out as T;
+  }
+
+  /** Headers with Authorization as `Bearer [REDACTED]` (scheme kept) and secrets scrubbed elsewhere. */
+  redactHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      const scheme = /^\s*(\S+)\s+\S/.exec(value)?.[1];
+      out[name] = AUTH_HEADERS.has(name.toLowerCase())
+        ? (scheme ? `${scheme} ${REDACTED}` : REDACTED)
+        : this.redactText(value);
+    }
+    return out;
+  }
+
+  /** Learns the secrets an Exchange reveals, then returns a redacted copy of it. */
+  redactExchange(exchange: Exchange): Exchange {
+    const { request, response, error } = exchange;
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (AUTH_HEADERS.has(name.toLowerCase())) this.register(value.replace(/^\s*\S+\s+/, ''), value);
+    }
+    this.learnFrom(request.body);
+    if (typeof request.body === 'string') this.learnFromText(request.body);
+    this.learnFrom(response?.body);
+    if (response?.rawBody !== undefined) this.learnFromText(response.rawBody);
+    return {
+      ...exchange,
+      request: {
+        ...request,
+        url: this.redactText(request.url),
+        path: this.redactText(request.path),
+        headers: this.redactHeaders(request.headers),
+        ...(request.body === undefined ? {} : { body: this.redactValue(request.body) }),
+      },
+      ...(response === undefined ? {} : {
+        response: {
+          ...response,
+          headers: this.redactHeaders(response.headers),
+          ...(response.body === undefined ? {} : { body: this.redactValue(response.body) }),
+          ...(response.rawBody === undefined ? {} : { rawBody: this.redactText(response.rawBody) }),
+        },
+      }),
+      ...(error === undefined ? {} : { error: { ...error, message: this.redactText(error.message) } }),
+    };
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Every default of the configuration, in one place. The help text and the resolver both read them
+ * from here, so a default changed here is changed everywhere.
+ */
+export const DEFAULTS = Object.freeze({
+  /** @default 'sim' */
+  target: 'sim',
+  /** The integrator id used with the simulator when none is given. @default 'sim-integrator' */
+  simIntegratorId: 'sim-integrator',
+  /** Relative to the working directory. @default '.payconnect/vault.json' */
+  vault: '.payconnect/vault.json',
+  /** @default 'sandbox' */
+  profile: 'sandbox',
+  /** @default 'auto' */
+  terminal: 'auto',
+  /** Loopback only, any free port. @default '127.0.0.1:0' */
+  webhookListen: '127.0.0.1:0',
+  /** Convergence deadline with the simulator, which answers fast. @default 10_000 */
+  deadlineSimMs: 10_000,
+  /** Convergence deadline with a real or Pact target, where a person may be at the terminal. @default 120_000 */
+  deadlineMs: 120_000,
+  /** Absent: every suite runs. @default [] */
+  suites: Object.freeze([]) as readonly never[],
+  /** @default false */
+  strict: false,
+  /** Relative to the working directory. @default 'reports' */
+  reports: 'reports',
+  /** @default false */
+  allowProduction: false,
+  /** One euro, in cents. @default 100 */
+  maxAmount: 100,
+  /** @default true */
+  html: true,
+  /** @default 'quick' */
+  runs: 'quick',
+  /** What each `runs` preset means. @default { quick: 50, thorough: 1000 } */
+  runsPresets: Object.freeze({ quick: 50, thorough: 1000 }),
+  /** The simulator's settings. */
+  sim: Object.freeze({
+    /** @default [] */
+    faults: Object.freeze([]) as readonly string[],
+    /** @default 20 */
+    stepDelayMs: 20,
+    /** @default 1500 */
+    deadlineMs: 1500,
+  }),
+  /** Looked for in the working directory, in this order, when no config file is named. @default ['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] */
+  configFiles: Object.freeze(['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] as const),
+} as const);

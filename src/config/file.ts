@@ -1,0 +1,120 @@
+/**
+ * The config file: found (named by --config / PAYCONNECT_CONFIG, or looked for in the working
+ * directory), imported, and checked for its shape (a default-exported object with known keys). The
+ * values themselves are validated by the resolver, like flag and environment values.
+ */
+import { stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ToolkitError } from '../core/errors.ts';
+import { invalidValue, type Candidate, type Candidates } from './candidate.ts';
+import { DEFAULTS } from './defaults.ts';
+import { RUN_FLAGS } from './flags.ts';
+import { didYouMean, typeOf } from './messages.ts';
+import type { OptionKey, SimUserConfig, UserConfig } from './types.ts';
+
+/** A loaded config file: its absolute path and one candidate per key it sets. */
+export interface LoadedConfigFile {
+  readonly path: string;
+  readonly values: Candidates;
+}
+
+const FILE_KEYS = RUN_FLAGS.map((f) => f.key).filter((k): k is Exclude<OptionKey, 'config'> => k !== 'config');
+const TOP_KEYS: string[] = [...FILE_KEYS.filter((k) => !k.startsWith('sim.')), 'sim'];
+const SIM_KEYS: string[] = FILE_KEYS.filter((k) => k.startsWith('sim.')).map((k) => k.slice('sim.'.length));
+const SHAPE_HINT = 'the file must `export default defineConfig({ ... })` with the keys of UserConfig';
+
+/**
+ * Finds and loads the config file: the one `named` (a --config flag or PAYCONNECT_CONFIG), else the
+ * first of payconnect.config.{ts,mjs,js} in `cwd`, else none.
+ *
+ * @throws ToolkitError PCC_USAGE when the file named by --config is missing (PCC_CONFIG_INVALID when
+ *   named by PAYCONNECT_CONFIG); PCC_CONFIG_INVALID when the file throws on import, has no default
+ *   export, exports something other than an object, or has an unknown key
+ */
+export async function readConfigFile(named: Candidate | undefined, cwd: string): Promise<LoadedConfigFile | undefined> {
+  let path: string;
+  if (named) {
+    path = resolve(cwd, String(named.value));
+    const kind = await kindOf(path);
+    if (kind !== 'file') {
+      throw invalidValue('config', named, kind === 'missing' ? `${path} does not exist` : `${path} is not a file`,
+        `check the path, or leave the config file out to use ${DEFAULTS.configFiles.join(', ')} from the working directory`);
+    }
+  } else {
+    const found = await findConfigFile(cwd);
+    if (!found) return undefined;
+    path = found;
+  }
+  return { path, values: toCandidates(await importConfig(path), path) };
+}
+
+/** The first of payconnect.config.{ts,mjs,js} in `cwd`, absolute, or undefined. */
+export async function findConfigFile(cwd: string): Promise<string | undefined> {
+  for (const name of DEFAULTS.configFiles) {
+    const path = join(resolve(cwd), name);
+    if ((await kindOf(path)) === 'file') return path;
+  }
+  return undefined;
+}
+
+async function kindOf(path: string): Promise<'file' | 'other' | 'missing'> {
+  try {
+    return (await stat(path)).isFile() ? 'file' : 'other';
+  } catch {
+    return 'missing';
+  }
+}
+
+async function importConfig(path: string): Promise<Record<string, unknown>> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    const e = error as { code?: unknown; message?: unknown };
+    const why = typeof e.message === 'string' ? e.message.split('\n')[0] : String(error);
+    const hint = e.code === 'ERR_UNKNOWN_FILE_EXTENSION'
+      ? 'a .ts config file needs the tsx loader (the payconnect-conformance command has it); or write payconnect.config.mjs'
+      : `fix the error in the file; ${SHAPE_HINT}`;
+    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${path} could not be loaded: ${why}`, hint, { cause: error });
+  }
+  let config = mod.default;
+  // A .ts file outside an ESM package is compiled to CommonJS: its default export arrives wrapped once more.
+  if (isPlainObject(config) && Object.keys(config).length === 1 && isPlainObject(config.default)) config = config.default;
+  if (config === undefined) {
+    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${path} has no default export`, SHAPE_HINT);
+  }
+  if (!isPlainObject(config)) {
+    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${path} must export an object, it exports ${typeOf(config)}`, SHAPE_HINT);
+  }
+  return config;
+}
+
+function toCandidates(config: Record<string, unknown>, path: string): Candidates {
+  checkKeys(config, TOP_KEYS, '', path);
+  const sim = config.sim;
+  if (sim !== undefined && !isPlainObject(sim)) {
+    throw new ToolkitError('PCC_CONFIG_INVALID', `invalid sim from config file ${path}: expected an object, got ${typeOf(sim)}`,
+      'write sim: { faults: [...], stepDelay: "20ms", deadline: "1500ms" }');
+  }
+  if (sim) checkKeys(sim, SIM_KEYS, 'sim.', path);
+  const values: Candidates = {};
+  for (const key of FILE_KEYS) {
+    const value = key.startsWith('sim.') ? sim?.[key.slice('sim.'.length) as keyof SimUserConfig] : config[key as keyof UserConfig];
+    if (value !== undefined) values[key] = { value, source: 'file', where: `config file ${path} (key ${key})`, baseDir: dirname(path) };
+  }
+  return values;
+}
+
+function checkKeys(object: Record<string, unknown>, known: string[], prefix: string, path: string): void {
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue;
+    throw new ToolkitError('PCC_CONFIG_INVALID', `unknown key ${prefix}${key} in config file ${path}${didYouMean(key, known)}`,
+      `the ${prefix ? `${prefix.slice(0, -1)} ` : ''}keys are: ${known.join(', ')}`);
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  // By tag, not prototype: the file may be evaluated in another realm (a test runner's module loader).
+  return Object.prototype.toString.call(value) === '[object Object]';
+}

@@ -1,0 +1,158 @@
+/**
+ * The `run` flags as one declarative table, typed from the config: every option of `UserConfig`
+ * must have a row (checked at compile time), and the parser, the environment names and the help
+ * text are all derived from the rows.
+ */
+import { parseArgs } from 'node:util';
+import { ToolkitError } from '../core/errors.ts';
+import type { Candidates } from './candidate.ts';
+import { DEFAULTS } from './defaults.ts';
+import { formatDuration } from './duration.ts';
+import { didYouMean } from './messages.ts';
+import { PROFILES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
+
+/** The help sections, in order. */
+export type RunFlagGroup = 'target' | 'run' | 'output' | 'simulator';
+
+/** One row of {@link RUN_FLAGS}. */
+export interface RunFlag {
+  /** The long name, without dashes (`integrator-id`). */
+  readonly name: string;
+  /** The option it sets. */
+  readonly key: OptionKey;
+  /** Booleans also accept `--no-<name>`. */
+  readonly type: 'string' | 'boolean';
+  /** May be repeated; commas separate items too. */
+  readonly multiple?: boolean;
+  /** The value as shown in help (`<duration>`). */
+  readonly placeholder?: string;
+  readonly group: RunFlagGroup;
+  readonly description: string;
+  /** The default as shown in help; absent when there is none. */
+  readonly defaultText?: string;
+  /** Shown in help as `--no-<name>`, since the default is on. */
+  readonly negated?: boolean;
+}
+
+const TABLE = [
+  { name: 'target', key: 'target', type: 'string', placeholder: 'sim|<url>|pact', group: 'target',
+    description: 'What to test: the embedded simulator, the base URL of a service (http or https, no path), or the Pact mock',
+    defaultText: DEFAULTS.target },
+  { name: 'integrator-id', key: 'integratorId', type: 'string', placeholder: '<id>', group: 'target',
+    description: 'The integrator id sent with every request; required for a URL target',
+    defaultText: `${DEFAULTS.simIntegratorId} with --target sim` },
+  { name: 'otp', key: 'otp', type: 'string', multiple: true, placeholder: '<six digits>', group: 'target',
+    description: 'A pairing one-time password from the terminal; repeat (or separate with commas) for several' },
+  { name: 'vault', key: 'vault', type: 'string', placeholder: '<file>', group: 'target',
+    description: 'The file of pairing credentials, reused across runs', defaultText: DEFAULTS.vault },
+  { name: 'profile', key: 'profile', type: 'string', placeholder: PROFILES.join('|'), group: 'target',
+    description: 'The behaviour the checks assume; --target sim implies sandbox', defaultText: DEFAULTS.profile },
+  { name: 'terminal', key: 'terminal', type: 'string', placeholder: TERMINAL_MODES.join('|'), group: 'target',
+    description: 'How the terminal is driven: sandbox outcomes, operator prompts, or watch only',
+    defaultText: DEFAULTS.terminal },
+  { name: 'webhook-listen', key: 'webhookListen', type: 'string', placeholder: '<host:port>', group: 'target',
+    description: 'Where the webhook receiver listens (port 0: any free port)', defaultText: DEFAULTS.webhookListen },
+  { name: 'webhook-public-url', key: 'webhookPublicUrl', type: 'string', placeholder: '<url>', group: 'target',
+    description: 'The public URL that forwards to the receiver, when the service cannot reach it directly' },
+  { name: 'deadline', key: 'deadline', type: 'string', placeholder: '<duration>', group: 'run',
+    description: 'How long an operation may take to converge (500ms, 30s, 2m, or milliseconds)',
+    defaultText: `${formatDuration(DEFAULTS.deadlineSimMs)} with sim, ${formatDuration(DEFAULTS.deadlineMs)} otherwise` },
+  { name: 'seed', key: 'seed', type: 'string', placeholder: '<integer>', group: 'run',
+    description: 'The seed of every random choice, to replay a run (negative: --seed=-5)',
+    defaultText: 'random, shown in the report' },
+  { name: 'suite', key: 'suites', type: 'string', multiple: true, placeholder: '<name>', group: 'run',
+    description: `A suite to run; repeat for several. One of: ${SUITE_NAMES.join(', ')}`, defaultText: 'all' },
+  { name: 'runs', key: 'runs', type: 'string', placeholder: 'quick|thorough|<n>', group: 'run',
+    description: `Property and stateful runs (quick = ${DEFAULTS.runsPresets.quick}, thorough = ${DEFAULTS.runsPresets.thorough})`,
+    defaultText: DEFAULTS.runs },
+  { name: 'strict', key: 'strict', type: 'boolean', group: 'run', description: 'Count warnings as failures' },
+  { name: 'allow-production', key: 'allowProduction', type: 'boolean', group: 'run',
+    description: 'Allow a production target' },
+  { name: 'max-amount', key: 'maxAmount', type: 'string', placeholder: '<cents>', group: 'run',
+    description: 'The largest amount sent to a non-sandbox target, in cents', defaultText: String(DEFAULTS.maxAmount) },
+  { name: 'config', key: 'config', type: 'string', placeholder: '<file>', group: 'run',
+    description: 'The config file (a missing one is an error)',
+    defaultText: `${DEFAULTS.configFiles.join(', ')} in the working directory, if any` },
+  { name: 'reports', key: 'reports', type: 'string', placeholder: '<dir>', group: 'output',
+    description: 'The folder reports are written to', defaultText: DEFAULTS.reports },
+  { name: 'html', key: 'html', type: 'boolean', negated: true, group: 'output',
+    description: 'Do not write the HTML report' },
+  { name: 'sim-fault', key: 'sim.faults', type: 'string', multiple: true, placeholder: '<id>', group: 'simulator',
+    description: 'Turn on a simulator fault switch; repeat for several' },
+  { name: 'sim-step-delay', key: 'sim.stepDelay', type: 'string', placeholder: '<duration>', group: 'simulator',
+    description: 'Delay between two steps of the virtual terminal', defaultText: formatDuration(DEFAULTS.sim.stepDelayMs) },
+  { name: 'sim-deadline', key: 'sim.deadline', type: 'string', placeholder: '<duration>', group: 'simulator',
+    description: "The simulator's own deadline for a terminal operation", defaultText: formatDuration(DEFAULTS.sim.deadlineMs) },
+] as const satisfies readonly RunFlag[];
+
+// Compile-time: an option without a flag row is an error here, not a silently missing flag.
+type Uncovered = Exclude<OptionKey, (typeof TABLE)[number]['key']>;
+const _everyOptionHasAFlag: [Uncovered] extends [never] ? true : Uncovered = true;
+
+/** Every flag of `run`, in help order. */
+export const RUN_FLAGS: readonly RunFlag[] = TABLE;
+
+/** The environment variable of a flag: `PAYCONNECT_` + the flag in upper snake case. */
+export function envVarOf(flag: Pick<RunFlag, 'name'>): string {
+  return `PAYCONNECT_${flag.name.toUpperCase().replaceAll('-', '_')}`;
+}
+
+/** The flag row of an option. */
+export function flagOf(key: OptionKey): RunFlag {
+  return RUN_FLAGS.find((f) => f.key === key)!;
+}
+
+const OPTIONS = Object.fromEntries(RUN_FLAGS.map((f) => [f.name, { type: f.type, multiple: f.multiple ?? false }]));
+const SPELLINGS = RUN_FLAGS.flatMap((f) => (f.type === 'boolean' ? [`--${f.name}`, `--no-${f.name}`] : [`--${f.name}`]));
+const HELP_HINT = 'run "payconnect-conformance run --help" to list every flag';
+
+/**
+ * Parses the `run` arguments (after the command name) into candidates, one per flag given.
+ *
+ * @throws ToolkitError PCC_USAGE for an unknown flag (naming it and the close valid ones), a
+ *   missing or ambiguous value, a value given to a boolean, or a positional argument
+ */
+export function parseRunFlags(argv: readonly string[]): Candidates {
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false, allowNegative: true }));
+  } catch (error) {
+    throw usageError(error, argv);
+  }
+  const out: Candidates = {};
+  for (const flag of RUN_FLAGS) {
+    const value = values[flag.name];
+    if (value === undefined) continue;
+    const spelled = value === false ? `--no-${flag.name}` : `--${flag.name}`;
+    out[flag.key] = { value, source: 'flag', where: `flag ${spelled}` };
+  }
+  return out;
+}
+
+function usageError(error: unknown, argv: readonly string[]): ToolkitError {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const flag = firstUnknown(argv) ?? '(unknown)';
+    return new ToolkitError('PCC_USAGE', `unknown flag ${flag}${didYouMean(flag, SPELLINGS)}`, HELP_HINT, { cause: error });
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const arg = tokensOf(argv).find((t) => t.kind === 'positional')?.value ?? '';
+    return new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(arg)}: run takes flags only`,
+      `to choose suites, use --suite <name>; ${HELP_HINT}`, { cause: error });
+  }
+  const message = error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
+  return new ToolkitError('PCC_USAGE', message, HELP_HINT, { cause: error });
+}
+
+/** The first flag that parseArgs does not know, as the user spelled it. */
+function firstUnknown(argv: readonly string[]): string | undefined {
+  for (const token of tokensOf(argv)) {
+    if (token.kind === 'option' && !SPELLINGS.includes(token.rawName)) return token.rawName;
+  }
+  return undefined;
+}
+
+/** A lenient re-parse, only to find what the strict one rejected. */
+function tokensOf(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, allowNegative: true, tokens: true }).tokens;
+}

@@ -1,0 +1,25 @@
+/** Configuration of `run`: defineConfig for config files, resolveConfig for the CLI and the API. */
+export { DEFAULTS } from './defaults.ts';
+export { defineConfig } from './defineConfig.ts';
+export { parseDuration } from './duration.ts';
+export { RUN_FLAGS, envVarOf, type RunFlag, type RunFlagGroup } from './flags.ts';
+export { formatRunHelp } from './help.ts';
+export { resolveConfig } from './resolve.ts';
+export {
+  PROFILES,
+  RUNS_PRESETS,
+  SUITE_NAMES,
+  TERMINAL_MODES,
+  type ConfigSource,
+  type Duration,
+  type OptionKey,
+  type Profile,
+  type ResolveConfigInput,
+  type ResolvedConfig,
+  type ResolvedTarget,
+  type RunsPreset,
+  type SimUserConfig,
+  type SuiteName,
+  type TerminalMode,
+  type UserConfig,
+} from './types.ts';

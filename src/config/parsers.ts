@@ -1,0 +1,208 @@
+/**
+ * One parser per kind of option value. A parser takes the raw value (a string from a flag or the
+ * environment, anything from a config file) and returns it normalized, or throws {@link InvalidValue}
+ * with the reason and the fix; the resolver adds which option it was and where it came from.
+ */
+import { isIP, isIPv4, isIPv6 } from 'node:net';
+import { DURATION_HINT, tryParseDuration } from './duration.ts';
+import { didYouMean, typeOf } from './messages.ts';
+import type { ResolvedTarget } from './types.ts';
+
+/** A value that does not fit its option: why, and how to fix it. */
+export class InvalidValue extends Error {
+  constructor(
+    readonly reason: string,
+    readonly hint: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * Parses one option's raw value. `fromText` is true for flags and environment variables (always
+ * strings), false for config-file values (which must have the type `UserConfig` declares).
+ */
+export type Parser<T> = (value: unknown, fromText: boolean) => T;
+
+function string(value: unknown, hint: string): string {
+  if (typeof value !== 'string') throw new InvalidValue(`expected a string, got ${typeOf(value)}`, hint);
+  return value.trim();
+}
+
+/** One of a fixed set of words. */
+export function choice<T extends string>(choices: readonly T[]): Parser<T> {
+  const hint = `use one of: ${choices.join(', ')}`;
+  return (value) => {
+    const s = string(value, hint);
+    if ((choices as readonly string[]).includes(s)) return s as T;
+    throw new InvalidValue(`not one of ${choices.join(', ')}${didYouMean(s, choices)}`, hint);
+  };
+}
+
+const TARGET_HINT = 'use sim, pact, or a base URL such as https://pay.example.com (no path, query or credentials)';
+
+/** `sim`, `pact`, or an http(s) base URL with no path but `/` (normalized to its origin). */
+export const target: Parser<ResolvedTarget> = (value) => {
+  const s = string(value, TARGET_HINT);
+  if (s === 'sim' || s === 'pact') return { kind: s };
+  const url = httpUrlOf(s, TARGET_HINT);
+  if (url.pathname !== '/') throw new InvalidValue(`a base URL has no path, this one has ${url.pathname}`, TARGET_HINT);
+  if (url.search || url.hash || s.includes('?') || s.includes('#')) {
+    throw new InvalidValue('a base URL has no query or fragment', TARGET_HINT);
+  }
+  if (url.username || url.password) throw new InvalidValue('a base URL must not carry credentials', TARGET_HINT);
+  return { kind: 'url', baseUrl: url.origin };
+};
+
+function httpUrlOf(s: string, hint: string): URL {
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    throw new InvalidValue('not a URL', hint);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new InvalidValue(`only http and https URLs are supported, not ${url.protocol.replace(/:$/, '')}`, hint);
+  }
+  return url;
+}
+
+const PUBLIC_URL_HINT = 'use an http(s) URL that forwards to the receiver, such as https://abc.tunnel.example/hooks';
+
+/** An absolute http(s) URL (a path is allowed), returned as written. */
+export const httpUrl: Parser<string> = (value) => {
+  const s = string(value, PUBLIC_URL_HINT);
+  httpUrlOf(s, PUBLIC_URL_HINT);
+  return s;
+};
+
+const ID_HINT = 'use the integrator id you were given: visible ASCII characters, no spaces';
+
+/** An identifier sent in a header: visible ASCII, no spaces. */
+export const headerToken: Parser<string> = (value) => {
+  const s = string(value, ID_HINT);
+  if (!/^[\x21-\x7e]+$/.test(s)) throw new InvalidValue(s === '' ? 'is empty' : 'must be visible ASCII without spaces', ID_HINT);
+  return s;
+};
+
+/** A non-empty path, as written (the resolver makes it absolute against the right folder). */
+export const pathText: Parser<string> = (value) => {
+  const s = string(value, 'give a file or folder path');
+  if (s === '') throw new InvalidValue('is empty', 'give a file or folder path');
+  return s;
+};
+
+/** A boolean (flags and environment variables are already booleans when they reach here). */
+export const boolean: Parser<boolean> = (value) => {
+  if (typeof value === 'boolean') return value;
+  throw new InvalidValue(`expected true or false, got ${typeOf(value)}`, 'use true or false');
+};
+
+/**
+ * A list. From text, a repeated flag and commas both separate items (`--suite a,b --suite c`);
+ * from a file, an array of strings. Empty items are dropped, duplicates kept once, order kept.
+ */
+export function list<T extends string>(item: (s: string) => T, hint: string): Parser<T[]> {
+  return (value, fromText) => {
+    let raw: unknown[];
+    if (fromText) raw = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
+    else if (Array.isArray(value)) raw = value;
+    else throw new InvalidValue(`expected an array of strings, got ${typeOf(value)}`, hint);
+    const out: T[] = [];
+    for (const entry of raw) {
+      if (typeof entry !== 'string') throw new InvalidValue(`expected strings in the array, got ${typeOf(entry)}`, hint);
+      const s = entry.trim();
+      if (s === '') continue;
+      const parsed = item(s);
+      if (!out.includes(parsed)) out.push(parsed);
+    }
+    return out;
+  };
+}
+
+/** A pairing one-time password; the value is never echoed, it is nearly a secret. */
+export function otp(s: string): string {
+  if (/^\d{6}$/.test(s)) return s;
+  throw new InvalidValue(`an OTP is six digits, got ${s.length} character(s)${/\D/.test(s) ? ' with non-digits' : ''}`,
+    'give the six-digit code shown by the terminal');
+}
+
+/** An item of a fixed set, for lists. */
+export function member<T extends string>(choices: readonly T[], what: string): (s: string) => T {
+  return (s) => {
+    if ((choices as readonly string[]).includes(s)) return s as T;
+    throw new InvalidValue(`unknown ${what} ${JSON.stringify(s)}${didYouMean(s, choices)}`, `valid ${what}s: ${choices.join(', ')}`);
+  };
+}
+
+/** A fault-switch id: its shape only; the simulator knows which ids exist. */
+export function faultId(s: string): string {
+  if (/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(s)) return s;
+  throw new InvalidValue(`${JSON.stringify(s)} is not a fault id`, 'use ids of the simulator fault table, such as slip.bad-currency');
+}
+
+const LISTEN_HINT = 'write host:port, such as 127.0.0.1:0 or [::1]:8080 (port 0 to 65535, 0 picks a free one)';
+
+/** `host:port`, IPv6 in brackets; the host is an IP address or a host name. */
+export const listen: Parser<{ host: string; port: number }> = (value) => {
+  const s = string(value, LISTEN_HINT);
+  const match = /^(?:\[([^\]]*)\]|([^:[\]]*)):([^:]*)$/.exec(s);
+  if (!match) throw new InvalidValue('not host:port', LISTEN_HINT);
+  const host = match[1] ?? match[2] ?? '';
+  const portText = match[3] ?? '';
+  if (match[1] !== undefined ? !isIPv6(host) : !isHostName(host)) {
+    throw new InvalidValue(`${JSON.stringify(host)} is not a valid host`, LISTEN_HINT);
+  }
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) {
+    throw new InvalidValue(`port ${JSON.stringify(portText)} is not a number from 0 to 65535`, LISTEN_HINT);
+  }
+  return { host, port: Number(portText) };
+};
+
+function isHostName(host: string): boolean {
+  if (isIPv4(host)) return true;
+  if (isIP(host) !== 0 || /^[\d.]+$/.test(host)) return false;
+  return host.length <= 253 && /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(host);
+}
+
+/** A duration in milliseconds, at least `min`. */
+export function duration(min: number): Parser<number> {
+  return (value) => {
+    const result = tryParseDuration(value);
+    if (!result.ok) throw new InvalidValue(result.reason, DURATION_HINT);
+    if (result.ms < min) throw new InvalidValue(`must be at least ${min}ms`, DURATION_HINT);
+    return result.ms;
+  };
+}
+
+/** An integer within [min, max]: digits from text, a number from a file. */
+export function integer(min: number, max: number, hint: string): Parser<number> {
+  return (value, fromText) => {
+    let n: number;
+    if (fromText && typeof value === 'string' && /^\s*-?\d+\s*$/.test(value)) n = Number(value);
+    else if (!fromText && typeof value === 'number') n = value;
+    else if (fromText) throw new InvalidValue('not an integer', hint);
+    else throw new InvalidValue(`expected an integer, got ${typeOf(value)}`, hint);
+    if (!Number.isInteger(n)) throw new InvalidValue('not an integer', hint);
+    if (n < min || n > max) {
+      const range = max < Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : min === 1 ? 'positive' : `at least ${min}`;
+      throw new InvalidValue(`must be ${range}`, hint);
+    }
+    return n;
+  };
+}
+
+/** `quick`, `thorough` or a positive integer, resolved to a number of runs. */
+export function runs(presets: Readonly<Record<string, number>>): Parser<number> {
+  const names = Object.keys(presets);
+  const hint = `use ${names.join(', ')} (${names.map((n) => `${n} = ${presets[n]}`).join(', ')}) or a positive integer`;
+  const count = integer(1, Number.MAX_SAFE_INTEGER, hint);
+  return (value, fromText) => {
+    if (typeof value === 'string') {
+      const s = value.trim();
+      if (Object.hasOwn(presets, s)) return presets[s]!;
+      if (!/^-?\d+$/.test(s)) throw new InvalidValue(`not ${names.join(', ')} or a number${didYouMean(s, names)}`, hint);
+    }
+    return count(value, fromText);
+  };
+}

@@ -1,0 +1,157 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULTS } from './defaults.ts';
+import { defineConfig, SUITE_NAMES, type UserConfig } from './index.ts';
+import { CONFIG_INDEX, resolveIn, useTempDirs } from './testing.ts';
+
+const { dirWithConfig, emptyDir } = useTempDirs();
+
+describe('resolveConfig defaults', () => {
+  it('resolves every option from the defaults when nothing is given', async () => {
+    const cwd = await emptyDir();
+    const config = await resolveIn(cwd);
+    expect({ ...config, seed: 0 }).toEqual({
+      target: { kind: 'sim' },
+      integratorId: 'sim-integrator',
+      otps: [],
+      vaultPath: join(cwd, '.payconnect/vault.json'),
+      profile: 'sandbox',
+      terminal: 'auto',
+      webhookListen: { host: '127.0.0.1', port: 0 },
+      webhookPublicUrl: undefined,
+      deadlineMs: 10_000,
+      seed: 0,
+      suites: [],
+      strict: false,
+      reportsDir: join(cwd, 'reports'),
+      allowProduction: false,
+      maxAmount: 100,
+      html: true,
+      runs: 50,
+      sim: { faults: [], stepDelayMs: 20, deadlineMs: 1500 },
+      configFile: undefined,
+      sources: expect.any(Object),
+    });
+    expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
+    expect(Object.keys(config.sources)).toHaveLength(21);
+  });
+
+  it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
+    const config = await resolveIn(await emptyDir(), ['--target', 'pact']);
+    expect(config.deadlineMs).toBe(DEFAULTS.deadlineMs);
+    expect(config.deadlineMs).toBe(120_000);
+    expect(config.integratorId).toBeUndefined();
+  });
+
+  it('draws a random 32-bit seed when none is given, and reports it', async () => {
+    const cwd = await emptyDir();
+    const seeds = await Promise.all(Array.from({ length: 5 }, () => resolveIn(cwd).then((c) => c.seed)));
+    for (const seed of seeds) expect(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31).toBe(true);
+    expect(new Set(seeds).size).toBeGreaterThan(1);
+  });
+
+  it('keeps a given seed, negative ones included', async () => {
+    const cwd = await emptyDir();
+    expect((await resolveIn(cwd, ['--seed', '42'])).seed).toBe(42);
+    expect((await resolveIn(cwd, ['--seed=-7'])).seed).toBe(-7);
+    expect((await resolveIn(cwd, [], { PAYCONNECT_SEED: '4294967295' })).seed).toBe(2 ** 32 - 1);
+    expect((await resolveIn(cwd, ['--seed', '42'])).sources.seed).toBe('flag');
+  });
+});
+
+describe('resolveConfig precedence: flag > env > file > default', () => {
+  it('takes each option from the highest source that sets it', async () => {
+    const cwd = await dirWithConfig({ terminal: 'manual', deadline: '1m', maxAmount: 300, strict: true });
+    const config = await resolveIn(cwd, ['--terminal', 'observe'], { PAYCONNECT_TERMINAL: 'auto', PAYCONNECT_DEADLINE: '45s' });
+    expect(config.terminal).toBe('observe');
+    expect(config.deadlineMs).toBe(45_000);
+    expect(config.maxAmount).toBe(300);
+    expect(config.strict).toBe(true);
+    expect(config.runs).toBe(50);
+    expect(config.sources).toMatchObject({ terminal: 'flag', deadline: 'env', maxAmount: 'file', strict: 'file', runs: 'default', config: 'default' });
+    expect(config.configFile).toBe(join(cwd, 'payconnect.config.mjs'));
+  });
+
+  it('replaces lists as a whole instead of merging them', async () => {
+    const cwd = await dirWithConfig({ suites: ['payment'], otp: ['111111'] });
+    const config = await resolveIn(cwd, ['--suite', 'refund', '--suite', 'cancel,auth'], { PAYCONNECT_SUITE: 'pairing', PAYCONNECT_OTP: '222222, 333333' });
+    expect(config.suites).toEqual(['refund', 'cancel', 'auth']);
+    expect(config.otps).toEqual(['222222', '333333']);
+    expect(config.sources.suites).toBe('flag');
+    expect(config.sources.otp).toBe('env');
+  });
+
+  it('lets a flag turn off a boolean the file turned on', async () => {
+    const cwd = await dirWithConfig({ strict: true, html: true });
+    const config = await resolveIn(cwd, ['--no-strict', '--no-html']);
+    expect([config.strict, config.html]).toEqual([false, false]);
+  });
+
+  it('reads --no-html and PAYCONNECT_NO_HTML', async () => {
+    const cwd = await emptyDir();
+    expect((await resolveIn(cwd, ['--no-html'])).html).toBe(false);
+    expect((await resolveIn(cwd, [], { PAYCONNECT_NO_HTML: '1' })).html).toBe(false);
+    expect((await resolveIn(cwd, ['--html'], { PAYCONNECT_NO_HTML: '1' })).html).toBe(true);
+  });
+
+  it('resolves sim settings, durations and runs presets', async () => {
+    const cwd = await dirWithConfig({ sim: { stepDelay: 0, deadline: '2s' }, runs: 'thorough' });
+    const config = await resolveIn(cwd, ['--sim-fault', 'slip.bad-currency', '--sim-fault', 'token.type-lowercase'], { PAYCONNECT_SIM_DEADLINE: '750ms' });
+    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], stepDelayMs: 0, deadlineMs: 750 });
+    expect(config.runs).toBe(1000);
+    expect((await resolveIn(cwd, ['--runs', '7'])).runs).toBe(7);
+    expect(config.sources).toMatchObject({ 'sim.faults': 'flag', 'sim.stepDelay': 'file', 'sim.deadline': 'env' });
+  });
+
+  it('normalizes a URL target to its origin and keeps the integrator id', async () => {
+    const config = await resolveIn(await emptyDir(), ['--target', 'https://Pay.Example.com:443/', '--integrator-id', 'acme-1']);
+    expect(config.target).toEqual({ kind: 'url', baseUrl: 'https://pay.example.com' });
+    expect(config.integratorId).toBe('acme-1');
+    expect(config.deadlineMs).toBe(120_000);
+  });
+
+  it('resolves paths from flags against the cwd and paths from the file against its folder', async () => {
+    const fileDir = await dirWithConfig({ vault: 'secrets/v.json', reports: '/abs/reports' }, 'elsewhere.mjs');
+    const cwd = await emptyDir();
+    const config = await resolveIn(cwd, ['--config', join(fileDir, 'elsewhere.mjs')]);
+    expect(config.vaultPath).toBe(join(fileDir, 'secrets/v.json'));
+    expect(config.reportsDir).toBe('/abs/reports');
+    expect(config.sources.config).toBe('flag');
+    expect((await resolveIn(cwd, ['--reports', 'out'])).reportsDir).toBe(join(cwd, 'out'));
+  });
+
+  it('uses the file named by PAYCONNECT_CONFIG, and --config over it', async () => {
+    const a = await dirWithConfig({ terminal: 'manual' });
+    const b = await dirWithConfig({ terminal: 'observe' });
+    const cwd = await emptyDir();
+    const env = { PAYCONNECT_CONFIG: join(a, 'payconnect.config.mjs') };
+    expect((await resolveIn(cwd, [], env)).terminal).toBe('manual');
+    expect((await resolveIn(cwd, ['--config', join(b, 'payconnect.config.mjs')], env)).terminal).toBe('observe');
+  });
+
+  it('loads a payconnect.config.ts written with defineConfig', async () => {
+    const cwd = await dirWithConfig(
+      [
+        `import { defineConfig } from ${JSON.stringify(CONFIG_INDEX)};`,
+        `const otp: string[] = ['123456'];`,
+        `export default defineConfig({ target: 'http://127.0.0.1:8080', integratorId: 'ts-id', otp, webhookListen: '[::1]:9000' });`,
+      ].join('\n'),
+      'payconnect.config.ts',
+    );
+    const config = await resolveIn(cwd);
+    expect(config.target).toEqual({ kind: 'url', baseUrl: 'http://127.0.0.1:8080' });
+    expect(config.integratorId).toBe('ts-id');
+    expect(config.otps).toEqual(['123456']);
+    expect(config.webhookListen).toEqual({ host: '::1', port: 9000 });
+    expect(config.configFile).toBe(join(cwd, 'payconnect.config.ts'));
+  });
+});
+
+describe('defineConfig', () => {
+  it('returns its argument, typed', () => {
+    const config = { target: 'sim', suites: [...SUITE_NAMES] } satisfies UserConfig;
+    expect(defineConfig(config)).toBe(config);
+    // @ts-expect-error an unknown key is a type error in a config file
+    defineConfig({ tagret: 'sim' });
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * resolveConfig: flags, environment, config file and defaults merged into one validated
+ * {@link ResolvedConfig}. Each option takes its whole value from the first source that sets it
+ * (flag > env > file > default; lists are replaced, not merged), then the cross-option rules run.
+ * No safety policy here (production hosts, amounts): that is decided where the target is built.
+ */
+import { randomInt } from 'node:crypto';
+import { resolve as resolvePath } from 'node:path';
+import { conflict, invalidValue, type Candidate, type Candidates } from './candidate.ts';
+import { DEFAULTS } from './defaults.ts';
+import { readEnv } from './env.ts';
+import { readConfigFile } from './file.ts';
+import { parseRunFlags } from './flags.ts';
+import * as p from './parsers.ts';
+import { PROFILES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
+
+const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative: --seed=-5)';
+const SIM_KEYS = ['sim.faults', 'sim.stepDelay', 'sim.deadline'] as const;
+
+/**
+ * Resolves the `run` configuration. Reads only what it is given (argv, env, cwd) plus the config
+ * file; never prints.
+ *
+ * @param input.argv the arguments after `run`
+ * @throws ToolkitError PCC_USAGE for a bad flag (unknown, malformed, or a bad value given by flag);
+ *   PCC_CONFIG_INVALID for a bad config file or environment value. The message names the option,
+ *   its value and where it came from; the hint says how to fix it.
+ */
+export async function resolveConfig(input: ResolveConfigInput): Promise<ResolvedConfig> {
+  const cwd = resolvePath(input.cwd);
+  const flags = parseRunFlags(input.argv);
+  const env = readEnv(input.env);
+  const file = await readConfigFile(flags.config ?? env.config, cwd);
+  const layers: Candidates[] = [flags, env, file?.values ?? {}];
+
+  const from: Partial<Record<OptionKey, Candidate>> = {};
+  const sources = {} as Record<OptionKey, ConfigSource>;
+  sources.config = flags.config?.source ?? env.config?.source ?? 'default';
+
+  /** The option's value from the first source that sets it, parsed; undefined when none does. */
+  function take<T>(key: OptionKey, parse: p.Parser<T>): T | undefined {
+    const c = layers.map((layer) => layer[key]).find((candidate) => candidate !== undefined);
+    sources[key] = c?.source ?? 'default';
+    if (!c) return undefined;
+    from[key] = c;
+    try {
+      return parse(c.value, c.source !== 'file');
+    } catch (error) {
+      if (error instanceof p.InvalidValue) throw invalidValue(key, c, error.reason, error.hint, error);
+      throw error;
+    }
+  }
+  /** A path option, absolute: relative to the config file's folder when it came from there. */
+  function takePath(key: OptionKey, fallback: string): string {
+    const text = take(key, p.pathText);
+    return resolvePath(from[key]?.baseDir ?? cwd, text ?? fallback);
+  }
+
+  const target = take('target', p.target) ?? p.target(DEFAULTS.target, true);
+  const profile = take('profile', p.choice(PROFILES)) ?? DEFAULTS.profile;
+  if (target.kind === 'sim' && profile === 'public') {
+    throw conflict(
+      [{ key: 'target', value: 'sim', from: from.target }, { key: 'profile', value: profile, from: from.profile }],
+      'the simulator implements the sandbox profile only',
+      'drop the public profile to test the simulator, or give the base URL of a service with --target',
+    );
+  }
+
+  let integratorId = take('integratorId', p.headerToken);
+  if (integratorId === undefined && target.kind === 'sim') integratorId = DEFAULTS.simIntegratorId;
+  if (integratorId === undefined && target.kind === 'url') {
+    throw conflict(
+      [{ key: 'target', value: target.baseUrl, from: from.target }],
+      'a URL target needs an integrator id, and none was given',
+      'pass --integrator-id <id>, set PAYCONNECT_INTEGRATOR_ID, or set integratorId in the config file',
+    );
+  }
+
+  const sim = {
+    faults: take('sim.faults', p.list(p.faultId, 'give fault ids as an array of strings')) ?? [...DEFAULTS.sim.faults],
+    stepDelayMs: take('sim.stepDelay', p.duration(0)) ?? DEFAULTS.sim.stepDelayMs,
+    deadlineMs: take('sim.deadline', p.duration(1)) ?? DEFAULTS.sim.deadlineMs,
+  };
+  // From a file or the environment, sim settings may simply be shared with sim runs; typed on the
+  // command line next to another target they are a mistake worth stopping for.
+  const strayFlag = target.kind === 'sim' ? undefined : SIM_KEYS.find((key) => from[key]?.source === 'flag');
+  if (strayFlag) {
+    throw conflict(
+      [{ key: strayFlag, value: from[strayFlag]!.value, from: from[strayFlag] }, { key: 'target', value: target.kind === 'url' ? target.baseUrl : target.kind, from: from.target }],
+      'simulator settings apply to --target sim only',
+      'drop the --sim-* flags, or use --target sim',
+    );
+  }
+
+  return {
+    target,
+    integratorId,
+    otps: take('otp', p.list(p.otp, 'give OTPs as an array of six-digit strings')) ?? [],
+    vaultPath: takePath('vault', DEFAULTS.vault),
+    profile,
+    terminal: take('terminal', p.choice(TERMINAL_MODES)) ?? DEFAULTS.terminal,
+    webhookListen: take('webhookListen', p.listen) ?? p.listen(DEFAULTS.webhookListen, true),
+    webhookPublicUrl: take('webhookPublicUrl', p.httpUrl),
+    deadlineMs: take('deadline', p.duration(1)) ?? (target.kind === 'sim' ? DEFAULTS.deadlineSimMs : DEFAULTS.deadlineMs),
+    seed: take('seed', p.integer(-(2 ** 31), 2 ** 32 - 1, SEED_HINT)) ?? randomInt(0, 2 ** 31),
+    suites: take('suites', p.list(p.member(SUITE_NAMES, 'suite'), `give suite names as an array: ${SUITE_NAMES.join(', ')}`)) ?? [],
+    strict: take('strict', p.boolean) ?? DEFAULTS.strict,
+    reportsDir: takePath('reports', DEFAULTS.reports),
+    allowProduction: take('allowProduction', p.boolean) ?? DEFAULTS.allowProduction,
+    maxAmount: take('maxAmount', p.integer(1, Number.MAX_SAFE_INTEGER, 'give a positive whole number of cents, such as 100 for 1.00')) ?? DEFAULTS.maxAmount,
+    html: take('html', p.boolean) ?? DEFAULTS.html,
+    runs: take('runs', p.runs(DEFAULTS.runsPresets)) ?? DEFAULTS.runsPresets[DEFAULTS.runs],
+    sim,
+    configFile: file?.path,
+    sources,
+  };
+}

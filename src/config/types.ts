@@ -1,0 +1,148 @@
+/**
+ * The vocabulary of the configuration: what a user may write (all optional) and what the run gets
+ * (everything resolved). The CLI flags, the environment variables and the config-file keys are all
+ * typed from {@link UserConfig}, so adding an option here is what makes the rest fail to compile.
+ */
+
+/** Every suite a run can select, by name (the folders of `suites/`). */
+export const SUITE_NAMES = [
+  'pairing',
+  'auth',
+  'config',
+  'payment',
+  'cancel',
+  'preauth',
+  'print-slip',
+  'webhooks',
+  'isolation',
+  'refund',
+  'properties',
+  'stateful',
+] as const;
+
+/** A suite name. */
+export type SuiteName = (typeof SUITE_NAMES)[number];
+
+/** The behaviour profiles the checks can assume (see the profile/ folder). */
+export const PROFILES = ['sandbox', 'public'] as const;
+
+/** A behaviour profile: `sandbox` (documented sandbox outcomes) or `public` (the public spec only). */
+export type Profile = (typeof PROFILES)[number];
+
+/** How the physical terminal is driven. */
+export const TERMINAL_MODES = ['auto', 'manual', 'observe'] as const;
+
+/** `auto` (sandbox outcomes), `manual` (operator prompts) or `observe` (watch only). */
+export type TerminalMode = (typeof TERMINAL_MODES)[number];
+
+/** The named presets of `runs`. */
+export const RUNS_PRESETS = ['quick', 'thorough'] as const;
+
+/** A named preset of property/stateful runs. */
+export type RunsPreset = (typeof RUNS_PRESETS)[number];
+
+/** A duration: `500ms`, `30s`, `2m`, a digit string of milliseconds, or a number of milliseconds. */
+export type Duration = string | number;
+
+/** Settings of the embedded simulator; only meaningful with `target: 'sim'`. */
+export interface SimUserConfig {
+  /** Fault switches to turn on (ids of the simulator's fault table). */
+  faults?: readonly string[];
+  /** Delay between two steps of the virtual terminal. */
+  stepDelay?: Duration;
+  /** The simulator's own deadline for a terminal operation. */
+  deadline?: Duration;
+}
+
+/**
+ * What a user writes in `payconnect.config.ts` (every key optional). Each key is also a `run` flag
+ * and a `PAYCONNECT_*` environment variable; precedence is flag > environment > file > default.
+ * Relative paths in a config file are resolved against the file's folder.
+ */
+export interface UserConfig {
+  /** `sim` (the embedded simulator), `pact` (the Pact mock), or the base URL of a service. */
+  target?: string;
+  /** The integrator id sent with every request; required for a URL target. */
+  integratorId?: string;
+  /** Pairing one-time passwords (six digits each), used in order. */
+  otp?: readonly string[];
+  /** The vault file holding pairing credentials. */
+  vault?: string;
+  /** The behaviour profile the checks assume (`sim` implies `sandbox`). */
+  profile?: Profile;
+  /** How the terminal is driven. */
+  terminal?: TerminalMode;
+  /** Where the webhook receiver listens, `host:port` (port 0 picks a free one). */
+  webhookListen?: string;
+  /** The public URL that forwards to the receiver, when the service cannot reach it directly. */
+  webhookPublicUrl?: string;
+  /** The convergence deadline of an operation. */
+  deadline?: Duration;
+  /** The seed of every random choice (property and stateful tests), to replay a run. */
+  seed?: number;
+  /** The suites to run; empty or absent means all. */
+  suites?: readonly SuiteName[];
+  /** Turn warnings into failures. */
+  strict?: boolean;
+  /** The folder the reports are written to. */
+  reports?: string;
+  /** Allow a production target (the safety policy lives elsewhere; this only carries the choice). */
+  allowProduction?: boolean;
+  /** The largest amount, in cents, that may be sent to a non-sandbox target. */
+  maxAmount?: number;
+  /** Write the HTML report. */
+  html?: boolean;
+  /** Property/stateful runs: `quick`, `thorough` or a positive number. */
+  runs?: RunsPreset | number;
+  /** Settings of the embedded simulator. */
+  sim?: SimUserConfig;
+}
+
+/** Where a resolved value came from. */
+export type ConfigSource = 'flag' | 'env' | 'file' | 'default';
+
+/** The name of an option: a {@link UserConfig} key, `sim.*` dotted, or `config` (the file itself). */
+export type OptionKey = Exclude<keyof UserConfig, 'sim'> | `sim.${keyof SimUserConfig}` | 'config';
+
+/** The resolved target. */
+export type ResolvedTarget = { kind: 'sim' } | { kind: 'url'; baseUrl: string } | { kind: 'pact' };
+
+/** The configuration a run works with: every value resolved, validated and normalized. */
+export interface ResolvedConfig {
+  readonly target: ResolvedTarget;
+  /** Undefined only for a `pact` target without an explicit id. */
+  readonly integratorId: string | undefined;
+  readonly otps: string[];
+  /** Absolute. */
+  readonly vaultPath: string;
+  readonly profile: Profile;
+  readonly terminal: TerminalMode;
+  readonly webhookListen: { host: string; port: number };
+  readonly webhookPublicUrl: string | undefined;
+  readonly deadlineMs: number;
+  readonly seed: number;
+  /** Empty means all suites. */
+  readonly suites: SuiteName[];
+  readonly strict: boolean;
+  /** Absolute. */
+  readonly reportsDir: string;
+  readonly allowProduction: boolean;
+  readonly maxAmount: number;
+  readonly html: boolean;
+  /** Number of property/stateful runs (a preset resolved to its number). */
+  readonly runs: number;
+  readonly sim: { faults: string[]; stepDelayMs: number; deadlineMs: number };
+  /** The config file that was loaded (absolute), if any. */
+  readonly configFile: string | undefined;
+  /** Where each value came from, for the report. */
+  readonly sources: Record<OptionKey, ConfigSource>;
+}
+
+/** The inputs of `resolveConfig`: nothing is read from the process implicitly. */
+export interface ResolveConfigInput {
+  /** The arguments after `run` (no program name, no command). */
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  /** Relative flag/env paths and config-file discovery start here. */
+  cwd: string;
+}

@@ -1,0 +1,127 @@
+/**
+ * Observes one transaction or operation until it is final or the deadline passes, by polling (with
+ * back-off, honouring Retry-After) and by webhook at once. After the first final status it keeps
+ * watching for a short settle window, so a status that changes after it was final, or a webhook that
+ * disagrees, is seen rather than missed. It judges nothing: the checks do.
+ */
+import type { StatusSightingLike } from './types.ts';
+
+/** One poll's answer. */
+export interface PollResult {
+  /** The status read, or undefined when the answer had none (a 5xx, a malformed body...). */
+  status?: string;
+  /** Milliseconds the service asked to wait (Retry-After), if any. */
+  retryAfterMs?: number;
+}
+
+export interface ObserveOptions {
+  kind: 'transaction' | 'operation';
+  id: string;
+  /** Reads the status once (GET: safe to repeat). */
+  poll: () => Promise<PollResult>;
+  /** The valid webhook sightings for this id so far, in arrival order. */
+  webhooks?: () => StatusSightingLike[];
+  /** Subscribes to new deliveries, to wake up early; returns an unsubscribe. */
+  subscribe?: (wake: () => void) => () => void;
+  webhooksObservable: boolean;
+  /** Statuses that end the observation. */
+  final: readonly string[];
+  deadlineMs: number;
+  /** How long to keep watching after the first final status. @default 250 */
+  settleMs?: number;
+  /** First poll interval, grown by `factor` up to `maxIntervalMs`. @default 20 */
+  initialIntervalMs?: number;
+  /** @default 1.5 */
+  factor?: number;
+  /** @default 1000 */
+  maxIntervalMs?: number;
+  /** Called after each poll with the status seen (for live progress). */
+  onStatus?: (status: string) => void;
+  /** Stops early (e.g. a manual operator aborted). */
+  signal?: AbortSignal;
+}
+
+export interface Observation {
+  kind: 'transaction' | 'operation';
+  id: string;
+  polled: StatusSightingLike[];
+  webhooks: StatusSightingLike[];
+  finalByPoll?: string;
+  finalByWebhook?: string;
+  webhooksObservable: boolean;
+  deadlineMs: number;
+  elapsedMs: number;
+  timedOut: boolean;
+}
+
+function sleep(ms: number, wake: { fn?: () => void }, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      wake.fn = undefined;
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    wake.fn = done;
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Watches `id` until final (plus the settle window) or the deadline; returns what was seen. */
+export async function observe(o: ObserveOptions): Promise<Observation> {
+  const start = Date.now();
+  const settleMs = o.settleMs ?? 250;
+  const maxInterval = o.maxIntervalMs ?? 1000;
+  const factor = o.factor ?? 1.5;
+  let interval = o.initialIntervalMs ?? 20;
+  const polled: StatusSightingLike[] = [];
+  let finalAt: number | undefined;
+  const wake: { fn?: () => void } = {};
+  const unsubscribe = o.subscribe?.(() => wake.fn?.());
+  const webhookFinal = () => {
+    const finals = (o.webhooks?.() ?? []).filter((w) => o.final.includes(w.status));
+    return finals.at(-1)?.status;
+  };
+  try {
+    for (;;) {
+      const now = Date.now();
+      if (o.signal?.aborted) break;
+      if (now - start >= o.deadlineMs) break;
+      const r = await o.poll();
+      const at = Date.now() - start;
+      if (r.status !== undefined) {
+        o.onStatus?.(r.status);
+        if (polled.at(-1)?.status !== r.status) polled.push({ status: r.status, channel: 'poll', atMs: at });
+        if (finalAt === undefined && o.final.includes(r.status)) finalAt = at;
+      }
+      if (finalAt !== undefined) {
+        const settled = at - finalAt >= settleMs;
+        const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined;
+        if (settled && webhookSeen) break;
+      }
+      const wait = Math.min(r.retryAfterMs ?? interval, Math.max(0, o.deadlineMs - (Date.now() - start)));
+      interval = Math.min(maxInterval, interval * factor);
+      if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, settleMs / 3));
+      await sleep(wait, wake, o.signal);
+    }
+  } finally {
+    unsubscribe?.();
+    wake.fn?.();
+  }
+  const elapsedMs = Date.now() - start;
+  const lastPolled = polled.at(-1)?.status;
+  const finalByPoll = lastPolled !== undefined && o.final.includes(lastPolled) ? lastPolled : undefined;
+  return {
+    kind: o.kind,
+    id: o.id,
+    polled,
+    webhooks: o.webhooks?.() ?? [],
+    finalByPoll,
+    finalByWebhook: webhookFinal(),
+    webhooksObservable: o.webhooksObservable,
+    deadlineMs: o.deadlineMs,
+    elapsedMs,
+    timedOut: finalAt === undefined,
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * What a test leaves for the reporters in its task meta (vitest carries it to the main process):
+ * its capability, clause, findings, and a toolkit error if one stopped it.
+ */
+import type { Finding } from './finding.ts';
+
+export interface TestMeta {
+  capability: string;
+  clause: string;
+  findings: Finding[];
+  toolkitError?: { code: string; message: string; hint?: string };
+  skipReason?: string;
+  /** Parameters worth showing in reports (amount, outcome, terminal mode). */
+  parameters?: Record<string, string>;
+  /** The exchanges of the test, redacted, for the reports' steps. */
+  exchanges?: unknown[];
+  /** Deliveries seen by the receivers during the test, redacted. */
+  deliveries?: unknown[];
+}
+
+/** The key of TestMeta in vitest's task meta. */
+export const META_KEY = 'payconnect';

@@ -1,0 +1,39 @@
+/**
+ * What the run tells the suites: everything a worker needs to reach the target, serialisable so it
+ * can cross into vitest's worker through `provide`/`inject`. Secrets never travel here.
+ */
+export interface RunContext {
+  targetKind: 'sim' | 'url' | 'pact';
+  baseUrl: string;
+  integratorId: string;
+  profile: 'sandbox' | 'public';
+  strict: boolean;
+  terminal: 'auto' | 'manual' | 'observe';
+  /** Whether a person can be prompted (stdin and stdout are a TTY). */
+  interactive: boolean;
+  deadlineMs: number;
+  /** How long to keep watching after a final status. */
+  settleMs: number;
+  seed: number;
+  /** fast-check runs for property and stateful suites. */
+  runs: number;
+  /** Where pairing credentials are kept. */
+  vaultPath: string;
+  /** OTPs given by the user, in order. */
+  otps: string[];
+  /** Whether OTPs may be minted as sandbox.md allows (any six digits but 000000, once). */
+  mintOtps: boolean;
+  webhookListen: { host: string; port: number };
+  webhookPublicUrl?: string;
+  /** Largest amount sent to a target that is not a sandbox. */
+  maxAmount: number;
+  /** The target is a sandbox (sim, or `--profile sandbox`): amounts are not capped. */
+  sandbox: boolean;
+  /** Request timeout. */
+  timeoutMs: number;
+  /** File where a worker appends exchange and finding events for the reports (JSON lines). */
+  eventsFile?: string;
+}
+
+/** The key under which the run context is provided to the suites. */
+export const RUN_CONTEXT_KEY = 'payconnect';

@@ -1,0 +1,5 @@
+export * from './context.ts';
+export * from './harness.ts';
+export * from './otp-source.ts';
+export * from './pairing.ts';
+export * from './scope.ts';

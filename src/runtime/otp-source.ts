@@ -1,0 +1,37 @@
+import { randomInt } from 'node:crypto';
+
+/**
+ * Where OTPs for new pairings come from: the user's `--otp` values first, in order, then (only where
+ * sandbox.md applies) minted ones: any six digits but 000000 pair once.
+ */
+export class OtpSource {
+  private readonly given: string[];
+  private readonly used = new Set<string>();
+  constructor(given: readonly string[], private readonly mint: boolean) {
+    this.given = [...given];
+  }
+
+  /** The next OTP, or undefined when none is left. */
+  next(): string | undefined {
+    const g = this.given.shift();
+    if (g !== undefined) return g;
+    if (!this.mint) return undefined;
+    for (;;) {
+      const otp = String(randomInt(1, 1_000_000)).padStart(6, '0');
+      if (!this.used.has(otp)) {
+        this.used.add(otp);
+        return otp;
+      }
+    }
+  }
+
+  /** Whether another OTP can be had. */
+  available(): boolean {
+    return this.given.length > 0 || this.mint;
+  }
+
+  /** Marks an OTP consumed (the pairing probes reuse one on purpose). */
+  consumed(otp: string): void {
+    this.used.add(otp);
+  }
+}

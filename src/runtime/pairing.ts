@@ -1,0 +1,131 @@
+/**
+ * A pairing as the suites use it: credentials, a client that authenticates with them, and the webhook
+ * receiver its `webhook_url` points at. Pairing by OTP saves the credentials to the vault the moment
+ * the answer arrives, before any other request: they cannot be recovered.
+ */
+import { type PayConnectClient, type PayConnectResponse, type Redactor, createPayConnectClient } from '../client/index.ts';
+import type { Exchange } from '../core/index.ts';
+import { ToolkitError } from '../core/index.ts';
+import { type PairingCredentials, type VaultEntry, saveVaultEntry } from '../vault/index.ts';
+import { type WebhookReceiver, startWebhookReceiver } from '../webhooks/index.ts';
+import type { RunContext } from './context.ts';
+
+/** A usable pairing. */
+export class Pairing {
+  /** Deliveries of the receiver already judged by the webhook checks. */
+  judged = 0;
+  constructor(
+    readonly label: string,
+    readonly credentials: PairingCredentials,
+    readonly client: PayConnectClient,
+    readonly receiver: WebhookReceiver | undefined,
+    /** Deliveries for this pairing reach the receiver and can be verified. */
+    readonly webhooksObservable: boolean,
+    readonly origin: 'vault' | 'otp',
+  ) {}
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.client.close(), this.receiver?.close()]);
+  }
+}
+
+/** What creating clients and pairings needs from the run. */
+export interface PairingEnv {
+  ctx: RunContext;
+  redactor: Redactor;
+  onExchange: (ex: Exchange) => void;
+  resolveOperation: (method: string, path: string) => string | undefined;
+  nextSeq: () => number;
+}
+
+/** A client for the target; with credentials when given. */
+export function makeClient(env: PairingEnv, credentials?: PairingCredentials): PayConnectClient {
+  return createPayConnectClient({
+    baseUrl: env.ctx.baseUrl,
+    integratorId: env.ctx.integratorId,
+    credentials: credentials ? { client_id: credentials.client_id, client_secret: credentials.client_secret } : undefined,
+    timeoutMs: env.ctx.timeoutMs,
+    onExchange: env.onExchange,
+    redactor: env.redactor,
+    resolveOperation: env.resolveOperation,
+    nextSeq: env.nextSeq,
+  });
+}
+
+async function receiverFor(env: PairingEnv): Promise<WebhookReceiver> {
+  const { host, port } = env.ctx.webhookListen;
+  try {
+    return await startWebhookReceiver({ host, port, publicUrl: env.ctx.webhookPublicUrl });
+  } catch (e) {
+    throw new ToolkitError('PCC_WEBHOOK_LISTEN', `the webhook receiver could not listen on ${host}:${port}: ${(e as Error).message}`, 'choose a free --webhook-listen address, or port 0', { cause: e });
+  }
+}
+
+/** A pairing from a vault entry: reused, never re-paired. */
+export async function pairingFromVault(env: PairingEnv, entry: VaultEntry, label: string): Promise<Pairing> {
+  env.redactor.register(entry.credentials.client_secret, entry.credentials.webhook_secret_key);
+  let receiver: WebhookReceiver | undefined;
+  if (entry.webhookUrl && entry.credentials.webhook_secret_key) {
+    receiver = await receiverFor(env);
+    receiver.setSecret(entry.credentials.webhook_secret_key);
+  }
+  // Deliveries reach this run only if the stored webhook_url is where this run listens.
+  const observable = receiver !== undefined && receiver.url.replace(/\/+$/, '') === entry.webhookUrl!.replace(/\/+$/, '');
+  return new Pairing(label, entry.credentials, makeClient(env, entry.credentials), receiver, observable, 'vault');
+}
+
+/** The outcome of a pairing request: the answer, and the pairing when it succeeded. */
+export interface PairAttempt {
+  response: PayConnectResponse;
+  sentName: string;
+  webhookUrl: string | null;
+  pairing?: Pairing;
+}
+
+function credentialsIn(body: unknown): PairingCredentials | undefined {
+  const b = body as Record<string, unknown> | undefined;
+  if (!b || typeof b.client_id !== 'string' || typeof b.client_secret !== 'string') return undefined;
+  const s = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
+  return {
+    pay_connect_id: s('pay_connect_id'),
+    pay_connect_name: s('pay_connect_name'),
+    terminal_id: s('terminal_id'),
+    client_id: b.client_id,
+    client_secret: b.client_secret,
+    webhook_secret_key: typeof b.webhook_secret_key === 'string' ? b.webhook_secret_key : null,
+  };
+}
+
+/** Test hook: the process dies at its first request after a pairing answer (proves the save came first). */
+function crashHookArmed(): boolean {
+  return process.env.PAYCONNECT_TEST_CRASH_AFTER_PAIRING === '1';
+}
+
+/**
+ * Pairs with `otp`. When the answer carries credentials they are saved to the vault before this
+ * function returns and before any other request; a vault that cannot be written is a toolkit error.
+ */
+export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: string; webhook: boolean; label: string }): Promise<PairAttempt> {
+  const receiver = opts.webhook ? await receiverFor(env) : undefined;
+  const client = makeClient(env);
+  const webhookUrl = receiver?.url ?? null;
+  let response: PayConnectResponse;
+  try {
+    response = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', body: { name: opts.name, otp, ...(webhookUrl ? { webhook_url: webhookUrl } : {}) }, auth: 'none' });
+  } catch (e) {
+    await Promise.allSettled([client.close(), receiver?.close()]);
+    throw e;
+  }
+  const credentials = response.status === 200 ? credentialsIn(response.body) : undefined;
+  if (!credentials) {
+    await Promise.allSettled([client.close(), receiver?.close()]);
+    return { response, sentName: opts.name, webhookUrl };
+  }
+  await saveVaultEntry(env.ctx.vaultPath, { baseUrl: env.ctx.baseUrl, integratorId: env.ctx.integratorId, webhookUrl, credentials });
+  if (crashHookArmed()) process.kill(process.pid, 'SIGKILL');
+  env.redactor.register(credentials.client_secret, credentials.webhook_secret_key);
+  if (receiver && credentials.webhook_secret_key) receiver.setSecret(credentials.webhook_secret_key);
+  client.setCredentials({ client_id: credentials.client_id, client_secret: credentials.client_secret });
+  const observable = receiver !== undefined && credentials.webhook_secret_key !== null;
+  return { response, sentName: opts.name, webhookUrl, pairing: new Pairing(opts.label, credentials, client, receiver, observable, 'otp') };
+}

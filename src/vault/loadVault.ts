@@ -1,0 +1,58 @@
+import { ToolkitError } from '../core/errors.ts';
+import { parseVault, VAULT_INVALID_HINT } from './parseVault.ts';
+import { emptyVault, type Vault } from './vault.ts';
+import { nodeVaultFs, type VaultIoOptions } from './vaultFs.ts';
+
+/** What {@link loadVault} found. */
+export interface LoadedVault {
+  file: string;
+  vault: Vault;
+  /** False when there was no file (an empty vault is returned). */
+  exists: boolean;
+  /** The file's permission bits, or null when it does not exist. */
+  mode: number | null;
+  /**
+   * True when the file grants more than 0600 (read/write for its owner only): show a warning,
+   * since it holds client secrets. The next save writes it back as 0600.
+   */
+  insecureMode: boolean;
+}
+
+/**
+ * Reads the vault. A missing file is an empty vault; nothing is ever written here.
+ *
+ * @throws ToolkitError PCC_VAULT_INVALID when the file is unreadable, not JSON, or not a vault (the
+ *   message names the file and the wrong field)
+ */
+export async function loadVault(file: string, options: Pick<VaultIoOptions, 'fs'> = {}): Promise<LoadedVault> {
+  const fs = options.fs ?? nodeVaultFs;
+  let handle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { file, vault: emptyVault(), exists: false, mode: null, insecureMode: false };
+    }
+    throw unreadable(file, error);
+  }
+  let text: string;
+  let mode: number;
+  try {
+    mode = (await handle.stat()).mode & 0o777;
+    text = await handle.readFile('utf8');
+  } catch (error) {
+    throw unreadable(file, error);
+  } finally {
+    await handle.close().catch(() => {});
+  }
+  const vault = parseVault(text, file);
+  const insecureMode = process.platform !== 'win32' && (mode & ~0o600) !== 0;
+  return { file, vault, exists: true, mode, insecureMode };
+}
+
+function unreadable(file: string, error: unknown): ToolkitError {
+  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  return new ToolkitError('PCC_VAULT_INVALID', `vault file ${file} could not be read (${code})`, VAULT_INVALID_HINT, {
+    cause: error,
+  });
+}

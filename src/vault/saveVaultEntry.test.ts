@@ -1,0 +1,140 @@
+import type { FileHandle } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isToolkitError } from '../core/errors.ts';
+import { findPairings } from './findPairings.ts';
+import { loadVault } from './loadVault.ts';
+import { saveVaultEntry } from './saveVaultEntry.ts';
+import { sampleEntry } from './testdata/sampleEntry.ts';
+import { nodeVaultFs, type VaultFs } from './vaultFs.ts';
+
+let dir: string;
+let file: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'pcc-vault-'));
+  file = join(dir, 'vault.json');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const ids = async (): Promise<string[]> => (await loadVault(file)).vault.pairings.map((p) => p.credentials.pay_connect_id);
+
+/** A real fs whose handles on the temporary file misbehave as `patch` says. */
+function fsWithTmpHandle(patch: (real: FileHandle) => Partial<FileHandle>, log?: string[]): VaultFs {
+  const open = async (path: unknown, flags?: unknown, mode?: unknown): Promise<FileHandle> => {
+    const real = await nodeVaultFs.open(path as string, flags as string, mode as number);
+    const name = String(path).slice(dir.length + 1) || '<dir>';
+    log?.push(`open ${name.endsWith('.tmp') ? '<tmp>' : name} ${String(flags)}${mode === undefined ? '' : ` ${(mode as number).toString(8)}`}`);
+    const overrides: Partial<FileHandle> = name.endsWith('.tmp') ? patch(real) : {};
+    return new Proxy(real, {
+      get(target, prop) {
+        if (prop in overrides) return overrides[prop as keyof FileHandle];
+        const value = Reflect.get(target, prop) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          if (prop !== 'stat' && prop !== 'readFile') log?.push(`${String(prop)} ${name.endsWith('.tmp') ? '<tmp>' : name}`);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  };
+  return {
+    ...nodeVaultFs,
+    open: open as VaultFs['open'],
+    rename: async (from, to) => {
+      log?.push(`rename <tmp> ${String(to).slice(dir.length + 1)}`);
+      return nodeVaultFs.rename(from, to);
+    },
+  };
+}
+
+describe('saveVaultEntry', () => {
+  it('appends pairings, several per target, and replaces one with the same pay_connect_id', async () => {
+    await saveVaultEntry(file, sampleEntry('a'));
+    await saveVaultEntry(file, sampleEntry('b'));
+    await saveVaultEntry(file, sampleEntry('c', 'http://other', 'integrator-1'));
+    const replaced = { ...sampleEntry('a'), webhookUrl: null, pairedAt: '2030-01-01T00:00:00.000Z' };
+    await saveVaultEntry(file, replaced);
+    expect(await ids()).toEqual(['a', 'b', 'c']);
+    const { vault } = await loadVault(file);
+    expect(findPairings(vault, 'http://127.0.0.1:4010/', 'integrator-1').map((p) => [p.credentials.pay_connect_id, p.webhookUrl]))
+      .toEqual([['a', null], ['b', 'http://127.0.0.1:5555/webhook']]);
+    expect(findPairings(vault, 'http://127.0.0.1:4010', 'someone-else')).toEqual([]);
+  });
+
+  it('writes mode 0600 over a looser file and creates a missing directory 0700', async () => {
+    await writeFile(file, '{"version":1,"pairings":[]}', { mode: 0o644 });
+    await chmod(file, 0o666);
+    await saveVaultEntry(file, sampleEntry('a'));
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const nested = join(dir, 'deep', 'er', 'vault.json');
+    await saveVaultEntry(nested, sampleEntry('a'));
+    expect((await stat(join(dir, 'deep', 'er'))).mode & 0o777).toBe(0o700);
+    expect((await stat(nested)).mode & 0o777).toBe(0o600);
+  });
+
+  it('follows the protocol: lock, temp file wx 0600, write, fsync, rename, fsync the directory', async () => {
+    await saveVaultEntry(file, sampleEntry('a'));
+    const log: string[] = [];
+    await saveVaultEntry(file, sampleEntry('b'), { fs: fsWithTmpHandle(() => ({}), log) });
+    expect(log).toEqual([
+      'open vault.json.lock wx 600', 'writeFile vault.json.lock', 'close vault.json.lock',
+      'open vault.json r', 'close vault.json',
+      'open <tmp> wx 600', 'chmod <tmp>', 'writeFile <tmp>', 'sync <tmp>', 'close <tmp>',
+      'rename <tmp> vault.json',
+      'open <dir> r', 'sync <dir>', 'close <dir>',
+    ]);
+  });
+
+  it('leaves the old vault byte-identical when the write fails midway (disk full)', async () => {
+    await saveVaultEntry(file, sampleEntry('old'));
+    const before = await readFile(file);
+    const fs = fsWithTmpHandle((real) => ({
+      writeFile: (async (data: string) => {
+        await real.write(data.slice(0, Math.floor(data.length / 2)));
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      }) as FileHandle['writeFile'],
+    }));
+    const error = await saveVaultEntry(file, sampleEntry('new'), { fs }).catch((e: unknown) => e);
+    expect(isToolkitError(error) && error.code).toBe('PCC_VAULT_WRITE');
+    expect((error as Error).message).toMatch(/ENOSPC.*untouched/);
+    expect((error as { hint: string }).hint).toContain(dir);
+    expect((await readFile(file)).equals(before)).toBe(true);
+    expect(await readdir(dir)).toEqual(['vault.json']); // temp file and lock removed
+    await saveVaultEntry(file, sampleEntry('new'));
+    expect(await ids()).toEqual(['old', 'new']);
+  });
+
+  it('leaves the old vault intact when the rename fails', async () => {
+    await saveVaultEntry(file, sampleEntry('old'));
+    const before = await readFile(file);
+    const fs: VaultFs = {
+      ...nodeVaultFs,
+      rename: async () => {
+        throw Object.assign(new Error('cross-device link'), { code: 'EXDEV' });
+      },
+    };
+    await expect(saveVaultEntry(file, sampleEntry('new'), { fs })).rejects.toMatchObject({ code: 'PCC_VAULT_WRITE' });
+    expect((await readFile(file)).equals(before)).toBe(true);
+    expect(await readdir(dir)).toEqual(['vault.json']);
+  });
+
+  it('refuses to write over a malformed vault and leaves it untouched', async () => {
+    const text = '{"version":1,"pairings":[{"key":"x|y","credentials":{"client_secret":"only copy"}}]}';
+    await writeFile(file, text, { mode: 0o600 });
+    const error = await saveVaultEntry(file, sampleEntry('a')).catch((e: unknown) => e);
+    expect(isToolkitError(error) && error.code).toBe('PCC_VAULT_INVALID');
+    expect((error as Error).message).toMatch(/pairings\[0\]\.baseUrl must be a string/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+    expect(await readdir(dir)).toEqual(['vault.json']);
+  });
+
+  it('serialises concurrent saves of one process: none is lost', async () => {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => saveVaultEntry(file, sampleEntry(`p${i}`))));
+    expect((await ids()).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `p${i}`).sort());
+    expect(await readdir(dir)).toEqual(['vault.json']);
+  });
+});

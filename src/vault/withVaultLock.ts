@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ToolkitError } from '../core/errors.ts';
+import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vaultFs.ts';
+
+/**
+ * An owner writes its pid right after creating the lock; an empty lock older than this belongs to a
+ * process killed in between.
+ */
+const EMPTY_LOCK_GRACE_MS = 1000;
+
+/**
+ * Runs `fn` while holding `<file>.lock`, so read-modify-write cycles of several processes (or of one
+ * process) do not lose each other's pairings. The lock file is created with `wx` and holds
+ * `<pid> <time> <nonce>`; a lock whose process is gone (killed mid-save), an empty lock older than
+ * a second, or any lock older than `staleLockMs` is removed and retaken. Release removes the lock only if it is still ours.
+ *
+ * @throws ToolkitError PCC_VAULT_WRITE when the lock cannot be created or is held past `lockTimeoutMs`
+ */
+export async function withVaultLock<T>(file: string, fn: () => Promise<T>, options: VaultIoOptions = {}): Promise<T> {
+  const { fs = nodeVaultFs, lockTimeoutMs = 10_000, staleLockMs = 30_000 } = options;
+  const lockFile = `${file}.lock`;
+  const token = `${process.pid} ${Date.now()} ${randomUUID()}`;
+  const deadline = Date.now() + lockTimeoutMs;
+  for (;;) {
+    try {
+      const handle = await fs.open(lockFile, 'wx', 0o600);
+      try {
+        await handle.writeFile(token, 'utf8');
+      } finally {
+        await handle.close();
+      }
+      break;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EEXIST') {
+        throw new ToolkitError('PCC_VAULT_WRITE', `the vault lock ${lockFile} could not be created (${code ?? (error as Error).message})`,
+          `check that the directory of ${file} is writable`, { cause: error });
+      }
+      if (await removeIfStale(lockFile, staleLockMs, fs)) continue;
+      if (Date.now() > deadline) {
+        throw new ToolkitError('PCC_VAULT_WRITE', `the vault ${file} stayed locked for ${lockTimeoutMs} ms (${lockFile} exists)`,
+          `if no other payconnect-conformance process is running, delete ${lockFile}`);
+      }
+      await sleep(5 + Math.random() * 25);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    const current = await fs.readFile(lockFile, 'utf8').catch(() => undefined);
+    if (current === token) await fs.unlink(lockFile).catch(() => {});
+  }
+}
+
+/** True when the lock was abandoned and has been removed (or vanished meanwhile): try again at once. */
+async function removeIfStale(lockFile: string, staleLockMs: number, fs: VaultFs): Promise<boolean> {
+  let content: string;
+  let mtimeMs: number;
+  try {
+    content = await fs.readFile(lockFile, 'utf8');
+    mtimeMs = (await fs.stat(lockFile)).mtimeMs;
+  } catch {
+    return true;
+  }
+  const pid = Number(content.split(' ')[0]);
+  const age = Date.now() - mtimeMs;
+  const hasPid = Number.isInteger(pid) && pid > 0;
+  const ownerGone = hasPid ? pid !== process.pid && !isAlive(pid) : age >= EMPTY_LOCK_GRACE_MS;
+  if (!ownerGone && age < staleLockMs) return false;
+  // Narrow the window in which we might remove a lock someone else just took over.
+  const again = await fs.readFile(lockFile, 'utf8').catch(() => undefined);
+  if (again !== content) return again === undefined;
+  await fs.unlink(lockFile).catch(() => {});
+  return true;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

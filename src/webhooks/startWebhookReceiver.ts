@@ -1,0 +1,211 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ToolkitError } from '../core/errors.ts';
+import type { Delivery, DeliveryCounts, DeliveryListener, SignatureState } from './delivery.ts';
+import { DeliveryLog, type WaitForOptions } from './deliveryLog.ts';
+import { parseDeliveryBody } from './parseDeliveryBody.ts';
+import { readBody } from './readBody.ts';
+import { verifySignature } from './verifySignature.ts';
+
+/** Options of {@link startWebhookReceiver}. */
+export interface WebhookReceiverOptions {
+  /** Address to listen on. @default '127.0.0.1' */
+  host?: string;
+  /** Port to listen on; 0 picks a free one. @default 0 */
+  port?: number;
+  /**
+   * The pairing's `webhook_secret_key`, or null when it is not known yet (it arrives with the pairing
+   * answer, after the URL was given): signed deliveries are then recorded `unchecked` until
+   * {@link WebhookReceiver.setSecret}. @default null
+   */
+  secret?: string | null;
+  /** Largest body read; a larger one is answered 413. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number;
+  /** Answer 500 to the first N deliveries that would otherwise be accepted, to observe retries. @default 0 */
+  failFirst?: number;
+  /** The URL to give the service when it cannot reach loopback (a tunnel). @default undefined */
+  publicUrl?: string;
+}
+
+/** A running receiver. Deliveries are accepted on any path; only POST is allowed (else 405). */
+export interface WebhookReceiver {
+  /** The URL to give at pairing: `publicUrl` when set, else {@link loopbackUrl}. */
+  readonly url: string;
+  /** `http://<host>:<port>/webhook` of the listening socket. */
+  readonly loopbackUrl: string;
+  /** The port actually listened on. */
+  readonly port: number;
+  /** Sets (or clears) the secret; a string re-verifies the deliveries recorded `unchecked`. */
+  setSecret(key: string | null): void;
+  /** Answers 500 to the next `n` deliveries that would otherwise be accepted (replaces any budget left). */
+  failNext(n: number): void;
+  /** All deliveries in arrival order. */
+  deliveries(): Delivery[];
+  /** Totals over all deliveries. */
+  counts(): DeliveryCounts;
+  /** The first delivery, past or future, matching `predicate`; rejects PCC_TIMEOUT on timeout. */
+  waitFor(predicate: (d: Delivery) => boolean, options?: WaitForOptions): Promise<Delivery>;
+  /** Valid accepted deliveries about a transaction or operation id, in arrival order. */
+  eventsFor(transactionOrOperationId: string): Delivery[];
+  /** Calls `listener` for each new delivery; returns the unsubscribe. */
+  onDelivery(listener: DeliveryListener): () => void;
+  /** Stops listening, closes every connection (keep-alive ones too), rejects pending waits. */
+  close(): Promise<void>;
+}
+
+const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/**
+ * Starts a webhook receiver: reads each POST's raw bytes, verifies the `Signature` header over exactly
+ * those bytes, records the delivery and answers 200 (accepted, duplicates too), 403 (unsigned or
+ * wrongly signed), 400 (body not a JSON object), 413 (over `maxBodyBytes`), 500 (on purpose) or 405
+ * (not POST, not recorded). Garbage and dropped connections are ignored, never fatal.
+ *
+ * @throws ToolkitError PCC_WEBHOOK_LISTEN when it cannot listen on the address
+ */
+export async function startWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
+  const { host = '127.0.0.1', port = 0, maxBodyBytes = 1024 * 1024, publicUrl } = options;
+  let secret = options.secret ?? null;
+  let failBudget = Math.max(0, options.failFirst ?? 0);
+  const log = new DeliveryLog();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') {
+      req.resume();
+      return answer(res, 405, 'only POST is accepted', { allow: 'POST' });
+    }
+    const receivedAt = Date.now();
+    const read = await readBody(req, maxBodyBytes);
+    if (read.kind === 'aborted') return;
+    const headers = recordedHeaders(req);
+    const header = headers['signature'];
+    const base = {
+      receivedAt,
+      receivedAtIso: new Date(receivedAt).toISOString(),
+      method: req.method,
+      path: req.url ?? '/',
+      headers,
+    };
+    if (read.kind === 'too-large') {
+      const signature: SignatureState = header ? 'unchecked' : 'missing';
+      log.record({
+        ...base, rawBody: '', body: undefined, event: undefined, eventId: undefined, signature,
+        malformed: false, tooLarge: true, status: 413, failedOnPurpose: false,
+      }, Buffer.alloc(0));
+      return answer(res, 413, `body over ${maxBodyBytes} bytes`, { connection: 'close' });
+    }
+    const parsed = parseDeliveryBody(read.bytes);
+    const signature: SignatureState =
+      !header ? 'missing' : secret === null ? 'unchecked' : verifySignature(read.bytes, header, secret);
+    let status = 200;
+    let failedOnPurpose = false;
+    if (signature === 'missing' || signature === 'invalid') status = 403;
+    else if (parsed.malformed) status = 400;
+    else if (failBudget > 0) {
+      failBudget--;
+      status = 500;
+      failedOnPurpose = true;
+    }
+    log.record({
+      ...base, rawBody: parsed.text, body: parsed.body, event: parsed.event, eventId: parsed.eventId,
+      signature, malformed: parsed.malformed, tooLarge: false, status, failedOnPurpose,
+    }, read.bytes);
+    if (status === 200) return answer(res, 200);
+    const reasons: Record<number, string> = {
+      403: signature === 'missing' ? 'missing Signature header' : 'signature does not match the body',
+      400: 'body is not a JSON object',
+      500: 'failed on purpose (test of retries)',
+    };
+    return answer(res, status, reasons[status] ?? 'rejected');
+  };
+
+  const server = createServer((req, res) => {
+    req.on('error', () => {});
+    res.on('error', () => {});
+    handle(req, res).catch(() => {
+      // A bug here must not kill the process; the sender sees a 500 and retries.
+      if (!res.headersSent) answer(res, 500, 'internal error of the receiver');
+      else res.destroy();
+    });
+  });
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.on('clientError', (_err: Error, socket: Socket) => {
+    if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      reject(new ToolkitError(
+        'PCC_WEBHOOK_LISTEN',
+        `the webhook receiver could not listen on ${host}:${port} (${error.code ?? error.message})`,
+        'choose another port (0 picks a free one) or a host address of this machine',
+        { cause: error },
+      ));
+    };
+    server.once('error', onError);
+    server.listen({ host, port }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+  server.on('error', () => {});
+
+  const address = server.address() as AddressInfo;
+  const loopbackUrl = `http://${urlHost(host)}:${address.port}/webhook`;
+  let closed: Promise<void> | undefined;
+
+  return {
+    url: publicUrl ?? loopbackUrl,
+    loopbackUrl,
+    port: address.port,
+    setSecret(key) {
+      secret = key;
+      if (key !== null) log.reverify(key);
+    },
+    failNext(n) {
+      failBudget = Math.max(0, Math.floor(n));
+    },
+    deliveries: () => log.all(),
+    counts: () => log.counts(),
+    waitFor: (predicate, waitOptions) => log.waitFor(predicate, waitOptions),
+    eventsFor: (id) => log.eventsFor(id),
+    onDelivery: (listener) => log.onDelivery(listener),
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        log.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+function answer(res: ServerResponse, status: number, detail?: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = detail === undefined ? '' : JSON.stringify({ detail });
+  res.writeHead(status, {
+    ...headers,
+    ...(detail === undefined ? {} : { 'content-type': 'application/json' }),
+    'content-length': String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+}
+
+function recordedHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    out[name] = REDACTED_HEADERS.has(name) ? '[redacted]' : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** A host usable in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
