@@ -1,0 +1,71 @@
+/**
+ * The command line: a thin shell over the programmatic API. It maps a toolkit error to one clear
+ * message and exit code 2, and otherwise returns what the command returned.
+ */
+import { resolveConfig, formatRunHelp } from '../config/index.ts';
+import { isToolkitError } from '../core/index.ts';
+import { simCommand } from '../simulator/index.ts';
+import { pairCommand, unpairCommand } from './pair.ts';
+import { type RunIo, runConformance } from './run-conformance.ts';
+import { formatFinalTable } from './table.ts';
+import { join } from 'node:path';
+
+const USAGE = `usage: payconnect-conformance <command> [options]
+
+commands:
+  run       run the conformance suites against a target (default: the embedded simulator)
+  sim       start the embedded Pay-Connect sandbox on loopback
+  pair      pair with a terminal by OTP and save the credentials to the vault
+  unpair    unpair a vault pairing and remove it from the vault
+
+'payconnect-conformance run --help' lists the run options.
+`;
+
+async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(formatRunHelp());
+    return 0;
+  }
+  const config = await resolveConfig({ argv, env, cwd: process.cwd() });
+  const tty = io.interactive;
+  io.stdout(`payconnect-conformance: target ${config.target.kind === 'url' ? config.target.baseUrl : config.target.kind}, profile ${config.profile}, terminal ${config.terminal}, seed ${config.seed}\n`);
+  const result = await runConformance(config, io, {
+    onTest: tty ? (t) => io.stdout(`  ${t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-'} ${t.name} (${t.durationMs.toFixed(0)} ms)\n`) : undefined,
+  });
+  io.stdout(formatFinalTable(result.record, result.summary, join(config.reportsDir, 'summary.json')));
+  return result.exitCode;
+}
+
+/** Runs a command line; returns the exit code. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io?: RunIo): Promise<number> {
+  const out: RunIo = io ?? { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) };
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await run(rest, env, out);
+      case 'sim':
+        return await simCommand(rest, out);
+      case 'pair':
+        return await pairCommand(rest, env, out);
+      case 'unpair':
+        return await unpairCommand(rest, env, out);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out.stdout(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        out.stderr(`PCC_USAGE: unknown command "${command}"\n  fix: use one of run, sim, pair, unpair\n`);
+        return 2;
+    }
+  } catch (e) {
+    if (isToolkitError(e)) {
+      out.stderr(`${e.toUserMessage()}\n`);
+      return 2;
+    }
+    out.stderr(`PCC_INTERNAL: ${(e as Error)?.stack ?? String(e)}\n  this is a bug of payconnect-conformance: please report it\n`);
+    return 2;
+  }
+}

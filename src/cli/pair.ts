@@ -1,0 +1,88 @@
+/**
+ * `pair` and `unpair`: manage the vault by hand. Pairing saves the credentials atomically the moment
+ * the answer arrives; unpairing revokes them on the service and then removes them from the vault.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redactor, createPayConnectClient } from '../client/index.ts';
+import { ToolkitError } from '../core/index.ts';
+import { resolveProfile } from '../profile/index.ts';
+import { assertReachable, assertTargetAllowed } from '../targets/index.ts';
+import { findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../vault/index.ts';
+import type { RunIo } from './run-conformance.ts';
+
+const OPTIONS = {
+  target: { type: 'string' },
+  'integrator-id': { type: 'string' },
+  otp: { type: 'string' },
+  vault: { type: 'string' },
+  name: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'allow-production': { type: 'boolean' },
+  'pay-connect-id': { type: 'string' },
+} as const;
+
+function parse(argv: string[], env: NodeJS.ProcessEnv) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', (e as Error).message, `valid options: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}`);
+  }
+  const target = values.target ?? env.PAYCONNECT_TARGET;
+  if (!target || !/^https?:\/\//.test(target)) throw new ToolkitError('PCC_USAGE', `--target must be the service's base URL (got ${target ?? 'nothing'})`, 'pass --target https://your-sandbox.example');
+  const integratorId = values['integrator-id'] ?? env.PAYCONNECT_INTEGRATOR_ID;
+  if (!integratorId) throw new ToolkitError('PCC_USAGE', '--integrator-id is required', 'pass --integrator-id <id> issued by the vendor');
+  const baseUrl = target.replace(/\/+$/, '');
+  assertTargetAllowed(baseUrl, resolveProfile('public'), values['allow-production'] ?? false);
+  return { values, baseUrl, integratorId, vaultPath: resolve(values.vault ?? env.PAYCONNECT_VAULT ?? '.payconnect/vault.json') };
+}
+
+/** `pair --target URL --integrator-id ID --otp 123456 [--name N] [--webhook-url U] [--vault F]` */
+export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  const { values, baseUrl, integratorId, vaultPath } = parse(argv, env);
+  const otp = values.otp ?? env.PAYCONNECT_OTP;
+  if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (got ${otp ?? 'nothing'})`, 'read the OTP off the terminal, or ask the vendor support for one');
+  await loadVault(vaultPath); // a malformed vault stops us before the OTP is consumed
+  await assertReachable(baseUrl);
+  const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor() });
+  try {
+    const name = values.name ?? 'payconnect-conformance';
+    const res = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', auth: 'none', body: { name, otp, ...(values['webhook-url'] ? { webhook_url: values['webhook-url'] } : {}) } });
+    const b = res.body as Record<string, unknown> | undefined;
+    if (res.status !== 200 || typeof b?.client_id !== 'string' || typeof b.client_secret !== 'string') {
+      throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${res.status}: ${client.redactor.redactText(res.rawBody).slice(0, 300)}`, 'check the OTP (six digits, one use) and the integrator id');
+    }
+    const credentials = {
+      pay_connect_id: String(b.pay_connect_id ?? ''),
+      pay_connect_name: String(b.pay_connect_name ?? name),
+      terminal_id: String(b.terminal_id ?? ''),
+      client_id: b.client_id,
+      client_secret: b.client_secret,
+      webhook_secret_key: typeof b.webhook_secret_key === 'string' ? b.webhook_secret_key : null,
+    };
+    await saveVaultEntry(vaultPath, { baseUrl, integratorId, webhookUrl: values['webhook-url'] ?? null, credentials });
+    io.stdout(`paired terminal ${credentials.terminal_id} (pay_connect_id ${credentials.pay_connect_id}); credentials saved to ${vaultPath} (mode 0600)\n`);
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
+/** `unpair --target URL --integrator-id ID [--pay-connect-id P] [--vault F]`: the newest pairing by default. */
+export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  const { values, baseUrl, integratorId, vaultPath } = parse(argv, env);
+  const entries = findPairings((await loadVault(vaultPath)).vault, baseUrl, integratorId);
+  const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);
+  if (!entry) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`, 'list the vault file, or pass --pay-connect-id');
+  const client = createPayConnectClient({ baseUrl, integratorId, credentials: { client_id: entry.credentials.client_id, client_secret: entry.credentials.client_secret }, redactor: new Redactor([entry.credentials.client_secret]) });
+  try {
+    const res = await client.request({ method: 'POST', path: '/v1/pay-connect/unpair/' });
+    if (res.status >= 300) throw new ToolkitError('PCC_AUTH_FAILED', `unpair answered ${res.status}; the vault entry is kept`, 'check the pairing still exists on the service');
+    await removeVaultEntry(vaultPath, (e) => e.credentials.pay_connect_id === entry.credentials.pay_connect_id && e.key === entry.key);
+    io.stdout(`unpaired ${entry.credentials.pay_connect_id}; removed from ${vaultPath}\n`);
+    return 0;
+  } finally {
+    await client.close();
+  }
+}

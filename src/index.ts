@@ -1,0 +1,36 @@
+/**
+ * The public API of payconnect-conformance. Suites, generators and users import from here only.
+ */
+export { ERROR_CODES, ToolkitError, isToolkitError, severityFor, META_KEY } from './core/index.ts';
+export type { ErrorCode, Exchange, Finding, OperationEntry, RuleSource, Severity, TestMeta } from './core/index.ts';
+
+export { defineConfig, resolveConfig } from './config/index.ts';
+export type { ResolvedConfig, UserConfig } from './config/index.ts';
+
+export { PROFILES, resolveProfile, expectedOutcome, isReachable } from './profile/index.ts';
+export type { Profile } from './profile/index.ts';
+
+export { CHECKS, getCheck, runCheck, runAutoChecks, operationFor, isIso4217, isIso3166Alpha2 } from './checks/index.ts';
+export type { Check, CheckOutcome, ConvergenceObservation } from './checks/index.ts';
+
+export { createPayConnectClient, Redactor } from './client/index.ts';
+export type { PayConnectClient, PayConnectResponse } from './client/index.ts';
+
+export { startWebhookReceiver, verifySignature, signBody } from './webhooks/index.ts';
+export type { Delivery, WebhookReceiver } from './webhooks/index.ts';
+
+export { loadVault, saveVaultEntry, removeVaultEntry, findPairings } from './vault/index.ts';
+export type { VaultEntry, PairingCredentials } from './vault/index.ts';
+
+export { observe } from './convergence/index.ts';
+export { createTerminalDriver } from './terminal/index.ts';
+export type { Outcome, Plan, TerminalDriver } from './terminal/index.ts';
+
+export { Harness, Pairing, Scope, ScenarioBlocked, OtpSource, RUN_CONTEXT_KEY } from './runtime/index.ts';
+export type { RunContext } from './runtime/index.ts';
+
+export { startSimulator, FAULTS } from './simulator/index.ts';
+export type { SimulatorHandle, SimulatorOptions, FaultId } from './simulator/index.ts';
+
+export { runConformance, ALL_SUITES } from './cli/run-conformance.ts';
+export type { RunResult } from './cli/run-conformance.ts';

@@ -1,0 +1,54 @@
+/**
+ * Building blocks the scenarios share: start a payment the way the terminal mode wants it, converge
+ * it, and check its outcome and slip.
+ */
+import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../src/index.ts';
+import type { ScenarioContext } from './scenario.ts';
+
+/** The plan for `want`, or skips the test when the terminal mode cannot produce it. */
+export function planFor(t: ScenarioContext, want: Outcome, base?: number): Plan {
+  const plan = t.terminal.plan(want, base ?? 1000 + ((t.harness.ctx.seed >>> 0) % 50) * 100);
+  if (typeof plan === 'string') t.skip(plan);
+  t.param('outcome', want);
+  t.param('amount', plan.amount);
+  return plan;
+}
+
+/** Starts a transaction with `op` (generate, preauth, refunds) and returns its id, or blocks. */
+export async function start(t: ScenarioContext, p: Pairing, op: string, body: Record<string, unknown>, params?: Record<string, string>): Promise<{ id: string; res: PayConnectResponse }> {
+  const res = await t.scope.call(p, op, { body, params });
+  const id = t.scope.idFrom(res, 'transaction_id', op);
+  return { id, res };
+}
+
+/** Converges a transaction and, in auto mode, checks the outcome table. */
+export async function settle(t: ScenarioContext, p: Pairing, id: string, plan: Plan, what = 'amount') {
+  if (plan.instruction) await t.terminal.instruct(plan.instruction);
+  const obs = await t.scope.converge(p, 'transaction', id);
+  if (plan.expect) {
+    t.scope.check('sandbox.outcome', { amount: plan.amount, expected: plan.expect.final, actual: obs.finalByPoll, expectedTip: plan.expect.tip, actualTip: obs.last?.tip_amount, what });
+  }
+  return obs;
+}
+
+/** Fetches the print slip and checks it agrees with the configuration. */
+export async function slipOf(t: ScenarioContext, p: Pairing, id: string) {
+  const res = await t.scope.call(p, 'getPrintSlip', { params: { transaction_id: id } });
+  if (res.status === 200) {
+    const cfg = await config(t, p);
+    if (cfg) t.scope.check('print-slip.matches-config', { slip: res.body as Record<string, unknown>, config: cfg });
+  }
+  return res;
+}
+
+const configs = new WeakMap<Pairing, Record<string, unknown>>();
+
+/** The pairing's configuration (read once). */
+export async function config(t: ScenarioContext, p: Pairing): Promise<Record<string, unknown> | undefined> {
+  const hit = configs.get(p);
+  if (hit) return hit;
+  const res = await t.scope.call(p, 'getConfig');
+  if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) return undefined;
+  configs.set(p, res.body as Record<string, unknown>);
+  return res.body as Record<string, unknown>;
+}

@@ -1,0 +1,102 @@
+/**
+ * The suites' one entry point: `scenario(name, info, fn)` declares a vitest test that runs with a
+ * scope of the run's harness, attaches its findings to the test, fails it on a failure finding, and
+ * skips it (with the reason) when a prerequisite is missing without any failure.
+ */
+import { inject, test } from 'vitest';
+import {
+  Harness,
+  META_KEY,
+  RUN_CONTEXT_KEY,
+  type RunContext,
+  ScenarioBlocked,
+  type Scope,
+  type TestMeta,
+  type TerminalDriver,
+  createTerminalDriver,
+  isToolkitError,
+} from '../../src/index.ts';
+
+let harness: Harness | undefined;
+let driver: TerminalDriver | undefined;
+
+/** The worker's harness (one per run: the suites run in one worker without isolation). */
+export function getHarness(): Harness {
+  harness ??= new Harness(inject(RUN_CONTEXT_KEY as never) as RunContext);
+  return harness;
+}
+
+function getDriver(): TerminalDriver {
+  const h = getHarness();
+  driver ??= createTerminalDriver({ mode: h.ctx.terminal, profile: h.profile, maxAmount: h.ctx.maxAmount, sandbox: h.ctx.sandbox, interactive: h.ctx.interactive });
+  return driver;
+}
+
+/** What a scenario body gets. */
+export interface ScenarioContext {
+  scope: Scope;
+  harness: Harness;
+  terminal: TerminalDriver;
+  /** Records a parameter shown in the reports. */
+  param(name: string, value: string | number): void;
+  /** Skips the rest of the test with a reason (no finding). */
+  skip(reason: string): never;
+}
+
+export interface ScenarioInfo {
+  /** The capability (suite folder). */
+  capability: string;
+  /** The clause the scenario checks, e.g. `spec#authentication`. */
+  clause: string;
+  timeout?: number;
+}
+
+class Skipped extends Error {}
+
+/** Declares a conformance scenario. */
+export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioContext) => Promise<void>): void {
+  test(name, { timeout: info.timeout ?? 120_000 }, async (ctx) => {
+    const h = getHarness();
+    const scope = h.begin(`${info.capability} > ${name}`);
+    const meta: TestMeta = { capability: info.capability, clause: info.clause, findings: [], parameters: { terminal: h.ctx.terminal } };
+    (ctx.task.meta as Record<string, unknown>)[META_KEY] = meta;
+    let skipReason: string | undefined;
+    let crash: unknown;
+    try {
+      await fn({
+        scope,
+        harness: h,
+        terminal: getDriver(),
+        param: (k, v) => (meta.parameters![k] = String(v)),
+        skip: (reason) => {
+          throw new Skipped(reason);
+        },
+      });
+    } catch (e) {
+      if (e instanceof Skipped) skipReason = e.message;
+      else if (e instanceof ScenarioBlocked) skipReason = scope.hasFailures() ? undefined : `blocked: ${e.message}`;
+      else crash = e;
+    } finally {
+      h.end(scope);
+      const redact = (v: unknown) => h.redactor.redactValue(v);
+      meta.findings = scope.findings.map((f) => redact(f) as typeof f);
+      meta.exchanges = scope.exchanges.map(redact);
+    }
+    if (crash !== undefined) {
+      if (isToolkitError(crash)) {
+        meta.toolkitError = { code: crash.code, message: h.redactor.redactText(crash.message), hint: crash.hint };
+        throw new Error(`${crash.code}: ${h.redactor.redactText(crash.message)}`);
+      }
+      meta.toolkitError = { code: 'PCC_INTERNAL', message: h.redactor.redactText(String((crash as Error)?.stack ?? crash)) };
+      throw crash;
+    }
+    const failures = meta.findings.filter((f) => f.severity === 'failure');
+    if (failures.length > 0) {
+      throw new Error(failures.map((f) => `[${f.check}] (${f.clause}) ${f.message}`).join('\n'));
+    }
+    if (skipReason !== undefined) {
+      meta.skipReason = skipReason;
+      ctx.skip(skipReason);
+    }
+  });
+}
