@@ -6,17 +6,21 @@ import type { Exchange, Finding } from '../core/index.ts';
 import { severityFor } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
 import type { Check, CheckContext, CheckOutcome } from './check.ts';
+import * as flow from './flow-checks.ts';
 import * as invariants from './invariants.ts';
+import * as model from './model-checks.ts';
 import * as observations from './observations.ts';
+import * as pairing from './pairing-checks.ts';
 import * as probes from './probes.ts';
 import * as response from './response-checks.ts';
+import * as webhook from './webhook-checks.ts';
 
-const all: Check<never>[] = [
-  ...Object.values(response),
-  ...Object.values(invariants).filter((v): v is Check<never> => typeof v === 'object'),
-  ...Object.values(probes),
-  ...Object.values(observations).filter((v): v is Check<never> => typeof v === 'object' && v !== null && 'run' in v),
-];
+const isCheck = (v: unknown): v is Check<never> =>
+  typeof v === 'object' && v !== null && typeof (v as Check).id === 'string' && typeof (v as Check).run === 'function';
+
+const all: Check<never>[] = [response, invariants, probes, observations, pairing, flow, webhook, model].flatMap((m) => Object.values(m).filter(isCheck));
+const duplicate = all.find((c, i) => all.findIndex((d) => d.id === c.id) !== i);
+if (duplicate) throw new Error(`check id ${duplicate.id} is registered twice`);
 
 /** Every registered check by id. */
 export const CHECKS: ReadonlyMap<string, Check<never>> = new Map(all.map((c) => [c.id, c]));

@@ -1,0 +1,5 @@
+/**
+ * Registered checks of the model suites (see probes.ts for the pattern). Every exported value
+ * with an `id` and a `run` is registered.
+ */
+export {};
