@@ -14,6 +14,8 @@ const forbidden = {
   profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
   targets: ['checks', 'simulator', 'report', 'cli'],
   terminal: ['checks', 'simulator', 'report', 'cli'],
+  runtime: ['simulator', 'report', 'cli', 'pact'],
+  pact: ['simulator', 'report', 'cli', 'runtime', 'checks'],
   report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime'],
 };
 
