@@ -1,0 +1,90 @@
+/** Endpoints of pairing, tokens, unpairing and configuration. */
+import { integratorOf, INTEGRATOR_HEADER } from './auth.ts';
+import { createPairing, type SimContext } from './context.ts';
+import { badRequest, unauthorized } from './errors.ts';
+import { configRecord } from './records.ts';
+import type { ApiRequest, Reply, Route } from './router.ts';
+import { optUrl, parseJsonObject, reqString, type Body } from './validate.ts';
+
+const OTP_REASONS = {
+  malformed: 'otp must be a string of six digits',
+  'never-valid': 'this otp is never valid',
+  consumed: 'this otp has already been used',
+} as const;
+
+/** The token endpoint takes JSON, and also the form encoding OAuth clients commonly send. */
+function tokenBody(req: ApiRequest): Body {
+  const type = String(req.headers['content-type'] ?? '');
+  if (/application\/x-www-form-urlencoded/i.test(type)) {
+    return Object.fromEntries(new URLSearchParams(req.raw.toString('utf8')));
+  }
+  return parseJsonObject(req.raw);
+}
+
+/** POST /v1/auth/token/ */
+function token(ctx: SimContext, req: ApiRequest): Reply {
+  const { faults, options, registry } = ctx;
+  if (faults.has('auth.token-requires-integrator') && integratorOf(req.headers) === null) {
+    throw badRequest(`the ${INTEGRATOR_HEADER} header is required`);
+  }
+  const body = tokenBody(req);
+  const grant = reqString(body, 'grant_type');
+  if (grant !== 'client_credentials') throw badRequest('grant_type must be "client_credentials"');
+  const clientId = reqString(body, 'client_id');
+  const clientSecret = reqString(body, 'client_secret');
+  const lifetime = faults.has('token.short-lived') ? 2 : options.tokenLifetimeSec;
+  const issued = registry.issueToken(clientId, clientSecret, lifetime);
+  if (!issued) throw unauthorized('the client credentials are unknown or revoked');
+  return {
+    status: 200,
+    body: {
+      access_token: issued.token,
+      expires_in: faults.has('token.expires-in-number') ? lifetime : String(lifetime),
+      token_type: faults.has('token.type-lowercase') ? 'bearer' : 'Bearer',
+      scope: 'default',
+    },
+  };
+}
+
+/** POST /v1/pay-connect/pair/ */
+function pair(ctx: SimContext, req: ApiRequest): Reply {
+  const integrator = integratorOf(req.headers);
+  if (integrator === null) throw badRequest(`the ${INTEGRATOR_HEADER} header is required`);
+  const body = parseJsonObject(req.raw);
+  const name = reqString(body, 'name');
+  if (typeof body.otp !== 'string') throw badRequest('otp is required and must be a string');
+  const webhookUrl = optUrl(body, 'webhook_url');
+  // Everything is validated before the OTP is consumed, so a typo elsewhere does not burn it.
+  const rejected = ctx.otps.consume(body.otp, ctx.faults.has('pair.otp-reuse'));
+  if (rejected) throw badRequest(OTP_REASONS[rejected]);
+  const p = createPairing(ctx, name, integrator, webhookUrl);
+  const result: Record<string, unknown> = {
+    pay_connect_id: p.id,
+    pay_connect_name: p.name,
+    terminal_id: p.terminal.id,
+    client_id: p.clientId,
+    client_secret: p.clientSecret,
+    webhook_secret_key: p.webhookSecret,
+  };
+  if (ctx.faults.has('pair.missing-webhook-key')) delete result.webhook_secret_key;
+  return { status: 200, body: result };
+}
+
+/** The routes of this file. */
+export function pairingRoutes(ctx: SimContext): Route[] {
+  return [
+    { method: 'POST', path: '/v1/auth/token/', auth: 'none', handle: (r) => token(ctx, r) },
+    { method: 'POST', path: '/v1/pay-connect/pair/', auth: 'none', handle: (r) => pair(ctx, r) },
+    {
+      method: 'POST', path: '/v1/pay-connect/unpair/', auth: 'bearer',
+      handle: (r) => {
+        ctx.registry.unpair(r.pairing, ctx.faults.has('auth.unpair-not-revoking'));
+        return { status: 200 }; // the public profile: "no body"
+      },
+    },
+    {
+      method: 'GET', path: '/v1/pay-connect/config/', auth: 'bearer',
+      handle: (r) => ({ status: 200, body: configRecord(r.pairing.terminal, ctx.faults) }),
+    },
+  ];
+}

@@ -1,0 +1,113 @@
+/** Endpoints that start, cancel and read transactions. */
+import type { SimContext } from './context.ts';
+import { badRequest, conflict, HttpError, notFound } from './errors.ts';
+import { isFinal, type Txn, type TxnKind } from './model.ts';
+import { isPaymentMethod, printSlip, statusRecord } from './records.ts';
+import type { ApiRequest, Reply, Route } from './router.ts';
+import type { Pairing } from './store.ts';
+import type { VirtualTerminal } from './terminal.ts';
+import { amountField, optString, parseJsonObject } from './validate.ts';
+
+/** A transaction and the terminal that holds it. */
+export interface Found {
+  readonly t: Txn;
+  readonly terminal: VirtualTerminal;
+}
+
+/** An unknown (or other pairing's) id: 404, or 500 under `status.unknown-id-500`. */
+export function unknownId(ctx: SimContext, what: string): HttpError {
+  return ctx.faults.has('status.unknown-id-500')
+    ? new HttpError(500, `internal error looking up the ${what}`)
+    : notFound(`no such ${what}`);
+}
+
+/**
+ * The pairing's own transaction `id`. `leaky` reads may, under `isolation.leak`, return another
+ * pairing's transaction; every other read is isolated.
+ */
+export function findTxn(ctx: SimContext, p: Pairing, id: string, leaky = false): Found {
+  const own = p.terminal.transaction(id);
+  if (own) return { t: own, terminal: p.terminal };
+  if (leaky && ctx.faults.has('isolation.leak')) {
+    for (const other of ctx.registry.all()) {
+      const t = other.terminal.transaction(id);
+      if (t) return { t, terminal: other.terminal };
+    }
+  }
+  throw unknownId(ctx, 'transaction');
+}
+
+function ensureIdle(ctx: SimContext, terminal: VirtualTerminal): void {
+  if (terminal.busy && !ctx.faults.has('busy.no-409')) {
+    throw conflict('the terminal is busy with another transaction');
+  }
+}
+
+/** generate, preauth and independent refund: validate, check the terminal is free, start. */
+function start(ctx: SimContext, req: ApiRequest, kind: TxnKind): Reply {
+  const body = parseJsonObject(req.raw);
+  const zeroOk = kind === 'payment' && ctx.faults.has('generate.accepts-zero-amount');
+  const amount = amountField(body, 'amount', zeroOk);
+  const clientTxnId = optString(body, 'client_transaction_id');
+  let method: string | null = null;
+  if (kind === 'payment') {
+    method = optString(body, 'payment_method');
+    if (method !== null && !isPaymentMethod(method)) throw badRequest('payment_method is not one of the configuration\'s methods');
+  }
+  ensureIdle(ctx, req.pairing.terminal);
+  const t = req.pairing.terminal.start(kind, amount, clientTxnId, method);
+  const hide = kind === 'payment' && ctx.faults.has('generate.missing-transaction-id');
+  return { status: 200, body: hide ? {} : { transaction_id: t.id } };
+}
+
+/** POST /v1/pay-connect/transactions/{id}/refund/ */
+function linkedRefund(ctx: SimContext, req: ApiRequest): Reply {
+  const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string);
+  const body = parseJsonObject(req.raw);
+  const amount = amountField(body);
+  const clientTxnId = optString(body, 'client_transaction_id');
+  if (t.status !== 'SUCCESS') throw badRequest('only a SUCCESS transaction can be refunded');
+  const left = t.amount + t.tip - t.refundTotal;
+  if (amount > left) throw badRequest(`amount exceeds the unrefunded remainder (${left})`);
+  ensureIdle(ctx, terminal);
+  const refund = terminal.start('refund', amount, clientTxnId, t.method, t.id);
+  return { status: 200, body: { transaction_id: refund.id } };
+}
+
+/** POST /v1/pay-connect/transactions/{id}/cancel/ */
+function cancel(ctx: SimContext, req: ApiRequest): Reply {
+  const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string);
+  if (terminal.cancel(t) === 'final' && !ctx.faults.has('cancel.final-accepted')) {
+    throw badRequest(`the transaction is already final (${t.status})`);
+  }
+  return { status: 200, body: {} };
+}
+
+/** GET /v1/pay-connect/transactions/{id}/print-slip/ */
+function slip(ctx: SimContext, req: ApiRequest): Reply {
+  const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string, true);
+  if (!isFinal(t.status) && !ctx.faults.has('slip.nonfinal-200')) {
+    throw badRequest(`the transaction is not final yet (${t.status})`);
+  }
+  return { status: 200, body: printSlip(t, terminal, ctx.faults) };
+}
+
+/** The routes of this file. */
+export function transactionRoutes(ctx: SimContext): Route[] {
+  const base = '/v1/pay-connect/transactions';
+  return [
+    { method: 'POST', path: `${base}/generate/`, auth: 'bearer', handle: (r) => start(ctx, r, 'payment') },
+    { method: 'POST', path: `${base}/preauth/`, auth: 'bearer', handle: (r) => start(ctx, r, 'preauth') },
+    { method: 'POST', path: `${base}/refund/`, auth: 'bearer', handle: (r) => start(ctx, r, 'refund') },
+    { method: 'POST', path: `${base}/:id/refund/`, auth: 'bearer', handle: (r) => linkedRefund(ctx, r) },
+    { method: 'POST', path: `${base}/:id/cancel/`, auth: 'bearer', handle: (r) => cancel(ctx, r) },
+    { method: 'GET', path: `${base}/:id/print-slip/`, auth: 'bearer', handle: (r) => slip(ctx, r) },
+    {
+      method: 'GET', path: `${base}/:id/status/`, auth: 'bearer',
+      handle: (r) => {
+        const { t, terminal } = findTxn(ctx, r.pairing, r.params.id as string, true);
+        return { status: 200, body: statusRecord(t, terminal) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,76 @@
+/**
+ * The simulator's shared state and the wiring between a pairing's terminal and the webhook sender.
+ */
+import { FaultSet } from './faults.ts';
+import { isFinal, type Txn } from './model.ts';
+import type { ResolvedSimulatorOptions } from './options.ts';
+import { OtpBook } from './otp.ts';
+import { operationRecord, statusRecord } from './records.ts';
+import { Rng } from './rng.ts';
+import { makeMerchant, Registry, secret, type Pairing } from './store.ts';
+import { VirtualTerminal, type TerminalHooks } from './terminal.ts';
+import { WebhookSender, type WebhookTarget } from './webhooks.ts';
+
+/** Everything a request handler can reach. */
+export interface SimContext {
+  readonly options: ResolvedSimulatorOptions;
+  readonly faults: FaultSet;
+  readonly rng: Rng;
+  readonly otps: OtpBook;
+  readonly registry: Registry;
+  readonly webhooks: WebhookSender;
+  readonly now: () => number;
+}
+
+/** Builds the state of one simulator instance. */
+export function createContext(options: ResolvedSimulatorOptions): SimContext {
+  const now = () => Date.now();
+  const rng = new Rng(options.seed);
+  const faults = new FaultSet(options.faults);
+  return {
+    options, faults, rng, now,
+    otps: new OtpBook(rng),
+    registry: new Registry(now),
+    webhooks: new WebhookSender({ retryScale: options.webhookRetryScale, faults, rng, stepDelayMs: options.stepDelayMs }),
+  };
+}
+
+/** For `webhook.disagrees-with-polling`: a final status other than the real one. */
+function otherFinal(t: Txn): string {
+  return t.status === 'SUCCESS' ? 'DECLINED' : 'SUCCESS';
+}
+
+/** Hooks that turn a terminal's status changes into webhooks (nothing when no webhook_url). */
+function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHooks {
+  return {
+    onTransaction(t, terminal) {
+      if (!target || ctx.faults.has('webhook.none')) return;
+      const data = statusRecord(t, terminal);
+      let status: string = t.status;
+      if (isFinal(t.status) && ctx.faults.has('webhook.disagrees-with-polling')) data.status = status = otherFinal(t);
+      ctx.webhooks.send(target, `transaction.${status.toLowerCase()}`, data);
+    },
+    onOperation(o) {
+      if (!target || ctx.faults.has('webhook.none')) return;
+      ctx.webhooks.send(target, `operation.${o.status.toLowerCase()}`, operationRecord(o));
+    },
+  };
+}
+
+/** Creates and registers a pairing with a fresh virtual terminal. */
+export function createPairing(ctx: SimContext, name: string, integratorId: string, webhookUrl: string | null): Pairing {
+  const { rng, options } = ctx;
+  const id = rng.uuid();
+  const webhookSecret = webhookUrl === null ? null : secret();
+  const target = webhookUrl === null || webhookSecret === null ? null : { key: id, url: webhookUrl, secret: webhookSecret };
+  const terminal = new VirtualTerminal(
+    { settings: options, faults: ctx.faults, rng, now: ctx.now, hooks: webhookHooks(ctx, target) },
+    makeMerchant(rng),
+  );
+  const pairing: Pairing = {
+    id, name, integratorId, clientId: rng.uuid(), clientSecret: secret(), webhookUrl, webhookSecret,
+    terminal, tokens: [], revoked: false,
+  };
+  ctx.registry.add(pairing);
+  return pairing;
+}

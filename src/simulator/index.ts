@@ -1,0 +1,8 @@
+/**
+ * The embedded Pay-Connect sandbox: a loopback HTTP service that implements the spec, the public
+ * profile and sandbox.md, with a virtual terminal and fault switches. Imports only src/core.
+ */
+export { startSimulator, SIM_INTEGRATOR_ID, type SimulatorHandle } from './simulator.ts';
+export { FAULTS, isFaultId, type FaultId, type FaultInfo, type FaultKind } from './faults.ts';
+export { SIMULATOR_DEFAULTS, type SimulatorOptions } from './options.ts';
+export { simCommand, type SimCommandIo } from './cli.ts';

@@ -1,0 +1,89 @@
+/**
+ * The simulator's own data model (deliberately independent of the contract's generated types: the
+ * simulator is a second, separate implementation of the rules the harness checks).
+ * Records are kept compact: timestamps are epoch milliseconds (0 = null), card data is one small
+ * object only for approved card payments, and JSON views are built on demand.
+ */
+
+/** Transaction status values of the spec. */
+export type TxnStatus =
+  | 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'CANCELED' | 'DECLINED' | 'REVERTED' | 'EXPIRED' | 'FAILED';
+
+/** Operation status values of the public profile. */
+export type OpStatus = 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXPIRED';
+
+/** Operation types of the public profile. */
+export type OpType = 'transaction.revert' | 'transaction.preauth.increment' | 'transaction.preauth.complete';
+
+/** What started a transaction: generate, preauth, or a (linked or independent) refund. */
+export type TxnKind = 'payment' | 'preauth' | 'refund';
+
+/** Card details of an approved card payment. */
+export interface Card {
+  readonly option: 'VISA' | 'MASTERCARD';
+  readonly last4: string;
+  readonly approveCode: string;
+  readonly type: 'CREDIT' | 'DEBIT';
+}
+
+/** One transaction on a virtual terminal. */
+export interface Txn {
+  readonly id: string;
+  readonly kind: TxnKind;
+  readonly clientTxnId: string | null;
+  /** The transaction a linked refund refunds. */
+  readonly parentId: string | null;
+  status: TxnStatus;
+  amount: number;
+  tip: number;
+  method: string | null;
+  readonly createdAt: number;
+  completedAt: number;
+  canceledAt: number;
+  revertedAt: number;
+  refundTotal: number;
+  card: Card | null;
+  /** Preauthorization: authorized amount (amount plus successful increments). */
+  authorized: number;
+  /** Preauthorization: a complete has succeeded. */
+  completed: boolean;
+  cancelRequested: boolean;
+  step: NodeJS.Timeout | null;
+  deadline: NodeJS.Timeout | null;
+}
+
+/** One operation (revert, preauth increment or complete). */
+export interface Op {
+  readonly id: string;
+  readonly type: OpType;
+  readonly txnId: string;
+  /** Null for revert, which has no body. */
+  readonly amount: number | null;
+  status: OpStatus;
+  step: NodeJS.Timeout | null;
+}
+
+/** Where an organization and point of sale are printed from. */
+export interface Merchant {
+  readonly organization: {
+    readonly full_name: string;
+    readonly country: string;
+    readonly address: string;
+    readonly postal_code: string;
+    readonly city: string;
+    readonly region: string | null;
+  };
+  readonly point_of_sale: { readonly full_name: string };
+}
+
+const FINAL = new Set<string>(['SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED']);
+
+/** True for a status the transaction or operation never leaves (under correct behaviour). */
+export function isFinal(status: TxnStatus | OpStatus): boolean {
+  return FINAL.has(status);
+}
+
+/** The outcome row of the sandbox table: the last two digits of the amount. */
+export function row(amount: number): number {
+  return ((amount % 100) + 100) % 100;
+}

@@ -1,0 +1,92 @@
+/** Options of the embedded simulator, their defaults (in one place) and their validation. */
+import { randomInt } from 'node:crypto';
+import { ToolkitError } from '../core/errors.ts';
+import { assertFaultIds, type FaultId } from './faults.ts';
+
+/** Options of {@link startSimulator}; all optional. */
+export interface SimulatorOptions {
+  /** Address to listen on. @default '127.0.0.1' */
+  host?: string;
+  /** Port to listen on; 0 picks a free one. @default 0 */
+  port?: number;
+  /** Delay of each terminal step (pick up, finish, cancel signal, operation step), ms, 0..1000. @default 50 */
+  stepDelayMs?: number;
+  /** Time from creation after which a waiting transaction is EXPIRED, ms, up to 10000 and above 2 steps. @default 3000 */
+  deadlineMs?: number;
+  /** Factor applied to the webhook retry schedule (5, 10, 20, 40, 80 s). @default 0.01 */
+  webhookRetryScale?: number;
+  /** Seed of ids, OTPs, card data and jitter. @default a random seed, reported as `handle.seed` */
+  seed?: number;
+  /** Fault switches active from the start. @default [] */
+  faults?: readonly FaultId[];
+  /** Token lifetime in seconds, reported as `expires_in`. @default 3600 */
+  tokenLifetimeSec?: number;
+  /** Final transactions (and final operations) kept per terminal; older ones are evicted and answer 404. @default 1000 */
+  maxFinalPerTerminal?: number;
+  /** Receives one line per request: method, path, status, duration. Never a secret, token or body. @default undefined */
+  onRequest?: (line: string) => void;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedSimulatorOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly stepDelayMs: number;
+  readonly deadlineMs: number;
+  readonly webhookRetryScale: number;
+  readonly seed: number;
+  readonly faults: readonly FaultId[];
+  readonly tokenLifetimeSec: number;
+  readonly maxFinalPerTerminal: number;
+  readonly onRequest: ((line: string) => void) | undefined;
+}
+
+/** The defaults of every option but `seed` (random per start). */
+export const SIMULATOR_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 0,
+  stepDelayMs: 50,
+  deadlineMs: 3000,
+  webhookRetryScale: 0.01,
+  tokenLifetimeSec: 3600,
+  maxFinalPerTerminal: 1000,
+} as const;
+
+function check(ok: boolean, option: string, expected: string, value: unknown): void {
+  if (!ok) {
+    throw new ToolkitError('PCC_CONFIG_INVALID', `simulator option ${option} is ${JSON.stringify(value)}`,
+      `set ${option} to ${expected}`);
+  }
+}
+
+const isInt = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** Fills in defaults and validates; throws a PCC_CONFIG_INVALID ToolkitError naming the option. */
+export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimulatorOptions {
+  const r = {
+    host: o.host ?? SIMULATOR_DEFAULTS.host,
+    port: o.port ?? SIMULATOR_DEFAULTS.port,
+    stepDelayMs: o.stepDelayMs ?? SIMULATOR_DEFAULTS.stepDelayMs,
+    deadlineMs: o.deadlineMs ?? SIMULATOR_DEFAULTS.deadlineMs,
+    webhookRetryScale: o.webhookRetryScale ?? SIMULATOR_DEFAULTS.webhookRetryScale,
+    seed: o.seed ?? randomInt(1, 2 ** 31),
+    faults: [...(o.faults ?? [])],
+    tokenLifetimeSec: o.tokenLifetimeSec ?? SIMULATOR_DEFAULTS.tokenLifetimeSec,
+    maxFinalPerTerminal: o.maxFinalPerTerminal ?? SIMULATOR_DEFAULTS.maxFinalPerTerminal,
+    onRequest: o.onRequest,
+  };
+  check(typeof r.host === 'string' && r.host !== '', 'host', 'a host name or IP address', r.host);
+  check(isInt(r.port, 0, 65535), 'port', 'an integer from 0 to 65535', r.port);
+  check(isInt(r.stepDelayMs, 0, 1000), 'stepDelayMs', 'an integer from 0 to 1000', r.stepDelayMs);
+  check(isInt(r.deadlineMs, 1, 10_000) && r.deadlineMs > 2 * r.stepDelayMs, 'deadlineMs',
+    'an integer up to 10000, above two step delays', r.deadlineMs);
+  check(typeof r.webhookRetryScale === 'number' && r.webhookRetryScale > 0 && r.webhookRetryScale <= 1,
+    'webhookRetryScale', 'a number above 0 and at most 1', r.webhookRetryScale);
+  check(isInt(r.seed, 0, 2 ** 32 - 1), 'seed', 'an integer from 0 to 4294967295', r.seed);
+  check(isInt(r.tokenLifetimeSec, 1, 86_400 * 365), 'tokenLifetimeSec', 'a positive integer of seconds', r.tokenLifetimeSec);
+  check(isInt(r.maxFinalPerTerminal, 1, 1_000_000), 'maxFinalPerTerminal', 'an integer from 1 to 1000000', r.maxFinalPerTerminal);
+  check(r.onRequest === undefined || typeof r.onRequest === 'function', 'onRequest', 'a function', typeof r.onRequest);
+  assertFaultIds(r.faults);
+  return r;
+}

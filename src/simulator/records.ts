@@ -1,0 +1,130 @@
+/**
+ * JSON views of the model: the status record, the print slip (with its fault switches), the
+ * operation record and the configuration. Built on demand so stored records stay compact.
+ */
+import type { FaultSet } from './faults.ts';
+import type { Merchant, Op, Txn } from './model.ts';
+import type { VirtualTerminal } from './terminal.ts';
+
+/** Currency of every virtual terminal (sandbox#configuration). */
+export const CURRENCY = 'EUR';
+/** Timezone of every virtual terminal's point of sale (sandbox#configuration). */
+export const TIMEZONE = 'Europe/Ljubljana';
+
+/** Payment methods offered by every virtual terminal; ids are values of the spec's enum. */
+export const PAYMENT_METHODS = [
+  { id: 'CARD', name: 'Card', group: { id: 'cards', name: 'Payment cards' } },
+  { id: 'MBILLS', name: 'mBills', group: { id: 'mobile', name: 'Mobile wallets' } },
+  { id: 'PAYCONIQ', name: 'Payconiq', group: { id: 'mobile', name: 'Mobile wallets' } },
+] as const;
+
+const METHOD_IDS = new Set<string>(PAYMENT_METHODS.map((m) => m.id));
+
+/** True when `id` is one of the configuration's payment method ids. */
+export function isPaymentMethod(id: string): boolean {
+  return METHOD_IDS.has(id);
+}
+
+/** ISO 8601 UTC with second precision (`2026-11-22T05:31:56Z`); 0 means null. */
+export function iso(ms: number): string | null {
+  return ms === 0 ? null : `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+const AID = { VISA: 'A0000000031010', MASTERCARD: 'A0000000041010' } as const;
+
+/** Card fields (null unless an approved card payment); `payment_option` only when known. */
+function cardFields(t: Txn, terminal: VirtualTerminal): Record<string, unknown> {
+  const c = t.card;
+  return {
+    ...(c ? { payment_option: c.option } : {}),
+    card_tid: t.method === 'CARD' ? terminal.cardTid : null,
+    card_number: c ? `**** **** **** ${c.last4}` : null,
+    aid: c ? AID[c.option] : null,
+    approve_code: c ? c.approveCode : null,
+    card_type: c ? c.type : null,
+  };
+}
+
+/** The status record of sandbox#status-and-print-slip (also the data of transaction webhooks). */
+export function statusRecord(t: Txn, terminal: VirtualTerminal): Record<string, unknown> {
+  return {
+    transaction_id: t.id,
+    client_transaction_id: t.clientTxnId,
+    status: t.status,
+    amount: t.amount,
+    tip_amount: t.tip,
+    total_amount: t.amount + t.tip,
+    currency: CURRENCY,
+    payment_method: t.method,
+    tags: [t.kind === 'refund' ? 'refund' : 'charge'],
+    created_at: iso(t.createdAt),
+    completed_at: iso(t.completedAt),
+    canceled_at: iso(t.canceledAt),
+    reverted_at: iso(t.revertedAt),
+    refund_total_amount: t.refundTotal,
+    ...cardFields(t, terminal),
+  };
+}
+
+/** The print slip of spec#transaction-print-slip, with the slip fault switches applied. */
+export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): Record<string, unknown> {
+  const m: Merchant = terminal.merchant;
+  const slip: Record<string, unknown> = {
+    transaction_id: t.id,
+    terminal_id: terminal.id,
+    organization: { ...m.organization },
+    point_of_sale: { ...m.point_of_sale },
+    amount: t.amount,
+    tip_amount: t.tip,
+    total_amount: t.amount + t.tip,
+    currency: CURRENCY,
+    status: t.status,
+    payment_method: t.method ?? 'CARD',
+    tags: [t.kind === 'refund' ? 'refund' : 'charge'],
+    timezone: TIMEZONE,
+    created_at: iso(t.createdAt),
+    completed_at: iso(t.completedAt),
+    canceled_at: iso(t.canceledAt),
+    reverted_at: iso(t.revertedAt),
+    digital_slip: `https://slips.sandbox.pay-connect.example/v1/${encodeURIComponent(t.id)}.pdf`,
+    refund_total_amount: t.refundTotal,
+    ...cardFields(t, terminal),
+  };
+  if (faults.has('slip.missing-digital-slip')) delete slip.digital_slip;
+  if (faults.has('slip.amount-as-string')) slip.amount = String(t.amount);
+  if (faults.has('slip.bad-created-at')) slip.created_at = '22/11/2026 10:00';
+  if (faults.has('slip.bad-digital-slip-uri')) slip.digital_slip = 'not a url';
+  if (faults.has('slip.total-mismatch')) slip.total_amount = t.amount + t.tip + 1;
+  if (faults.has('slip.bad-currency')) slip.currency = 'euro';
+  if (faults.has('slip.bad-country')) (slip.organization as Record<string, unknown>).country = 'SVN';
+  if (faults.has('slip.status-outside-enum')) slip.status = 'COMPLETED';
+  if (faults.has('slip.bad-payment-method')) slip.payment_method = 'CASH';
+  if (faults.has('slip.bad-tag')) slip.tags = ['sale'];
+  if (faults.has('slip.currency-disagrees-config')) slip.currency = 'USD';
+  return slip;
+}
+
+/** The operation record of the public profile (also the data of operation webhooks). */
+export function operationRecord(o: Op): Record<string, unknown> {
+  return {
+    operation_id: o.id,
+    operation_type: o.type,
+    transaction_id: o.txnId,
+    status: o.status,
+    ...(o.amount === null ? {} : { metadata: { amount: o.amount } }),
+  };
+}
+
+/** The configuration of spec#configuration. */
+export function configRecord(terminal: VirtualTerminal, faults: FaultSet): Record<string, unknown> {
+  return {
+    version: '1.0.0',
+    terminal_id: terminal.id,
+    default_language: 'sl',
+    currency: CURRENCY,
+    timezone: TIMEZONE,
+    ...(faults.has('config.missing-payment-methods')
+      ? {}
+      : { payment_methods: PAYMENT_METHODS.map((p) => ({ ...p, group: { ...p.group } })) }),
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The HTTP front of the simulator: node:http on loopback, one request pipeline
+ * (body limit -> route -> auth -> handler), every failure a `{"detail": ...}` JSON answer, nothing
+ * thrown past a request. Fault switches that act on the wire (slow, content types) live here.
+ */
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { authenticate } from './auth.ts';
+import type { SimContext } from './context.ts';
+import { HttpError, notFound } from './errors.ts';
+import { BODY_LIMIT, readBody } from './http-body.ts';
+import type { ApiRequest, Reply, Router } from './router.ts';
+import type { Pairing } from './store.ts';
+
+/** Delay of every answer under the `slow` fault. */
+export const SLOW_MS = 150;
+
+/** An answer about to be written: a reply, or an error. */
+type Answer = { readonly reply: Reply } | { readonly error: HttpError };
+
+/** The request path without query or fragment; null when not origin-form. */
+function pathOf(url: string | undefined): string | null {
+  if (!url || !url.startsWith('/')) return null;
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/** A path fit for a log line: printable, bounded (ids only, never a secret: those travel in bodies and headers). */
+function logPath(path: string | null): string {
+  const p = (path ?? '(invalid)').replace(/[^\x21-\x7e]/g, '?');
+  return p.length > 200 ? `${p.slice(0, 200)}...` : p;
+}
+
+async function dispatch(ctx: SimContext, router: Router, req: IncomingMessage, path: string | null): Promise<Answer> {
+  const body = await readBody(req);
+  if (body.kind === 'aborted') return { error: new HttpError(400, 'the request body was not received') };
+  if (body.kind === 'too-large') {
+    return { error: new HttpError(413, `the body is larger than ${BODY_LIMIT} bytes`, body.drained ? {} : { connection: 'close' }) };
+  }
+  const m = path === null ? ({ kind: 'not-found' } as const) : router.match(req.method ?? '', path);
+  if (m.kind === 'not-found') return { error: notFound('no such endpoint (paths end with a slash)') };
+  if (m.kind === 'wrong-method') {
+    return { error: new HttpError(405, `method ${req.method} is not allowed here`, { allow: m.allow.join(', ') }) };
+  }
+  const pairing = m.route.auth === 'bearer' ? authenticate(ctx, req.headers) : null;
+  const apiReq: ApiRequest = {
+    params: m.params,
+    headers: req.headers,
+    raw: body.raw,
+    get pairing(): Pairing {
+      if (!pairing) throw new Error('route without authentication asked for a pairing');
+      return pairing;
+    },
+  };
+  return { reply: m.route.handle(apiReq) };
+}
+
+function toAnswer(e: unknown): Answer {
+  return { error: e instanceof HttpError ? e : new HttpError(500, 'internal error of the simulator') };
+}
+
+function write(ctx: SimContext, res: ServerResponse, a: Answer): number {
+  if (res.headersSent || res.destroyed) return res.statusCode;
+  if ('error' in a) {
+    const { status, detail, headers } = a.error;
+    const text = ctx.faults.has('error.non-json');
+    const payload = text ? detail : JSON.stringify({ detail });
+    res.writeHead(status, {
+      ...headers,
+      'content-type': text ? 'text/plain; charset=utf-8' : 'application/json',
+      'content-length': Buffer.byteLength(payload),
+    });
+    res.end(payload);
+    return status;
+  }
+  const { status, body } = a.reply;
+  if (body === undefined) {
+    res.writeHead(status, { 'content-length': 0 });
+    res.end();
+    return status;
+  }
+  const payload = JSON.stringify(body);
+  const type = ctx.faults.has('content-type.text-plain') ? 'text/plain; charset=utf-8' : 'application/json';
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store' });
+  res.end(payload);
+  return status;
+}
+
+/** The simulator's HTTP server and how to stop it. */
+export interface SimServer {
+  readonly server: Server;
+  /** Stops listening, destroys keep-alive sockets and pending slow answers. */
+  close(): Promise<void>;
+}
+
+/** Builds (but does not start) the HTTP server. */
+export function createSimServer(ctx: SimContext, router: Router): SimServer {
+  const slowTimers = new Set<NodeJS.Timeout>();
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        slowTimers.delete(t);
+        resolve();
+      }, ms);
+      slowTimers.add(t);
+    });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const path = pathOf(req.url);
+    let answer: Answer;
+    try {
+      answer = await dispatch(ctx, router, req, path);
+    } catch (e) {
+      answer = toAnswer(e);
+    }
+    if (ctx.faults.has('slow')) await wait(SLOW_MS);
+    const status = write(ctx, res, answer);
+    ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
+  };
+
+  const server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, (req, res) => {
+    res.on('error', () => undefined);
+    handle(req, res).catch(() => res.destroy());
+  });
+
+  // Malformed HTTP never reaches the handler: answer it in JSON too, then drop the connection.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const payload = JSON.stringify({ detail: `malformed HTTP request (${err.code ?? 'unknown'})` });
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+  });
+
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of slowTimers) clearTimeout(t);
+        slowTimers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The webhook sender: signed, sorted-key JSON bodies POSTed in the background, retried on non-2xx or
+ * network error after 5, 10, 20, 40, 80 s (times `retryScale`). Deliveries of one pairing go in order
+ * through a lane (one in flight per lane, so events normally arrive in order); lanes share a global
+ * in-flight cap, and the total number of pending deliveries is capped so a dead receiver cannot
+ * grow memory without bound (beyond the cap new deliveries are dropped and counted).
+ */
+import { createHmac } from 'node:crypto';
+import { Agent, request } from 'undici';
+import { canonicalJson } from './canonical-json.ts';
+import type { FaultSet } from './faults.ts';
+import type { Rng } from './rng.ts';
+
+/** Back-off before each retry, in ms, before scaling (sandbox#webhooks). */
+export const RETRY_SCHEDULE_MS = [5_000, 10_000, 20_000, 40_000, 80_000] as const;
+
+/** Where one pairing's webhooks go. */
+export interface WebhookTarget {
+  /** Lane key: deliveries with the same key are sent one at a time, in order. */
+  readonly key: string;
+  readonly url: string;
+  readonly secret: string;
+}
+
+/** Settings of the sender. */
+export interface WebhookSenderOptions {
+  readonly retryScale: number;
+  readonly faults: FaultSet;
+  readonly rng: Rng;
+  /** Scale of the random delay of the `webhook.out-of-order` fault. */
+  readonly stepDelayMs: number;
+  /** @default 16 */
+  readonly maxInFlight?: number;
+  /** @default 10000 */
+  readonly maxPending?: number;
+  /** @default 10000 */
+  readonly attemptTimeoutMs?: number;
+}
+
+interface Delivery {
+  readonly target: WebhookTarget;
+  readonly body: Buffer;
+  readonly signature: string | null;
+  attempt: number;
+}
+
+interface Lane {
+  readonly key: string;
+  readonly queue: Delivery[];
+  busy: boolean;
+  ready: boolean;
+}
+
+/** Lowercase hex HMAC-SHA256 of `body` keyed with `secret` (UTF-8). */
+export function sign(secret: string, body: Buffer | string): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
+}
+
+/** Background webhook delivery with retries. */
+export class WebhookSender {
+  /** Deliveries dropped because `maxPending` was reached. */
+  dropped = 0;
+  private readonly lanes = new Map<string, Lane>();
+  private ready: Lane[] = [];
+  private inFlight = 0;
+  private pending = 0;
+  private closed = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly controllers = new Set<AbortController>();
+  private readonly agent = new Agent({ keepAliveTimeout: 4_000, connect: { timeout: 5_000 } });
+  private readonly maxInFlight: number;
+  private readonly maxPending: number;
+  private readonly attemptTimeoutMs: number;
+
+  constructor(private readonly opts: WebhookSenderOptions) {
+    this.maxInFlight = opts.maxInFlight ?? 16;
+    this.maxPending = opts.maxPending ?? 10_000;
+    this.attemptTimeoutMs = opts.attemptTimeoutMs ?? 10_000;
+  }
+
+  /** Queues `{data, event, event_id}` for `target`; returns at once. */
+  send(target: WebhookTarget, event: string, data: unknown): void {
+    const { faults, rng } = this.opts;
+    if (this.closed || faults.has('webhook.none')) return;
+    const body = Buffer.from(canonicalJson({ data, event, event_id: rng.uuid() }), 'utf8');
+    const key = faults.has('webhook.bad-signature') ? `${target.secret}-wrong` : target.secret;
+    const signature = faults.has('webhook.unsigned') ? null : sign(key, body);
+    const copies = faults.has('webhook.duplicate') ? 2 : 1;
+    for (let i = 0; i < copies; i++) {
+      if (this.pending >= this.maxPending) {
+        this.dropped++;
+        continue;
+      }
+      this.pending++;
+      const d: Delivery = { target, body, signature, attempt: 0 };
+      if (faults.has('webhook.out-of-order')) this.later(rng.int(4 * this.opts.stepDelayMs + 20), () => this.enqueue(d));
+      else this.enqueue(d);
+    }
+  }
+
+  /** Cancels pending retries and in-flight deliveries, and closes the connections. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const c of this.controllers) c.abort();
+    this.lanes.clear();
+    this.ready = [];
+    await this.agent.destroy().catch(() => undefined);
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  private enqueue(d: Delivery): void {
+    if (this.closed) return;
+    let lane = this.lanes.get(d.target.key);
+    if (!lane) {
+      lane = { key: d.target.key, queue: [], busy: false, ready: false };
+      this.lanes.set(lane.key, lane);
+    }
+    lane.queue.push(d);
+    this.markReady(lane);
+    this.pump();
+  }
+
+  private markReady(lane: Lane): void {
+    if (lane.busy || lane.ready || lane.queue.length === 0) return;
+    lane.ready = true;
+    this.ready.push(lane);
+  }
+
+  private pump(): void {
+    while (!this.closed && this.inFlight < this.maxInFlight && this.ready.length > 0) {
+      const lane = this.ready.shift() as Lane;
+      lane.ready = false;
+      const d = lane.queue.shift();
+      if (!d) continue;
+      lane.busy = true;
+      this.inFlight++;
+      void this.attempt(d).then((ok) => this.settle(lane, d, ok));
+    }
+  }
+
+  private settle(lane: Lane, d: Delivery, ok: boolean): void {
+    this.inFlight--;
+    lane.busy = false;
+    if (this.closed) return;
+    const delay = RETRY_SCHEDULE_MS[d.attempt];
+    if (!ok && delay !== undefined) {
+      d.attempt++;
+      this.later(delay * this.opts.retryScale, () => this.enqueue(d));
+    } else {
+      this.pending--;
+    }
+    if (lane.queue.length > 0) this.markReady(lane);
+    else if (!lane.ready) this.lanes.delete(lane.key);
+    this.pump();
+  }
+
+  /** One POST; true on a 2xx answer. Never throws. */
+  private async attempt(d: Delivery): Promise<boolean> {
+    const ac = new AbortController();
+    this.controllers.add(ac);
+    const timer = setTimeout(() => ac.abort(), this.attemptTimeoutMs);
+    try {
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pay-connect-simulator' };
+      if (d.signature !== null) headers.signature = d.signature;
+      const res = await request(d.target.url, { method: 'POST', headers, body: d.body, dispatcher: this.agent, signal: ac.signal });
+      await res.body.dump().catch(() => undefined);
+      return res.statusCode >= 200 && res.statusCode < 300;
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+      this.controllers.delete(ac);
+    }
+  }
+}
