@@ -31,9 +31,11 @@ async function untilFinal(base: string, id: string, headers: Record<string, stri
 }
 
 if (mode === 'bare') {
-  const body = JSON.stringify({ transaction_id: 'tx', status: 'SUCCESS', amount: 1000, tip_amount: 0, total_amount: 1000, currency: 'EUR' });
+  // The same bytes the simulator answers (passed by the parent), so the comparison measures the
+  // simulator's own work, not the size of the answer.
+  const body = process.argv[3] ?? '{}';
   const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
     res.end(body);
   });
   server.listen(0, '127.0.0.1', () => send({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, path: '/', headers: {} }));
@@ -43,7 +45,8 @@ if (mode === 'bare') {
   const gen = await api(sim.url, 'POST', '/v1/pay-connect/transactions/generate/', { amount: 1000 }, headers);
   const id = String(gen.body.transaction_id);
   await untilFinal(sim.url, id, headers);
-  send({ url: sim.url, path: `/v1/pay-connect/transactions/${id}/status/`, headers });
+  const record = await request(`${sim.url}/v1/pay-connect/transactions/${id}/status/`, { headers });
+  send({ url: sim.url, path: `/v1/pay-connect/transactions/${id}/status/`, headers, body: await record.body.text() });
 } else if (mode === 'memory') {
   const total = Number(process.argv[3] ?? 100_000);
   const terminals = 100;
@@ -51,21 +54,23 @@ if (mode === 'bare') {
   const pairings = await Promise.all(Array.from({ length: terminals }, () => pairing(sim)));
   const gc = (globalThis as { gc?: () => void }).gc;
   let done = 0;
-  let before = 0;
+  const rss: number[] = [];
   const worker = async (headers: Record<string, string>) => {
     while (done < total) {
       done++;
       const gen = await api(sim.url, 'POST', '/v1/pay-connect/transactions/generate/', { amount: 1000 + (done % 100) }, headers);
       if (gen.status === 200) await untilFinal(sim.url, String(gen.body.transaction_id), headers);
-      if (done === Math.floor(total / 10)) {
+      if (done % Math.floor(total / 4) === 0) {
         gc?.();
-        before = process.memoryUsage().rss;
+        rss.push(process.memoryUsage().rss);
       }
     }
   };
+  gc?.();
+  const rssStart = process.memoryUsage().rss;
   const t0 = Date.now();
   await Promise.all(pairings.map(worker));
   gc?.();
-  send({ transactions: done, rssAfterWarmup: before, rssAfter: process.memoryUsage().rss, seconds: (Date.now() - t0) / 1000, gc: Boolean(gc) });
+  send({ transactions: done, rssStart, rss, seconds: (Date.now() - t0) / 1000, gc: Boolean(gc), kept: 100 * 200 });
   await sim.close();
 }

@@ -49,23 +49,32 @@ async function load(url: string, path: string, headers: Record<string, string>) 
 }
 
 const results: Record<string, Awaited<ReturnType<typeof load>>> = {};
-for (const mode of ['bare', 'sim']) {
-  const { proc, first } = child(mode);
-  const info = (await first) as { url: string; path: string; headers: Record<string, string> };
+let simBody = '{}';
+let simHeaders: Record<string, string> = {};
+for (const mode of ['sim', 'bare']) {
+  const { proc, first } = child(mode, simBody);
+  const info = (await first) as { url: string; path: string; headers: Record<string, string>; body?: string };
+  if (mode === 'sim') {
+    simBody = info.body ?? '{}';
+    simHeaders = info.headers;
+  }
+  // The bare server gets the simulator's request headers too: same bytes both ways.
+  info.headers = simHeaders;
   // Warm-up: JIT and connection set-up are not what we measure.
   await load(info.url, info.path, info.headers);
   results[mode] = await load(info.url, info.path, info.headers);
   proc.kill();
 }
 const fmt = (r: (typeof results)[string]) => `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}`;
-console.log(`status polling, ${CONNECTIONS} keep-alive connections, ${SECONDS} s each`);
+console.log(`status polling, ${CONNECTIONS} keep-alive connections, ${SECONDS} s each; the bare server answers the simulator's ${Buffer.byteLength(simBody)}-byte status record`);
 console.log(`  bare node:http  ${fmt(results.bare!)}`);
 console.log(`  simulator       ${fmt(results.sim!)}`);
 console.log(`  simulator / bare: ${((100 * results.sim!.rps) / results.bare!.rps).toFixed(0)}% (target: at least 60%)`);
 
 const mem = child('memory', values.transactions!);
-const m = (await mem.first) as { transactions: number; rssAfterWarmup: number; rssAfter: number; seconds: number; gc: boolean };
+const m = (await mem.first) as { transactions: number; rssStart: number; rss: number[]; seconds: number; gc: boolean; kept: number };
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
-console.log(`memory over ${m.transactions} transactions (${m.seconds.toFixed(1)} s, gc ${m.gc ? 'forced' : 'not forced'}):`);
-console.log(`  RSS after the first 10%: ${mb(m.rssAfterWarmup)}; after all: ${mb(m.rssAfter)}; growth ${mb(m.rssAfter - m.rssAfterWarmup)}`);
+console.log(`memory over ${m.transactions} transactions on 100 terminals (${m.seconds.toFixed(1)} s, gc ${m.gc ? 'forced' : 'not forced'}; at most ${m.kept} final transactions are kept, older ones evicted):`);
+console.log(`  RSS before: ${mb(m.rssStart)}; after each quarter: ${m.rss.map(mb).join(', ')}`);
+console.log(`  growth from the first quarter to the end: ${mb(m.rss.at(-1)! - m.rss[0]!)}`);
 mem.proc.kill();

@@ -2,7 +2,7 @@
 import type { SimContext } from './context.ts';
 import { badRequest, conflict, HttpError, notFound } from './errors.ts';
 import { isFinal, type Txn, type TxnKind } from './model.ts';
-import { isPaymentMethod, printSlip, statusRecord } from './records.ts';
+import { isPaymentMethod, printSlip, statusRecordJson } from './records.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
 import type { Pairing } from './store.ts';
 import type { VirtualTerminal } from './terminal.ts';
@@ -106,7 +106,7 @@ export function transactionRoutes(ctx: SimContext): Route[] {
       method: 'GET', path: `${base}/:id/status/`, auth: 'bearer',
       handle: (r) => {
         const { t, terminal } = findTxn(ctx, r.pairing, r.params.id as string, true);
-        return { status: 200, body: statusRecord(t, terminal) };
+        return { status: 200, json: statusRecordJson(t, terminal) };
       },
     },
   ];

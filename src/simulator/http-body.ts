@@ -16,8 +16,12 @@ export type BodyResult =
   | { readonly kind: 'too-large'; readonly drained: boolean }
   | { readonly kind: 'aborted' };
 
+const EMPTY: BodyResult = { kind: 'ok', raw: Buffer.alloc(0) };
+
 /** Reads at most BODY_LIMIT bytes of `req`; never rejects. */
-export function readBody(req: IncomingMessage): Promise<BodyResult> {
+export function readBody(req: IncomingMessage): Promise<BodyResult> | BodyResult {
+  // No length and no chunked encoding: HTTP/1.1 says there is no body; don't wait for 'end'.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return EMPTY;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > DRAIN_LIMIT) return Promise.resolve({ kind: 'too-large', drained: false });
   return new Promise((resolve) => {

@@ -66,6 +66,26 @@ export function statusRecord(t: Txn, terminal: VirtualTerminal): Record<string, 
   };
 }
 
+/** What the status record depends on that can change; the rest of a Txn never does. */
+function recordKey(t: Txn): string {
+  return `${t.status}|${t.amount}|${t.tip}|${t.method}|${t.refundTotal}|${t.completedAt}|${t.canceledAt}|${t.revertedAt}|${t.card ? 1 : 0}`;
+}
+
+const serialized = new WeakMap<Txn, { key: string; json: string }>();
+
+/**
+ * The status record as JSON text, kept per transaction until the record changes: polling is the
+ * hottest path of every client, and the record only changes at a terminal step.
+ */
+export function statusRecordJson(t: Txn, terminal: VirtualTerminal): string {
+  const key = recordKey(t);
+  const hit = serialized.get(t);
+  if (hit && hit.key === key) return hit.json;
+  const json = JSON.stringify(statusRecord(t, terminal));
+  serialized.set(t, { key, json });
+  return json;
+}
+
 /** The print slip of spec#transaction-print-slip, with the slip fault switches applied. */
 export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): Record<string, unknown> {
   const m: Merchant = terminal.merchant;

@@ -20,6 +20,8 @@ export interface ApiRequest {
 export interface Reply {
   readonly status: number;
   readonly body?: unknown;
+  /** The body already serialised as JSON (takes the place of `body`). */
+  readonly json?: string;
 }
 
 /** One endpoint. `auth: 'bearer'` needs a token and the pairing's integrator header. */

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { authenticate } from './auth.ts';
 import type { SimContext } from './context.ts';
 import { HttpError, notFound } from './errors.ts';
-import { BODY_LIMIT, readBody } from './http-body.ts';
+import { BODY_LIMIT, type BodyResult, readBody } from './http-body.ts';
 import type { ApiRequest, Reply, Router } from './router.ts';
 import type { Pairing } from './store.ts';
 
@@ -31,8 +31,7 @@ function logPath(path: string | null): string {
   return p.length > 200 ? `${p.slice(0, 200)}...` : p;
 }
 
-async function dispatch(ctx: SimContext, router: Router, req: IncomingMessage, path: string | null): Promise<Answer> {
-  const body = await readBody(req);
+function dispatch(ctx: SimContext, router: Router, req: IncomingMessage, path: string | null, body: BodyResult): Answer {
   if (body.kind === 'aborted') return { error: new HttpError(400, 'the request body was not received') };
   if (body.kind === 'too-large') {
     return { error: new HttpError(413, `the body is larger than ${BODY_LIMIT} bytes`, body.drained ? {} : { connection: 'close' }) };
@@ -73,13 +72,13 @@ function write(ctx: SimContext, res: ServerResponse, a: Answer): number {
     res.end(payload);
     return status;
   }
-  const { status, body } = a.reply;
-  if (body === undefined) {
+  const { status, body, json } = a.reply;
+  if (body === undefined && json === undefined) {
     res.writeHead(status, { 'content-length': 0 });
     res.end();
     return status;
   }
-  const payload = JSON.stringify(body);
+  const payload = json ?? JSON.stringify(body);
   const type = ctx.faults.has('content-type.text-plain') ? 'text/plain; charset=utf-8' : 'application/json';
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store' });
   res.end(payload);
@@ -105,23 +104,37 @@ export function createSimServer(ctx: SimContext, router: Router): SimServer {
       slowTimers.add(t);
     });
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const started = performance.now();
-    const path = pathOf(req.url);
+  // Synchronous unless the request has a body or the `slow` fault is on: polling is the hot path.
+  const finish = (req: IncomingMessage, res: ServerResponse, path: string | null, body: BodyResult, started: number): void => {
     let answer: Answer;
     try {
-      answer = await dispatch(ctx, router, req, path);
+      answer = dispatch(ctx, router, req, path, body);
     } catch (e) {
       answer = toAnswer(e);
     }
-    if (ctx.faults.has('slow')) await wait(SLOW_MS);
-    const status = write(ctx, res, answer);
-    ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
+    const send = () => {
+      const status = write(ctx, res, answer);
+      ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
+    };
+    if (ctx.faults.has('slow')) wait(SLOW_MS).then(send, () => res.destroy());
+    else send();
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const path = pathOf(req.url);
+    const body = readBody(req);
+    if (body instanceof Promise) body.then((b) => finish(req, res, path, b, started), () => res.destroy());
+    else finish(req, res, path, body, started);
   };
 
   const server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, (req, res) => {
     res.on('error', () => undefined);
-    handle(req, res).catch(() => res.destroy());
+    try {
+      handle(req, res);
+    } catch {
+      res.destroy();
+    }
   });
 
   // Malformed HTTP never reaches the handler: answer it in JSON too, then drop the connection.
