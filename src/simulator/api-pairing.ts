@@ -60,7 +60,7 @@ function pair(ctx: SimContext, req: ApiRequest): Reply {
   const p = createPairing(ctx, name, integrator, webhookUrl);
   const result: Record<string, unknown> = {
     pay_connect_id: p.id,
-    pay_connect_name: p.name,
+    pay_connect_name: ctx.faults.has('pair.name-not-echoed') ? `${p.name} (sandbox)` : p.name,
     terminal_id: p.terminal.id,
     client_id: p.clientId,
     client_secret: p.clientSecret,

@@ -153,6 +153,18 @@ describe('webhook faults', () => {
     for (const d of rx.deliveries) expect(d.headers.signature).toBe(hmac(c.pairing.webhook_secret_key as string, d.raw));
   });
 
+  it('webhook.bad-schema sends bodies without event_id, still signed over the exact bytes', async () => {
+    const { c, rx } = await hooked();
+    withFault('webhook.bad-schema');
+    await pay(c, 1000);
+    await rx.waitFor((d) => d.length >= 3);
+    for (const d of rx.deliveries) {
+      const body = JSON.parse(d.raw.toString('utf8'));
+      expect(Object.keys(body).sort()).toEqual(['data', 'event']);
+      expect(d.headers.signature).toBe(hmac(c.pairing.webhook_secret_key as string, d.raw));
+    }
+  });
+
   it('webhook.none sends nothing; deliveries resume when it is switched off', async () => {
     const { c, rx } = await hooked();
     withFault('webhook.none');

@@ -91,6 +91,22 @@ describe('token, config and pairing faults', () => {
     }
   });
 
+  it('pair.name-not-echoed answers another pay_connect_name than the name sent', async () => {
+    withFault('pair.name-not-echoed');
+    const r = await t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'Front desk', otp: t.sim.mintOtp() } });
+    expect(r.status).toBe(200);
+    expect(r.json.pay_connect_name).not.toBe('Front desk');
+    expect(typeof r.json.pay_connect_name).toBe('string');
+  });
+
+  it('issuedSecrets lists the client secret, webhook key and tokens handed out', async () => {
+    const r = await t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'n', otp: t.sim.mintOtp(), webhook_url: 'http://127.0.0.1:9/x' } });
+    const tok = await t.http.call('POST', P.token, { body: { grant_type: 'client_credentials', client_id: r.json.client_id, client_secret: r.json.client_secret } });
+    expect(tok.status).toBe(200);
+    const issued = t.sim.issuedSecrets();
+    for (const v of [r.json.client_secret, r.json.webhook_secret_key, tok.json.access_token]) expect(issued).toContain(v);
+  });
+
   it('pair.otp-reuse lets a consumed OTP pair again, but 000000 and malformed ones still fail', async () => {
     const pair = (otp: string) => t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'n', otp } });
     const otp = t.sim.mintOtp();

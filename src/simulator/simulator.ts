@@ -23,6 +23,11 @@ export interface SimulatorHandle {
   readonly seed: number;
   /** A fresh, never-used valid six-digit OTP. */
   mintOtp(): string;
+  /**
+   * Test-only: the secrets this simulator has handed out (client secrets, webhook keys, access
+   * tokens; the most recent 10,000), so a test can prove none of them leaked into logs or reports.
+   */
+  issuedSecrets(): readonly string[];
   /** Replaces the active fault switches (throws PCC_CONFIG_INVALID on an unknown id, changing nothing). */
   setFaults(ids: readonly FaultId[]): void;
   /** The active fault switches. */
@@ -62,6 +67,7 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
     integratorId: SIM_INTEGRATOR_ID,
     seed: resolved.seed,
     mintOtp: () => ctx.otps.mint(),
+    issuedSecrets: () => ctx.registry.issuedSecrets(),
     setFaults: (ids) => ctx.faults.set(ids),
     get faults() {
       return ctx.faults.list();

@@ -30,6 +30,9 @@ interface TokenEntry {
   readonly expiresAt: number;
 }
 
+/** How many handed-out secrets the registry remembers for issuedSecrets(). */
+export const MAX_REMEMBERED_SECRETS = 10_000;
+
 /** A random secret from node:crypto (never from the seeded PRNG). */
 export function secret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
@@ -65,9 +68,23 @@ export class Registry {
   /** Pairings whose terminal is alive (not yet disposed). */
   private readonly live = new Set<Pairing>();
 
+  /** The most recent secrets handed out (client secrets, webhook keys, tokens), for leak tests. */
+  private readonly handedOut: string[] = [];
+
   constructor(private readonly now: () => number) {}
 
+  private remember(...values: (string | null)[]): void {
+    for (const v of values) if (v) this.handedOut.push(v);
+    if (this.handedOut.length > MAX_REMEMBERED_SECRETS) this.handedOut.splice(0, this.handedOut.length - MAX_REMEMBERED_SECRETS);
+  }
+
+  /** The most recent secrets handed out, newest last (at most MAX_REMEMBERED_SECRETS). */
+  issuedSecrets(): readonly string[] {
+    return [...this.handedOut];
+  }
+
   add(p: Pairing): void {
+    this.remember(p.clientSecret, p.webhookSecret);
     this.byClient.set(p.clientId, p);
     this.live.add(p);
     this.latest.set(p.integratorId, p);
@@ -78,6 +95,7 @@ export class Registry {
     const p = this.byClient.get(clientId);
     if (!p || p.revoked || !sameSecret(p.clientSecret, clientSecret)) return null;
     const token = secret();
+    this.remember(token);
     this.tokens.set(token, { pairing: p, expiresAt: this.now() + lifetimeSec * 1000 });
     p.tokens.push(token);
     if (p.tokens.length > MAX_TOKENS_PER_PAIRING) this.tokens.delete(p.tokens.shift() as string);

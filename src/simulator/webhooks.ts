@@ -82,7 +82,8 @@ export class WebhookSender {
   send(target: WebhookTarget, event: string, data: unknown): void {
     const { faults, rng } = this.opts;
     if (this.closed || faults.has('webhook.none')) return;
-    const body = Buffer.from(canonicalJson({ data, event, event_id: rng.uuid() }), 'utf8');
+    const payload = faults.has('webhook.bad-schema') ? { data, event } : { data, event, event_id: rng.uuid() };
+    const body = Buffer.from(canonicalJson(payload), 'utf8');
     const key = faults.has('webhook.bad-signature') ? `${target.secret}-wrong` : target.secret;
     const signature = faults.has('webhook.unsigned') ? null : sign(key, body);
     const copies = faults.has('webhook.duplicate') ? 2 : 1;
