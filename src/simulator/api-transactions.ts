@@ -96,7 +96,13 @@ function slip(ctx: SimContext, req: ApiRequest): Reply {
 export function transactionRoutes(ctx: SimContext): Route[] {
   const base = '/v1/pay-connect/transactions';
   return [
-    { method: 'POST', path: `${base}/generate/`, auth: 'bearer', handle: (r) => start(ctx, r, 'payment') },
+    {
+      method: 'POST', path: `${base}/generate/`, auth: 'bearer',
+      handle: (r) => {
+        if (ctx.faults.has('generate.server-error')) throw new HttpError(500, 'the terminal service is unavailable');
+        return start(ctx, r, 'payment');
+      },
+    },
     { method: 'POST', path: `${base}/preauth/`, auth: 'bearer', handle: (r) => start(ctx, r, 'preauth') },
     { method: 'POST', path: `${base}/refund/`, auth: 'bearer', handle: (r) => start(ctx, r, 'refund') },
     { method: 'POST', path: `${base}/:id/refund/`, auth: 'bearer', handle: (r) => linkedRefund(ctx, r) },

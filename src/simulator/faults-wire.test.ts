@@ -91,6 +91,16 @@ describe('token, config and pairing faults', () => {
     }
   });
 
+  it('generate.server-error answers 500 with a JSON error and starts no transaction', async () => {
+    const c = await pairClient(t);
+    withFault('generate.server-error');
+    const r = await c.post(P.generate, { amount: 1000 });
+    expect(r.status).toBe(500);
+    expect(typeof r.json.detail).toBe('string');
+    t.sim.setFaults([]);
+    expect((await c.post(P.generate, { amount: 1000 })).status).toBe(200);
+  });
+
   it('pair.name-not-echoed answers another pay_connect_name than the name sent', async () => {
     withFault('pair.name-not-echoed');
     const r = await t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'Front desk', otp: t.sim.mintOtp() } });

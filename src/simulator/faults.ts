@@ -40,6 +40,7 @@ export const FAULTS = [
   f('pair.missing-webhook-key', 'breaks', 'spec#pairing-result', 'pairing result has no webhook_secret_key field'),
   f('pair.name-not-echoed', 'breaks', 'spec#pairing-result', 'pay_connect_name is not the name supplied at pairing'),
   f('pair.otp-reuse', 'breaks', 'sandbox#pairing', 'a consumed OTP pairs again'),
+  f('generate.server-error', 'breaks', 'spec#generate', 'generate answers 500 and starts nothing'),
   f('generate.missing-transaction-id', 'breaks', 'spec#generate', 'generate answers {} (the transaction is still created)'),
   f('operation.missing-operation-id', 'breaks', 'spec#operation-reference', 'increment/complete/revert answer without operation_id'),
   f('auth.bearer-not-enforced', 'breaks', 'spec#authentication', "requests without Authorization act as the integrator's latest pairing"),
