@@ -33,4 +33,6 @@ export { startSimulator, FAULTS } from './simulator/index.ts';
 export type { SimulatorHandle, SimulatorOptions, FaultId } from './simulator/index.ts';
 
 export { runConformance, ALL_SUITES } from './cli/run-conformance.ts';
+
+export { operations, validators, schemaSources, webhooks as webhookEvents } from './generated/contract.ts';
 export type { RunResult } from './cli/run-conformance.ts';

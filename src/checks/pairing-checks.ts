@@ -1,5 +1,259 @@
 /**
- * Registered checks of the pairing suites (see probes.ts for the pattern). Every exported value
- * with an `id` and a `run` is registered.
+ * Registered checks of the pairing, auth, config and isolation suites (see probes.ts for the
+ * pattern). Every exported value with an `id` and a `run` is registered.
+ *
+ * Where a check holds a target to a value only sandbox.md gives (an exact status code, CARD, EUR,
+ * the payment method ids of generate, the token lifetime in seconds), it skips on a target judged by
+ * the public profile: the value is not an assumption there. Where a refusal is already judged by
+ * another check, the exact-status check skips anything that is not a 4xx, so one defect gives one
+ * finding.
  */
-export {};
+import type { Exchange } from '../core/index.ts';
+import { type CheckContext, type CheckOutcome, defineCheck, fail, pass, skip } from './check.ts';
+
+function describe(ex: Exchange): string {
+  return `${ex.request.method} ${ex.request.path} answered ${ex.response?.status ?? ex.error?.code}`;
+}
+
+const is2xx = (s: number) => s >= 200 && s < 300;
+const is4xx = (s: number) => s >= 400 && s < 500;
+
+/** Skips a sandbox-only rule when the target is judged by the public profile. */
+function sandboxOnly(ctx: CheckContext): CheckOutcome | undefined {
+  return ctx.profile.name === 'sandbox' ? undefined : skip('a rule of the sandbox profile; the target is judged by the public profile');
+}
+
+/**
+ * An exact-status sandbox rule on a refusal: skips when the answer is not a 4xx at all (the refusal
+ * itself is judged by another check), fails when it is another 4xx.
+ */
+function exactRefusal(id: string, clause: string, title: string, expected: readonly number[]) {
+  return defineCheck<Exchange>({
+    id,
+    clause,
+    source: 'sandbox',
+    title,
+    run(ex, ctx) {
+      const off = sandboxOnly(ctx);
+      if (off) return off;
+      if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
+      const s = ex.response.status;
+      if (!is4xx(s)) return skip(`not a 4xx refusal (${s}): judged by the refusal check`);
+      return expected.includes(s) ? pass() : fail({ message: `${describe(ex)}; the sandbox answers ${expected.join(' or ')}`, evidence: { status: s } });
+    },
+  });
+}
+
+/** An exact-status sandbox rule where any other status (acceptance included) deviates. */
+function exactStatus(id: string, clause: string, title: string, expected: readonly number[], what: string) {
+  return defineCheck<Exchange>({
+    id,
+    clause,
+    source: 'sandbox',
+    title,
+    run(ex, ctx) {
+      const off = sandboxOnly(ctx);
+      if (off) return off;
+      if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
+      const s = ex.response.status;
+      if (expected.includes(s)) return pass();
+      return fail({ message: `${describe(ex)} (${what}${is2xx(s) ? ': accepted' : ''}); the sandbox answers ${expected.join(' or ')}`, evidence: { status: s } });
+    },
+  });
+}
+
+// --- pairing ---------------------------------------------------------------------------------------
+
+/**
+ * sandbox#pairing: a malformed or never-valid OTP (five digits, letters, empty, 000000) does not pair.
+ * The spec shows no OTP format, so this is the sandbox's rule; it is a refusal, judged on any target.
+ */
+export const badOtpRefused = defineCheck<Exchange>({
+  id: 'pairing.bad-otp-refused',
+  clause: 'sandbox#pairing',
+  source: 'sandbox',
+  title: 'A malformed or never-valid OTP does not pair (a 4xx refusal)',
+  run(ex) {
+    if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
+    const s = ex.response.status;
+    if (is4xx(s)) return pass();
+    return fail({ message: `${describe(ex)} for a malformed or never-valid OTP; expected a 4xx refusal${is2xx(s) ? ' (it paired)' : ''}`, evidence: { status: s } });
+  },
+});
+
+/** sandbox#pairing: that refusal is a 400. */
+export const badOtp400 = exactRefusal('pairing.bad-otp-400', 'sandbox#pairing', 'A malformed or never-valid OTP answers 400', [400]);
+
+/** sandbox#pairing: the pairing's terminal is the one its configuration describes. */
+export const terminalMatchesConfig = defineCheck<{ pairingTerminalId: unknown; configTerminalId: unknown }>({
+  id: 'pairing.terminal-matches-config',
+  clause: 'sandbox#pairing',
+  source: 'sandbox',
+  title: "The pairing result's terminal_id is the configuration's terminal_id",
+  run(o, ctx) {
+    const off = sandboxOnly(ctx);
+    if (off) return off;
+    if (typeof o.pairingTerminalId !== 'string' || o.pairingTerminalId === '') return skip('no terminal_id from pairing');
+    if (typeof o.configTerminalId !== 'string') return skip('no terminal_id in the configuration');
+    return o.pairingTerminalId === o.configTerminalId
+      ? pass()
+      : fail({ message: `pairing terminal_id ${JSON.stringify(o.pairingTerminalId)} != configuration terminal_id ${JSON.stringify(o.configTerminalId)}` });
+  },
+});
+
+/** The identifying fields of a pairing result (secrets never leave the check). */
+export interface PairingIdentity {
+  pay_connect_id: unknown;
+  terminal_id: unknown;
+  client_id: unknown;
+  client_secret: unknown;
+  webhook_secret_key: unknown;
+}
+
+/** spec#pairing-result: `pay_connect_id` is the "Unique Pay-Connect ID". */
+export const uniquePayConnectId = defineCheck<{ a: PairingIdentity; b: PairingIdentity }>({
+  id: 'pairing.unique-id',
+  clause: 'spec#pairing-result',
+  source: 'spec',
+  title: 'Two pairings have different pay_connect_id values',
+  run({ a, b }) {
+    if (typeof a.pay_connect_id !== 'string' || typeof b.pay_connect_id !== 'string') return skip('pay_connect_id missing (judged by the schema check)');
+    return a.pay_connect_id !== b.pay_connect_id ? pass() : fail({ message: `two pairings share pay_connect_id ${JSON.stringify(a.pay_connect_id)}` });
+  },
+});
+
+/** sandbox#pairing: every OTP pairs a fresh virtual terminal with its own terminal_id, credentials and webhook secret. */
+export const ownTerminal = defineCheck<{ a: PairingIdentity; b: PairingIdentity }>({
+  id: 'pairing.own-terminal',
+  clause: 'sandbox#pairing',
+  source: 'sandbox',
+  title: 'Each pairing gets its own terminal_id, credentials and webhook secret',
+  run({ a, b }, ctx) {
+    const off = sandboxOnly(ctx);
+    if (off) return off;
+    const shared = (['terminal_id', 'client_id', 'client_secret', 'webhook_secret_key'] as const).filter(
+      (k) => typeof a[k] === 'string' && a[k] !== '' && a[k] === b[k],
+    );
+    return shared.length === 0 ? pass() : fail({ message: `two pairings share ${shared.join(', ')}` });
+  },
+});
+
+/** profile: POST /v1/pay-connect/unpair/ answers 200 (no body); the sandbox may answer 204. */
+export const unpairAccepted = defineCheck<Exchange>({
+  id: 'pairing.unpair-accepted',
+  clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
+  source: 'profile',
+  title: 'An authenticated unpair is accepted (2xx)',
+  run(ex) {
+    if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
+    return is2xx(ex.response.status) ? pass() : fail({ message: `${describe(ex)}; expected 200 (no body)`, evidence: { status: ex.response.status } });
+  },
+});
+
+/** sandbox#pairing: after unpair the pairing's client credentials no longer obtain a token (400 or 401). */
+export const credentialsRevoked = exactStatus('auth.credentials-revoked-after-unpair', 'sandbox#pairing', "After unpair the pairing's client credentials no longer obtain a token (400 or 401)", [400, 401], 'a token request with unpaired credentials');
+
+// --- auth ------------------------------------------------------------------------------------------
+
+/** sandbox#tokens: a missing, unknown, expired or revoked bearer token answers 401. */
+export const refused401 = exactRefusal('auth.refused-401', 'sandbox#tokens', 'A missing, unknown, expired or revoked bearer token answers 401', [401]);
+
+/** sandbox#pairing: a missing integrator header answers 400. */
+export const integratorMissing400 = exactRefusal('auth.integrator-missing-400', 'sandbox#pairing', 'A request without the integrator header answers 400', [400]);
+
+/** sandbox#pairing: another integrator id than the pairing's answers 401. */
+export const otherIntegratorRefused = exactStatus('auth.other-integrator-refused', 'sandbox#pairing', "A request with another integrator id than the pairing's answers 401", [401], 'a request with another integrator id');
+
+/** sandbox#tokens: the token endpoint works with the integrator header too. */
+export const tokenWithIntegrator = exactStatus('auth.token-with-integrator', 'sandbox#tokens', 'The token endpoint works with the integrator header', [200], 'a token request with the integrator header');
+
+/** spec#authentication: client credentials that did not come from pairing obtain no token. */
+export const badCredentialsRefused = defineCheck<Exchange>({
+  id: 'auth.bad-credentials-refused',
+  clause: 'spec#authentication',
+  source: 'spec',
+  title: 'A token request with a wrong client_secret is refused',
+  run(ex) {
+    if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
+    const s = ex.response.status;
+    return is4xx(s) ? pass() : fail({ message: `${describe(ex)} for a wrong client_secret; expected a 4xx refusal`, evidence: { status: s } });
+  },
+});
+
+/**
+ * sandbox#tokens: `expires_in` is a decimal string of seconds, and only an expired token answers 401.
+ * A bearer request refused with 401 while the client used a token inside the lifetime it announced
+ * means the token died early (or the lifetime is not in seconds).
+ */
+export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?: unknown }>({
+  id: 'auth.token-lifetime-honoured',
+  clause: 'sandbox#tokens',
+  source: 'sandbox',
+  title: 'Requests with a bearer token keep working over time while the client renews it by expires_in',
+  run({ calls, expiresIn }, ctx) {
+    const off = sandboxOnly(ctx);
+    if (off) return off;
+    if (calls.length === 0) return skip('no bearer request was made');
+    const refused = calls.filter((c) => c.response?.status === 401);
+    if (refused.length === 0) return pass();
+    return fail({
+      message: `${refused.length} of ${calls.length} bearer requests answered 401 with a token renewed by expires_in ${JSON.stringify(expiresIn)} (seconds): ${refused.map(describe).join('; ')}`,
+      evidence: { refused: refused.map((c) => ({ seq: c.seq, path: c.request.path, startedAt: c.startedAt })) },
+    });
+  },
+});
+
+// --- config ----------------------------------------------------------------------------------------
+
+/** sandbox#configuration: the payment methods are not empty and include CARD. */
+export const paymentMethodsIncludeCard = defineCheck<{ config: Record<string, unknown> }>({
+  id: 'config.payment-methods',
+  clause: 'sandbox#configuration',
+  source: 'sandbox',
+  title: 'The configuration lists payment methods, CARD among them',
+  run({ config }, ctx) {
+    const off = sandboxOnly(ctx);
+    if (off) return off;
+    const list = config.payment_methods;
+    if (!Array.isArray(list)) return skip('payment_methods is not an array (judged by the schema check)');
+    if (list.length === 0) return fail({ message: 'payment_methods is empty' });
+    const ids = list.map((m) => (m as { id?: unknown } | null)?.id);
+    return ids.includes('CARD') ? pass() : fail({ message: `payment_methods ${JSON.stringify(ids)} do not include CARD`, evidence: { ids } });
+  },
+});
+
+/** sandbox#configuration: currency EUR and timezone Europe/Ljubljana. */
+export const sandboxConfigValues = defineCheck<{ config: Record<string, unknown> }>({
+  id: 'config.sandbox-values',
+  clause: 'sandbox#configuration',
+  source: 'sandbox',
+  title: 'The sandbox configuration answers currency EUR and timezone Europe/Ljubljana',
+  run({ config }, ctx) {
+    const off = sandboxOnly(ctx);
+    if (off) return off;
+    const want = { currency: 'EUR', timezone: 'Europe/Ljubljana' } as const;
+    const bad = (Object.keys(want) as (keyof typeof want)[]).filter((k) => typeof config[k] === 'string' && config[k] !== want[k]);
+    return bad.length === 0 ? pass() : fail({ message: bad.map((k) => `${k} ${JSON.stringify(config[k])}, the sandbox says ${want[k]}`).join('; ') });
+  },
+});
+
+/** sandbox#configuration: a payment method's id is a value `payment_method` takes in generate. */
+export const paymentMethodAccepted = exactStatus('config.payment-method-accepted', 'sandbox#configuration', "generate accepts each configured payment method's id as payment_method", [200], 'generate with a configured payment method');
+
+/** sandbox#configuration: a `payment_method` that is not among the configuration's answers 400. */
+export const unknownPaymentMethodRefused = exactStatus('config.unknown-payment-method-refused', 'sandbox#configuration', "generate with a payment_method not among the configuration's answers 400", [400], 'generate with an unknown payment_method');
+
+/** sandbox#status-and-print-slip: the status record's payment_method is the one generate was given. */
+export const paymentMethodApplied = defineCheck<{ requested: string; record?: Record<string, unknown> }>({
+  id: 'config.payment-method-applied',
+  clause: 'sandbox#status-and-print-slip',
+  source: 'sandbox',
+  title: 'The transaction record carries the payment_method generate was given',
+  run({ requested, record }, ctx) {
+    const off = sandboxOnly(ctx);
+    if (off) return off;
+    if (!record) return skip('no status record');
+    if (!('payment_method' in record)) return skip('the status record has no payment_method');
+    return record.payment_method === requested ? pass() : fail({ message: `payment_method ${JSON.stringify(record.payment_method)}, generate was given ${requested}` });
+  },
+});

@@ -127,7 +127,20 @@ describe('bearerToken', () => {
     const err = await refused.client.request(CONFIG).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolkitError);
     expect(err).toMatchObject({ code: 'PCC_AUTH_FAILED', message: expect.stringContaining('400') });
-    expect(refused.exchanges.map((e) => e.request.path)).toEqual(['/v1/auth/token/']);
+    // A 400 is asked once more with the integrator header, then given up.
+    expect(refused.exchanges.map((e) => e.request.path)).toEqual(['/v1/auth/token/', '/v1/auth/token/']);
+    expect(refused.exchanges.map((e) => e.request.headers['x-pay-connect-integrator-id'])).toEqual([undefined, expect.any(String)]);
+  });
+
+  it('gets a token from a service that wrongly wants the integrator header on the token endpoint', async () => {
+    const fake = fakePayConnect();
+    const { server, client } = await start((req, res) => {
+      if (req.url === '/v1/auth/token/' && !req.headers['x-pay-connect-integrator-id']) return sendJson(res, { detail: 'integrator required' }, 400);
+      return fake.route(req, res);
+    });
+    expect((await client.request(CONFIG)).status).toBe(200);
+    expect(server.seen.map((r) => r.url)).toEqual(['/v1/auth/token/', '/v1/auth/token/', '/v1/pay-connect/config/']);
+    expect(server.seen[2]?.headers.authorization).toBe('Bearer tok-1');
   });
 
   it('setCredentials switches credentials and drops the token; a custom tokenSource works too', async () => {

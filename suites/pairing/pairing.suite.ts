@@ -1,0 +1,153 @@
+/**
+ * Pairing: a fresh OTP pairs once and gives credentials that work; without a webhook_url there is no
+ * webhook key; a consumed, malformed or never-valid OTP does not pair; the name is echoed; unpair
+ * revokes the tokens and the client credentials. Pairings made here are unpaired again at the end of
+ * their test, so they do not linger in the vault or on the service.
+ */
+import { describe } from 'vitest';
+import { isToolkitError, type Pairing } from '../../src/index.ts';
+import type { PairingIdentity } from '../../src/checks/pairing-checks.ts';
+import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
+import { disposeUnwantedPairing, obtainToken, requestToken } from './helpers.ts';
+
+const capability = 'pairing';
+
+/** What the first pairing test leaves for the later ones (no secrets are needed, but they are kept in memory only). */
+const memo: { otp?: string; identity?: PairingIdentity } = {};
+
+function identityOf(p: Pairing): PairingIdentity {
+  const c = p.credentials;
+  return { pay_connect_id: c.pay_connect_id, terminal_id: c.terminal_id, client_id: c.client_id, client_secret: c.client_secret, webhook_secret_key: c.webhook_secret_key };
+}
+
+type Attempt = NonNullable<Awaited<ReturnType<ScenarioContext['harness']['pairNew']>>>;
+
+/** Pairs by OTP (the harness runs pairing.name-echoed and pairing.webhook-key), or skips/blocks. */
+async function pairOrStop(t: ScenarioContext, opts: { webhook: boolean; name: string }): Promise<{ attempt: Attempt; p: Pairing }> {
+  // The run's pairing comes first: with a few OTPs only, it must not be left without one.
+  await t.harness.primary(t.scope);
+  const attempt = await t.harness.pairNew(t.scope, opts);
+  if (!attempt) t.skip('this test needs an OTP and none is left (pass another --otp)');
+  if (!attempt.pairing) {
+    t.scope.check('request.accepted', attempt.response.exchange);
+    t.scope.block(`pairing answered ${attempt.response.status}`);
+  }
+  t.param('name', opts.name);
+  return { attempt, p: attempt.pairing };
+}
+
+/** Bearer tokens obtained explicitly in the tests, per pairing (used for unpair too). */
+const bearers = new WeakMap<Pairing, string>();
+
+/** The pairing's credentials give a token that reads the configuration of the pairing's terminal. */
+async function credentialsWork(t: ScenarioContext, p: Pairing): Promise<void> {
+  const tok = await obtainToken(t, p, p.credentials);
+  const bearer = t.scope.need(tok.bearer, `the token request answered ${tok.res.status} without an access_token`);
+  bearers.set(p, bearer);
+  const cfg = await t.scope.call(p, 'getConfig', { auth: { bearer } });
+  t.scope.check('request.accepted', cfg.exchange);
+  if (cfg.status === 200) t.scope.check('pairing.terminal-matches-config', { pairingTerminalId: p.credentials.terminal_id, configTerminalId: (cfg.body as Record<string, unknown> | undefined)?.terminal_id });
+}
+
+/** Unpairs a pairing made by this suite and forgets it (the vault entry goes too). */
+async function unpairAndForget(t: ScenarioContext, p: Pairing): Promise<void> {
+  try {
+    const bearer = bearers.get(p);
+    const res = await t.scope.call(p, 'unpair', bearer ? { auth: { bearer } } : {});
+    t.scope.check('pairing.unpair-accepted', res.exchange);
+  } catch (e) {
+    // Clean-up only: when the pairing's credentials do not work, what the test found stands.
+    if (!isToolkitError(e) || e.code !== 'PCC_AUTH_FAILED') throw e;
+    t.scope.notes.push(`could not unpair ${p.label}: ${e.message}`);
+  } finally {
+    await t.harness.forget(p);
+  }
+}
+
+describe('pairing', () => {
+  scenario('pair with a fresh OTP and a webhook_url: every field, working credentials', { capability, clause: 'spec#pairing-result' }, async (t) => {
+    const { attempt, p } = await pairOrStop(t, { webhook: true, name: `pcc-pair-${t.harness.ctx.seed}` });
+    memo.otp = (attempt as Attempt & { otp?: string }).otp;
+    memo.identity = identityOf(p);
+    try {
+      await credentialsWork(t, p);
+    } finally {
+      await unpairAndForget(t, p);
+    }
+  });
+
+  scenario('pair without webhook_url: webhook_secret_key is null, a terminal of its own', { capability, clause: 'sandbox#pairing' }, async (t) => {
+    const { p } = await pairOrStop(t, { webhook: false, name: `pcc-nohook-${t.harness.ctx.seed}` });
+    try {
+      if (memo.identity) {
+        t.scope.check('pairing.unique-id', { a: memo.identity, b: identityOf(p) });
+        t.scope.check('pairing.own-terminal', { a: memo.identity, b: identityOf(p) });
+      }
+      await credentialsWork(t, p);
+    } finally {
+      await unpairAndForget(t, p);
+    }
+  });
+
+  scenario('the OTP is one-time: a consumed OTP does not pair again', { capability, clause: 'spec#post-v1pay-connectpair' }, async (t) => {
+    let otp = memo.otp;
+    if (otp === undefined) {
+      // The first test did not pair: pair here, so there is a consumed OTP to reuse.
+      const { attempt, p } = await pairOrStop(t, { webhook: false, name: `pcc-otp-${t.harness.ctx.seed}` });
+      otp = t.scope.need((attempt as Attempt & { otp?: string }).otp, 'the pairing attempt did not say which OTP it used');
+      await unpairAndForget(t, p);
+    }
+    const via = await t.harness.primary(t.scope);
+    const res = await t.scope.call(via, 'pair', { body: { name: `pcc-otp-reuse-${t.harness.ctx.seed}`, otp } });
+    t.scope.check('pairing.otp-one-time', res.exchange);
+    await disposeUnwantedPairing(t, via, res);
+  });
+
+  const badOtps: [string, string][] = [
+    ['five digits', '12345'],
+    ['seven digits', '1234567'],
+    ['letters', 'abcdef'],
+    ['digits and letters', '12ab56'],
+    ['empty', ''],
+    ['never valid: 000000', '000000'],
+  ];
+  for (const [label, otp] of badOtps) {
+    scenario(`a malformed or never-valid OTP is refused: ${label}`, { capability, clause: 'sandbox#pairing' }, async (t) => {
+      t.param('otp', JSON.stringify(otp));
+      const via = await t.harness.primary(t.scope);
+      const res = await t.scope.call(via, 'pair', { body: { name: `pcc-bad-otp-${t.harness.ctx.seed}`, otp } });
+      t.scope.check('pairing.bad-otp-refused', res.exchange);
+      t.scope.check('pairing.bad-otp-400', res.exchange);
+      await disposeUnwantedPairing(t, via, res);
+    });
+  }
+
+  scenario('the name supplied at pairing is echoed exactly', { capability, clause: 'spec#pairing-result' }, async (t) => {
+    // pairing.name-echoed runs in pairNew; a name with spaces, punctuation and non-ASCII letters makes it bite.
+    const { p } = await pairOrStop(t, { webhook: false, name: `Blagajna 3 – Šiška "pcc" ${t.harness.ctx.seed}` });
+    await unpairAndForget(t, p);
+  });
+
+  scenario('unpair revokes: the old token is refused and the client credentials obtain no token', { capability, clause: 'sandbox#pairing' }, async (t) => {
+    await t.harness.primary(t.scope);
+    const p = await t.harness.fresh(t.scope);
+    if (typeof p === 'string') return t.skip(p);
+    try {
+      const tok = await obtainToken(t, p, p.credentials);
+      const bearer = t.scope.need(tok.bearer, `the token request answered ${tok.res.status} without an access_token`);
+      const before = await t.scope.call(p, 'getConfig', { auth: { bearer } });
+      t.scope.check('request.accepted', before.exchange);
+      const un = await t.scope.call(p, 'unpair', { auth: { bearer } });
+      t.scope.check('pairing.unpair-accepted', un.exchange);
+      t.scope.need(un.status >= 200 && un.status < 300, `unpair answered ${un.status}`);
+      const after = await t.scope.call(p, 'getConfig', { auth: { bearer } });
+      t.scope.check('auth.revoked-after-unpair', after.exchange);
+      t.scope.check('auth.refused-401', after.exchange);
+      // Asked the way that obtained a token before, so only the unpair can explain a refusal.
+      const again = await requestToken(t, p, p.credentials, tok.integrator);
+      t.scope.check('auth.credentials-revoked-after-unpair', again.exchange);
+    } finally {
+      await t.harness.forget(p);
+    }
+  });
+});
