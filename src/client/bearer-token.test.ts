@@ -134,9 +134,9 @@ describe('bearerToken', () => {
 
   it('gets a token from a service that wrongly wants the integrator header on the token endpoint', async () => {
     const fake = fakePayConnect();
-    const { server, client } = await start((req, res) => {
+    const { server, client } = await start((req, res, n, raw) => {
       if (req.url === '/v1/auth/token/' && !req.headers['x-pay-connect-integrator-id']) return sendJson(res, { detail: 'integrator required' }, 400);
-      return fake.route(req, res);
+      return fake.route(req, res, n, raw);
     });
     expect((await client.request(CONFIG)).status).toBe(200);
     expect(server.seen.map((r) => r.url)).toEqual(['/v1/auth/token/', '/v1/auth/token/', '/v1/pay-connect/config/']);

@@ -5,8 +5,7 @@
  * their test, so they do not linger in the vault or on the service.
  */
 import { describe } from 'vitest';
-import { isToolkitError, type Pairing } from '../../src/index.ts';
-import type { PairingIdentity } from '../../src/checks/pairing-checks.ts';
+import { isToolkitError, type Pairing, type PairingIdentity } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
 import { disposeUnwantedPairing, obtainToken, requestToken } from './helpers.ts';
 
