@@ -1,0 +1,62 @@
+/**
+ * The contract's own examples, by operation and status: the pact's example values start from these,
+ * so an example in the pact is one the contract already vouches for.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { ToolkitError } from '../core/index.ts';
+
+type Json = Record<string, unknown>;
+
+const CONTRACT_URL = new URL('../../contracts/pay-connect.openapi.yaml', import.meta.url);
+let contract: Json | undefined;
+
+function load(): Json {
+  contract ??= parse(readFileSync(CONTRACT_URL, 'utf8')) as Json;
+  return contract;
+}
+
+function deref(node: Json): Json {
+  const ref = node.$ref;
+  if (typeof ref !== 'string') return node;
+  const [, group, name] = /^#\/components\/(\w+)\/(\w+)$/.exec(ref) ?? [];
+  const target = ((load().components as Json)[group!] as Json | undefined)?.[name!];
+  if (!target) throw new ToolkitError('PCC_INTERNAL', `unresolved $ref ${ref} in the contract`);
+  return deref(target as Json);
+}
+
+function operation(operationId: string): Json {
+  for (const group of ['paths', 'webhooks'] as const) {
+    for (const item of Object.values((load()[group] ?? {}) as Record<string, Json>)) {
+      for (const op of Object.values(item)) {
+        if ((op as Json).operationId === operationId) return op as Json;
+      }
+    }
+  }
+  throw new ToolkitError('PCC_INTERNAL', `no operation ${operationId} in the contract`);
+}
+
+function jsonExample(media: unknown, where: string): unknown {
+  const m = ((media as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined;
+  if (!m || !('example' in m)) throw new ToolkitError('PCC_INTERNAL', `the contract has no JSON example for ${where}`);
+  return structuredClone(m.example);
+}
+
+/** The example request body of an operation (or webhook). */
+export function requestExample(operationId: string): Record<string, unknown> {
+  const body = operation(operationId).requestBody as Json | undefined;
+  return jsonExample(body && deref(body), `${operationId} request`) as Record<string, unknown>;
+}
+
+/** The example response body of an operation for a status. */
+export function responseExample(operationId: string, status: number): Record<string, unknown> {
+  const r = (operation(operationId).responses as Json)[String(status)] as Json | undefined;
+  return jsonExample(r && deref(r), `${operationId} ${status}`) as Record<string, unknown>;
+}
+
+/** The schema of a component parameter (`Signature`, `IntegratorId`, ...). */
+export function parameterSchema(name: string): Record<string, unknown> {
+  const p = ((load().components as Json).parameters as Json)[name] as Json | undefined;
+  if (!p) throw new ToolkitError('PCC_INTERNAL', `no parameter ${name} in the contract`);
+  return p.schema as Record<string, unknown>;
+}

@@ -1,0 +1,221 @@
+/**
+ * The HTTP interactions of the pact: for every operation of the contract, the requests the toolkit's
+ * client makes, with the provider state each needs, bodies matched by the contract's schemas, and the
+ * way the client makes the request (`drive`). The consumer suite and the pact target declare exactly
+ * these, so both write the same pact.
+ */
+import { MatchersV3, type StatusCodeMatcher, type TemplateHeaders } from '@pact-foundation/pact';
+import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../client/index.ts';
+import { operations } from '../generated/contract.ts';
+import { requestExample, responseExample } from './contract-examples.ts';
+import { type RawMatcher, anythingBut, fromState, statePath } from './matchers.ts';
+import { EXAMPLE } from './names.ts';
+import { URI_PATTERN, enumPattern, schemaToMatcher } from './schema-matcher.ts';
+import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from './states.ts';
+
+/** What a drive returns: the answer as the toolkit's client saw it. */
+export interface DriveResult {
+  status: number;
+  body: unknown;
+}
+
+/** What a drive gets: a client whose bearer token is the pact's fake example token. */
+export interface DriveContext {
+  client: PayConnectClient;
+}
+
+/** One HTTP interaction of the pact. */
+export interface HttpInteraction {
+  description: string;
+  state: StateName;
+  operationId: string;
+  method: 'GET' | 'POST';
+  path: string | RawMatcher;
+  headers: TemplateHeaders;
+  /** Matcher tree of the JSON request body, if the client sends one. */
+  body?: Record<string, unknown>;
+  status: number | StatusCodeMatcher<number>;
+  /** Matcher tree of the JSON response body, if one is expected. */
+  responseBody?: Record<string, unknown>;
+  /** Makes the request the way the toolkit does. */
+  drive(ctx: DriveContext): Promise<DriveResult>;
+}
+
+const AUTH: TemplateHeaders = { Authorization: MatchersV3.regex('^Bearer \\S+$', `Bearer ${EXAMPLE.accessToken}`) };
+const INTEGRATOR: TemplateHeaders = { 'X-Pay-Connect-Integrator-Id': MatchersV3.regex('^\\S+$', EXAMPLE.integratorId) };
+const BOTH: TemplateHeaders = { ...AUTH, ...INTEGRATOR };
+
+function pathOf(operationId: string): string {
+  const op = operations.find((o) => o.operationId === operationId);
+  if (!op) throw new Error(`no operation ${operationId}`);
+  return op.path;
+}
+
+const txPath = (operationId: string, state: 'transactionId' | 'operationId', example: string) =>
+  statePath(pathOf(operationId), { [state === 'transactionId' ? 'transaction_id' : 'operation_id']: { state, example } });
+
+const concrete = (operationId: string, id: string) => pathOf(operationId).replace(/\{\w+\}/, id);
+
+async function send(client: PayConnectClient, method: 'GET' | 'POST', path: string, body?: unknown): Promise<DriveResult> {
+  const res = await client.request({ method, path, ...(body === undefined ? {} : { body }) });
+  return { status: res.status, body: res.body };
+}
+
+const created = (id: string) => schemaToMatcher('TransactionCreated', { transaction_id: id });
+const reference = (operationId: string, transactionId: string) =>
+  schemaToMatcher('OperationReference', { operation_id: operationId, transaction_id: transactionId });
+
+/** The pairing request: the name, the OTP and webhook URL of the state (the toolkit always gives one). */
+function pair(): HttpInteraction {
+  const example = { name: EXAMPLE.pairingName, otp: EXAMPLE.otp, webhook_url: EXAMPLE.webhookUrl };
+  return {
+    description: 'pair with a one-time password and a webhook URL',
+    state: STATE.otp,
+    operationId: 'pair',
+    method: 'POST',
+    path: pathOf('pair'),
+    headers: INTEGRATOR,
+    body: schemaToMatcher('PairRequest', example, {
+      mode: 'request',
+      inject: { otp: fromState('${otp}', EXAMPLE.otp, '^[0-9]{6}$'), webhook_url: fromState('${webhookUrl}', EXAMPLE.webhookUrl, URI_PATTERN) },
+    }),
+    status: 200,
+    responseBody: schemaToMatcher('PairingResult', {
+      ...responseExample('pair', 200),
+      pay_connect_name: EXAMPLE.pairingName,
+      client_id: EXAMPLE.clientId,
+      client_secret: EXAMPLE.clientSecret,
+      webhook_secret_key: EXAMPLE.webhookKey,
+    }),
+    drive: ({ client }) => client.request({ method: 'POST', path: pathOf('pair'), auth: 'none', body: example }).then((r) => ({ status: r.status, body: r.body })),
+  };
+}
+
+/** The token request, as the client's credentials token source makes it (no integrator header). */
+function token(): HttpInteraction {
+  const example = { grant_type: 'client_credentials', client_id: EXAMPLE.clientId, client_secret: EXAMPLE.clientSecret };
+  return {
+    description: 'exchange client credentials for a bearer token',
+    state: STATE.paired,
+    operationId: 'getToken',
+    method: 'POST',
+    path: TOKEN_PATH,
+    headers: {},
+    body: schemaToMatcher('TokenRequest', example, { mode: 'request' }),
+    status: 200,
+    responseBody: schemaToMatcher('TokenResult', { ...responseExample('getToken', 200), access_token: EXAMPLE.accessToken }),
+    async drive({ client }) {
+      let answer: DriveResult | undefined;
+      const source = credentialsTokenSource(async (r) => {
+        const res = await client.request(r);
+        answer = { status: res.status, body: res.body };
+        return res;
+      }, () => ({ client_id: EXAMPLE.clientId, client_secret: EXAMPLE.clientSecret }));
+      await source();
+      return answer!;
+    },
+  };
+}
+
+function simple(description: string, state: StateName, operationId: string, method: 'GET' | 'POST', responseBody?: Record<string, unknown>, status: HttpInteraction['status'] = 200): HttpInteraction {
+  const path = pathOf(operationId);
+  return { description, state, operationId, method, path, headers: BOTH, status, ...(responseBody ? { responseBody } : {}), drive: ({ client }) => send(client, method, path) };
+}
+
+function withBody(description: string, state: StateName, operationId: string, path: string | RawMatcher, concretePath: string, schema: string, example: Record<string, unknown>, responseBody: Record<string, unknown>, amountPattern?: string): HttpInteraction {
+  const inject = amountPattern ? { amount: MatchersV3.regex(amountPattern, example.amount as never) } : {};
+  return {
+    description, state, operationId, method: 'POST', path, headers: BOTH,
+    body: schemaToMatcher(schema, example, { mode: 'request', inject }),
+    status: 200, responseBody,
+    drive: ({ client }) => send(client, 'POST', concretePath, example),
+  };
+}
+
+/** The status record fields the harness reads besides `status` (the sandbox's record). */
+const RECORD_FIELDS = ['transaction_id', 'amount', 'tip_amount', 'total_amount', 'currency', 'payment_method', 'tags'];
+
+/**
+ * Generate with a payment method: one the configuration lists (its example lists CARD) is accepted,
+ * any other is refused with 400 (sandbox.md, Configuration).
+ */
+function paymentMethods(): HttpInteraction[] {
+  const ids = ((responseExample('getConfig', 200).payment_methods ?? []) as { id: string }[]).map((m) => m.id);
+  // "Any other method" is a regex without look-ahead, written for the example's single method.
+  if (ids.length !== 1) throw new Error(`the configuration example should list one payment method, it lists ${ids.length}`);
+  const success = OUTCOMES[0]!;
+  const known = { amount: success.amount, payment_method: ids[0]!, client_transaction_id: 'order-card' };
+  const unknown = { amount: 1000, payment_method: 'PCC_NO_SUCH_METHOD', client_transaction_id: 'order-unknown-method' };
+  const refused = schemaToMatcher('Error', { detail: 'payment_method is not a payment method of the configuration.' });
+  return [
+    {
+      ...withBody('generate a payment with a payment method of the configuration', STATE.paired, 'generateTransaction', pathOf('generateTransaction'), pathOf('generateTransaction'),
+        'GenerateRequest', known, created(success.exampleId), success.amountPattern),
+      body: schemaToMatcher('GenerateRequest', known, { mode: 'request', inject: { amount: MatchersV3.regex(success.amountPattern, known.amount as never), payment_method: MatchersV3.regex(enumPattern(ids), known.payment_method) } }),
+    },
+    {
+      ...withBody('generate with a payment method the configuration does not list is refused', STATE.paired, 'generateTransaction', pathOf('generateTransaction'), pathOf('generateTransaction'),
+        'GenerateRequest', unknown, refused),
+      body: schemaToMatcher('GenerateRequest', unknown, { mode: 'request', inject: { payment_method: MatchersV3.regex(anythingBut(ids[0]!), unknown.payment_method) } }),
+      status: 400,
+    },
+  ];
+}
+
+/** Every HTTP interaction of the pact, in a stable order. */
+export function httpInteractions(): HttpInteraction[] {
+  const list: HttpInteraction[] = [pair(), token()];
+  list.push(simple('unpair the terminal', STATE.unpairable, 'unpair', 'POST', undefined, MatchersV3.matchStatus(200, [200, 204])));
+  list.push(simple('read the terminal configuration', STATE.paired, 'getConfig', 'GET', schemaToMatcher('Configuration', responseExample('getConfig', 200))));
+
+  for (const o of OUTCOMES) {
+    const generate = { amount: o.amount, client_transaction_id: `order-${o.slug}` };
+    list.push(withBody(`generate a payment the terminal ends ${o.slug === 'tip' ? 'with a tip' : o.final}`, STATE.paired, 'generateTransaction',
+      pathOf('generateTransaction'), pathOf('generateTransaction'), 'GenerateRequest', generate, created(o.exampleId), o.amountPattern));
+    const record = { ...responseExample('getTransactionStatus', 200), transaction_id: o.exampleId, client_transaction_id: generate.client_transaction_id, status: o.final, amount: o.amount, tip_amount: o.tip, total_amount: o.amount + o.tip };
+    list.push({
+      ...simple(`poll the status of ${o.state}`, o.state, 'getTransactionStatus', 'GET', schemaToMatcher('TransactionRecord', record, { include: RECORD_FIELDS })),
+      path: txPath('getTransactionStatus', 'transactionId', o.exampleId),
+      drive: ({ client }) => send(client, 'GET', concrete('getTransactionStatus', o.exampleId)),
+    });
+    const slip = { ...responseExample('getPrintSlip', 200), transaction_id: o.exampleId, status: o.final, amount: o.amount, tip_amount: o.tip, total_amount: o.amount + o.tip };
+    list.push({
+      ...simple(`fetch the print slip of ${o.state}`, o.state, 'getPrintSlip', 'GET', schemaToMatcher('PrintSlip', slip)),
+      path: txPath('getPrintSlip', 'transactionId', o.exampleId),
+      drive: ({ client }) => send(client, 'GET', concrete('getPrintSlip', o.exampleId)),
+    });
+  }
+
+  list.push(...paymentMethods());
+  list.push({
+    ...simple('cancel a transaction in progress', STATE.inProgress, 'cancelTransaction', 'POST', schemaToMatcher('CancelAccepted', {})),
+    path: txPath('cancelTransaction', 'transactionId', EXAMPLE_IDS.inProgress),
+    drive: ({ client }) => send(client, 'POST', concrete('cancelTransaction', EXAMPLE_IDS.inProgress)),
+  });
+  list.push(withBody('start a preauthorization', STATE.paired, 'startPreauth', pathOf('startPreauth'), pathOf('startPreauth'), 'PreauthRequest',
+    requestExample('startPreauth'), created(EXAMPLE_IDS.preauth)));
+  list.push(withBody('start an independent refund', STATE.paired, 'independentRefund', pathOf('independentRefund'), pathOf('independentRefund'), 'IndependentRefundRequest',
+    requestExample('independentRefund'), created(EXAMPLE_IDS.refund)));
+  list.push(withBody('refund part of a successful transaction', STATE.success, 'linkedRefund',
+    txPath('linkedRefund', 'transactionId', 'tx_example_success'), concrete('linkedRefund', 'tx_example_success'), 'LinkedRefundRequest',
+    requestExample('linkedRefund'), created(EXAMPLE_IDS.linkedRefund)));
+  list.push(withBody('increment a successful preauthorization', STATE.preauth, 'preauthIncrement',
+    txPath('preauthIncrement', 'transactionId', EXAMPLE_IDS.preauth), concrete('preauthIncrement', EXAMPLE_IDS.preauth), 'PreauthOperationRequest',
+    requestExample('preauthIncrement'), reference(EXAMPLE_IDS.increment, EXAMPLE_IDS.preauth)));
+  list.push(withBody('complete a successful preauthorization', STATE.preauth, 'preauthComplete',
+    txPath('preauthComplete', 'transactionId', EXAMPLE_IDS.preauth), concrete('preauthComplete', EXAMPLE_IDS.preauth), 'PreauthOperationRequest',
+    { amount: 10000 }, reference(EXAMPLE_IDS.complete, EXAMPLE_IDS.preauth)));
+  list.push({
+    ...simple('revert the most recent successful transaction', STATE.success, 'revertTransaction', 'POST', reference(EXAMPLE_IDS.revert, 'tx_example_success')),
+    path: txPath('revertTransaction', 'transactionId', 'tx_example_success'),
+    drive: ({ client }) => send(client, 'POST', concrete('revertTransaction', 'tx_example_success')),
+  });
+  list.push({
+    ...simple('poll an operation of a preauthorization', STATE.operation, 'getOperation', 'GET', schemaToMatcher('OperationRecord', {
+      ...responseExample('getOperation', 200), operation_id: EXAMPLE_IDS.increment, transaction_id: EXAMPLE_IDS.preauth,
+    })),
+    path: txPath('getOperation', 'operationId', EXAMPLE_IDS.increment),
+    drive: ({ client }) => send(client, 'GET', concrete('getOperation', EXAMPLE_IDS.increment)),
+  });
+  return list;
+}

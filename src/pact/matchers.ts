@@ -1,0 +1,59 @@
+/**
+ * The few matchers the schema walk cannot derive: values the provider state supplies at verification
+ * (ids in paths, the OTP of a pairing), and the canonical JSON the webhook signature is computed over.
+ */
+import type { Matcher } from '@pact-foundation/pact';
+
+/** A Pact matcher in the integration format pact-js hands to the core. */
+export type RawMatcher = Matcher<string>;
+
+/**
+ * A value the provider state supplies at verification (`${name}` in `expression`), matched on the
+ * consumer side by `regex` (or exactly, when none is given: a path must stay unambiguous in a mock
+ * that holds several interactions of one endpoint).
+ */
+export function fromState(expression: string, example: string, regex?: string): RawMatcher {
+  return {
+    'pact:matcher:type': regex ? 'regex' : 'equality',
+    ...(regex ? { regex } : {}),
+    'pact:generator:type': 'ProviderState',
+    expression,
+    value: example,
+  } as unknown as RawMatcher;
+}
+
+/** A path whose `{param}` segments come from the provider state: `{transaction_id}` -> `${transactionId}`. */
+export function statePath(template: string, params: Record<string, { state: string; example: string }>): RawMatcher {
+  let expression = template;
+  let example = template;
+  for (const [param, { state, example: value }] of Object.entries(params)) {
+    expression = expression.replace(`{${param}}`, `\${${state}}`);
+    example = example.replace(`{${param}}`, value);
+  }
+  return fromState(expression, example);
+}
+
+/** JSON with the keys of every object sorted (how the sandbox serialises a webhook body). */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
+  return out;
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A regex matching every string but `word` (the regex dialect of Pact's core has no look-ahead): any
+ * other length, or a first position where it differs.
+ */
+export function anythingBut(word: string): string {
+  const alts = [`.{0,${word.length - 1}}`, `.{${word.length + 1},}`];
+  for (let i = 0; i < word.length; i++) alts.push(`${escapeRegex(word.slice(0, i))}[^${escapeRegex(word[i]!)}].*`);
+  return `^(?:${alts.join('|')})$`;
+}

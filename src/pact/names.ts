@@ -1,0 +1,33 @@
+/**
+ * The names and the fake example values of the toolkit's pact. Every credential-like value written into
+ * a pact is one of these: obviously fake, the same as the contract's own examples, never a value a
+ * real service handed out.
+ */
+import { fileURLToPath } from 'node:url';
+
+/** The consumer: this toolkit (its client, its harness and its webhook receiver). */
+export const CONSUMER = 'payconnect-conformance';
+
+/** The provider: a Pay-Connect service that follows the sandbox profile. */
+export const PROVIDER = 'pay-connect';
+
+/** The pact file name pact-js gives a consumer/provider pair. */
+export const PACT_FILE_NAME = `${CONSUMER}-${PROVIDER}.json`;
+
+/** The committed pact folder (the consumer suite's output). */
+export const DEFAULT_PACT_DIR = fileURLToPath(new URL('../../contracts/pacts/', import.meta.url));
+
+/** The contract's example values for credentials and ids (all fake: see contracts/pay-connect.openapi.yaml). */
+export const EXAMPLE = Object.freeze({
+  integratorId: 'integrator-0042',
+  clientId: '7f1c2a90-client',
+  clientSecret: 'example-client-secret',
+  accessToken: 'example-access-token',
+  webhookKey: 'example-webhook-key',
+  otp: '123456',
+  webhookUrl: 'https://integrator.example/webhooks/pay-connect',
+  pairingName: 'payconnect-conformance',
+});
+
+/** Fake values the pact must never hold anything but: the test of the pact file's secrets checks them. */
+export const FAKE_SECRET_VALUES: readonly string[] = [EXAMPLE.clientSecret, EXAMPLE.accessToken, EXAMPLE.webhookKey];

@@ -1,0 +1,39 @@
+/**
+ * Verification in a child process, so that nothing the Pact core prints (it prints the bodies it
+ * compared, and a pairing answer carries credentials) reaches the terminal unredacted: its stdout is
+ * discarded, and the redacted report comes back over IPC.
+ */
+import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ToolkitError } from '../core/index.ts';
+import type { VerificationReport, VerifyOptions } from './verify.ts';
+
+/** Runs {@link runVerification} in a child process; resolves with its report. */
+export function verifyPacts(options: Omit<VerifyOptions, 'redactor'>): Promise<VerificationReport> {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = fork(fileURLToPath(new URL('./verify-child.ts', import.meta.url)), [], {
+    execArgv: ['--import', tsx],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  child.stdout?.resume();
+  let stderr = '';
+  child.stderr?.on('data', (b: Buffer) => {
+    stderr = (stderr + b.toString('utf8')).slice(-2000);
+  });
+  return new Promise<VerificationReport>((resolve, reject) => {
+    let settled = false;
+    child.once('message', (msg: { report?: VerificationReport; error?: string }) => {
+      settled = true;
+      if (msg.report) resolve(msg.report);
+      else reject(new ToolkitError('PCC_PACT', `the verification failed: ${msg.error ?? 'no report'}`));
+    });
+    child.once('exit', (code) => {
+      if (!settled) reject(new ToolkitError('PCC_PACT', `the verification process ended (${code}) without a report`, 'run again with PACT_LOG_LEVEL=debug to see the Pact core\'s log', { cause: new Error(stderr) }));
+    });
+    child.once('error', (e) => {
+      if (!settled) reject(new ToolkitError('PCC_PACT', `the verification process did not start: ${e.message}`));
+    });
+    child.send({ options });
+  });
+}

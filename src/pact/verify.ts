@@ -1,0 +1,143 @@
+/**
+ * Provider verification with the pact-js Verifier: every interaction of the pact files is replayed
+ * against the target with its provider state set up through the public API (provider-states.ts),
+ * the real credentials put in by the request filter, and each webhook message produced for real
+ * (message-providers.ts). The result is a report per interaction, every string of it redacted.
+ */
+import { Verifier } from '@pact-foundation/pact';
+import { Redactor } from '../client/index.ts';
+import { isToolkitError } from '../core/index.ts';
+import { messageProvider } from './message-providers.ts';
+import { webhookMessages } from './messages.ts';
+import { PROVIDER } from './names.ts';
+import { readPact } from './pact-file.ts';
+import { ProviderDriver, type ProviderOptions } from './provider-states.ts';
+import { requestFilter } from './request-filter.ts';
+import { stateHandlers } from './state-handlers.ts';
+
+/** Options of {@link runVerification}. */
+export interface VerifyOptions extends Omit<ProviderOptions, 'redactor'> {
+  /** The pact files to verify. */
+  pactFiles: string[];
+  /** @default a new Redactor */
+  redactor?: Redactor;
+  /** The Pact core's log level. @default 'error' */
+  logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'trace';
+}
+
+/** The verdict on one interaction. */
+export interface InteractionVerdict {
+  description: string;
+  type: 'http' | 'message';
+  state?: string;
+  pending: boolean;
+  /** `pending-failed`: failed, but the interaction is pending, so the verification does not fail. */
+  result: 'passed' | 'failed' | 'pending-failed' | 'not-run';
+  /** Mismatches and setup errors, redacted. */
+  problems: string[];
+}
+
+/** The outcome of a verification run. */
+export interface VerificationReport {
+  ok: boolean;
+  provider: string;
+  baseUrl: string;
+  pactFiles: string[];
+  interactions: InteractionVerdict[];
+  /** Errors not tied to one interaction (the verifier could not run, ...), redacted. */
+  errors: string[];
+}
+
+interface CoreResults {
+  errors?: { interaction?: string; mismatch?: { type?: string; message?: string; mismatches?: { mismatch?: string; path?: string; key?: string }[] } }[];
+  interactionResults?: { description: string; result: string }[];
+}
+
+const messageOf = (e: unknown) => (isToolkitError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
+
+/** Runs the Verifier in this process (its core prints to stdout: see verifyPacts for the quiet way). */
+export async function runVerification(o: VerifyOptions): Promise<VerificationReport> {
+  const redactor = o.redactor ?? new Redactor();
+  const driver = new ProviderDriver({ ...o, redactor });
+  const stateErrors = new Map<string, string[]>();
+  const messageErrors = new Map<string, string[]>();
+  const errors: string[] = [];
+  const note = (map: Map<string, string[]>, key: string, e: unknown) => map.set(key, [...(map.get(key) ?? []), messageOf(e)]);
+
+  const declared = o.pactFiles.flatMap((f) => readPact(f).interactions).map((i) => ({
+    description: i.description,
+    type: (i.type === 'Synchronous/HTTP' ? 'http' : 'message') as 'http' | 'message',
+    state: i.providerStates?.[0]?.name,
+    pending: i.pending === true,
+  }));
+  const messageProviders: Record<string, () => Promise<unknown>> = {};
+  for (const m of webhookMessages()) messageProviders[m.description] = messageProvider(driver, m, (e) => note(messageErrors, m.description, e));
+
+  let results: CoreResults = {};
+  try {
+    const verifier = new Verifier({
+      provider: PROVIDER,
+      providerBaseUrl: o.baseUrl,
+      pactUrls: o.pactFiles,
+      logLevel: o.logLevel ?? 'error',
+      timeout: Math.max(30_000, o.deadlineMs * 4),
+      stateHandlers: stateHandlers(driver, (state, e) => note(stateErrors, state, e)) as never,
+      messageProviders,
+      requestFilter: requestFilter(driver, redactor, (e) => errors.push(messageOf(e))) as never,
+    });
+    const out = await verifier.verifyProvider();
+    results = parseResults(out);
+  } catch (e) {
+    const parsed = parseResults((e as Error)?.message);
+    if (parsed.interactionResults) results = parsed;
+    else errors.push(`the verifier did not run: ${messageOf(e)}`);
+  } finally {
+    await driver.close();
+  }
+
+  const byDescription = new Map<string, string[]>();
+  for (const err of results.errors ?? []) {
+    const d = declared.find((x) => err.interaction?.endsWith(` - ${x.description}`))?.description ?? err.interaction ?? '?';
+    const mm = err.mismatch;
+    const lines = mm?.mismatches?.length ? mm.mismatches.map((x) => x.mismatch ?? JSON.stringify(x)) : [mm?.message ?? JSON.stringify(mm)];
+    byDescription.set(d, [...(byDescription.get(d) ?? []), ...lines]);
+  }
+  const interactions: InteractionVerdict[] = declared.map((d) => {
+    const ran = results.interactionResults?.find((r) => r.description === d.description);
+    const failed = ran ? ran.result !== 'OK' : false;
+    const problems = [...new Set([
+      ...(byDescription.get(d.description) ?? []),
+      ...(failed && d.state ? (stateErrors.get(d.state) ?? []).map((m) => `provider state "${d.state}": ${m}`) : []),
+      ...(failed ? (messageErrors.get(d.description) ?? []).map((m) => `message provider: ${m}`) : []),
+    ])].map((s) => redactor.redactText(s));
+    const result = !ran ? 'not-run' : !failed ? 'passed' : d.pending ? 'pending-failed' : 'failed';
+    return { ...d, result, problems };
+  });
+  const ok = errors.length === 0 && interactions.every((i) => i.result === 'passed' || i.result === 'pending-failed');
+  return { ok, provider: PROVIDER, baseUrl: o.baseUrl, pactFiles: o.pactFiles, interactions, errors: errors.map((s) => redactor.redactText(s)) };
+}
+
+function parseResults(text: unknown): CoreResults {
+  if (typeof text !== 'string') return {};
+  try {
+    return JSON.parse(text) as CoreResults;
+  } catch {
+    return {};
+  }
+}
+
+/** The report as lines for a terminal: one per interaction, problems indented, then the verdict. */
+export function formatVerification(r: VerificationReport): string {
+  const mark = { passed: '✓', failed: '✗', 'pending-failed': '~', 'not-run': '-' } as const;
+  const lines = [`verifying ${r.pactFiles.length} pact file(s) against ${r.baseUrl}`, ''];
+  for (const i of r.interactions) {
+    lines.push(`  ${mark[i.result]} ${i.type === 'message' ? '[message] ' : ''}${i.description}${i.state ? ` (given ${i.state})` : ''}${i.result === 'pending-failed' ? ' [pending]' : ''}`);
+    for (const p of i.problems) lines.push(`      ${p.replace(/\n/g, '\n      ')}`);
+  }
+  for (const e of r.errors) lines.push(`ERROR ${e}`);
+  const failed = r.interactions.filter((i) => i.result === 'failed' || i.result === 'not-run');
+  lines.push('', r.ok
+    ? `PASS: ${r.interactions.length} interactions verified${r.interactions.some((i) => i.result === 'pending-failed') ? ' (pending ones may fail)' : ''}`
+    : `FAIL: ${failed.length} of ${r.interactions.length} interactions failed: ${failed.map((i) => i.description).join('; ')}`);
+  return `${lines.join('\n')}\n`;
+}

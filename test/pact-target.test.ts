@@ -1,0 +1,24 @@
+/**
+ * `run --target pact`: the suites that fit a stateless mock run against the Pact mock, pass, and the
+ * run writes the very pact file the consumer suite commits.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { PACT_FILE_NAME } from '../src/pact/index.ts';
+import { ROOT, runCli } from './support/cli.ts';
+
+test('run --target pact passes and writes the committed pact byte for byte', async () => {
+  const r = await runCli(['run', '--target', 'pact', '--no-html']);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.summary?.counts.passed).toBeGreaterThan(0);
+  expect(r.summary?.counts.failed).toBe(0);
+  const written = readFileSync(join(r.reportsDir, 'pacts', PACT_FILE_NAME), 'utf8');
+  expect(written).toBe(readFileSync(join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME), 'utf8'));
+}, 170_000);
+
+test('run --target pact refuses a suite a stateless mock cannot serve, saying why', async () => {
+  const r = await runCli(['run', '--target', 'pact', '--suite', 'cancel', '--no-html']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/PCC_USAGE: suite cancel cannot run against the Pact mock: .*sequence of states/);
+}, 60_000);
