@@ -1,18 +1,104 @@
 import { describe } from 'vitest';
-import { planFor, settle, slipOf, start } from '../_setup/flows.ts';
+import { config, planFor, settle } from '../_setup/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
+import { baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, readStatus, release, settleAs, slipChecked, unknownId } from './support.ts';
 
-const info = { capability: 'payment', clause: 'spec#post-v1pay-connecttransactionsgenerate' };
+const table = { capability: 'payment', clause: 'sandbox#transactions' };
 
 describe('payment', () => {
+  // The outcome table of sandbox.md, left alone (no cancel): converge by polling and webhook, then the slip.
   for (const want of ['approve', 'decline', 'fail', 'expire', 'tip'] as const) {
-    scenario(`generate and converge: ${want}`, info, async (t) => {
+    scenario(`generate and converge: ${want}`, table, async (t) => {
       const p = await t.harness.primary(t.scope);
       const plan = planFor(t, want);
-      const { id } = await start(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: `pcc-${want}-${t.harness.ctx.seed}` });
+      const ctid = `pcc-${want}-${t.harness.ctx.seed}`;
+      const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: ctid });
       const obs = await settle(t, p, id, plan);
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status');
-      await slipOf(t, p, id);
+      t.scope.check('sandbox.client-transaction-id', { sent: ctid, record: obs.last });
+      await slipChecked(t, p, id, obs);
     });
   }
+
+  scenario('generate with a payment_method of the configuration: the record keeps it', { capability: 'payment', clause: 'sandbox#configuration' }, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const cfg = await config(t, p);
+    const ids = (Array.isArray(cfg?.payment_methods) ? cfg.payment_methods : []).map((m) => (isRec(m) ? m.id : undefined)).filter((x): x is string => typeof x === 'string' && x !== '');
+    // In auto mode a method other than the virtual customer's own pick (CARD) shows that the one sent is used.
+    const method = isAuto(t) ? ids.find((m) => m !== 'CARD') ?? ids[0] : ids.includes('CARD') ? 'CARD' : ids[0];
+    if (method === undefined) return t.skip('the configuration lists no payment method to send');
+    t.param('payment_method', method);
+    const plan = planFor(t, 'approve');
+    const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount, payment_method: method });
+    const obs = await settle(t, p, id, plan);
+    t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status');
+    t.scope.check('sandbox.payment-method', { sent: method, record: obs.last });
+    await slipChecked(t, p, id, obs);
+  });
+
+  scenario('generate without payment_method: the virtual customer picks CARD', { capability: 'payment', clause: 'sandbox#configuration' }, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'approve');
+    const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount });
+    const obs = await settle(t, p, id, plan);
+    t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status');
+    // Outside auto mode a person (or a real customer) picks: any method is legal.
+    t.scope.check('sandbox.payment-method', { expectedPick: isAuto(t) ? 'CARD' : undefined, record: obs.last });
+    await slipChecked(t, p, id, obs);
+  });
+
+  scenario('a second generate while a transaction is pending answers 409', table, async (t) => {
+    notManual(t);
+    const p = await t.harness.primary(t.scope);
+    const auto = isAuto(t);
+    // 55: the terminal is offline, the first transaction stays INITIATED until canceled.
+    const plan = planFor(t, auto ? 'offline' : 'approve');
+    let first: string | undefined;
+    let second: string | undefined;
+    try {
+      first = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      const before = await readStatus(t, p, first);
+      if (auto) t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'INITIATED', actual: before.status });
+      const res = await t.scope.call(p, 'generateTransaction', { body: { amount: baseAmount(t, 1) } });
+      second = createdId(res);
+      const after = await readStatus(t, p, first);
+      // Only when the first was pending on both sides of the second request is a 409 required.
+      const pendingThroughout = before.status !== undefined && !isFinal(t, before.status) && after.status !== undefined && !isFinal(t, after.status);
+      t.param('pending throughout', String(pendingThroughout));
+      if (pendingThroughout) t.scope.check('sandbox.busy', res.exchange);
+      await cancelJudged(t, p, first);
+      const obs = await settleAs(t, p, first, plan.amount, 'CANCELED', 'canceled offline amount');
+      t.scope.need(obs.finalByPoll, 'the first transaction did not reach a final status after the cancel');
+      if (second) await t.scope.converge(p, 'transaction', second);
+      if (!pendingThroughout) t.skip(`the first transaction was final (${before.status} / ${after.status}) before the second request could be judged`);
+    } finally {
+      await release(t, p, first);
+      await release(t, p, second);
+    }
+  });
+
+  // Each invalid body is its own test, so that every wrongly accepted one is reported.
+  const invalid: [string, (base: number) => Record<string, unknown>][] = [
+    ['amount 0', () => ({ amount: 0 })],
+    ['amount -1', () => ({ amount: -1 })],
+    ['amount 1.5', () => ({ amount: 1.5 })],
+    ['an amount given as a string', (base) => ({ amount: String(base) })],
+    ['a missing amount', () => ({})],
+    ['a payment_method not in the configuration', (base) => ({ amount: base, payment_method: 'PCC-NOT-A-METHOD' })],
+  ];
+  for (const [what, body] of invalid) {
+    scenario(`generate refuses ${what} with 400 and starts nothing`, table, async (t) => {
+      const p = await t.harness.primary(t.scope);
+      const res = await callIdle(t, p, 'generateTransaction', body(baseAmount(t)));
+      t.scope.check('request.invalid-rejected', res.exchange, { probe: what });
+      // Wrongly accepted: free the terminal for the next scenario.
+      await release(t, p, createdId(res));
+    });
+  }
+
+  scenario('status of an unknown transaction id answers 404', { capability: 'payment', clause: 'sandbox#errors' }, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const res = await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: unknownId() } });
+    t.scope.check('errors.unknown-id', res.exchange);
+  });
 });

@@ -1,0 +1,109 @@
+import { describe } from 'vitest';
+import { planFor, settle } from '../_setup/flows.ts';
+import { scenario } from '../_setup/scenario.ts';
+import { begin, cancelJudged, isAuto, isFinal, notManual, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../payment/support.ts';
+
+const cancelClause = { capability: 'cancel', clause: 'spec#post-v1pay-connecttransactionstransaction_idcancel' };
+const table = { capability: 'cancel', clause: 'sandbox#transactions' };
+const autoOnly = 'only --terminal auto can hold the terminal in a given state or make it refuse a cancel; the race scenario covers cancel in observe mode';
+
+describe('cancel', () => {
+  scenario('cancel while INITIATED (55, terminal offline) ends CANCELED', table, async (t) => {
+    if (!isAuto(t)) t.skip(autoOnly);
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'offline');
+    let id: string | undefined;
+    try {
+      id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      const before = await readStatus(t, p, id);
+      t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'INITIATED', actual: before.status });
+      await cancelJudged(t, p, id);
+      const obs = await settleAs(t, p, id, plan.amount, 'CANCELED', 'amount canceled while INITIATED');
+      t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
+      await slipChecked(t, p, id, obs);
+    } finally {
+      await release(t, p, id);
+    }
+  });
+
+  scenario('cancel while IN_PROGRESS (54, waits for a card) ends CANCELED', table, async (t) => {
+    if (!isAuto(t)) t.skip(autoOnly);
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'wait-in-progress');
+    let id: string | undefined;
+    try {
+      id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      const seen = await waitForStatus(t, p, id, (s) => s === 'IN_PROGRESS', 5);
+      t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'IN_PROGRESS', actual: seen.status });
+      await cancelJudged(t, p, id);
+      const obs = await settleAs(t, p, id, plan.amount, 'CANCELED', 'amount canceled while IN_PROGRESS');
+      t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
+      await slipChecked(t, p, id, obs);
+    } finally {
+      await release(t, p, id);
+    }
+  });
+
+  // The 200 comes before the terminal acts: the result is the converged status, never the answer.
+  scenario('cancel answers 200 but the terminal completes the payment (56): the result is the converged status', cancelClause, async (t) => {
+    if (!isAuto(t)) t.skip(autoOnly);
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'refuse-cancel');
+    let id: string | undefined;
+    try {
+      id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      const res = await cancelJudged(t, p, id);
+      t.param('cancel answered', res.status);
+      // The outcome table says SUCCESS whatever the cancel answered; a CANCELED end contradicts it.
+      const obs = await settle(t, p, id, plan, 'amount refusing cancellation');
+      t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
+      await slipChecked(t, p, id, obs);
+    } finally {
+      await release(t, p, id);
+    }
+  });
+
+  scenario('cancel while IN_PROGRESS races the terminal: CANCELED or SUCCESS, polling and webhook agree', table, async (t) => {
+    notManual(t);
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'approve');
+    let id: string | undefined;
+    try {
+      id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      const seen = await waitForStatus(t, p, id, (s) => s === 'IN_PROGRESS', 1);
+      const caught = seen.status === 'IN_PROGRESS';
+      t.param('canceled while', caught ? 'IN_PROGRESS' : `${seen.status ?? 'unknown'} (the terminal was faster)`);
+      const res = await cancelJudged(t, p, id);
+      const obs = await settle(t, p, id, { amount: plan.amount });
+      t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
+      t.param('final', obs.finalByPoll ?? 'none');
+      if (caught && res.status === 200 && isAuto(t)) t.scope.check('sandbox.cancel-race', { amount: plan.amount, actual: obs.finalByPoll });
+      await slipChecked(t, p, id, obs);
+    } finally {
+      await release(t, p, id);
+    }
+  });
+
+  for (const want of ['approve', 'decline'] as const) {
+    scenario(`cancel of a final transaction (${want}) answers 400 and changes nothing`, table, async (t) => {
+      if (!isAuto(t) && want !== 'approve') t.skip('only --terminal auto chooses the final status; the approve variant takes whatever the terminal does');
+      const p = await t.harness.primary(t.scope);
+      const plan = planFor(t, want);
+      const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount });
+      const obs = await settle(t, p, id, plan);
+      const final = t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status');
+      const before = t.scope.need(obs.last, 'no status record was read');
+      const res = await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } });
+      t.scope.check('sandbox.cancel-final', res.exchange, { final });
+      const after = await readStatus(t, p, id);
+      t.scope.check('sandbox.cancel-final-unchanged', { before, after: after.record, cancelStatus: res.status });
+      if (!isFinal(t, after.status)) await release(t, p, id);
+    });
+  }
+
+  scenario('cancel of an unknown transaction id answers 404', { capability: 'cancel', clause: 'sandbox#errors' }, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const res = await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: unknownId() } });
+    t.scope.check('errors.unknown-id', res.exchange);
+  });
+});

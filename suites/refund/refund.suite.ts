@@ -1,0 +1,114 @@
+import { describe } from 'vitest';
+import type { Pairing, Plan } from '../../src/index.ts';
+import { planFor, settle } from '../_setup/flows.ts';
+import { type ScenarioContext, scenario } from '../_setup/scenario.ts';
+import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, planOf, readStatus, release, sendable, slipChecked, waitForStatus } from '../payment/support.ts';
+
+const capability = 'refund';
+const rules = { capability, clause: 'profile#rules-of-behaviour' };
+const sandboxRefund = { capability, clause: 'sandbox#revert-and-refund' };
+
+/** A payment converged to its end; its final status and record. */
+async function pay(t: ScenarioContext, p: Pairing, plan: Plan) {
+  const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount });
+  const obs = await settle(t, p, id, plan);
+  const final = t.scope.need(obs.finalByPoll, `payment ${id} did not reach a final status`);
+  return { id, final, record: obs.last };
+}
+
+/** The part of a transaction not yet refunded, by its record. */
+function remainder(record: Record<string, unknown> | undefined, fallback: number): number {
+  if (!record) return fallback;
+  const n = (k: string) => (typeof record[k] === 'number' ? (record[k] as number) : 0);
+  return (typeof record.amount === 'number' ? record.amount : fallback) + n('tip_amount') - n('refund_total_amount');
+}
+
+/** A linked refund that must be refused; a wrongly started one is run to its end. */
+async function refusedRefund(t: ScenarioContext, p: Pairing, id: string, amount: number, left: number) {
+  if (!sendable(t, amount)) return t.param(`refund probe of ${amount}`, 'not sent: above --max-amount');
+  const res = await callIdle(t, p, 'linkedRefund', { amount }, { transaction_id: id });
+  t.scope.check('refund.within-remainder', { remainder: left, exchange: res.exchange });
+  const started = createdId(res);
+  if (started) {
+    await t.scope.converge(p, 'transaction', started);
+    await release(t, p, started);
+  }
+}
+
+describe('refund', () => {
+  scenario('revert: only the most recent SUCCESS; it ends REVERTED with reverted_at', rules, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const older = await pay(t, p, amountFor(t, 'approve', baseAmount(t)));
+    const latest = await pay(t, p, amountFor(t, 'approve', baseAmount(t, 1)));
+    if (older.final !== 'SUCCESS' || latest.final !== 'SUCCESS') t.skip(`needs two SUCCESS payments, got ${older.final} and ${latest.final}`);
+    const refused = await t.scope.call(p, 'revertTransaction', { params: { transaction_id: older.id } });
+    t.scope.check('revert.latest-only', refused.exchange);
+    const wrongOp = isRec(refused.body) && typeof refused.body.operation_id === 'string' ? refused.body.operation_id : undefined;
+    if (refused.status === 200 && wrongOp) await t.scope.converge(p, 'operation', wrongOp);
+
+    const res = await t.scope.call(p, 'revertTransaction', { params: { transaction_id: latest.id } });
+    const opId = t.scope.idFrom(res, 'operation_id', 'revert of the most recent SUCCESS');
+    const op = await t.scope.converge(p, 'operation', opId);
+    t.scope.check('operation.record-matches', { transactionId: latest.id, type: 'transaction.revert', reference: isRec(res.body) ? res.body : undefined, record: op.last });
+    if (isAuto(t)) t.scope.check('sandbox.operation-outcome', { type: 'transaction.revert', expected: ['SUCCESS'], actual: op.finalByPoll, why: 'revert of the most recent SUCCESS, no amount: the "anything else" row' });
+    if (op.finalByPoll !== 'SUCCESS') t.skip(`the revert operation ended ${op.finalByPoll ?? 'nowhere'}; nothing to check on the transaction`);
+    const now = await waitForStatus(t, p, latest.id, (s) => s !== 'SUCCESS', 20, { pastFinal: true });
+    const slip = await slipChecked(t, p, latest.id, { finalByPoll: now.status, last: now.record });
+    t.scope.check('revert.reverted', { record: now.record, slip });
+  });
+
+  scenario('linked refund: at most the unrefunded remainder, grows refund_total_amount, tagged refund', rules, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'approve');
+    const original = await pay(t, p, plan);
+    if (original.final !== 'SUCCESS') t.skip(`the payment ended ${original.final}; a linked refund needs a SUCCESS (see the success-only scenario)`);
+    let left = remainder(original.record, plan.amount);
+    let record = original.record;
+    await refusedRefund(t, p, original.id, left + 100, left);
+    // Two partial refunds that together refund everything, then one cent too many.
+    const first = Math.max(100, Math.floor(left / 200) * 100);
+    for (const amount of [first, left - first]) {
+      if (amount <= 0) continue;
+      const { id } = await begin(t, p, 'linkedRefund', { amount }, { transaction_id: original.id });
+      const obs = await settle(t, p, id, planOf(t, amount), 'refund amount');
+      t.scope.check('refund.tagged', { linked: true, where: 'status record', record: obs.last });
+      const slip = await slipChecked(t, p, id, obs);
+      if (slip) t.scope.check('refund.tagged', { linked: true, where: 'print slip', record: slip });
+      const after = await readStatus(t, p, original.id);
+      t.scope.check('refund.total-grows', { before: record?.refund_total_amount ?? 0, after: after.record?.refund_total_amount, refundAmount: amount, refundStatus: obs.finalByPoll });
+      record = after.record ?? record;
+      left = remainder(record, left);
+      if (left > 0) await refusedRefund(t, p, original.id, left + 1, left);
+    }
+    if (left === 0) await refusedRefund(t, p, original.id, 1, 0);
+    t.param('left unrefunded', left);
+  });
+
+  scenario('linked refund of a transaction that is not SUCCESS answers 400', rules, async (t) => {
+    if (!isAuto(t)) t.skip('only --terminal auto can make the terminal decline');
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'decline');
+    const declined = await pay(t, p, plan);
+    if (declined.final === 'SUCCESS') t.skip('the payment was approved after all (flagged by sandbox.outcome)');
+    const res = await callIdle(t, p, 'linkedRefund', { amount: 100 }, { transaction_id: declined.id });
+    t.scope.check('refund.success-only', res.exchange, { original: declined.final });
+    const started = createdId(res);
+    if (started) {
+      await t.scope.converge(p, 'transaction', started);
+      await release(t, p, started);
+    }
+  });
+
+  scenario('independent refund: a new transaction tagged refund', sandboxRefund, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'approve');
+    const ctid = `pcc-refund-${t.harness.ctx.seed}`;
+    const { id } = await begin(t, p, 'independentRefund', { amount: plan.amount, client_transaction_id: ctid });
+    const obs = await settle(t, p, id, plan, 'refund amount');
+    t.scope.need(obs.finalByPoll, 'the refund did not reach a final status');
+    t.scope.check('refund.tagged', { linked: false, where: 'status record', record: obs.last });
+    t.scope.check('sandbox.client-transaction-id', { sent: ctid, record: obs.last });
+    const slip = await slipChecked(t, p, id, obs);
+    if (slip) t.scope.check('refund.tagged', { linked: false, where: 'print slip', record: slip });
+  });
+});
