@@ -6,9 +6,11 @@ import { resolveConfig, formatRunHelp } from '../config/index.ts';
 import { isToolkitError } from '../core/index.ts';
 import { simCommand } from '../simulator/index.ts';
 import { pairCommand, unpairCommand } from './pair.ts';
+import { publishPactsCommand, verifyPactsCommand } from './pact-commands.ts';
+import { LiveProgress } from '../report/index.ts';
+import { reportCommand } from './report-command.ts';
 import { type RunIo, runConformance } from './run-conformance.ts';
 import { formatFinalTable } from './table.ts';
-import { join } from 'node:path';
 
 const USAGE = `usage: payconnect-conformance <command> [options]
 
@@ -17,6 +19,7 @@ commands:
   sim       start the embedded Pay-Connect sandbox on loopback
   pair      pair with a terminal by OTP and save the credentials to the vault
   unpair    unpair a vault pairing and remove it from the vault
+  report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
 
 'payconnect-conformance run --help' lists the run options.
 `;
@@ -27,18 +30,22 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
     return 0;
   }
   const config = await resolveConfig({ argv, env, cwd: process.cwd() });
-  const tty = io.interactive;
   io.stdout(`payconnect-conformance: target ${config.target.kind === 'url' ? config.target.baseUrl : config.target.kind}, profile ${config.profile}, terminal ${config.terminal}, seed ${config.seed}\n`);
-  const result = await runConformance(config, io, {
-    onTest: tty ? (t) => io.stdout(`  ${t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-'} ${t.name} (${t.durationMs.toFixed(0)} ms)\n`) : undefined,
-  });
-  io.stdout(formatFinalTable(result.record, result.summary, join(config.reportsDir, 'summary.json')));
-  return result.exitCode;
+  // Live progress on a terminal only: a CI log gets the final table and nothing in between.
+  const progress = (io.progress ?? io.interactive) ? new LiveProgress({ write: io.stdout }) : undefined;
+  try {
+    const result = await runConformance(config, io, progress ?? {});
+    progress?.stop();
+    io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
+    return result.exitCode;
+  } finally {
+    progress?.stop();
+  }
 }
 
 /** Runs a command line; returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io?: RunIo): Promise<number> {
-  const out: RunIo = io ?? { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) };
+  const out: RunIo = io ?? { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY), progress: Boolean(process.stdout.isTTY) && !env.CI };
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -50,6 +57,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         return await pairCommand(rest, env, out);
       case 'unpair':
         return await unpairCommand(rest, env, out);
+      case 'report':
+        return await reportCommand(rest, env, out);
+      case 'verify-pacts':
+        return await verifyPactsCommand(rest, env, out);
+      case 'publish-pacts':
+        return await publishPactsCommand(rest, env, out);
       case undefined:
       case 'help':
       case '--help':
@@ -57,7 +70,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         out.stdout(USAGE);
         return command === undefined ? 2 : 0;
       default:
-        out.stderr(`PCC_USAGE: unknown command "${command}"\n  fix: use one of run, sim, pair, unpair\n`);
+        out.stderr(`PCC_USAGE: unknown command "${command}"\n  fix: use one of run, sim, pair, unpair, report\n`);
         return 2;
     }
   } catch (e) {

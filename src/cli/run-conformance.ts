@@ -1,7 +1,8 @@
 /**
  * `run`: one conformance run against one target. Starts the embedded simulator for `sim`, checks a URL
  * target is allowed and reachable, runs the vitest suites in one worker with the run context, and
- * writes summary.json. Never calls process.exit: it returns the exit code.
+ * writes the reports: summary.json, junit.xml, the certification summary, allure-results and (unless
+ * --no-html) the Allure HTML report. Never calls process.exit: it returns the exit code.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +10,32 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import type { ResolvedConfig } from '../config/index.ts';
-import { ToolkitError } from '../core/index.ts';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { CollectorReporter, type RunRecord, type Summary, type TestRecord, buildSummary, exitCodeFor, writeReportFile } from '../report/index.ts';
+import { operations } from '../generated/contract.ts';
+import {
+  AllureReporter,
+  CollectorReporter,
+  REPORT_FILES,
+  type RunEvents,
+  type RunInfo,
+  type RunRecord,
+  type Summary,
+  type WrittenReports,
+  buildSummary,
+  clauseUrlFrom,
+  defaultClauseUrl,
+  exitCodeFor,
+  generateAllureHtml,
+  replaceDirectory,
+  scrubSecrets,
+  sha256Hex,
+  stagingDirectory,
+  writeRunReports,
+} from '../report/index.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.ts';
+import { openPactTarget, pactSuites } from '../pact/index.ts';
 import { assertReachable, assertTargetAllowed } from '../targets/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
@@ -31,6 +53,8 @@ export interface RunIo {
   stderr: (s: string) => void;
   /** Whether a person can be prompted. */
   interactive: boolean;
+  /** Whether live progress is drawn (stdout is a terminal). @default interactive */
+  progress?: boolean;
 }
 
 export interface RunResult {
@@ -39,6 +63,22 @@ export interface RunResult {
   record: RunRecord;
   /** The simulator's base URL or the target's. */
   baseUrl: string;
+  /** The report files written, and the certification verdict. */
+  reports: WrittenReports & { allureResults: string; allureReport?: string; htmlError?: string };
+}
+
+/** The contract file the toolkit checks against (its hash goes into every report). */
+export const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';
+
+/** The SHA-256 of the contract file. */
+export function contractSha256(): string {
+  return sha256Hex(readFileSync(join(PACKAGE_ROOT, CONTRACT_FILE)));
+}
+
+/** Where spec clauses link to in the reports: `PAYCONNECT_SPEC_BASE_URL` (ending in `/`), else relative `spec/`. */
+function clauseLinks(env: NodeJS.ProcessEnv) {
+  const base = env.PAYCONNECT_SPEC_BASE_URL;
+  return base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl;
 }
 
 /** The suite folders a run includes. */
@@ -56,7 +96,9 @@ interface OpenTarget {
 async function openTarget(config: ResolvedConfig): Promise<OpenTarget> {
   const profile = resolveProfile(config.profile);
   if (config.target.kind === 'pact') {
-    throw new ToolkitError('PCC_USAGE', 'the pact target is not built yet', 'use --target sim or --target <base url>');
+    // A Pact mock answers only what the pact declares: the run keeps to the suites that stay within it.
+    config.suites.splice(0, config.suites.length, ...(pactSuites(config.suites, config.terminal) as typeof config.suites));
+    return openPactTarget({ integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts') });
   }
   if (config.target.kind === 'sim') {
     let sim: SimulatorHandle;
@@ -91,9 +133,10 @@ function suiteGlobs(suites: string[]): string[] {
   return names.map((s) => `suites/${s}/**/*.suite.ts`);
 }
 
-/** Runs the suites against the configured target and writes the summary. */
-export async function runConformance(config: ResolvedConfig, io: RunIo, hooks: { onTest?: (t: TestRecord) => void } = {}): Promise<RunResult> {
+/** Runs the suites against the configured target and writes the reports. `events` feed live progress. */
+export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const target = await openTarget(config);
+  const startedAt = new Date().toISOString();
   try {
     const ctx: RunContext = {
       targetKind: config.target.kind,
@@ -116,38 +159,93 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, hooks: {
       sandbox: target.sandbox,
       timeoutMs: 10_000,
     };
-    const collector = new CollectorReporter(hooks.onTest);
-    const perTest = config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6);
-    const vitest = await startVitest(
-      'test',
-      [],
-      {
-        watch: false,
-        config: false,
-        root: PACKAGE_ROOT,
-        include: suiteGlobs(config.suites),
-        reporters: [collector],
-        provide: { [RUN_CONTEXT_KEY]: ctx } as never,
-        pool: 'forks',
-        maxWorkers: 1,
-        fileParallelism: false,
-        isolate: false,
-        testTimeout: perTest,
-        hookTimeout: perTest,
-        passWithNoTests: false,
-        silent: true,
+    const collector = new CollectorReporter(events);
+    const tool = toolInfo();
+    const contract = { file: CONTRACT_FILE, sha256: contractSha256() };
+    const allureResults = join(config.reportsDir, REPORT_FILES.allureResults);
+    // This run's results go to a staging folder, moved in place once complete (history lives in its own file).
+    const staged = stagingDirectory(allureResults);
+    const allure = new AllureReporter({
+      resultsDir: staged,
+      root: PACKAGE_ROOT,
+      environment: {
+        target: config.target.kind === 'url' ? target.baseUrl : `${config.target.kind} (${target.baseUrl})`,
+        'toolkit.version': `${tool.name} ${tool.version}`,
+        'contract.sha256': contract.sha256,
+        'integrator.id': target.integratorId,
+        profile: config.profile,
+        'terminal.mode': config.terminal,
+        seed: String(config.seed),
+        ...(config.target.kind === 'sim' && config.sim.faults.length > 0 ? { 'sim.faults': config.sim.faults.join(', ') } : {}),
       },
-      { logLevel: 'silent', server: { watch: null } },
-      { stdout: devNull(), stderr: devNull() },
-    );
-    await vitest.close();
-    const record = collector.record();
+      messages: { clauseUrl: clauseLinks(process.env), endpoints: operations },
+    });
+    const perTest = config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6);
+    try {
+      const vitest = await startVitest(
+        'test',
+        [],
+        {
+          watch: false,
+          config: false,
+          root: PACKAGE_ROOT,
+          include: suiteGlobs(config.suites),
+          reporters: [collector, allure],
+          provide: { [RUN_CONTEXT_KEY]: ctx } as never,
+          pool: 'forks',
+          maxWorkers: 1,
+          fileParallelism: false,
+          isolate: false,
+          testTimeout: perTest,
+          hookTimeout: perTest,
+          passWithNoTests: false,
+          silent: true,
+        },
+        { logLevel: 'silent', server: { watch: null } },
+        { stdout: devNull(), stderr: devNull() },
+      );
+      await vitest.close();
+    } catch (e) {
+      rmSync(staged, { recursive: true, force: true });
+      throw e;
+    }
+    replaceDirectory(staged, allureResults);
+    // Redacted in the worker already; scrubbed by shape once more before anything is written.
+    const record = scrubSecrets(collector.record());
     if (record.tests.length === 0 && record.unhandled.length === 0) {
       record.unhandled.push(`no test ran (suites: ${config.suites.join(', ') || 'all'})`);
     }
-    const summary = buildSummary(record, toolInfo(), { kind: config.target.kind, baseUrl: target.baseUrl });
-    writeReportFile(join(config.reportsDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-    return { exitCode: exitCodeFor(record, summary), summary, record, baseUrl: target.baseUrl };
+    const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl });
+    const info: RunInfo = {
+      tool,
+      target: { kind: config.target.kind, baseUrl: target.baseUrl },
+      profile: config.profile,
+      terminalMode: config.terminal,
+      seed: config.seed,
+      strict: config.strict,
+      integratorId: target.integratorId,
+      suitesSelected: [...config.suites],
+      contract,
+      faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
+      startedAt,
+      finishedAt: new Date().toISOString(),
+    };
+    const written = writeRunReports(config.reportsDir, record, summary, info);
+    let exitCode = exitCodeFor(record, summary);
+    const reports: RunResult['reports'] = { ...written, allureResults };
+    if (config.html) {
+      const allureReport = join(config.reportsDir, REPORT_FILES.allureReport);
+      try {
+        await generateAllureHtml({ resultsDir: allureResults, outputDir: allureReport, historyPath: join(config.reportsDir, REPORT_FILES.allureHistory) });
+        reports.allureReport = allureReport;
+      } catch (e) {
+        // The other reports are written: say what failed, and count it as an error of the toolkit.
+        reports.htmlError = isToolkitError(e) ? e.toUserMessage() : String(e);
+        io.stderr(`${reports.htmlError}\n`);
+        exitCode = 2;
+      }
+    }
+    return { exitCode, summary, record, baseUrl: target.baseUrl, reports };
   } finally {
     await target.close();
   }

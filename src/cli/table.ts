@@ -1,7 +1,16 @@
-/** The final table of a run: per capability, then the findings, then the verdict. */
+/** The final table of a run: per capability, then the findings, the verdict, and where the reports are. */
 import type { RunRecord, Summary } from '../report/index.ts';
 
-export function formatFinalTable(record: RunRecord, summary: Summary, summaryPath: string): string {
+/** What the table says about the report files, when they were written. */
+export interface TableReports {
+  junit?: string;
+  certificationMd?: string;
+  certification?: { certified: boolean; reasons: string[] };
+  allureReport?: string;
+  htmlError?: string;
+}
+
+export function formatFinalTable(record: RunRecord, summary: Summary, summaryPath: string, reports: TableReports = {}): string {
   const caps = new Map<string, { pass: number; fail: number; skip: number; warn: number }>();
   for (const t of record.tests) {
     const c = caps.get(t.capability) ?? { pass: 0, fail: 0, skip: 0, warn: 0 };
@@ -19,6 +28,15 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   for (const t of record.tests.filter((x) => x.toolkitError)) out.push(`ERROR ${t.toolkitError!.code} in ${t.name}: ${t.toolkitError!.message.split('\n')[0]}`);
   for (const u of record.unhandled) out.push(`ERROR ${u.split('\n')[0]}`);
   const c = summary.counts;
-  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failures} failures, ${c.warnings} warnings (${(record.durationMs / 1000).toFixed(1)} s)`, `summary: ${summaryPath}`);
+  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failures} failures, ${c.warnings} warnings (${(record.durationMs / 1000).toFixed(1)} s)`);
+  if (reports.certification) {
+    const cert = reports.certification;
+    out.push(cert.certified ? 'certification: CERTIFIED' : `certification: NOT CERTIFIED (${cert.reasons.length} reason${cert.reasons.length === 1 ? '' : 's'}; first: ${cert.reasons[0]})`);
+  }
+  out.push(`summary: ${summaryPath}`);
+  if (reports.junit) out.push(`junit: ${reports.junit}`);
+  if (reports.certificationMd) out.push(`certification: ${reports.certificationMd} (.html beside it)`);
+  if (reports.allureReport) out.push(`allure: ${reports.allureReport}/index.html (serve it: payconnect-conformance report --open)`);
+  if (reports.htmlError) out.push(`allure: not generated (${reports.htmlError.split('\n')[0]})`);
   return `${out.join('\n')}\n`;
 }

@@ -1,40 +1,75 @@
 /**
  * A vitest reporter that keeps, for every test, its state and the findings the suite attached to its
- * meta. It prints nothing; the summary and the other reports are built from what it keeps.
+ * meta. It prints nothing; the summary and the other reports are built from what it keeps, and live
+ * progress listens to its events.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { META_KEY, type TestMeta } from '../core/index.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 
+/** The events of a run, for live progress. Every hook is optional. */
+export interface RunEvents {
+  /** A suite file starts. */
+  onSuiteStart?(e: { capability: string; file: string }): void;
+  /** A test starts. */
+  onTestStart?(e: { capability: string; name: string }): void;
+  /** A test finished (passed, failed or skipped). */
+  onTest?(t: TestRecord): void;
+}
+
+/** The capability of a suite file: its folder under `suites/`. */
+export function capabilityOfFile(file: string): string {
+  return file.split('/suites/')[1]?.split('/')[0] ?? 'unknown';
+}
+
+/** What the reports keep of a finished test case. */
+export function testRecordOf(tc: TestCase): TestRecord {
+  const meta = (tc.meta() as Record<string, unknown>)[META_KEY] as TestMeta | undefined;
+  const r = tc.result();
+  const state = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped';
+  const errors = r.state === 'failed' ? (r.errors ?? []).map((e) => String(e.message ?? e)) : [];
+  const diagnostic = tc.diagnostic();
+  return {
+    name: meta ? `${meta.capability} > ${tc.name}` : tc.fullName,
+    capability: meta?.capability ?? capabilityOfFile(tc.module.moduleId),
+    clause: meta?.clause ?? '',
+    file: tc.module.moduleId,
+    state,
+    durationMs: diagnostic?.duration ?? 0,
+    findings: meta?.findings ?? [],
+    skipReason: meta?.skipReason ?? (r.state === 'skipped' ? r.note : undefined),
+    toolkitError: meta?.toolkitError ?? (state === 'failed' && !meta ? { code: 'PCC_INTERNAL', message: errors.join('\n') } : undefined),
+    errors,
+    parameters: meta?.parameters ?? {},
+    exchanges: meta?.exchanges ?? [],
+    deliveries: meta?.deliveries ?? [],
+    ...(diagnostic?.startTime ? { startedAt: new Date(diagnostic.startTime).toISOString() } : {}),
+  };
+}
 
 export class CollectorReporter implements Reporter {
   readonly tests: TestRecord[] = [];
   readonly unhandled: string[] = [];
   private readonly started = Date.now();
-  /** Called with each finished test (for live progress). */
-  constructor(private readonly onTest?: (t: TestRecord) => void) {}
+  private readonly events: RunEvents;
+
+  /** `events`: hooks for live progress; a function is taken as `onTest`. */
+  constructor(events?: RunEvents | ((t: TestRecord) => void)) {
+    this.events = typeof events === 'function' ? { onTest: events } : (events ?? {});
+  }
+
+  onTestModuleStart(m: TestModule): void {
+    this.events.onSuiteStart?.({ capability: capabilityOfFile(m.moduleId), file: m.moduleId });
+  }
+
+  onTestCaseReady(tc: TestCase): void {
+    this.events.onTestStart?.({ capability: capabilityOfFile(tc.module.moduleId), name: tc.name });
+  }
 
   onTestCaseResult(tc: TestCase): void {
-    const meta = (tc.meta() as Record<string, unknown>)[META_KEY] as TestMeta | undefined;
-    const r = tc.result();
-    const state = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped';
-    const errors = r.state === 'failed' ? (r.errors ?? []).map((e) => String(e.message ?? e)) : [];
-    const rec: TestRecord = {
-      name: meta ? `${meta.capability} > ${tc.name}` : tc.fullName,
-      capability: meta?.capability ?? tc.module.moduleId.split('/suites/')[1]?.split('/')[0] ?? 'unknown',
-      clause: meta?.clause ?? '',
-      file: tc.module.moduleId,
-      state,
-      durationMs: tc.diagnostic()?.duration ?? 0,
-      findings: meta?.findings ?? [],
-      skipReason: meta?.skipReason ?? (r.state === 'skipped' ? r.note : undefined),
-      toolkitError: meta?.toolkitError ?? (state === 'failed' && !meta ? { code: 'PCC_INTERNAL', message: errors.join('\n') } : undefined),
-      errors,
-      parameters: meta?.parameters ?? {},
-      exchanges: meta?.exchanges ?? [],
-    };
+    const rec = testRecordOf(tc);
     this.tests.push(rec);
-    this.onTest?.(rec);
+    this.events.onTest?.(rec);
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>): void {

@@ -16,6 +16,10 @@ export interface TestRecord {
   errors: string[];
   parameters: Record<string, string>;
   exchanges: unknown[];
+  /** Webhook deliveries the receivers saw during the test, redacted (see {@link DeliveryView}). */
+  deliveries?: unknown[];
+  /** When the test started, ISO 8601 (absent when it never ran). */
+  startedAt?: string;
 }
 
 /** The whole run's outcome, as the reporters see it. */
@@ -25,4 +29,29 @@ export interface RunRecord {
   unhandled: string[];
   startedAt: string;
   durationMs: number;
+}
+
+/**
+ * One webhook delivery as the suites' setup leaves it in the test meta (redacted): the receiver's
+ * record without the raw bytes. Every field is optional: reports read it defensively.
+ */
+export interface DeliveryView {
+  seq?: number;
+  receivedAt?: string;
+  method?: string;
+  /** The receiver's URL the delivery was posted to. */
+  url?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  rawBody?: string;
+  event?: string;
+  eventId?: string;
+  signature?: string;
+  /** The status the receiver answered. */
+  status?: number;
+  duplicate?: boolean;
+  failedOnPurpose?: boolean;
+  /** The pairing whose receiver got it (`vault#1`, `pcc-…`). */
+  pairing?: string;
 }

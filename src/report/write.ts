@@ -1,5 +1,6 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { ToolkitError } from '../core/index.ts';
 
 /** Writes a report file whole or not at all (temporary file, then rename). */
@@ -11,5 +12,39 @@ export function writeReportFile(path: string, content: string): void {
     renameSync(tmp, path);
   } catch (e) {
     throw new ToolkitError('PCC_REPORT_WRITE', `could not write ${path}: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
+  }
+}
+
+/** A fresh hidden folder beside `final` (same file system), to be moved in place by {@link replaceDirectory}. */
+export function stagingDirectory(final: string, what = 'tmp'): string {
+  const dir = join(dirname(final), `.${basename(final)}.${what}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Puts the complete folder `staged` in the place of `final`: the old one is moved aside first and
+ * removed after, so a reader finds the old folder or the new one, never half of one. Another run
+ * finishing at the same moment may win: the last one in place stays.
+ */
+export function replaceDirectory(staged: string, final: string): void {
+  const old = `${dirname(final)}/.${basename(final)}.old-${process.pid}-${randomBytes(4).toString('hex')}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      try {
+        renameSync(final, old);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      renameSync(staged, final);
+      break;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (attempt < 3 && (code === 'ENOTEMPTY' || code === 'EEXIST')) continue;
+      rmSync(staged, { recursive: true, force: true });
+      throw new ToolkitError('PCC_REPORT_WRITE', `could not put ${final} in place: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   }
 }

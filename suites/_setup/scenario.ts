@@ -2,11 +2,16 @@
  * The suites' one entry point: `scenario(name, info, fn)` declares a vitest test that runs with a
  * scope of the run's harness, attaches its findings to the test, fails it on a failure finding, and
  * skips it (with the reason) when a prerequisite is missing without any failure.
+ * What it leaves in the test meta (redacted: findings, exchanges, webhook deliveries, parameters) is
+ * what the reports show: the Allure reporter turns each exchange and delivery into a step with its
+ * request, response and curl line, and the labels come from the capability and clause.
  */
 import { inject, test } from 'vitest';
 import {
+  type Delivery,
   Harness,
   META_KEY,
+  type Pairing,
   RUN_CONTEXT_KEY,
   type RunContext,
   ScenarioBlocked,
@@ -20,9 +25,36 @@ import {
 let harness: Harness | undefined;
 let driver: TerminalDriver | undefined;
 
+/** Webhook deliveries judged while a scope ran, for the reports (a delivery is judged once). */
+const deliveriesOf = new WeakMap<Scope, unknown[]>();
+
+/** What the reports keep of a delivery (the receiver's record without raw bytes; redacted later). */
+function deliveryView(d: Delivery, p: Pairing, receiverUrl: string): Record<string, unknown> {
+  let url = d.path;
+  try {
+    url = new URL(d.path, receiverUrl).href;
+  } catch { /* keep the path */ }
+  return {
+    seq: d.seq, receivedAt: d.receivedAtIso, method: d.method, url, path: d.path, headers: { ...d.headers },
+    ...(d.body === undefined ? { rawBody: d.rawBody } : { body: d.body }),
+    event: d.event, eventId: d.eventId, signature: d.signature, status: d.status, duplicate: d.duplicate, failedOnPurpose: d.failedOnPurpose, pairing: p.label,
+  };
+}
+
 /** The worker's harness (one per run: the suites run in one worker without isolation). */
 export function getHarness(): Harness {
-  harness ??= new Harness(inject(RUN_CONTEXT_KEY as never) as RunContext);
+  if (!harness) {
+    const h = new Harness(inject(RUN_CONTEXT_KEY as never) as RunContext);
+    // Every delivery passes through judgeDeliveries once, in the scope then running: note it there.
+    const judge = h.judgeDeliveries.bind(h);
+    h.judgeDeliveries = (scope, pairing) => {
+      const rx = pairing.receiver;
+      const fresh = rx ? rx.deliveries().slice(pairing.judged) : [];
+      if (rx && fresh.length > 0) deliveriesOf.set(scope, [...(deliveriesOf.get(scope) ?? []), ...fresh.map((d) => deliveryView(d, pairing, rx.url))]);
+      judge(scope, pairing);
+    };
+    harness = h;
+  }
   return harness;
 }
 
@@ -81,6 +113,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       const redact = (v: unknown) => h.redactor.redactValue(v);
       meta.findings = scope.findings.map((f) => redact(f) as typeof f);
       meta.exchanges = scope.exchanges.map(redact);
+      meta.deliveries = (deliveriesOf.get(scope) ?? []).map(redact);
     }
     if (crash !== undefined) {
       if (isToolkitError(crash)) {
@@ -88,6 +121,11 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         throw new Error(`${crash.code}: ${h.redactor.redactText(crash.message)}`);
       }
       meta.toolkitError = { code: 'PCC_INTERNAL', message: h.redactor.redactText(String((crash as Error)?.stack ?? crash)) };
+      // vitest reports the error itself too (and the reports copy it): no secret in its text.
+      if (crash instanceof Error) {
+        crash.message = h.redactor.redactText(crash.message);
+        if (crash.stack) crash.stack = h.redactor.redactText(crash.stack);
+      }
       throw crash;
     }
     const failures = meta.findings.filter((f) => f.severity === 'failure');

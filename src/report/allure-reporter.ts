@@ -1,0 +1,161 @@
+/**
+ * The Allure reporter of a run: allure-vitest (its setup file runs in every suite, its reporter writes
+ * `allure-results/`), fed with what the suites left in each test's meta. Each test gets its labels,
+ * parameters, clause links and one step per exchange and delivery (see allure-messages.ts); its status
+ * says what kind of failure it is: `failed` for a broken requirement, `broken` for a toolkit error.
+ */
+import { createHash } from 'node:crypto';
+import { join, relative, sep } from 'node:path';
+import AllureVitestReporter from 'allure-vitest/reporter';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import { type AllureMessageOptions, allureMessagesFor } from './allure-messages.ts';
+import { testRecordOf } from './collector.ts';
+import { type Outcome, findingLine, outcomeOf, warningsOf } from './outcome.ts';
+import type { TestRecord } from './records.ts';
+import { terminalIdText, terminalIdsOf } from './run-info.ts';
+import { scrubSecrets, scrubText } from './scrub.ts';
+import { writeReportFile } from './write.ts';
+
+/** Options of {@link AllureReporter}. */
+export interface AllureReporterOptions {
+  /** Where allure-results are written (emptied by the caller). */
+  resultsDir: string;
+  /** The environment block of the report (never a secret); `terminal.id` is added from the run's answers. */
+  environment: Record<string, string>;
+  /** The package root: test paths in the report are relative to it, wherever the run started. */
+  root: string;
+  /** Clause links, endpoints for the feature label. */
+  messages?: AllureMessageOptions;
+}
+
+/** The category names of the reports, one per kind of outcome. */
+export const ALLURE_CATEGORIES = {
+  spec: 'Spec failures',
+  profile: 'Profile rule failures (--strict)',
+  warning: 'Profile warnings',
+  toolkit: 'Toolkit errors',
+} as const;
+
+/**
+ * The categories for Allure 2 readers (`categories.json`): by status and message. Allure 3 takes the
+ * label-based ones of {@link allure3Categories} from the report configuration.
+ */
+export const ALLURE2_CATEGORIES: NonNullable<ConstructorParameters<typeof AllureVitestReporter>[0]['categories']> = [
+  { name: ALLURE_CATEGORIES.spec, matchedStatuses: ['failed' as never], messageRegex: '[\\s\\S]*\\(spec#[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.profile, matchedStatuses: ['failed' as never] },
+  { name: ALLURE_CATEGORIES.warning, matchedStatuses: ['passed' as never], messageRegex: '^warning[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.toolkit, matchedStatuses: ['broken' as never] },
+];
+
+/** Allure 3 categories, matched on the `conformance` label every test carries. */
+export function allure3Categories() {
+  const by = (value: string) => ({ labels: { conformance: `^${value}$` } });
+  return [
+    { id: 'pcc-spec-failures', name: ALLURE_CATEGORIES.spec, matchers: by('spec-failure'), expand: true },
+    { id: 'pcc-profile-failures', name: ALLURE_CATEGORIES.profile, matchers: by('profile-failure') },
+    { id: 'pcc-warnings', name: ALLURE_CATEGORIES.warning, matchers: by('warning') },
+    { id: 'pcc-toolkit-errors', name: ALLURE_CATEGORIES.toolkit, matchers: by('toolkit-error') },
+  ];
+}
+
+const STATUS: Record<Outcome, 'passed' | 'failed' | 'broken' | 'skipped'> = {
+  'spec-failure': 'failed',
+  'profile-failure': 'failed',
+  'toolkit-error': 'broken',
+  warning: 'passed',
+  passed: 'passed',
+  skipped: 'skipped',
+};
+
+const REF_LABEL = 'pcc_ref';
+
+/** Java properties text (Allure's `environment.properties`), keys and values escaped. */
+export function environmentProperties(env: Record<string, string>): string {
+  const esc = (s: string, key: boolean) =>
+    s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t').replace(key ? /[=: #!]/g : /^[ #!]/g, (c) => `\\${c}`)
+      .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return Object.entries(env).map(([k, v]) => `${esc(k, true)}=${esc(v, false)}`).join('\n') + '\n';
+}
+
+interface Extra {
+  outcome: Outcome;
+  message?: string;
+  fullName: string;
+  titlePath: string[];
+  packageName: string;
+}
+
+interface AllureResultLike {
+  fullName?: string;
+  titlePath?: string[];
+  status?: string;
+  statusDetails?: { message?: string; trace?: string };
+  labels: { name: string; value?: string }[];
+}
+
+export class AllureReporter implements Reporter {
+  readonly #inner: AllureVitestReporter;
+  readonly #extras = new Map<string, Extra>();
+
+  constructor(private readonly opts: AllureReporterOptions) {
+    this.#inner = new AllureVitestReporter({
+      resultsDir: opts.resultsDir,
+      categories: ALLURE2_CATEGORIES,
+      listeners: [{ beforeTestResultStop: (r) => this.#finish(r as unknown as AllureResultLike) }],
+    });
+  }
+
+  onInit(vitest: Vitest): void {
+    this.#inner.onInit(vitest);
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    const records: TestRecord[] = [];
+    for (const m of modules) {
+      for (const tc of m.children.allTests()) records.push(this.#prepare(tc));
+    }
+    this.#inner.onTestRunEnd(modules);
+    const terminalIds = terminalIdsOf({ tests: records, unhandled: [], startedAt: '', durationMs: 0 });
+    writeReportFile(join(this.opts.resultsDir, 'environment.properties'), environmentProperties({ ...this.opts.environment, 'terminal.id': terminalIdText(terminalIds) }));
+  }
+
+  /** Adds the test's messages to its meta, where allure-vitest reads them. */
+  #prepare(tc: TestCase): TestRecord {
+    const meta = tc.meta() as Record<string, unknown>;
+    const record = scrubSecrets(testRecordOf(tc));
+    const list = ((meta.allureRuntimeMessages as unknown[] | undefined) ??= []);
+    list.push(...allureMessagesFor(record, this.opts.messages));
+    list.push({ type: 'metadata', data: { labels: [{ name: REF_LABEL, value: tc.id }] } });
+    const relFile = relative(this.opts.root, tc.module.moduleId).split(sep).join('/');
+    const suitePath: string[] = [];
+    for (let s = tc.parent; s.type === 'suite'; s = s.parent) suitePath.unshift(s.name);
+    const outcome = outcomeOf(record);
+    const warnings = warningsOf(record);
+    this.#extras.set(tc.id, {
+      outcome,
+      message: outcome === 'warning' ? `warning${warnings.length > 1 ? 's' : ''}:\n${warnings.map(findingLine).join('\n')}` : outcome === 'skipped' ? record.skipReason : undefined,
+      fullName: `${relFile}#${[...suitePath, tc.name].join(' ')}`,
+      titlePath: [...relFile.split('/'), ...suitePath],
+      packageName: relFile.replace(/\//g, '.'),
+    });
+    return record;
+  }
+
+  /** Status by kind of outcome, and test paths relative to the package (stable history ids). */
+  #finish(r: AllureResultLike): void {
+    const ref = r.labels.find((l) => l.name === REF_LABEL)?.value;
+    r.labels = r.labels.filter((l) => l.name !== REF_LABEL);
+    const extra = ref === undefined ? undefined : this.#extras.get(ref);
+    if (!extra) return;
+    r.status = STATUS[extra.outcome];
+    if (extra.message) r.statusDetails = { ...r.statusDetails, message: extra.message };
+    if (r.statusDetails?.message) r.statusDetails.message = scrubText(r.statusDetails.message);
+    if (r.statusDetails?.trace) r.statusDetails.trace = scrubText(r.statusDetails.trace);
+    r.fullName = extra.fullName;
+    r.titlePath = extra.titlePath;
+    for (const l of r.labels) {
+      if (l.name === 'package') l.value = extra.packageName;
+      if (l.name === '_fallbackTestCaseId') l.value = createHash('md5').update(extra.fullName).digest('hex');
+    }
+  }
+}

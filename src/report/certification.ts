@@ -1,0 +1,172 @@
+/**
+ * The certification summary (`certification.md` and `.html`): what was tested, against what, with
+ * which contract, the counts per capability, the findings with their clauses, the SHA-256 of
+ * summary.json, and the verdict. Certified only when every spec-level suite ran and passed, in a run
+ * that was not restricted by --suite and whose verdict is pass; otherwise each reason is named.
+ */
+import { findingLine, outcomeOf } from './outcome.ts';
+import type { RunRecord, TestRecord } from './records.ts';
+import { type RunInfo, terminalIdText } from './run-info.ts';
+import type { Summary } from './summary.ts';
+
+/** The suites a certification needs: the spec's capabilities. */
+export const SPEC_LEVEL_SUITES = ['pairing', 'auth', 'config', 'payment', 'cancel', 'preauth', 'print-slip', 'webhooks', 'isolation'] as const;
+
+/** Counts of one capability. */
+export interface CapabilityRow {
+  capability: string;
+  tests: number;
+  pass: number;
+  fail: number;
+  skip: number;
+  warn: number;
+}
+
+/** The certification of a run. */
+export interface Certification {
+  certified: boolean;
+  /** Why it is not certified (empty when certified). */
+  reasons: string[];
+  rows: CapabilityRow[];
+  /** SHA-256 (hex) of the summary.json the certification refers to. */
+  summarySha256: string;
+  terminalIds: string[];
+}
+
+/** Pass/fail/skip/warn per capability, spec-level suites first, in their order. */
+export function capabilityRows(record: RunRecord): CapabilityRow[] {
+  const rows = new Map<string, CapabilityRow>();
+  for (const t of record.tests) {
+    const r = rows.get(t.capability) ?? { capability: t.capability, tests: 0, pass: 0, fail: 0, skip: 0, warn: 0 };
+    r.tests++;
+    if (t.state === 'passed') r.pass++;
+    else if (t.state === 'failed') r.fail++;
+    else r.skip++;
+    r.warn += t.findings.filter((f) => f.severity === 'warning').length;
+    rows.set(t.capability, r);
+  }
+  const order = (c: string) => {
+    const i = (SPEC_LEVEL_SUITES as readonly string[]).indexOf(c);
+    return i < 0 ? SPEC_LEVEL_SUITES.length : i;
+  };
+  return [...rows.values()].sort((a, b) => order(a.capability) - order(b.capability) || a.capability.localeCompare(b.capability));
+}
+
+function whyFailed(t: TestRecord): string {
+  const first = t.findings.find((f) => f.severity === 'failure');
+  if (first) return findingLine(first);
+  if (t.toolkitError) return `toolkit error ${t.toolkitError.code}: ${t.toolkitError.message.split('\n')[0]}`;
+  return t.errors[0]?.split('\n')[0] ?? 'failed';
+}
+
+/** Decides the certification of a run. */
+export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected'>, summarySha256: string, terminalIds: string[] = []): Certification {
+  const reasons: string[] = [];
+  const selected = info.suitesSelected;
+  const unselected = selected.length > 0 ? SPEC_LEVEL_SUITES.filter((s) => !selected.includes(s)) : [];
+  if (unselected.length > 0) reasons.push(`the run was restricted by --suite (${selected.join(', ')}): ${unselected.join(', ')} not run`);
+  for (const suite of SPEC_LEVEL_SUITES) {
+    if (unselected.includes(suite)) continue;
+    const tests = record.tests.filter((t) => t.capability === suite);
+    if (tests.length === 0) {
+      reasons.push(`suite ${suite} did not run (no test)`);
+      continue;
+    }
+    const failed = tests.filter((t) => t.state === 'failed');
+    for (const t of failed) reasons.push(`suite ${suite} failed: ${t.name}: ${whyFailed(t)}`);
+    if (tests.every((t) => t.state === 'skipped')) reasons.push(`suite ${suite} was skipped entirely (${tests.length} test${tests.length > 1 ? 's' : ''}; e.g. ${tests[0]!.skipReason ?? 'no reason given'})`);
+  }
+  const spec = new Set<string>(SPEC_LEVEL_SUITES);
+  for (const t of record.tests.filter((x) => x.state === 'failed' && !spec.has(x.capability))) reasons.push(`${t.name} failed: ${whyFailed(t)}`);
+  for (const u of record.unhandled) reasons.push(`an error outside the tests: ${u.split('\n')[0]}`);
+  if (reasons.length === 0 && summary.verdict !== 'pass') reasons.push(`the run's verdict is ${summary.verdict}`);
+  return { certified: reasons.length === 0, reasons, rows: capabilityRows(record), summarySha256, terminalIds };
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+function facts(info: RunInfo, cert: Certification): [string, string][] {
+  return [
+    ['Target', info.target.kind === 'sim' ? `embedded simulator (${info.target.baseUrl})` : info.target.baseUrl],
+    ['Date', `${info.startedAt} – ${info.finishedAt}`],
+    ['Toolkit', `${info.tool.name} ${info.tool.version} (Node ${process.versions.node})`],
+    ['Contract', `${info.contract.file}, SHA-256 ${info.contract.sha256}`],
+    ['Integrator id', info.integratorId],
+    ['Terminal id', terminalIdText(cert.terminalIds)],
+    ['Profile / terminal mode', `${info.profile} / ${info.terminalMode}${info.strict ? ' (strict)' : ''}`],
+    ['Seed', String(info.seed)],
+    ['Suites', info.suitesSelected.length > 0 ? info.suitesSelected.join(', ') : 'all'],
+    ...(info.faults.length > 0 ? [['Simulator faults', info.faults.join(', ')] as [string, string]] : []),
+    ['summary.json SHA-256', cert.summarySha256],
+  ];
+}
+
+function verdictLine(cert: Certification): string {
+  return cert.certified ? 'CERTIFIED' : 'NOT CERTIFIED';
+}
+
+/** The Markdown certification summary. */
+export function certificationMarkdown(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification): string {
+  const out = ['# Pay-Connect conformance certification', '', `**Verdict: ${verdictLine(cert)}**`, ''];
+  if (!cert.certified) out.push('Not certified because:', '', ...cert.reasons.map((r) => `- ${cell(r)}`), '');
+  out.push('| | |', '|---|---|', ...facts(info, cert).map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+  out.push('## Results per capability', '', '| capability | tests | pass | fail | skip | warn |', '|---|---:|---:|---:|---:|---:|');
+  for (const r of cert.rows) out.push(`| ${cell(r.capability)} | ${r.tests} | ${r.pass} | ${r.fail} | ${r.skip} | ${r.warn} |`);
+  const c = summary.counts;
+  out.push(`| **total** | ${c.tests} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.warnings} |`, '');
+  const missing = SPEC_LEVEL_SUITES.filter((s) => !cert.rows.some((r) => r.capability === s));
+  if (missing.length > 0) out.push(`Spec-level suites without a test in this run: ${missing.join(', ')}.`, '');
+  out.push('## Findings', '');
+  if (summary.findings.length === 0) out.push('None.', '');
+  else {
+    out.push('| severity | clause | check | test | message |', '|---|---|---|---|---|');
+    for (const f of summary.findings) out.push(`| ${f.severity} | ${cell(f.clause)} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
+    out.push('');
+  }
+  const errors = record.tests.filter((t) => t.state === 'failed' && outcomeOf(t) === 'toolkit-error');
+  if (errors.length + record.unhandled.length > 0) {
+    out.push('## Toolkit errors', '');
+    for (const t of errors) out.push(`- ${cell(t.name)}: ${cell(whyFailed(t))}`);
+    for (const u of record.unhandled) out.push(`- ${cell(u.split('\n')[0] ?? '')}`);
+    out.push('');
+  }
+  out.push(`Generated by ${info.tool.name} ${info.tool.version}. The counts and findings are those of summary.json (SHA-256 above).`, '');
+  return out.join('\n');
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** The HTML certification summary (one self-contained page, no script, no remote resource). */
+export function certificationHtml(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification): string {
+  const c = summary.counts;
+  const reasons = cert.certified ? '' : `<p>Not certified because:</p><ul>${cert.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
+  const factRows = facts(info, cert).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  const capRows = cert.rows.map((r) => `<tr><td>${esc(r.capability)}</td><td>${r.tests}</td><td>${r.pass}</td><td class="${r.fail ? 'bad' : ''}">${r.fail}</td><td>${r.skip}</td><td class="${r.warn ? 'warn' : ''}">${r.warn}</td></tr>`).join('');
+  const findingRows = summary.findings.map((f) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td><code>${esc(f.clause)}</code></td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${esc(f.message)}</td></tr>`).join('');
+  const errors = [
+    ...record.tests.filter((t) => t.state === 'failed' && outcomeOf(t) === 'toolkit-error').map((t) => `${t.name}: ${whyFailed(t)}`),
+    ...record.unhandled.map((u) => u.split('\n')[0] ?? ''),
+  ];
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Pay-Connect conformance certification</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<style>
+body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
+th{background:#f4f4f4}.verdict{font-size:1.4em;font-weight:bold;padding:.5em 1em;display:inline-block;border-radius:4px}
+.ok{background:#dff5e1;color:#135d1e}.no{background:#fde2e1;color:#8a1c14}.bad{color:#8a1c14}.warn{color:#8a5a00}
+</style></head><body>
+<h1>Pay-Connect conformance certification</h1>
+<p class="verdict ${cert.certified ? 'ok' : 'no'}">${verdictLine(cert)}</p>
+${reasons}
+<table>${factRows}</table>
+<h2>Results per capability</h2>
+<table><tr><th>capability</th><th>tests</th><th>pass</th><th>fail</th><th>skip</th><th>warn</th></tr>${capRows}
+<tr><th>total</th><th>${c.tests}</th><th>${c.passed}</th><th>${c.failed}</th><th>${c.skipped}</th><th>${c.warnings}</th></tr></table>
+<h2>Findings</h2>
+${summary.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>severity</th><th>clause</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`}
+${errors.length > 0 ? `<h2>Toolkit errors</h2><ul>${errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
+<p>Generated by ${esc(info.tool.name)} ${esc(info.tool.version)}. The counts and findings are those of summary.json (SHA-256 above).</p>
+</body></html>
+`;
+}

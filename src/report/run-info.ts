@@ -1,0 +1,53 @@
+/**
+ * What the reports say about the run besides its tests: target, versions, contract hash, integrator
+ * and terminal ids. Never a secret: nothing here comes from the vault's secret fields.
+ */
+import { createHash } from 'node:crypto';
+import type { Exchange } from '../core/index.ts';
+import type { RunRecord } from './records.ts';
+
+/** The run, as the reports describe it. */
+export interface RunInfo {
+  tool: { name: string; version: string };
+  target: { kind: string; baseUrl: string };
+  profile: string;
+  /** The terminal mode (`auto`, `manual`, `observe`). */
+  terminalMode: string;
+  seed: number;
+  strict: boolean;
+  integratorId: string;
+  /** The suites chosen with `--suite`; empty when every suite was run. */
+  suitesSelected: string[];
+  /** The contract the checks were generated from, and its SHA-256 (hex). */
+  contract: { file: string; sha256: string };
+  /** Simulator fault switches that were on (sim target only). */
+  faults: string[];
+  startedAt: string;
+  finishedAt: string;
+}
+
+/** The SHA-256 of `data`, lower-case hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * The terminal ids the service named in its answers (pairing result, configuration, slips), most
+ * often seen first: the run's main pairing comes first, pairings made by single tests after it.
+ */
+export function terminalIdsOf(record: RunRecord): string[] {
+  const seen = new Map<string, number>();
+  for (const t of record.tests) {
+    for (const ex of t.exchanges as Partial<Exchange>[]) {
+      const body = ex.response?.body as { terminal_id?: unknown } | undefined;
+      if (ex.response?.status === 200 && typeof body?.terminal_id === 'string' && body.terminal_id !== '') seen.set(body.terminal_id, (seen.get(body.terminal_id) ?? 0) + 1);
+    }
+  }
+  return [...seen].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+}
+
+/** `main (+N more)`, or `(not seen)`. */
+export function terminalIdText(ids: readonly string[]): string {
+  if (ids.length === 0) return '(not seen)';
+  return ids.length === 1 ? ids[0]! : `${ids[0]} (+${ids.length - 1} more, from pairings made by single tests)`;
+}

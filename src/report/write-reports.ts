@@ -1,0 +1,49 @@
+/**
+ * Writes the reports of a finished run into the reports folder, each whole or not at all:
+ * summary.json, junit.xml, certification.md and certification.html (the Allure HTML report is
+ * generated separately: it needs the allure-results of the run).
+ */
+import { join } from 'node:path';
+import { type Certification, certificationHtml, certificationMarkdown, certify } from './certification.ts';
+import { buildJunitXml } from './junit.ts';
+import type { RunRecord } from './records.ts';
+import { type RunInfo, sha256Hex, terminalIdsOf } from './run-info.ts';
+import type { Summary } from './summary.ts';
+import { writeReportFile } from './write.ts';
+
+/** The files of {@link writeRunReports}, absolute. */
+export interface WrittenReports {
+  summary: string;
+  junit: string;
+  certificationMd: string;
+  certificationHtml: string;
+  certification: Certification;
+}
+
+/** The file names in the reports folder. */
+export const REPORT_FILES = {
+  summary: 'summary.json',
+  junit: 'junit.xml',
+  certificationMd: 'certification.md',
+  certificationHtml: 'certification.html',
+  allureResults: 'allure-results',
+  allureReport: 'allure-report',
+  allureHistory: 'allure-history.jsonl',
+} as const;
+
+/** Writes summary.json, junit.xml and the certification summary. `record` and `summary` are redacted. */
+export function writeRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo): WrittenReports {
+  const paths = {
+    summary: join(dir, REPORT_FILES.summary),
+    junit: join(dir, REPORT_FILES.junit),
+    certificationMd: join(dir, REPORT_FILES.certificationMd),
+    certificationHtml: join(dir, REPORT_FILES.certificationHtml),
+  };
+  const summaryText = `${JSON.stringify(summary, null, 2)}\n`;
+  writeReportFile(paths.summary, summaryText);
+  writeReportFile(paths.junit, buildJunitXml(record, summary, info));
+  const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record));
+  writeReportFile(paths.certificationMd, certificationMarkdown(record, summary, info, certification));
+  writeReportFile(paths.certificationHtml, certificationHtml(record, summary, info, certification));
+  return { ...paths, certification };
+}

@@ -1,0 +1,38 @@
+/**
+ * No secret reaches an output: after a whole conformance run, stdout, stderr, every file under the
+ * reports folder and the pact files are searched for every client secret, access token and webhook
+ * key the service handed out during the run. None may be found.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type SimulatorHandle, startSimulator } from '../src/index.ts';
+import { ROOT, runCli, tempDir } from './support/cli.ts';
+
+let sim: SimulatorHandle;
+beforeAll(async () => {
+  sim = await startSimulator({ stepDelayMs: 20, deadlineMs: 1500 });
+});
+afterAll(() => sim.close());
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+}
+
+test('a whole run leaks no client secret, access token or webhook key', async () => {
+  const vault = join(tempDir(), 'vault.json');
+  const r = await runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', vault, '--deadline', '5s', '--runs', '5'], { timeoutMs: 300_000 });
+  expect(r.summary, r.stderr).toBeDefined();
+  const secrets = sim.issuedSecrets();
+  // The run paired, took tokens and received webhook keys: there is something to look for.
+  expect(secrets.length).toBeGreaterThan(3);
+  const outputs: [string, string][] = [['stdout', r.stdout], ['stderr', r.stderr]];
+  const searched = [...files(r.reportsDir), ...files(join(ROOT, 'contracts', 'pacts')).filter((f) => f.endsWith('.json'))];
+  for (const f of searched) outputs.push([f, readFileSync(f, 'latin1')]);
+  expect(searched.some((f) => f.endsWith('summary.json'))).toBe(true);
+  const leaks = outputs.flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map((s) => `${where}: ${s.slice(0, 4)}…`));
+  expect(leaks).toEqual([]);
+}, 320_000);
