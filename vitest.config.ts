@@ -30,6 +30,8 @@ export default defineConfig({
           name: 'selftest',
           include: ['test/**/*.test.ts'],
           testTimeout: 180_000,
+          // The fault runs are child processes that mostly wait on the virtual terminal's timers.
+          maxConcurrency: 4,
           hookTimeout: 60_000,
         },
       },
