@@ -1,5 +1,92 @@
 /**
- * Registered checks of the webhook suites (see probes.ts for the pattern). Every exported value
- * with an `id` and a `run` is registered.
+ * Registered checks of the webhook and property suites (see probes.ts for the pattern). Every
+ * exported value with an `id` and a `run` is registered.
  */
-export {};
+import { defineCheck, fail, pass, skip } from './check.ts';
+import type { ConvergenceObservation } from './observations.ts';
+
+/** The status a transaction or operation is created in: its posting is optional (sandbox#webhooks). */
+const CREATION_STATUS = 'INITIATED';
+
+/**
+ * Every status change that polling saw was also posted (sandbox: "Every status change of a
+ * transaction or an operation is posted"). Order and duplicates do not matter (delivery is at least
+ * once and may be out of order); the creation itself (`INITIATED`) is optional.
+ */
+export const everyStatusPosted = defineCheck<ConvergenceObservation>({
+  id: 'webhook.every-status-posted',
+  clause: 'sandbox#webhooks',
+  source: 'sandbox',
+  title: 'Every status change seen by polling is also delivered by a valid webhook',
+  run(o) {
+    if (!o.webhooksObservable) return skip('webhooks are not observable for this pairing');
+    if (o.polled.length === 0) return skip('polling saw no status');
+    const posted = new Set(o.webhooks.map((w) => w.status));
+    const changes = [...new Set(o.polled.map((s) => s.status).filter((s) => s !== CREATION_STATUS))];
+    const missing = changes.filter((s) => !posted.has(s));
+    if (missing.length === 0) return pass();
+    return fail({
+      message: `${o.kind} ${o.id}: no valid webhook for ${missing.join(', ')} (polling saw ${o.polled.map((s) => s.status).join(' -> ')})`,
+      evidence: { polled: o.polled, webhooks: o.webhooks, missing },
+    });
+  },
+});
+
+/** Deliveries the receiver answered 500 on purpose, and what came after them. */
+export interface RetryObservation {
+  /** Deliveries answered 500 on purpose: the key is the event_id (else the raw body). */
+  failed: { key: string; event?: string; seq: number; atMs: number }[];
+  /** Later deliveries with the same keys, whatever they were answered. */
+  redelivered: { key: string; seq: number; atMs: number; status: number }[];
+  /** How long after the first failure the scenario stopped waiting. */
+  waitedMs: number;
+  /** The retry schedule assumed, in ms (the profile's, times the target's scale). */
+  scheduleMs: readonly number[];
+}
+
+/**
+ * A delivery that did not get a 2xx answer is delivered again (public profile: 500 is a temporary
+ * failure, retried after 5, 10, 20, 40 and 80 s; sandbox: that schedule may be scaled): after the
+ * first failure of an event, the same event_id arrives again.
+ */
+export const webhookRetried = defineCheck<RetryObservation>({
+  id: 'webhook.retried',
+  clause: 'profile#webhooks',
+  source: 'profile',
+  title: 'A webhook answered 500 is delivered again (same event_id)',
+  run(o) {
+    if (o.failed.length === 0) return skip('no delivery was answered 500 (none arrived while the receiver was failing)');
+    const firsts = new Map<string, RetryObservation['failed'][number]>();
+    for (const f of o.failed) if (!firsts.has(f.key) || firsts.get(f.key)!.seq > f.seq) firsts.set(f.key, f);
+    const lost = [...firsts.values()].filter((f) => !o.redelivered.some((r) => r.key === f.key && r.seq > f.seq));
+    if (lost.length === 0) return pass();
+    const what = lost.map((f) => `${f.event ?? '(no event)'} ${f.key}`).join(', ');
+    return fail({
+      message: `not delivered again within ${o.waitedMs} ms after a 500: ${what}`,
+      evidence: { lost, failed: o.failed, redelivered: o.redelivered, scheduleMs: o.scheduleMs, waitedMs: o.waitedMs },
+    });
+  },
+});
+
+/** Code points of a string, for evidence that shows what changed in an echo. */
+function codePoints(s: unknown): string[] | undefined {
+  return typeof s === 'string' ? [...s].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`) : undefined;
+}
+
+/** `client_transaction_id` comes back exactly as sent (sandbox: "optional and echoed back"). */
+export const clientTransactionIdEchoed = defineCheck<{ sent: string; record: Record<string, unknown> }>({
+  id: 'transaction.client-id-echoed',
+  clause: 'sandbox#transactions',
+  source: 'sandbox',
+  title: 'client_transaction_id is echoed intact in the transaction status record',
+  run({ sent, record }) {
+    const got = record.client_transaction_id;
+    if (got === sent) return pass();
+    const cps = (s: unknown) => (codePoints(s)?.length ?? 99) <= 16 ? ` (${codePoints(s)!.join(' ')})` : '';
+    const how = typeof got === 'string' && got.normalize('NFC') === sent.normalize('NFC') ? ': normalised to another Unicode form' : typeof got === 'string' && got === sent.trim() ? ': trimmed' : '';
+    return fail({
+      message: `client_transaction_id ${JSON.stringify(sent)}${cps(sent)} came back as ${got === undefined ? 'nothing' : `${JSON.stringify(got)}${cps(got)}`}${how}`,
+      evidence: { sent, got, sentCodePoints: codePoints(sent), gotCodePoints: codePoints(got) },
+    });
+  },
+});

@@ -1,0 +1,73 @@
+/**
+ * fast-check properties as conformance checks: each run's verdict is a registered check evaluated on
+ * what the run observed, and a failing property becomes one finding of that check whose evidence
+ * carries the seed, the replay path and the shrunk counterexample. Nothing here throws an expect.
+ */
+import fc from 'fast-check';
+import { getCheck } from '../../src/index.ts';
+import type { ScenarioContext } from '../_setup/scenario.ts';
+
+/** A run that broke the property: the check that failed and its input. */
+export interface Counter {
+  check: string;
+  input: unknown;
+  evidence?: Record<string, unknown>;
+}
+
+/** A run's verdict: true when it holds. */
+export type Verdict = true | Counter;
+
+/** The verdict of registered check `id` on `input` (passed or skipped: holds). */
+export function verdict(t: ScenarioContext, id: string, input: unknown, evidence?: Record<string, unknown>): Verdict {
+  const outcome = getCheck<unknown>(id).run(input, { profile: t.harness.profile, strict: t.harness.ctx.strict });
+  return outcome.kind === 'fail' ? { check: id, input, evidence } : true;
+}
+
+/** The seed fast-check is given: the run's seed as a 32-bit integer. */
+export function fcSeed(t: ScenarioContext): number {
+  return t.harness.ctx.seed | 0;
+}
+
+/**
+ * Checks `predicate` on `numRuns` values of `arb` with the run's seed. On failure (after shrinking)
+ * the failing check of the last failing run, which is the shrunk counterexample's, is recorded with
+ * the seed and counterexample. A toolkit error inside a run stops the property and is rethrown.
+ */
+export async function holds<T>(t: ScenarioContext, name: string, arb: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<Verdict>): Promise<void> {
+  const seed = fcSeed(t);
+  let crash: unknown;
+  let last: Counter | undefined;
+  const details = await fc.check(
+    fc.asyncProperty(arb, async (value) => {
+      if (crash !== undefined) return true;
+      try {
+        const v = await predicate(value);
+        if (v === true) return true;
+        last = v;
+        return false;
+      } catch (e) {
+        crash = e;
+        return true;
+      }
+    }),
+    { seed, numRuns },
+  );
+  if (crash !== undefined) throw crash;
+  t.param(`${name}: runs`, details.numRuns);
+  if (!details.failed) return;
+  if (!last) throw new Error(`fast-check property ${name} failed without a counterexample (seed ${seed}): ${String(details.errorInstance ?? 'too many values filtered out?')}`);
+  const counterexample = details.counterexample?.[0];
+  t.scope.check(last.check, last.input, {
+    ...last.evidence,
+    property: {
+      name,
+      seed,
+      runSeed: t.harness.ctx.seed,
+      path: details.counterexamplePath,
+      numRuns: details.numRuns,
+      numShrinks: details.numShrinks,
+      counterexample,
+      replay: `--seed ${t.harness.ctx.seed} (fast-check seed ${seed}, path "${details.counterexamplePath ?? ''}")`,
+    },
+  });
+}
