@@ -36,17 +36,27 @@ function layeredRefusal(id: string, rule: { clause: string; source: RuleSource }
 
 // ---------------------------------------------------------------- payment
 
-/** The status record echoes the caller's `client_transaction_id` (sandbox#transactions). */
+/** Code points of a string, for evidence that shows what changed in an echo. */
+function codePoints(s: unknown): string[] | undefined {
+  return typeof s === 'string' ? [...s].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`) : undefined;
+}
+
+/** `client_transaction_id` comes back exactly as sent (sandbox: "optional and echoed back"). */
 export const clientTransactionIdEchoed = defineCheck<{ sent: string; record?: Rec }>({
   id: 'sandbox.client-transaction-id',
   clause: 'sandbox#transactions',
   source: 'sandbox',
-  title: 'client_transaction_id is echoed in the status record',
+  title: 'client_transaction_id is echoed intact in the transaction status record',
   run({ sent, record }) {
     if (!record) return skip('no status record was read');
     const got = record.client_transaction_id;
     if (got === sent) return pass();
-    return fail({ message: `client_transaction_id ${got === undefined ? 'missing' : JSON.stringify(got)} in the status record of ${String(record.transaction_id)}, sent ${JSON.stringify(sent)}`, evidence: { sent, got } });
+    const cps = (s: unknown) => (codePoints(s)?.length ?? 99) <= 16 ? ` (${codePoints(s)!.join(' ')})` : '';
+    const how = typeof got === 'string' && got.normalize('NFC') === sent.normalize('NFC') ? ': normalised to another Unicode form' : typeof got === 'string' && got === sent.trim() ? ': trimmed' : '';
+    return fail({
+      message: `client_transaction_id ${JSON.stringify(sent)}${cps(sent)} came back as ${got === undefined ? 'nothing' : `${JSON.stringify(got)}${cps(got)}`}${how}`,
+      evidence: { sent, got, sentCodePoints: codePoints(sent), gotCodePoints: codePoints(got) },
+    });
   },
 });
 

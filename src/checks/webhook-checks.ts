@@ -67,26 +67,3 @@ export const webhookRetried = defineCheck<RetryObservation>({
     });
   },
 });
-
-/** Code points of a string, for evidence that shows what changed in an echo. */
-function codePoints(s: unknown): string[] | undefined {
-  return typeof s === 'string' ? [...s].map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`) : undefined;
-}
-
-/** `client_transaction_id` comes back exactly as sent (sandbox: "optional and echoed back"). */
-export const clientTransactionIdEchoed = defineCheck<{ sent: string; record: Record<string, unknown> }>({
-  id: 'transaction.client-id-echoed',
-  clause: 'sandbox#transactions',
-  source: 'sandbox',
-  title: 'client_transaction_id is echoed intact in the transaction status record',
-  run({ sent, record }) {
-    const got = record.client_transaction_id;
-    if (got === sent) return pass();
-    const cps = (s: unknown) => (codePoints(s)?.length ?? 99) <= 16 ? ` (${codePoints(s)!.join(' ')})` : '';
-    const how = typeof got === 'string' && got.normalize('NFC') === sent.normalize('NFC') ? ': normalised to another Unicode form' : typeof got === 'string' && got === sent.trim() ? ': trimmed' : '';
-    return fail({
-      message: `client_transaction_id ${JSON.stringify(sent)}${cps(sent)} came back as ${got === undefined ? 'nothing' : `${JSON.stringify(got)}${cps(got)}`}${how}`,
-      evidence: { sent, got, sentCodePoints: codePoints(sent), gotCodePoints: codePoints(got) },
-    });
-  },
-});

@@ -31,7 +31,7 @@ describe('client_transaction_id', () => {
       await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } });
       const obs = await t.scope.converge(p, 'transaction', id);
       if (!obs.last) return true; // no status record to compare with; convergence reported why
-      return verdict(t, 'transaction.client-id-echoed', { sent, record: obs.last }, { transaction_id: id });
+      return verdict(t, 'sandbox.client-transaction-id', { sent, record: obs.last }, { transaction_id: id });
     });
   });
 });
