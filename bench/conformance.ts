@@ -19,7 +19,7 @@ console.log(`full run: ${((Date.now() - t0) / 1000).toFixed(1)} s wall (${(full.
 
 for (const suite of ['properties', 'stateful']) {
   const tests = full.record.tests.filter((t) => t.capability === suite);
-  const requests = tests.reduce((n, t) => n + t.exchanges.length, 0);
+  const requests = tests.reduce((n, t) => n + t.exchangeCount, 0);
   const ms = tests.reduce((n, t) => n + t.durationMs, 0);
   console.log(`${suite}: ${tests.length} tests, ${requests} requests in ${(ms / 1000).toFixed(1)} s = ${ms > 0 ? ((requests * 1000) / ms).toFixed(0) : '-'} req/s`);
 }

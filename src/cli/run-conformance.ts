@@ -147,7 +147,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       terminal: config.terminal,
       interactive: io.interactive,
       deadlineMs: config.deadlineMs,
-      settleMs: config.target.kind === 'sim' ? Math.max(150, config.sim.stepDelayMs * 4) : 1000,
+      // Long enough to see a status that changes one terminal step after it was final.
+      settleMs: config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : 1000,
       seed: config.seed,
       runs: config.runs,
       vaultPath: target.vaultPath,

@@ -12,8 +12,13 @@ export interface TestMeta {
   skipReason?: string;
   /** Parameters worth showing in reports (amount, outcome, terminal mode). */
   parameters?: Record<string, string>;
-  /** The exchanges of the test, redacted, for the reports' steps. */
+  /**
+   * The exchanges of the test, redacted, for the reports' steps: all of them up to a limit, beyond it
+   * the first and last ones and every one a finding is about (a property test makes thousands).
+   */
   exchanges?: unknown[];
+  /** How many exchanges the test made (also those left out of `exchanges`). */
+  exchangeCount?: number;
   /** Deliveries seen by the receivers during the test, redacted. */
   deliveries?: unknown[];
 }

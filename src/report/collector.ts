@@ -42,6 +42,7 @@ export function testRecordOf(tc: TestCase): TestRecord {
     errors,
     parameters: meta?.parameters ?? {},
     exchanges: meta?.exchanges ?? [],
+    exchangeCount: meta?.exchangeCount ?? meta?.exchanges?.length ?? 0,
     deliveries: meta?.deliveries ?? [],
     ...(diagnostic?.startTime ? { startedAt: new Date(diagnostic.startTime).toISOString() } : {}),
   };

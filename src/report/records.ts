@@ -16,6 +16,8 @@ export interface TestRecord {
   errors: string[];
   parameters: Record<string, string>;
   exchanges: unknown[];
+  /** How many exchanges the test made (`exchanges` may hold fewer). */
+  exchangeCount: number;
   /** Webhook deliveries the receivers saw during the test, redacted (see {@link DeliveryView}). */
   deliveries?: unknown[];
   /** When the test started, ISO 8601 (absent when it never ran). */

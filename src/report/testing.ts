@@ -20,6 +20,7 @@ export function testRecord(over: Partial<TestRecord> & { scenario?: string } = {
     exchanges: [],
     deliveries: [],
     ...rest,
+    exchangeCount: rest.exchangeCount ?? rest.exchanges?.length ?? 0,
   };
 }
 

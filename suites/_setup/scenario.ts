@@ -25,6 +25,17 @@ import {
 let harness: Harness | undefined;
 let driver: TerminalDriver | undefined;
 
+/** Exchanges kept whole in a test's meta: the first and last ones, and every one with a finding. */
+const KEEP_FIRST = 50;
+const KEEP_LAST = 10;
+
+function kept(scope: Scope): readonly unknown[] {
+  const all = scope.exchanges;
+  if (all.length <= KEEP_FIRST + KEEP_LAST) return all;
+  const withFinding = new Set(scope.findings.map((f) => (f.evidence as { exchange?: { seq?: number } } | undefined)?.exchange?.seq));
+  return all.filter((x, i) => i < KEEP_FIRST || i >= all.length - KEEP_LAST || withFinding.has(x.seq));
+}
+
 /** Webhook deliveries judged while a scope ran, for the reports (a delivery is judged once). */
 const deliveriesOf = new WeakMap<Scope, unknown[]>();
 
@@ -112,7 +123,8 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       h.end(scope);
       const redact = (v: unknown) => h.redactor.redactValue(v);
       meta.findings = scope.findings.map((f) => redact(f) as typeof f);
-      meta.exchanges = scope.exchanges.map(redact);
+      meta.exchanges = kept(scope).map(redact);
+      meta.exchangeCount = scope.exchanges.length;
       meta.deliveries = (deliveriesOf.get(scope) ?? []).map(redact);
     }
     if (crash !== undefined) {
