@@ -16,7 +16,7 @@ function reference(ctx: SimContext, op: Op): Reply {
 function preauthOp(ctx: SimContext, req: ApiRequest, type: OpType): Reply {
   const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string);
   const amount = amountField(parseJsonObject(req.raw));
-  if (t.kind !== 'preauth' || t.status !== 'SUCCESS') {
+  if ((t.kind !== 'preauth' || t.status !== 'SUCCESS') && !ctx.faults.has('preauth.ops-on-any-transaction')) {
     throw badRequest('the transaction is not a successful preauthorization');
   }
   return reference(ctx, terminal.startOperation(type, t, amount));
@@ -25,7 +25,7 @@ function preauthOp(ctx: SimContext, req: ApiRequest, type: OpType): Reply {
 /** revert: only the terminal's most recent SUCCESS transaction (sandbox#revert-and-refund). */
 function revert(ctx: SimContext, req: ApiRequest): Reply {
   const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string);
-  if (!terminal.isLastSuccess(t)) throw badRequest("only the terminal's most recent SUCCESS transaction can be reverted");
+  if (!terminal.isLastSuccess(t) && !ctx.faults.has('revert.older-accepted')) throw badRequest("only the terminal's most recent SUCCESS transaction can be reverted");
   return reference(ctx, terminal.startOperation('transaction.revert', t, null));
 }
 
@@ -47,7 +47,7 @@ export function operationRoutes(ctx: SimContext): Route[] {
       handle: (r) => {
         const op = r.pairing.terminal.operation(r.params.id as string);
         if (!op) throw unknownId(ctx, 'operation');
-        return { status: 200, body: operationRecord(op) };
+        return { status: 200, body: operationRecord(op, ctx.faults) };
       },
     },
   ];

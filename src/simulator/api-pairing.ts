@@ -2,6 +2,7 @@
 import { integratorOf, INTEGRATOR_HEADER } from './auth.ts';
 import { createPairing, type SimContext } from './context.ts';
 import { badRequest, unauthorized } from './errors.ts';
+import type { OtpRejection } from './otp.ts';
 import { configRecord } from './records.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
 import { optUrl, parseJsonObject, reqString, type Body } from './validate.ts';
@@ -24,8 +25,12 @@ function tokenBody(req: ApiRequest): Body {
 /** POST /v1/auth/token/ */
 function token(ctx: SimContext, req: ApiRequest): Reply {
   const { faults, options, registry } = ctx;
-  if (faults.has('auth.token-requires-integrator') && integratorOf(req.headers) === null) {
+  const integrator = integratorOf(req.headers);
+  if (faults.has('auth.token-requires-integrator') && integrator === null) {
     throw badRequest(`the ${INTEGRATOR_HEADER} header is required`);
+  }
+  if (faults.has('auth.token-refuses-integrator') && integrator !== null) {
+    throw badRequest(`the ${INTEGRATOR_HEADER} header is not allowed here`);
   }
   const body = tokenBody(req);
   const grant = reqString(body, 'grant_type');
@@ -33,7 +38,9 @@ function token(ctx: SimContext, req: ApiRequest): Reply {
   const clientId = reqString(body, 'client_id');
   const clientSecret = reqString(body, 'client_secret');
   const lifetime = faults.has('token.short-lived') ? 2 : options.tokenLifetimeSec;
-  const issued = registry.issueToken(clientId, clientSecret, lifetime);
+  // token.expires-early: the token dies after 1 s whatever expires_in announces.
+  const lives = faults.has('token.expires-early') ? 1 : lifetime;
+  const issued = registry.issueToken(clientId, clientSecret, lives, faults.has('auth.any-secret-accepted'));
   if (!issued) throw unauthorized('the client credentials are unknown or revoked');
   return {
     status: 200,
@@ -46,6 +53,17 @@ function token(ctx: SimContext, req: ApiRequest): Reply {
   };
 }
 
+/** The one pay_connect_id every pairing answers under `pair.shared-pay-connect-id`. */
+const SHARED_PAY_CONNECT_ID = '00000000-0000-4000-8000-000000000001';
+
+/** Refuses an OTP with 400, unless a pairing fault bends the answer (then it may return and pair). */
+function refuseOtp(ctx: SimContext, why: OtpRejection): void {
+  if (why === 'consumed') throw badRequest(OTP_REASONS[why]);
+  if (ctx.faults.has('pair.bad-otp-accepted')) return;
+  if (ctx.faults.has('pair.bad-otp-401')) throw unauthorized(OTP_REASONS[why]);
+  throw badRequest(OTP_REASONS[why]);
+}
+
 /** POST /v1/pay-connect/pair/ */
 function pair(ctx: SimContext, req: ApiRequest): Reply {
   const integrator = integratorOf(req.headers);
@@ -56,10 +74,10 @@ function pair(ctx: SimContext, req: ApiRequest): Reply {
   const webhookUrl = optUrl(body, 'webhook_url');
   // Everything is validated before the OTP is consumed, so a typo elsewhere does not burn it.
   const rejected = ctx.otps.consume(body.otp, ctx.faults.has('pair.otp-reuse'));
-  if (rejected) throw badRequest(OTP_REASONS[rejected]);
+  if (rejected) refuseOtp(ctx, rejected);
   const p = createPairing(ctx, name, integrator, webhookUrl);
   const result: Record<string, unknown> = {
-    pay_connect_id: p.id,
+    pay_connect_id: ctx.faults.has('pair.shared-pay-connect-id') ? SHARED_PAY_CONNECT_ID : p.id,
     pay_connect_name: ctx.faults.has('pair.name-not-echoed') ? `${p.name} (sandbox)` : p.name,
     terminal_id: p.terminal.id,
     client_id: p.clientId,
@@ -78,7 +96,11 @@ export function pairingRoutes(ctx: SimContext): Route[] {
     {
       method: 'POST', path: '/v1/pay-connect/unpair/', auth: 'bearer',
       handle: (r) => {
-        ctx.registry.unpair(r.pairing, ctx.faults.has('auth.unpair-not-revoking'));
+        if (ctx.faults.has('unpair.refused')) throw badRequest('the terminal cannot be unpaired now');
+        ctx.registry.unpair(r.pairing, {
+          keepTokens: ctx.faults.has('auth.unpair-not-revoking'),
+          keepCredentials: ctx.faults.has('auth.credentials-survive-unpair'),
+        });
         return { status: 200 }; // the public profile: "no body"
       },
     },

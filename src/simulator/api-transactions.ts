@@ -6,7 +6,7 @@ import { isPaymentMethod, printSlip, statusRecordJson } from './records.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
 import type { Pairing } from './store.ts';
 import type { VirtualTerminal } from './terminal.ts';
-import { amountField, optString, parseJsonObject } from './validate.ts';
+import { amountField, optString, parseJsonObject, type Body } from './validate.ts';
 
 /** A transaction and the terminal that holds it. */
 export interface Found {
@@ -43,21 +43,45 @@ function ensureIdle(ctx: SimContext, terminal: VirtualTerminal): void {
   }
 }
 
+/** `client_transaction_id` as kept (dropped under `transaction.client-id-dropped`). */
+function clientTxnIdOf(ctx: SimContext, body: Body): string | null {
+  const id = optString(body, 'client_transaction_id');
+  return ctx.faults.has('transaction.client-id-dropped') ? null : id;
+}
+
+/**
+ * generate's `payment_method`: one of the configuration's ids, or null (the customer picks). The
+ * payment method faults each bend one step: let an unknown id through (as null), refuse a listed
+ * one, or drop the one sent.
+ */
+function paymentMethodOf(ctx: SimContext, body: Body): string | null {
+  const { faults } = ctx;
+  const method = optString(body, 'payment_method');
+  if (method === null) return null;
+  if (!isPaymentMethod(method)) {
+    if (faults.has('generate.unknown-method-accepted')) return null;
+    throw badRequest('payment_method is not one of the configuration\'s methods');
+  }
+  if (method === 'PAYCONIQ' && faults.has('generate.listed-method-refused')) throw badRequest('payment_method PAYCONIQ is not available');
+  return faults.has('generate.payment-method-ignored') ? null : method;
+}
+
 /** generate, preauth and independent refund: validate, check the terminal is free, start. */
 function start(ctx: SimContext, req: ApiRequest, kind: TxnKind): Reply {
   const body = parseJsonObject(req.raw);
   const zeroOk = kind === 'payment' && ctx.faults.has('generate.accepts-zero-amount');
   const amount = amountField(body, 'amount', zeroOk);
-  const clientTxnId = optString(body, 'client_transaction_id');
-  let method: string | null = null;
-  if (kind === 'payment') {
-    method = optString(body, 'payment_method');
-    if (method !== null && !isPaymentMethod(method)) throw badRequest('payment_method is not one of the configuration\'s methods');
-  }
+  const clientTxnId = clientTxnIdOf(ctx, body);
+  const method = kind === 'payment' ? paymentMethodOf(ctx, body) : null;
   ensureIdle(ctx, req.pairing.terminal);
-  const t = req.pairing.terminal.start(kind, amount, clientTxnId, method);
+  const t = req.pairing.terminal.start(kind === 'refund' ? refundKind(ctx) : kind, amount, clientTxnId, method);
   const hide = kind === 'payment' && ctx.faults.has('generate.missing-transaction-id');
   return { status: 200, body: hide ? {} : { transaction_id: t.id } };
+}
+
+/** A refund is recorded as a charge (tagged `charge`) under `refund.tagged-charge`. */
+function refundKind(ctx: SimContext): TxnKind {
+  return ctx.faults.has('refund.tagged-charge') ? 'payment' : 'refund';
 }
 
 /** POST /v1/pay-connect/transactions/{id}/refund/ */
@@ -65,12 +89,13 @@ function linkedRefund(ctx: SimContext, req: ApiRequest): Reply {
   const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string);
   const body = parseJsonObject(req.raw);
   const amount = amountField(body);
-  const clientTxnId = optString(body, 'client_transaction_id');
-  if (t.status !== 'SUCCESS') throw badRequest('only a SUCCESS transaction can be refunded');
+  const clientTxnId = clientTxnIdOf(ctx, body);
+  const { faults } = ctx;
+  if (t.status !== 'SUCCESS' && !faults.has('refund.non-success-accepted')) throw badRequest('only a SUCCESS transaction can be refunded');
   const left = t.amount + t.tip - t.refundTotal;
-  if (amount > left) throw badRequest(`amount exceeds the unrefunded remainder (${left})`);
+  if (amount > left && !faults.has('refund.above-remainder-accepted')) throw badRequest(`amount exceeds the unrefunded remainder (${left})`);
   ensureIdle(ctx, terminal);
-  const refund = terminal.start('refund', amount, clientTxnId, t.method, t.id);
+  const refund = terminal.start(refundKind(ctx), amount, clientTxnId, t.method, t.id);
   return { status: 200, body: { transaction_id: refund.id } };
 }
 
@@ -78,16 +103,23 @@ function linkedRefund(ctx: SimContext, req: ApiRequest): Reply {
 function cancel(ctx: SimContext, req: ApiRequest): Reply {
   const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string);
   if (terminal.cancel(t) === 'final' && !ctx.faults.has('cancel.final-accepted')) {
+    if (ctx.faults.has('cancel.final-stamps-canceled-at')) t.canceledAt = ctx.now();
     throw badRequest(`the transaction is already final (${t.status})`);
   }
   return { status: 200, body: {} };
 }
+
+/** Final statuses without a completed payment (`slip.unsuccessful-final-400` refuses their slip). */
+const UNSUCCESSFUL = new Set<string>(['DECLINED', 'FAILED', 'EXPIRED', 'CANCELED']);
 
 /** GET /v1/pay-connect/transactions/{id}/print-slip/ */
 function slip(ctx: SimContext, req: ApiRequest): Reply {
   const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string, true);
   if (!isFinal(t.status) && !ctx.faults.has('slip.nonfinal-200')) {
     throw badRequest(`the transaction is not final yet (${t.status})`);
+  }
+  if (UNSUCCESSFUL.has(t.status) && ctx.faults.has('slip.unsuccessful-final-400')) {
+    throw badRequest(`no print slip for a ${t.status} transaction`);
   }
   return { status: 200, body: printSlip(t, terminal, ctx.faults) };
 }

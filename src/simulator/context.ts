@@ -52,7 +52,7 @@ function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHo
     },
     onOperation(o) {
       if (!target || ctx.faults.has('webhook.none')) return;
-      ctx.webhooks.send(target, `operation.${o.status.toLowerCase()}`, operationRecord(o));
+      ctx.webhooks.send(target, `operation.${o.status.toLowerCase()}`, operationRecord(o, ctx.faults));
     },
   };
 }

@@ -87,3 +87,9 @@ export function isFinal(status: TxnStatus | OpStatus): boolean {
 export function row(amount: number): number {
   return ((amount % 100) + 100) % 100;
 }
+
+/** Outcome of the amount's last two digits, at the time the terminal finishes (sandbox#transactions). */
+export function finishStatus(amount: number): TxnStatus {
+  const r = row(amount);
+  return r === 51 ? 'DECLINED' : r === 52 ? 'FAILED' : r === 53 ? 'EXPIRED' : 'SUCCESS';
+}

@@ -25,6 +25,11 @@ export function isPaymentMethod(id: string): boolean {
   return METHOD_IDS.has(id);
 }
 
+/** The terminal's timezone: the sandbox's, or another one under `config.wrong-timezone`. */
+function timezoneOf(faults: FaultSet): string {
+  return faults.has('config.wrong-timezone') ? 'Europe/Vienna' : TIMEZONE;
+}
+
 /** ISO 8601 UTC with second precision (`2026-11-22T05:31:56Z`); 0 means null. */
 export function iso(ms: number): string | null {
   return ms === 0 ? null : `${new Date(ms).toISOString().slice(0, 19)}Z`;
@@ -101,7 +106,7 @@ export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): 
     status: t.status,
     payment_method: t.method ?? 'CARD',
     tags: [t.kind === 'refund' ? 'refund' : 'charge'],
-    timezone: TIMEZONE,
+    timezone: timezoneOf(faults),
     created_at: iso(t.createdAt),
     completed_at: iso(t.completedAt),
     canceled_at: iso(t.canceledAt),
@@ -125,26 +130,29 @@ export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): 
 }
 
 /** The operation record of the public profile (also the data of operation webhooks). */
-export function operationRecord(o: Op): Record<string, unknown> {
+export function operationRecord(o: Op, faults: FaultSet): Record<string, unknown> {
+  const misnamed = o.type === 'transaction.preauth.increment' && faults.has('operation.wrong-type');
   return {
     operation_id: o.id,
-    operation_type: o.type,
+    operation_type: misnamed ? 'transaction.preauth.complete' : o.type,
     transaction_id: o.txnId,
     status: o.status,
     ...(o.amount === null ? {} : { metadata: { amount: o.amount } }),
   };
 }
 
-/** The configuration of spec#configuration. */
+/** The configuration of spec#configuration, with the config fault switches applied. */
 export function configRecord(terminal: VirtualTerminal, faults: FaultSet): Record<string, unknown> {
+  const methods = faults.has('config.no-card') ? PAYMENT_METHODS.filter((m) => m.id !== 'CARD') : PAYMENT_METHODS;
   return {
     version: '1.0.0',
-    terminal_id: terminal.id,
+    // Terminal ids start with 8: a 9 names some other terminal.
+    terminal_id: faults.has('config.other-terminal-id') ? `9${terminal.id.slice(1)}` : terminal.id,
     default_language: 'sl',
     currency: CURRENCY,
-    timezone: TIMEZONE,
+    timezone: timezoneOf(faults),
     ...(faults.has('config.missing-payment-methods')
       ? {}
-      : { payment_methods: PAYMENT_METHODS.map((p) => ({ ...p, group: { ...p.group } })) }),
+      : { payment_methods: methods.map((p) => ({ ...p, group: { ...p.group } })) }),
   };
 }

@@ -90,12 +90,17 @@ export class Registry {
     this.latest.set(p.integratorId, p);
   }
 
-  /** Issues a token for valid, unrevoked credentials; null otherwise. */
-  issueToken(clientId: string, clientSecret: string, lifetimeSec: number): { token: string; pairing: Pairing } | null {
+  /**
+   * Issues a token for valid, unrevoked credentials; null otherwise. `anySecret` is the
+   * `auth.any-secret-accepted` fault. Credentials kept by `auth.credentials-survive-unpair` get a
+   * token that is never stored, so it answers 401 like any revoked one.
+   */
+  issueToken(clientId: string, clientSecret: string, lifetimeSec: number, anySecret = false): { token: string; pairing: Pairing } | null {
     const p = this.byClient.get(clientId);
-    if (!p || p.revoked || !sameSecret(p.clientSecret, clientSecret)) return null;
+    if (!p || (!anySecret && !sameSecret(p.clientSecret, clientSecret))) return null;
     const token = secret();
     this.remember(token);
+    if (p.revoked) return { token, pairing: p };
     this.tokens.set(token, { pairing: p, expiresAt: this.now() + lifetimeSec * 1000 });
     p.tokens.push(token);
     if (p.tokens.length > MAX_TOKENS_PER_PAIRING) this.tokens.delete(p.tokens.shift() as string);
@@ -121,12 +126,13 @@ export class Registry {
 
   /**
    * Revokes a pairing: its credentials stop working at once. With `keepTokens` (the
-   * `auth.unpair-not-revoking` fault) its tokens and terminal stay alive.
+   * `auth.unpair-not-revoking` fault) its tokens and terminal stay alive; with `keepCredentials`
+   * (`auth.credentials-survive-unpair`) its client credentials still obtain (dead) tokens.
    */
-  unpair(p: Pairing, keepTokens: boolean): void {
+  unpair(p: Pairing, keep: { keepTokens?: boolean; keepCredentials?: boolean } = {}): void {
     p.revoked = true;
-    this.byClient.delete(p.clientId);
-    if (keepTokens) return;
+    if (!keep.keepCredentials) this.byClient.delete(p.clientId);
+    if (keep.keepTokens) return;
     for (const t of p.tokens) this.tokens.delete(t);
     p.tokens.length = 0;
     if (this.latest.get(p.integratorId) === p) this.latest.delete(p.integratorId);

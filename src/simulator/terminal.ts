@@ -5,7 +5,7 @@
  */
 import type { FaultSet } from './faults.ts';
 import type { Card, Merchant, Op, OpType, Txn, TxnKind, TxnStatus } from './model.ts';
-import { isFinal, row } from './model.ts';
+import { finishStatus, isFinal, row } from './model.ts';
 import type { Rng } from './rng.ts';
 
 /** Timing and retention settings of a terminal. */
@@ -31,11 +31,8 @@ export interface TerminalEnv {
   readonly now: () => number;
 }
 
-/** Outcome of the amount's last two digits, at the time the terminal finishes (sandbox#transactions). */
-function finishStatus(amount: number): TxnStatus {
-  const r = row(amount);
-  return r === 51 ? 'DECLINED' : r === 52 ? 'FAILED' : r === 53 ? 'EXPIRED' : 'SUCCESS';
-}
+/** The one terminal_id every new terminal gets under `pair.shared-terminal-id`. */
+const SHARED_TERMINAL_ID = '80000000';
 
 /** A virtual payment terminal with its merchant, transactions and operations. */
 export class VirtualTerminal {
@@ -52,7 +49,8 @@ export class VirtualTerminal {
   private disposed = false;
 
   constructor(private readonly env: TerminalEnv, readonly merchant: Merchant) {
-    this.id = `8${env.rng.digits(7)}`;
+    const id = `8${env.rng.digits(7)}`; // drawn either way, so the fault leaves the seed's sequence alone
+    this.id = env.faults.has('pair.shared-terminal-id') ? SHARED_TERMINAL_ID : id;
     this.cardTid = `T${env.rng.digits(7)}`;
   }
 
@@ -91,8 +89,10 @@ export class VirtualTerminal {
     }
     t.deadline = setTimeout(() => this.finalize(t, 'EXPIRED'), deadlineMs);
     this.timed.add(t);
-    // 55: the terminal is offline, the transaction stays INITIATED until canceled or expired.
+    // 55: the terminal is offline, the transaction stays INITIATED until canceled or expired
+    // (under `terminal.offline-picks-up` it is picked up at once and waits like a 54).
     if (row(amount) !== 55) this.schedule(t, stepDelayMs, () => this.pickUp(t));
+    else if (this.env.faults.has('terminal.offline-picks-up')) this.pickUp(t);
     return t;
   }
 
@@ -109,10 +109,10 @@ export class VirtualTerminal {
       return 'accepted';
     }
     // IN_PROGRESS: a cancel signal. The legal race: an approving payment may still complete.
-    if (this.env.faults.has('cancel.race-success') && finishStatus(t.amount) === 'SUCCESS' && r !== 54) {
-      return 'accepted';
-    }
-    this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, 'CANCELED'));
+    const approving = finishStatus(t.amount) === 'SUCCESS' && r !== 54;
+    if (approving && this.env.faults.has('cancel.race-success')) return 'accepted';
+    const end = approving && this.env.faults.has('cancel.in-progress-fails') ? 'FAILED' : 'CANCELED';
+    this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, end));
     return 'accepted';
   }
 
@@ -147,8 +147,8 @@ export class VirtualTerminal {
     t.method ??= 'CARD'; // the virtual customer picks CARD on the terminal's picker
     this.emitTxn(t);
     if (this.env.faults.has('transaction.never-converges')) return this.clearTimers(t);
-    // 54 waits for a card until canceled or expired.
-    if (row(t.amount) !== 54) this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, finishStatus(t.amount)));
+    // 54 waits for a card until canceled or expired (and so does a 55 picked up by a fault).
+    if (row(t.amount) !== 54 && row(t.amount) !== 55) this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, finishStatus(t.amount)));
   }
 
   private finalize(t: Txn, status: TxnStatus): void {
@@ -180,7 +180,7 @@ export class VirtualTerminal {
     this.lastSuccess = t.id;
     if (t.parentId !== null) {
       const parent = this.txns.get(t.parentId);
-      if (parent) parent.refundTotal += t.amount;
+      if (parent && !faults.has('refund.total-unchanged')) parent.refundTotal += t.amount;
     }
   }
 
@@ -197,12 +197,14 @@ export class VirtualTerminal {
   private apply(op: Op): boolean {
     const t = this.txns.get(op.txnId);
     if (!t || t.status !== 'SUCCESS') return false;
+    // Only reachable under `preauth.ops-on-any-transaction`: the operation fails, the charge is untouched.
+    if (op.type !== 'transaction.revert' && t.kind !== 'preauth') return false;
     const amount = op.amount ?? 0;
     switch (op.type) {
       case 'transaction.revert':
         if (!this.isLastSuccess(t)) return false;
         t.status = 'REVERTED';
-        t.revertedAt = this.env.now();
+        if (!this.env.faults.has('revert.no-reverted-at')) t.revertedAt = this.env.now();
         this.emitTxn(t);
         return true;
       case 'transaction.preauth.increment':
@@ -211,7 +213,7 @@ export class VirtualTerminal {
         return true;
       case 'transaction.preauth.complete':
         if (t.completed || amount > t.authorized) return false;
-        t.amount = amount;
+        if (!this.env.faults.has('preauth.complete-keeps-amount')) t.amount = amount;
         t.completed = true;
         return true;
     }

@@ -152,7 +152,7 @@ export class WebhookSender {
     this.inFlight--;
     lane.busy = false;
     if (this.closed) return;
-    const delay = RETRY_SCHEDULE_MS[d.attempt];
+    const delay = this.opts.faults.has('webhook.no-retry') ? undefined : RETRY_SCHEDULE_MS[d.attempt];
     if (!ok && delay !== undefined) {
       d.attempt++;
       this.later(delay * this.opts.retryScale, () => this.enqueue(d));
