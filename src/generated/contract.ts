@@ -94,6 +94,10 @@ export const operations: readonly OperationEntry[] = [
       "401": {
         "source": "sandbox",
         "schema": "Error"
+      },
+      "413": {
+        "source": "sandbox",
+        "schema": "Error"
       }
     }
   },
@@ -276,6 +280,10 @@ export const operations: readonly OperationEntry[] = [
       "404": {
         "source": "sandbox",
         "schema": "Error"
+      },
+      "413": {
+        "source": "sandbox",
+        "schema": "Error"
       }
     }
   },
@@ -441,6 +449,10 @@ export const operations: readonly OperationEntry[] = [
       "404": {
         "source": "sandbox",
         "schema": "Error"
+      },
+      "413": {
+        "source": "sandbox",
+        "schema": "Error"
       }
     }
   },
@@ -568,4 +580,4 @@ export const validators: Readonly<Record<string, ValidateFunction>> = {
 };
 
 /** Name of the contract file these tables were generated from, and the byte length it had. */
-export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: 38991 } as const;
+export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: 39207 } as const;

@@ -989,6 +989,7 @@ export interface operations {
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     cancelTransaction: {
@@ -1025,6 +1026,7 @@ export interface operations {
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     getPrintSlip: {
@@ -1362,6 +1364,7 @@ export interface operations {
             };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
         };
     };
     operationEvent: {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { startSimulator, type SimulatorHandle } from './simulator.ts';
 import type { SimulatorOptions } from './options.ts';
+import { assertMatchesContract } from './contract-conformance.ts';
 
 /** A parsed answer; `json` is null when the body is not JSON. */
 export interface Res {
@@ -26,7 +27,8 @@ export interface Send {
 /** A keep-alive HTTP caller bound to one base URL. */
 export class Http {
   readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
-  constructor(readonly base: string) {}
+  /** @param sim - when given, answers are checked against the contract while it has no fault on */
+  constructor(readonly base: string, private readonly sim?: SimulatorHandle) {}
 
   async call(method: string, path: string, send: Send = {}): Promise<Res> {
     const { body } = send;
@@ -40,6 +42,7 @@ export class Http {
     } catch {
       json = null;
     }
+    if (this.sim && this.sim.faults.length === 0) assertMatchesContract(method, path, res.statusCode, text);
     return { status: res.statusCode, headers: res.headers, text, json };
   }
 
@@ -58,7 +61,7 @@ export interface TestSim {
 /** Starts a fast simulator for tests (step 10 ms, deadline 300 ms, fixed seed). */
 export async function startTestSim(options: SimulatorOptions = {}): Promise<TestSim> {
   const sim = await startSimulator({ stepDelayMs: 10, deadlineMs: 300, seed: 7, webhookRetryScale: 0.001, ...options });
-  const http = new Http(sim.url);
+  const http = new Http(sim.url, sim);
   return { sim, http, close: async () => { await http.close(); await sim.close(); } };
 }
 
