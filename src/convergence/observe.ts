@@ -100,9 +100,10 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined;
         if (settled && webhookSeen) break;
       }
+      // Once final, only the settle window is left: poll it a few times, not at the back-off pace.
+      if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, settleMs / 3));
       const wait = Math.min(r.retryAfterMs ?? interval, Math.max(0, o.deadlineMs - (Date.now() - start)));
       interval = Math.min(maxInterval, interval * factor);
-      if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, settleMs / 3));
       await sleep(wait, wake, o.signal);
     }
   } finally {

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { observe } from './observe.ts';
+
+const FINAL = ['SUCCESS', 'FAILED', 'DECLINED', 'CANCELED', 'EXPIRED', 'REVERTED'];
+
+/** A poll that answers the given statuses in turn, then repeats the last. */
+function script(...statuses: (string | undefined)[]) {
+  let i = 0;
+  const seen: number[] = [];
+  return { seen, poll: async () => { seen.push(Date.now()); return { status: statuses[Math.min(i++, statuses.length - 1)] }; } };
+}
+
+describe('observe', () => {
+  it('follows polling to a final status, folding repeats, and keeps watching for the settle window', async () => {
+    const s = script('INITIATED', 'INITIATED', 'IN_PROGRESS', 'SUCCESS');
+    const o = await observe({ kind: 'transaction', id: 't', poll: s.poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 60, initialIntervalMs: 5 });
+    expect(o.polled.map((p) => p.status)).toEqual(['INITIATED', 'IN_PROGRESS', 'SUCCESS']);
+    expect(o.finalByPoll).toBe('SUCCESS');
+    expect(o.timedOut).toBe(false);
+    expect(s.seen.length).toBeGreaterThan(4); // it polled again after the first SUCCESS
+  });
+
+  it('sees a status that changes after it was final (within the settle window)', async () => {
+    const s = script('SUCCESS', 'FAILED');
+    const o = await observe({ kind: 'transaction', id: 't', poll: s.poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 50, initialIntervalMs: 5 });
+    expect(o.polled.map((p) => p.status)).toEqual(['SUCCESS', 'FAILED']);
+  });
+
+  it('times out at the deadline when nothing is final, and says so', async () => {
+    const t0 = Date.now();
+    const o = await observe({ kind: 'operation', id: 'op', poll: script('IN_PROGRESS').poll, webhooksObservable: false, final: FINAL, deadlineMs: 150, initialIntervalMs: 5 });
+    expect(o.timedOut).toBe(true);
+    expect(o.finalByPoll).toBeUndefined();
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it('waits for the final webhook when webhooks are observable, and reports what it said', async () => {
+    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [];
+    let wake = () => {};
+    setTimeout(() => {
+      hooks.push({ status: 'DECLINED', channel: 'webhook', atMs: 0 });
+      wake();
+    }, 120);
+    const o = await observe({
+      kind: 'transaction', id: 't', poll: script('SUCCESS').poll, webhooks: () => hooks,
+      subscribe: (w) => ((wake = w), () => {}), webhooksObservable: true, final: FINAL, deadlineMs: 2000, settleMs: 20, initialIntervalMs: 5,
+    });
+    expect(o.finalByPoll).toBe('SUCCESS');
+    expect(o.finalByWebhook).toBe('DECLINED');
+    expect(o.elapsedMs).toBeGreaterThanOrEqual(100);
+    expect(o.elapsedMs).toBeLessThan(1500);
+  });
+
+  it('honours Retry-After between polls', async () => {
+    let n = 0;
+    const times: number[] = [];
+    const poll = async () => { times.push(Date.now()); return n++ === 0 ? { status: undefined, retryAfterMs: 200 } : { status: 'SUCCESS' }; };
+    await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 10, initialIntervalMs: 5 });
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(190);
+  });
+});
