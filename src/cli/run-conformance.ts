@@ -191,6 +191,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
           config: false,
           root: PACKAGE_ROOT,
           include: suiteGlobs(config.suites),
+          ...(config.grep ? { testNamePattern: config.grep } : {}),
           reporters: [collector, allure],
           provide: { [RUN_CONTEXT_KEY]: ctx } as never,
           pool: 'forks',

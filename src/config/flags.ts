@@ -62,6 +62,8 @@ const TABLE = [
     defaultText: 'random, shown in the report' },
   { name: 'suite', key: 'suites', type: 'string', multiple: true, placeholder: '<name>', group: 'run',
     description: `A suite to run; repeat for several. One of: ${SUITE_NAMES.join(', ')}`, defaultText: 'all' },
+  { name: 'grep', key: 'grep', type: 'string', placeholder: '<regex>', group: 'run',
+    description: 'Only the scenarios whose name matches this regular expression, e.g. to re-run one' },
   { name: 'runs', key: 'runs', type: 'string', placeholder: 'quick|thorough|<n>', group: 'run',
     description: `Property and stateful runs (quick = ${DEFAULTS.runsPresets.quick}, thorough = ${DEFAULTS.runsPresets.thorough})`,
     defaultText: DEFAULTS.runs },

@@ -29,6 +29,17 @@ function string(value: unknown, hint: string): string {
   return value.trim();
 }
 
+/** A regular expression (kept as its source text). */
+export const regex: Parser<string> = (value) => {
+  const s = string(value, 'give a JavaScript regular expression, such as "slip|cancel"');
+  try {
+    new RegExp(s);
+  } catch (e) {
+    throw new InvalidValue(`not a regular expression: ${(e as Error).message}`, 'escape special characters, e.g. "\\(54\\)"');
+  }
+  return s;
+};
+
 /** One of a fixed set of words. */
 export function choice<T extends string>(choices: readonly T[]): Parser<T> {
   const hint = `use one of: ${choices.join(', ')}`;

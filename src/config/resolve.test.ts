@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from './defaults.ts';
-import { defineConfig, SUITE_NAMES, type UserConfig } from './index.ts';
+import { defineConfig, resolveConfig, SUITE_NAMES, type UserConfig } from './index.ts';
 import { CONFIG_INDEX, resolveIn, useTempDirs } from './testing.ts';
 
 const { dirWithConfig, emptyDir } = useTempDirs();
@@ -22,6 +22,7 @@ describe('resolveConfig defaults', () => {
       deadlineMs: 10_000,
       seed: 0,
       suites: [],
+      grep: undefined,
       strict: false,
       reportsDir: join(cwd, 'reports'),
       allowProduction: false,
@@ -33,7 +34,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(21);
+    expect(Object.keys(config.sources)).toHaveLength(22);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
@@ -153,5 +154,14 @@ describe('defineConfig', () => {
     expect(defineConfig(config)).toBe(config);
     // @ts-expect-error an unknown key is a type error in a config file
     defineConfig({ tagret: 'sim' });
+  });
+});
+
+describe('--grep', () => {
+  it('keeps a valid regular expression and refuses an invalid one with the flag named', async () => {
+    const cwd = process.cwd();
+    expect((await resolveConfig({ argv: ['--grep', 'tip|busy'], env: {}, cwd })).grep).toBe('tip|busy');
+    expect((await resolveConfig({ argv: [], env: { PAYCONNECT_GREP: 'cancel' }, cwd })).grep).toBe('cancel');
+    await expect(resolveConfig({ argv: ['--grep', '('], env: {}, cwd })).rejects.toMatchObject({ code: 'PCC_USAGE', message: expect.stringMatching(/--grep.*not a regular expression/) });
   });
 });

@@ -104,6 +104,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     deadlineMs: take('deadline', p.duration(1)) ?? (target.kind === 'sim' ? DEFAULTS.deadlineSimMs : DEFAULTS.deadlineMs),
     seed: take('seed', p.integer(-(2 ** 31), 2 ** 32 - 1, SEED_HINT)) ?? randomInt(0, 2 ** 31),
     suites: take('suites', p.list(p.member(SUITE_NAMES, 'suite'), `give suite names as an array: ${SUITE_NAMES.join(', ')}`)) ?? [],
+    grep: take('grep', p.regex),
     strict: take('strict', p.boolean) ?? DEFAULTS.strict,
     reportsDir: takePath('reports', DEFAULTS.reports),
     allowProduction: take('allowProduction', p.boolean) ?? DEFAULTS.allowProduction,

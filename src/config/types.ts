@@ -82,6 +82,8 @@ export interface UserConfig {
   seed?: number;
   /** The suites to run; empty or absent means all. */
   suites?: readonly SuiteName[];
+  /** Only the scenarios whose name matches this regular expression (like vitest's -t). */
+  grep?: string;
   /** Turn warnings into failures. */
   strict?: boolean;
   /** The folder the reports are written to. */
@@ -123,6 +125,8 @@ export interface ResolvedConfig {
   readonly seed: number;
   /** Empty means all suites. */
   readonly suites: SuiteName[];
+  /** A regular expression scenario names must match; undefined: all. */
+  readonly grep: string | undefined;
   readonly strict: boolean;
   /** Absolute. */
   readonly reportsDir: string;

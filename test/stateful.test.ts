@@ -1,0 +1,31 @@
+/**
+ * The stateful suite finds a fault that shows only after a particular sequence (an increment after a
+ * completed preauthorization succeeds), shrinks it to at most 4 commands, prints its seed and a
+ * replay command, and that command reproduces it.
+ */
+import { expect, test } from 'vitest';
+import { runCli } from './support/cli.ts';
+
+const FAULT = 'preauth.increment-after-complete-succeeds';
+
+test('a sequence-dependent fault is shrunk to at most 4 commands and the replay reproduces it', async () => {
+  const r = await runCli(['run', '--no-html', '--suite', 'stateful', '--seed', '7', '--sim-fault', FAULT, '--strict'], { timeoutMs: 240_000 });
+  expect(r.code, r.stderr).toBe(1);
+  const cx = r.summary!.findings.find((f) => f.check === 'model.counterexample');
+  expect(cx, JSON.stringify(r.summary!.findings.map((f) => f.check))).toBeDefined();
+  const m = /(\d+) command\(s\) break the model: (.*?) \/\*/.exec(cx!.message);
+  expect(m, cx!.message).not.toBeNull();
+  expect(Number(m![1])).toBeLessThanOrEqual(4);
+  expect(m![2]).toMatch(/Complete.*Increment/);
+  expect(cx!.message).toMatch(/seed 7/);
+  expect(r.summary!.findings.some((f) => f.check === 'model.operation-outcome' && f.clause === 'sandbox#preauthorization')).toBe(true);
+
+  const replay = /replay: (.*)$/.exec(cx!.message)![1]!;
+  const env = Object.fromEntries([...replay.matchAll(/(PAYCONNECT_[A-Z_]+)=(\S+)/g)].map((x) => [x[1]!, x[2]!]));
+  expect(Object.keys(env)).toContain('PAYCONNECT_STATEFUL_REPLAY');
+  const args = replay.split(/\s+payconnect-conformance\s+/)[1]!.split(/\s+/).filter((a, i, all) => a !== '--reports' && all[i - 1] !== '--reports');
+  const again = await runCli(args, { env, timeoutMs: 120_000 });
+  expect(again.code, again.stderr).toBe(1);
+  const cx2 = again.summary!.findings.find((f) => f.check === 'model.counterexample');
+  expect(cx2?.message).toContain(m![2]!);
+}, 400_000);
