@@ -33,7 +33,17 @@ export type { RunContext } from './runtime/index.ts';
 export { startSimulator, FAULTS } from './simulator/index.ts';
 export type { SimulatorHandle, SimulatorOptions, FaultId } from './simulator/index.ts';
 
-export { runConformance, ALL_SUITES } from './cli/run-conformance.ts';
+export { ALL_SUITES } from './cli/suite-names.ts';
+
+type RunConformance = typeof import('./cli/run-conformance.ts').runConformance;
+/**
+ * Runs the conformance suites against the configured target (see `payconnect-conformance run`).
+ * The runner loads vitest's node API on first use, so code that only uses the harness (the suites
+ * themselves, inside vitest's worker) does not pay for it.
+ */
+export async function runConformance(...args: Parameters<RunConformance>): ReturnType<RunConformance> {
+  return (await import('./cli/run-conformance.ts')).runConformance(...args);
+}
 
 export { operations, validators, schemaSources, webhooks as webhookEvents } from './generated/contract.ts';
 export type { RunResult } from './cli/run-conformance.ts';

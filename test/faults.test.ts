@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { CHECKS, FAULTS } from '../src/index.ts';
-import { BREAKS, LEGAL, NOT_FAULT_DRIVEN } from './fault-expectations.ts';
+import { BREAKS, type FaultExpectation, LEGAL, SCENARIOS, SHOWN_ELSEWHERE, STATEFUL } from './fault-expectations.ts';
 import { runCli } from './support/cli.ts';
 
 const base = ['run', '--no-html', '--deadline', '10s'];
@@ -21,8 +21,8 @@ describe('the fault table', () => {
   });
 
   test('no registered check is left without a fault that shows it firing', () => {
-    const shown = new Set(Object.values(BREAKS).flatMap((x) => x.expect.map((y) => y.check)));
-    const missing = [...CHECKS.keys()].filter((id) => !shown.has(id) && !(id in NOT_FAULT_DRIVEN));
+    const shown = new Set([...Object.values(BREAKS), ...Object.values(STATEFUL)].flatMap((x) => x.expect.map((y) => y.check)));
+    const missing = [...CHECKS.keys()].filter((id) => !shown.has(id) && !(id in SHOWN_ELSEWHERE));
     expect(missing).toEqual([]);
   });
 
@@ -34,21 +34,22 @@ describe('the fault table', () => {
   });
 });
 
-describe.concurrent('run against each fault that breaks a rule', () => {
-  for (const [fault, x] of Object.entries(BREAKS)) {
-    test(fault, async () => {
-      const r = await runCli([...base, ...suites(x.suites), '--sim-fault', fault, ...(x.args ?? [])]);
-      expect(r.summary, `${fault}: no summary\n${r.stderr}`).toBeDefined();
-      const s = r.summary!;
-      for (const want of x.expect) {
-        expect(s.findings.some((f) => f.check === want.check && f.severity === want.severity), `${fault}: expected ${want.severity} ${want.check}; got\n${brief(s.findings)}\n${r.stderr}`).toBe(true);
-      }
-      const failures = s.findings.filter((f) => f.severity === 'failure').length;
-      expect(r.code, `${fault}: exit code\n${r.stderr}`).toBe(failures > 0 ? 1 : 0);
-      // A fault that breaks only a profile rule must not fail the run: no false alarm at spec level.
-      if (x.expect.every((w) => w.severity === 'warning')) expect(failures, `${fault}\n${brief(s.findings)}`).toBe(0);
-    });
+async function expectFindings(fault: string, x: FaultExpectation, grep: string | undefined): Promise<void> {
+  const r = await runCli([...base, ...suites(x.suites), '--sim-fault', fault, ...(grep ? ['--grep', grep] : []), ...(x.args ?? [])]);
+  expect(r.summary, `${fault}: no summary\n${r.stderr}`).toBeDefined();
+  const s = r.summary!;
+  for (const want of x.expect) {
+    expect(s.findings.some((f) => f.check === want.check && f.severity === want.severity), `${fault}: expected ${want.severity} ${want.check}; got\n${brief(s.findings)}\n${r.stderr}`).toBe(true);
   }
+  const failures = s.findings.filter((f) => f.severity === 'failure').length;
+  expect(r.code, `${fault}: exit code\n${r.stderr}`).toBe(failures > 0 ? 1 : 0);
+  // A fault that breaks only a profile rule must not fail the run: no false alarm at spec level.
+  if (x.expect.every((w) => w.severity === 'warning')) expect(failures, `${fault}\n${brief(s.findings)}`).toBe(0);
+}
+
+describe.concurrent('run against each fault that breaks a rule', () => {
+  for (const [fault, x] of Object.entries(BREAKS)) test(fault, () => expectFindings(fault, x, SCENARIOS[fault]));
+  for (const [fault, x] of Object.entries(STATEFUL)) test(`${fault} (stateful model)`, () => expectFindings(fault, x, undefined));
 });
 
 describe.concurrent('run against each legal fault stays clean', () => {

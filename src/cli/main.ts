@@ -2,15 +2,11 @@
  * The command line: a thin shell over the programmatic API. It maps a toolkit error to one clear
  * message and exit code 2, and otherwise returns what the command returned.
  */
-import { resolveConfig, formatRunHelp } from '../config/index.ts';
 import { isToolkitError } from '../core/index.ts';
-import { simCommand } from '../simulator/index.ts';
-import { pairCommand, unpairCommand } from './pair.ts';
-import { publishPactsCommand, verifyPactsCommand } from './pact-commands.ts';
-import { LiveProgress } from '../report/index.ts';
-import { reportCommand } from './report-command.ts';
-import { type RunIo, runConformance } from './run-conformance.ts';
-import { formatFinalTable } from './table.ts';
+import type { RunIo } from './run-conformance.ts';
+
+// Each command loads its own modules when it runs: Pact's native core, Allure and vitest are heavy,
+// and a command that does not use them should not pay for them at every start.
 
 const USAGE = `usage: payconnect-conformance <command> [options]
 
@@ -20,11 +16,17 @@ commands:
   pair      pair with a terminal by OTP and save the credentials to the vault
   unpair    unpair a vault pairing and remove it from the vault
   report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
+  verify-pacts   verify pact files against a service (provider states through the public API)
+  publish-pacts  publish pact files to a Pact Broker
 
 'payconnect-conformance run --help' lists the run options.
 `;
 
 async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  const { resolveConfig, formatRunHelp } = await import('../config/index.ts');
+  const { LiveProgress } = await import('../report/index.ts');
+  const { runConformance } = await import('./run-conformance.ts');
+  const { formatFinalTable } = await import('./table.ts');
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout(formatRunHelp());
     return 0;
@@ -52,17 +54,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'run':
         return await run(rest, env, out);
       case 'sim':
-        return await simCommand(rest, out);
+        return await (await import('../simulator/index.ts')).simCommand(rest, out);
       case 'pair':
-        return await pairCommand(rest, env, out);
+        return await (await import('./pair.ts')).pairCommand(rest, env, out);
       case 'unpair':
-        return await unpairCommand(rest, env, out);
+        return await (await import('./pair.ts')).unpairCommand(rest, env, out);
       case 'report':
-        return await reportCommand(rest, env, out);
+        return await (await import('./report-command.ts')).reportCommand(rest, env, out);
       case 'verify-pacts':
-        return await verifyPactsCommand(rest, env, out);
+        return await (await import('./pact-commands.ts')).verifyPactsCommand(rest, env, out);
       case 'publish-pacts':
-        return await publishPactsCommand(rest, env, out);
+        return await (await import('./pact-commands.ts')).publishPactsCommand(rest, env, out);
       case undefined:
       case 'help':
       case '--help':

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
+import { ALL_SUITES } from './suite-names.ts';
 import type { ResolvedConfig } from '../config/index.ts';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
@@ -35,7 +36,6 @@ import {
 } from '../report/index.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.ts';
-import { openPactTarget, pactSuites } from '../pact/index.ts';
 import { assertReachable, assertTargetAllowed } from '../targets/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
@@ -81,15 +81,14 @@ function clauseLinks(env: NodeJS.ProcessEnv) {
   return base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl;
 }
 
-/** The suite folders a run includes. */
-export const ALL_SUITES = ['pairing', 'auth', 'config', 'payment', 'cancel', 'preauth', 'print-slip', 'webhooks', 'isolation', 'refund', 'properties', 'stateful'];
-
 interface OpenTarget {
   baseUrl: string;
   integratorId: string;
   vaultPath: string;
   sandbox: boolean;
   mintOtps: boolean;
+  /** The suites this target can serve, when fewer than asked (a Pact mock). */
+  suites?: string[];
   close(): Promise<void>;
 }
 
@@ -97,8 +96,10 @@ async function openTarget(config: ResolvedConfig): Promise<OpenTarget> {
   const profile = resolveProfile(config.profile);
   if (config.target.kind === 'pact') {
     // A Pact mock answers only what the pact declares: the run keeps to the suites that stay within it.
-    config.suites.splice(0, config.suites.length, ...(pactSuites(config.suites, config.terminal) as typeof config.suites));
-    return openPactTarget({ integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts') });
+    // Loaded only here: Pact's native core is heavy, and no other target needs it.
+    const pact = await import('../pact/index.ts');
+    const suites = pact.pactSuites(config.suites, config.terminal);
+    return { ...(await pact.openPactTarget({ integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts') })), suites };
   }
   if (config.target.kind === 'sim') {
     let sim: SimulatorHandle;
@@ -136,6 +137,7 @@ function suiteGlobs(suites: string[]): string[] {
 /** Runs the suites against the configured target and writes the reports. `events` feed live progress. */
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const target = await openTarget(config);
+  const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   try {
     const ctx: RunContext = {
@@ -190,7 +192,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
           watch: false,
           config: false,
           root: PACKAGE_ROOT,
-          include: suiteGlobs(config.suites),
+          include: suiteGlobs(suites),
           ...(config.grep ? { testNamePattern: config.grep } : {}),
           reporters: [collector, allure],
           provide: { [RUN_CONTEXT_KEY]: ctx } as never,
@@ -215,7 +217,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     // Redacted in the worker already; scrubbed by shape once more before anything is written.
     const record = scrubSecrets(collector.record());
     if (record.tests.length === 0 && record.unhandled.length === 0) {
-      record.unhandled.push(`no test ran (suites: ${config.suites.join(', ') || 'all'})`);
+      record.unhandled.push(`no test ran (suites: ${suites.join(', ') || 'all'})`);
     }
     const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl });
     const info: RunInfo = {
@@ -226,7 +228,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       seed: config.seed,
       strict: config.strict,
       integratorId: target.integratorId,
-      suitesSelected: [...config.suites],
+      suitesSelected: [...suites],
       contract,
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       startedAt,
