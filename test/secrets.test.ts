@@ -24,7 +24,7 @@ function files(dir: string): string[] {
 
 test('a whole run leaks no client secret, access token or webhook key', async () => {
   const vault = join(tempDir(), 'vault.json');
-  const r = await runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', vault, '--deadline', '5s', '--runs', '5'], { timeoutMs: 300_000 });
+  const r = await runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', vault, '--deadline', '5s', '--settle', '100ms', '--runs', '5'], { timeoutMs: 300_000 });
   expect(r.summary, r.stderr).toBeDefined();
   const secrets = sim.issuedSecrets();
   // The run paired, took tokens and received webhook keys: there is something to look for.

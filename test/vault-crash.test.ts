@@ -18,7 +18,7 @@ afterAll(() => sim.close());
 
 test('killed right after the pairing answer: the vault is complete, 0600, and the next run reuses it', async () => {
   const vault = join(tempDir(), 'vault.json');
-  const common = ['--target', sim.url, '--integrator-id', 'crash-test', '--profile', 'public', '--terminal', 'observe', '--vault', vault, '--suite', 'payment', '--deadline', '5s'];
+  const common = ['--target', sim.url, '--integrator-id', 'crash-test', '--profile', 'public', '--terminal', 'observe', '--vault', vault, '--suite', 'payment', '--deadline', '5s', '--settle', '100ms'];
 
   const first = await runCli(['run', ...common, '--otp', sim.mintOtp()], { env: { PAYCONNECT_TEST_CRASH_AFTER_PAIRING: '1' } });
   expect(first.code, first.stdout + first.stderr).not.toBe(0);

@@ -150,7 +150,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       interactive: io.interactive,
       deadlineMs: config.deadlineMs,
       // Long enough to see a status that changes one terminal step after it was final.
-      settleMs: config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : 1000,
+      settleMs: config.settleMs ?? (config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : 1000),
       seed: config.seed,
       runs: config.runs,
       vaultPath: target.vaultPath,

@@ -23,6 +23,7 @@ describe('resolveConfig defaults', () => {
       seed: 0,
       suites: [],
       grep: undefined,
+      settleMs: undefined,
       strict: false,
       reportsDir: join(cwd, 'reports'),
       allowProduction: false,
@@ -34,7 +35,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(22);
+    expect(Object.keys(config.sources)).toHaveLength(23);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

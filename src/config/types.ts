@@ -78,6 +78,8 @@ export interface UserConfig {
   webhookPublicUrl?: string;
   /** The convergence deadline of an operation. */
   deadline?: Duration;
+  /** How long to keep watching after a final status (a status must not change after it). */
+  settle?: Duration;
   /** The seed of every random choice (property and stateful tests), to replay a run. */
   seed?: number;
   /** The suites to run; empty or absent means all. */
@@ -122,6 +124,8 @@ export interface ResolvedConfig {
   readonly webhookListen: { host: string; port: number };
   readonly webhookPublicUrl: string | undefined;
   readonly deadlineMs: number;
+  /** Undefined: four simulator steps with sim, 1 s otherwise. */
+  readonly settleMs: number | undefined;
   readonly seed: number;
   /** Empty means all suites. */
   readonly suites: SuiteName[];
