@@ -6,32 +6,9 @@ import { validators } from '../generated/contract.ts';
 import { isReachable } from '../profile/index.ts';
 import { describeErrors } from './schema-errors.ts';
 import { defineCheck, fail, pass, skip } from './check.ts';
+import type { ConvergenceObservation } from '../core/index.ts';
 
-/** One status seen on one channel. */
-export interface StatusSighting {
-  status: string;
-  channel: 'poll' | 'webhook';
-  atMs: number;
-}
-
-/** What convergence observed for one transaction or operation. */
-export interface ConvergenceObservation {
-  kind: 'transaction' | 'operation';
-  id: string;
-  /** Polled statuses in order (consecutive duplicates folded). */
-  polled: StatusSighting[];
-  /** Valid webhook deliveries for the id, in arrival order. */
-  webhooks: StatusSighting[];
-  /** The final status seen by polling, if any. */
-  finalByPoll?: string;
-  /** The final status seen by webhook (the latest final one), if any. */
-  finalByWebhook?: string;
-  /** Whether webhooks were observable for this pairing (receiver reachable and key known). */
-  webhooksObservable: boolean;
-  deadlineMs: number;
-  elapsedMs: number;
-  timedOut: boolean;
-}
+export type { ConvergenceObservation, StatusSighting } from '../core/index.ts';
 
 /** Every polled transition follows the profile's transition graph (reachability: polls may skip states). */
 export const transitionLegal = defineCheck<ConvergenceObservation>({

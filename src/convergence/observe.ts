@@ -4,7 +4,7 @@
  * watching for a short settle window, so a status that changes after it was final, or a webhook that
  * disagrees, is seen rather than missed. It judges nothing: the checks do.
  */
-import type { StatusSightingLike } from './types.ts';
+import type { ConvergenceObservation, StatusSighting as StatusSightingLike } from '../core/index.ts';
 
 /** One poll's answer. */
 export interface PollResult {
@@ -41,18 +41,8 @@ export interface ObserveOptions {
   signal?: AbortSignal;
 }
 
-export interface Observation {
-  kind: 'transaction' | 'operation';
-  id: string;
-  polled: StatusSightingLike[];
-  webhooks: StatusSightingLike[];
-  finalByPoll?: string;
-  finalByWebhook?: string;
-  webhooksObservable: boolean;
-  deadlineMs: number;
-  elapsedMs: number;
-  timedOut: boolean;
-}
+/** What was seen (the shape the checks judge). */
+export type Observation = ConvergenceObservation;
 
 function sleep(ms: number, wake: { fn?: () => void }, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -1,6 +1,2 @@
-/** One status seen on one channel, `atMs` after the observation began. */
-export interface StatusSightingLike {
-  status: string;
-  channel: 'poll' | 'webhook';
-  atMs: number;
-}
+/** One status seen on one channel (the core type, under the name this folder exported first). */
+export type { StatusSighting as StatusSightingLike } from '../core/index.ts';

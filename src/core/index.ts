@@ -3,3 +3,4 @@ export * from './finding.ts';
 export * from './exchange.ts';
 export * from './operation.ts';
 export * from './test-meta.ts';
+export * from './observation.ts';
