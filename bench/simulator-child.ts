@@ -55,14 +55,17 @@ if (mode === 'bare') {
   const gc = (globalThis as { gc?: () => void }).gc;
   let done = 0;
   const rss: number[] = [];
+  const heap: number[] = [];
   const worker = async (headers: Record<string, string>) => {
     while (done < total) {
-      done++;
-      const gen = await api(sim.url, 'POST', '/v1/pay-connect/transactions/generate/', { amount: 1000 + (done % 100) }, headers);
+      // The number is taken when the transaction starts: workers share the counter across awaits.
+      const n = ++done;
+      const gen = await api(sim.url, 'POST', '/v1/pay-connect/transactions/generate/', { amount: 1000 + (n % 100) }, headers);
       if (gen.status === 200) await untilFinal(sim.url, String(gen.body.transaction_id), headers);
-      if (done % Math.floor(total / 4) === 0) {
+      if (n % Math.floor(total / 4) === 0) {
         gc?.();
         rss.push(process.memoryUsage().rss);
+        heap.push(process.memoryUsage().heapUsed);
       }
     }
   };
@@ -71,6 +74,6 @@ if (mode === 'bare') {
   const t0 = Date.now();
   await Promise.all(pairings.map(worker));
   gc?.();
-  send({ transactions: done, rssStart, rss, seconds: (Date.now() - t0) / 1000, gc: Boolean(gc), kept: 100 * 200 });
+  send({ transactions: done, rssStart, rss, heap, seconds: (Date.now() - t0) / 1000, gc: Boolean(gc), kept: 100 * 200 });
   await sim.close();
 }

@@ -72,9 +72,10 @@ console.log(`  simulator       ${fmt(results.sim!)}`);
 console.log(`  simulator / bare: ${((100 * results.sim!.rps) / results.bare!.rps).toFixed(0)}% (target: at least 60%)`);
 
 const mem = child('memory', values.transactions!);
-const m = (await mem.first) as { transactions: number; rssStart: number; rss: number[]; seconds: number; gc: boolean; kept: number };
+const m = (await mem.first) as { transactions: number; rssStart: number; rss: number[]; heap: number[]; seconds: number; gc: boolean; kept: number };
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 console.log(`memory over ${m.transactions} transactions on 100 terminals (${m.seconds.toFixed(1)} s, gc ${m.gc ? 'forced' : 'not forced'}; at most ${m.kept} final transactions are kept, older ones evicted):`);
 console.log(`  RSS before: ${mb(m.rssStart)}; after each quarter: ${m.rss.map(mb).join(', ')}`);
-console.log(`  growth from the first quarter to the end: ${mb(m.rss.at(-1)! - m.rss[0]!)}`);
+console.log(`  V8 heap used after each quarter: ${m.heap.map(mb).join(', ')}`);
+console.log(`  growth from the first quarter to the end: RSS ${mb(m.rss.at(-1)! - m.rss[0]!)}, heap ${mb(m.heap.at(-1)! - m.heap[0]!)}`);
 mem.proc.kill();
