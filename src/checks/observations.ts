@@ -27,7 +27,11 @@ export const transitionLegal = defineCheck<ConvergenceObservation>({
   },
 });
 
-/** The request's result is confirmed later by polling or webhook: a final status within the deadline. */
+/**
+ * The request's result is confirmed later by polling or webhook: a final status within the deadline.
+ * The spec names a transaction's statuses; an operation's are the public profile's (the spec shows
+ * none), so an operation that never reaches one of them deviates from the profile only.
+ */
 export const convergesInTime = defineCheck<ConvergenceObservation>({
   id: 'convergence.deadline',
   clause: 'spec#what-the-service-does',
@@ -36,7 +40,8 @@ export const convergesInTime = defineCheck<ConvergenceObservation>({
   run(o) {
     if (!o.timedOut) return pass();
     const last = o.polled.at(-1)?.status ?? 'nothing';
-    return fail({ message: `${o.kind} ${o.id} still ${last} after ${o.deadlineMs} ms`, evidence: { polled: o.polled, webhooks: o.webhooks, deadlineMs: o.deadlineMs } });
+    const operation = o.kind === 'operation' ? { source: 'profile' as const, clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show' } : {};
+    return fail({ message: `${o.kind} ${o.id} still ${last} after ${o.deadlineMs} ms`, ...operation, evidence: { polled: o.polled, webhooks: o.webhooks, deadlineMs: o.deadlineMs } });
   },
 });
 

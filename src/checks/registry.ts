@@ -13,12 +13,13 @@ import * as observations from './observations.ts';
 import * as pairing from './pairing-checks.ts';
 import * as probes from './probes.ts';
 import * as response from './response-checks.ts';
+import * as service from './service-checks.ts';
 import * as webhook from './webhook-checks.ts';
 
 const isCheck = (v: unknown): v is Check<never> =>
   typeof v === 'object' && v !== null && typeof (v as Check).id === 'string' && typeof (v as Check).run === 'function';
 
-const all: Check<never>[] = [response, invariants, probes, observations, pairing, flow, webhook, model].flatMap((m) => Object.values(m).filter(isCheck));
+const all: Check<never>[] = [response, invariants, probes, observations, pairing, flow, webhook, model, service].flatMap((m) => Object.values(m).filter(isCheck));
 const duplicate = all.find((c, i) => all.findIndex((d) => d.id === c.id) !== i);
 if (duplicate) throw new Error(`check id ${duplicate.id} is registered twice`);
 

@@ -136,6 +136,7 @@ function suiteGlobs(suites: string[]): string[] {
 
 /** Runs the suites against the configured target and writes the reports. `events` feed live progress. */
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
+  const runDeadlineAt = Date.now() + config.maxDurationMs;
   const target = await openTarget(config);
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
@@ -161,6 +162,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       maxAmount: config.maxAmount,
       sandbox: target.sandbox,
       timeoutMs: 10_000,
+      runDeadlineAt,
     };
     const collector = new CollectorReporter(events);
     const tool = toolInfo();

@@ -1,4 +1,7 @@
-/** The final table of a run: per capability, then the findings, the verdict, and where the reports are. */
+/**
+ * The final table of a run: per capability, then the findings root causes first (what blocked most
+ * tests leads), the tests a time budget stopped, the verdict, and where the reports are.
+ */
 import type { RunRecord, Summary } from '../report/index.ts';
 
 /** What the table says about the report files, when they were written. */
@@ -24,11 +27,17 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  '));
   const out = ['', ...lines, ''];
-  for (const f of summary.findings) out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}`);
+  for (const f of summary.findings) {
+    const blocked = summary.blocked.filter((b) => b.check === f.check && b.test === f.test && b.message === f.message).reduce((n, b) => n + b.count, 0);
+    const consequences = [blocked > 0 ? `blocked ${blocked} test${blocked === 1 ? '' : 's'}` : '', f.repeats > 0 ? `seen again ${f.repeats}x in ${f.repeatedIn.length} test${f.repeatedIn.length === 1 ? '' : 's'}` : ''].filter(Boolean);
+    out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequences.length > 0 ? ` [${consequences.join('; ')}]` : ''}`);
+  }
+  if (summary.incomplete) out.push(`INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`);
   for (const t of record.tests.filter((x) => x.toolkitError)) out.push(`ERROR ${t.toolkitError!.code} in ${t.name}: ${t.toolkitError!.message.split('\n')[0]}`);
   for (const u of record.unhandled) out.push(`ERROR ${u.split('\n')[0]}`);
   const c = summary.counts;
-  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failures} failures, ${c.warnings} warnings (${(record.durationMs / 1000).toFixed(1)} s)`);
+  const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
+  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings (${(record.durationMs / 1000).toFixed(1)} s)`);
   if (reports.certification) {
     const cert = reports.certification;
     out.push(cert.certified ? 'certification: CERTIFIED' : `certification: NOT CERTIFIED (${cert.reasons.length} reason${cert.reasons.length === 1 ? '' : 's'}; first: ${cert.reasons[0]})`);

@@ -19,6 +19,10 @@ export const DEFAULTS = Object.freeze({
   deadlineSimMs: 10_000,
   /** Convergence deadline with a real or Pact target, where a person may be at the terminal. @default 120_000 */
   deadlineMs: 120_000,
+  /** The run's time budget with the simulator (a clean run takes under a minute). @default 300_000 */
+  maxDurationSimMs: 300_000,
+  /** The run's time budget against a URL or Pact target. @default 900_000 */
+  maxDurationMs: 900_000,
   /** Absent: every suite runs. @default [] */
   suites: Object.freeze([]) as readonly never[],
   /** @default false */

@@ -24,6 +24,7 @@ describe('resolveConfig defaults', () => {
       suites: [],
       grep: undefined,
       settleMs: undefined,
+      maxDurationMs: 300_000,
       strict: false,
       reportsDir: join(cwd, 'reports'),
       allowProduction: false,
@@ -35,7 +36,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(23);
+    expect(Object.keys(config.sources)).toHaveLength(24);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

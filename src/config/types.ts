@@ -80,6 +80,8 @@ export interface UserConfig {
   deadline?: Duration;
   /** How long to keep watching after a final status (a status must not change after it). */
   settle?: Duration;
+  /** The run's time budget: past it, unfinished tests stop and the run fails. */
+  maxDuration?: Duration;
   /** The seed of every random choice (property and stateful tests), to replay a run. */
   seed?: number;
   /** The suites to run; empty or absent means all. */
@@ -126,6 +128,7 @@ export interface ResolvedConfig {
   readonly deadlineMs: number;
   /** Undefined: four simulator steps with sim, 1 s otherwise. */
   readonly settleMs: number | undefined;
+  readonly maxDurationMs: number;
   readonly seed: number;
   /** Empty means all suites. */
   readonly suites: SuiteName[];

@@ -24,6 +24,17 @@ export const ERROR_CODES = {
   PCC_PACT: 'a Pact operation failed',
 } as const;
 
+/**
+ * Codes raised when the service's answer, or its silence, stops a request. In a conformance run they
+ * are about the service, not the toolkit: the engine reports them as a finding of the check named
+ * here (and blocks the tests that need the same thing), never as a toolkit error.
+ */
+export const SERVICE_CAUSED: Readonly<Partial<Record<keyof typeof ERROR_CODES, string>>> = {
+  PCC_AUTH_FAILED: 'auth.token-obtained',
+  PCC_TIMEOUT: 'request.answered',
+  PCC_TARGET_UNREACHABLE: 'request.answered',
+};
+
 /** A stable error code. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -4,3 +4,4 @@ export * from './exchange.ts';
 export * from './operation.ts';
 export * from './test-meta.ts';
 export * from './observation.ts';
+export * from './defect.ts';

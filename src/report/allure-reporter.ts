@@ -33,6 +33,8 @@ export const ALLURE_CATEGORIES = {
   spec: 'Spec failures',
   profile: 'Profile rule failures (--strict)',
   warning: 'Profile warnings',
+  blocked: 'Blocked by a service defect',
+  notFinished: 'Not finished (time budget)',
   toolkit: 'Toolkit errors',
 } as const;
 
@@ -44,6 +46,8 @@ export const ALLURE2_CATEGORIES: NonNullable<ConstructorParameters<typeof Allure
   { name: ALLURE_CATEGORIES.spec, matchedStatuses: ['failed' as never], messageRegex: '[\\s\\S]*\\(spec#[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.profile, matchedStatuses: ['failed' as never] },
   { name: ALLURE_CATEGORIES.warning, matchedStatuses: ['passed' as never], messageRegex: '^warning[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.blocked, matchedStatuses: ['skipped' as never], messageRegex: '^blocked by[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.notFinished, matchedStatuses: ['failed' as never, 'skipped' as never], messageRegex: '[\\s\\S]*(budget)[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.toolkit, matchedStatuses: ['broken' as never] },
 ];
 
@@ -53,6 +57,8 @@ export function allure3Categories() {
   return [
     { id: 'pcc-spec-failures', name: ALLURE_CATEGORIES.spec, matchers: by('spec-failure'), expand: true },
     { id: 'pcc-profile-failures', name: ALLURE_CATEGORIES.profile, matchers: by('profile-failure') },
+    { id: 'pcc-blocked', name: ALLURE_CATEGORIES.blocked, matchers: by('blocked'), expand: true },
+    { id: 'pcc-not-finished', name: ALLURE_CATEGORIES.notFinished, matchers: by('not-finished') },
     { id: 'pcc-warnings', name: ALLURE_CATEGORIES.warning, matchers: by('warning') },
     { id: 'pcc-toolkit-errors', name: ALLURE_CATEGORIES.toolkit, matchers: by('toolkit-error') },
   ];
@@ -63,6 +69,8 @@ const STATUS: Record<Outcome, 'passed' | 'failed' | 'broken' | 'skipped'> = {
   'profile-failure': 'failed',
   'toolkit-error': 'broken',
   warning: 'passed',
+  blocked: 'skipped',
+  'not-finished': 'failed',
   passed: 'passed',
   skipped: 'skipped',
 };
@@ -133,7 +141,7 @@ export class AllureReporter implements Reporter {
     const warnings = warningsOf(record);
     this.#extras.set(tc.id, {
       outcome,
-      message: outcome === 'warning' ? `warning${warnings.length > 1 ? 's' : ''}:\n${warnings.map(findingLine).join('\n')}` : outcome === 'skipped' ? record.skipReason : undefined,
+      message: outcome === 'warning' ? `warning${warnings.length > 1 ? 's' : ''}:\n${warnings.map(findingLine).join('\n')}` : outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished' ? record.skipReason ?? record.notFinished : undefined,
       fullName: `${relFile}#${[...suitePath, tc.name].join(' ')}`,
       titlePath: [...relFile.split('/'), ...suitePath],
       packageName: relFile.replace(/\//g, '.'),

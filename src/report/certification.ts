@@ -61,7 +61,9 @@ function whyFailed(t: TestRecord): string {
 
 /** Decides the certification of a run. */
 export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected'>, summarySha256: string, terminalIds: string[] = []): Certification {
-  const reasons: string[] = [];
+  // Root causes first: a finding that kept other tests from going on leads, before what it caused.
+  const reasons: string[] = summary.blocked.map((b) => `root cause: ${findingLine(b)} (first in ${b.test}; blocked ${b.count} test${b.count === 1 ? '' : 's'})`);
+  if (summary.incomplete) reasons.push(`${summary.incomplete.reason}: ${summary.incomplete.tests.length} test(s) not finished`);
   const selected = info.suitesSelected;
   const unselected = selected.length > 0 ? SPEC_LEVEL_SUITES.filter((s) => !selected.includes(s)) : [];
   if (unselected.length > 0) reasons.push(`the run was restricted by --suite (${selected.join(', ')}): ${unselected.join(', ')} not run`);
@@ -121,6 +123,11 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   else {
     out.push('| severity | clause | check | test | message |', '|---|---|---|---|---|');
     for (const f of summary.findings) out.push(`| ${f.severity} | ${cell(f.clause)} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
+    out.push('');
+  }
+  if (summary.blocked.length > 0) {
+    out.push('## Blocked by a service defect', '', '| finding | first seen in | tests blocked |', '|---|---|---|');
+    for (const b of summary.blocked) out.push(`| [${cell(b.check)}] (${cell(b.clause)}) ${cell(b.message)} | ${cell(b.test)} | ${b.count}: ${cell(b.tests.join('; '))}${b.count > b.tests.length ? '; ...' : ''} |`);
     out.push('');
   }
   const errors = record.tests.filter((t) => t.state === 'failed' && outcomeOf(t) === 'toolkit-error');

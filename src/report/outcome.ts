@@ -5,9 +5,10 @@ import type { TestRecord } from './records.ts';
 /**
  * `spec-failure`: a spec requirement is broken. `profile-failure`: a profile or sandbox rule failed
  * (only under --strict). `toolkit-error`: the toolkit could not judge (a crash, a timeout, no pairing).
- * `warning`: passed with warnings. `passed`, `skipped`: as they say.
+ * `warning`: passed with warnings. `blocked`: skipped because a defect of the service (a finding,
+ * named) kept it from going on. `not-finished`: a time budget stopped it. `passed`, `skipped`: as they say.
  */
-export type Outcome = 'spec-failure' | 'profile-failure' | 'toolkit-error' | 'warning' | 'passed' | 'skipped';
+export type Outcome = 'spec-failure' | 'profile-failure' | 'toolkit-error' | 'warning' | 'blocked' | 'not-finished' | 'passed' | 'skipped';
 
 /** The source of a clause reference (`spec#...`, `profile#...`, `sandbox#...`). */
 export function clauseSource(clause: string): string {
@@ -30,8 +31,9 @@ export function outcomeOf(t: TestRecord): Outcome {
   const failures = failuresOf(t);
   if (failures.some((f) => clauseSource(f.clause) === 'spec')) return 'spec-failure';
   if (failures.length > 0) return 'profile-failure';
+  if (t.notFinished) return 'not-finished';
   if (t.state === 'failed') return 'toolkit-error';
-  if (t.state === 'skipped') return 'skipped';
+  if (t.state === 'skipped') return t.blockedBy ? 'blocked' : 'skipped';
   return warningsOf(t).length > 0 ? 'warning' : 'passed';
 }
 

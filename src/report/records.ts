@@ -1,5 +1,5 @@
 /** What the reporters keep of each test. */
-import type { Finding } from '../core/index.ts';
+import type { Finding, RepeatRecord, RootCause } from '../core/index.ts';
 
 export interface TestRecord {
   /** `capability > scenario`. */
@@ -11,6 +11,12 @@ export interface TestRecord {
   durationMs: number;
   findings: Finding[];
   skipReason?: string;
+  /** The service defect that kept the test from going on. */
+  blockedBy?: RootCause;
+  /** Defects the test saw again after an earlier test reported them. */
+  repeats?: RepeatRecord[];
+  /** Why the test did not finish, when a time budget stopped it. */
+  notFinished?: 'run budget exceeded' | 'time budget exceeded';
   toolkitError?: { code: string; message: string; hint?: string };
   /** Assertion or crash messages vitest recorded. */
   errors: string[];

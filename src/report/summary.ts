@@ -1,29 +1,91 @@
 /**
- * `summary.json`: the machine-readable result of a run, in exactly the published shape.
+ * `summary.json`: the machine-readable result of a run, in the published shape, root causes first.
+ * Beyond the original fields: each finding counts where it was seen again (`repeats`), `blocked` says
+ * which tests each finding kept from going on, and `incomplete` lists the tests a time budget stopped.
  */
-import type { Finding } from '../core/index.ts';
-import type { RunRecord } from './records.ts';
+import { type Finding, normaliseMessage } from '../core/index.ts';
+import type { RunRecord, TestRecord } from './records.ts';
+
+/** A finding of the summary: where it was first seen, and how often it was seen again. */
+export interface SummaryFinding extends Finding {
+  test: string;
+  evidence: unknown;
+  /** How many times later tests saw the same defect (not counted as findings of theirs). */
+  repeats: number;
+  /** The tests that saw it again (at most {@link MAX_LISTED}). */
+  repeatedIn: string[];
+}
+
+/** A finding that kept tests from going on, and those tests. */
+export interface BlockedEntry {
+  check: string;
+  severity: Finding['severity'];
+  clause: string;
+  message: string;
+  /** The test that saw the finding. */
+  test: string;
+  /** How many tests it blocked. */
+  count: number;
+  /** The tests it blocked (skipped, naming it; at most {@link MAX_LISTED}). */
+  tests: string[];
+}
 
 export interface Summary {
   tool: { name: string; version: string };
   target: { kind: string; baseUrl: string };
   verdict: 'pass' | 'fail';
   counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number };
-  findings: Finding[];
+  /** Root causes first: the findings that blocked most tests, failures before warnings, then in run order. */
+  findings: SummaryFinding[];
+  /** Per finding that blocked tests: which ones. */
+  blocked: BlockedEntry[];
+  /** Present when a time budget stopped the run before every test finished (the verdict is then fail). */
+  incomplete?: { reason: string; tests: string[] };
+}
+
+/** Lists in the summary name at most this many tests. */
+export const MAX_LISTED = 50;
+
+const sameDefect = (a: { check: string; message: string; test: string }, b: { check: string; message: string; test: string }) =>
+  a.check === b.check && a.test === b.test && normaliseMessage(a.message) === normaliseMessage(b.message);
+
+function blockedEntries(tests: readonly TestRecord[]): BlockedEntry[] {
+  const out: BlockedEntry[] = [];
+  for (const t of tests) {
+    const b = t.blockedBy;
+    if (!b || t.state !== 'skipped') continue;
+    const hit = out.find((e) => sameDefect(e, b));
+    if (hit) {
+      hit.count++;
+      hit.tests.push(t.name);
+    } else out.push({ check: b.check, severity: b.severity, clause: b.clause, message: b.message, test: b.test, count: 1, tests: [t.name] });
+  }
+  return out;
 }
 
 /** Builds the summary. A failed test without a failure finding still fails the verdict. */
 export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target']): Summary {
-  const findings = run.tests.flatMap((t) => t.findings.map((f) => ({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null })));
+  const blocked = blockedEntries(run.tests);
+  const raw = run.tests.flatMap((t) => t.findings.map((f) => ({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null })));
+  const findings: SummaryFinding[] = raw.map((f) => {
+    const seen = run.tests.flatMap((t) => (t.repeats ?? []).filter((r) => sameDefect({ check: r.check, message: r.message, test: r.of }, f)).map((r) => ({ test: t.name, count: r.count })));
+    return { ...f, repeats: seen.reduce((n, r) => n + r.count, 0), repeatedIn: [...new Set(seen.map((r) => r.test))].slice(0, MAX_LISTED) };
+  });
+  const blocks = (f: SummaryFinding) => blocked.filter((b) => sameDefect(b, f)).reduce((n, b) => n + b.count, 0);
+  const order = findings.map((f, i) => ({ f, i, blocks: blocks(f) }));
+  order.sort((a, b) => b.blocks - a.blocks || Number(b.f.severity === 'failure') - Number(a.f.severity === 'failure') || b.f.repeats - a.f.repeats || a.i - b.i);
+  const notFinished = run.tests.filter((t) => t.notFinished === 'run budget exceeded');
   const count = (s: string) => run.tests.filter((t) => t.state === s).length;
   const failures = findings.filter((f) => f.severity === 'failure').length;
   const failed = count('failed');
   return {
     tool,
     target,
-    verdict: failures > 0 || failed > 0 || run.unhandled.length > 0 ? 'fail' : 'pass',
+    verdict: failures > 0 || failed > 0 || run.unhandled.length > 0 || notFinished.length > 0 ? 'fail' : 'pass',
     counts: { tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures },
-    findings,
+    findings: order.map((o) => o.f),
+    blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
+    ...(notFinished.length > 0 ? { incomplete: { reason: 'run budget exceeded', tests: notFinished.map((t) => t.name) } } : {}),
   };
 }
 

@@ -31,8 +31,8 @@ export interface RunContext {
   sandbox: boolean;
   /** Request timeout. */
   timeoutMs: number;
-  /** File where a worker appends exchange and finding events for the reports (JSON lines). */
-  eventsFile?: string;
+  /** When the run's time budget ends (epoch ms): waits are cut to it, and tests not finished by then stop. */
+  runDeadlineAt?: number;
 }
 
 /** The key under which the run context is provided to the suites. */

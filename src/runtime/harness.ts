@@ -1,16 +1,22 @@
 /**
  * The harness of one worker: the run context, the redactor every record goes through, the pairings
- * (from the vault first, then by OTP), and the scope of the test that is running.
+ * (from the vault first, then by OTP), the ledger of the service's defects, and the scope of the test
+ * that is running. The shared pairings (the primary one and another) are kept usable: a terminal a
+ * test left busy is freed by cancel and convergence, or the pairing is retired and replaced where
+ * OTPs allow; a clean-up never unpairs a shared pairing.
  */
 import { Redactor } from '../client/index.ts';
 import { operationFor } from '../checks/index.ts';
-import { type Exchange, ToolkitError } from '../core/index.ts';
+import { type Exchange, type RootCause, ToolkitError } from '../core/index.ts';
 import { type Profile, resolveProfile } from '../profile/index.ts';
 import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
 import type { RunContext } from './context.ts';
 import { OtpSource } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
-import { Scope } from './scope.ts';
+import { DefectLedger } from './defects.ts';
+import { ScenarioBlocked, Scope } from './scope.ts';
+
+type Shared = 'primary' | 'another';
 
 /** A convergence duration, for the report. */
 export interface ConvergenceTiming {
@@ -24,12 +30,16 @@ export class Harness {
   readonly profile: Profile;
   readonly otps: OtpSource;
   readonly timings: ConvergenceTiming[] = [];
+  readonly defects = new DefectLedger();
   private seq = 0;
   private scope?: Scope;
   private readonly pairings: Pairing[] = [];
   private vaultEntries?: Promise<import('../vault/index.ts').VaultEntry[]>;
   private primaryPromise?: Promise<Pairing>;
   private anotherPromise?: Promise<Pairing | string>;
+  /** The shared pairings in use, and why the ones retired were. */
+  private readonly shared = new Map<Shared, Pairing>();
+  private readonly retired = new Map<Shared, { root: RootCause; count: number }>();
 
   constructor(readonly ctx: RunContext) {
     this.profile = resolveProfile(ctx.profile);
@@ -53,10 +63,67 @@ export class Harness {
     return this.scope;
   }
 
-  /** Ends a test's scope: judges the deliveries that arrived meanwhile. */
-  end(scope: Scope): void {
+  /** `ms`, cut to what is left of the run's time budget. */
+  budgeted(ms: number): number {
+    const at = this.ctx.runDeadlineAt;
+    return at === undefined ? ms : Math.max(0, Math.min(ms, at - Date.now()));
+  }
+
+  /**
+   * Ends a test's scope: judges the deliveries that arrived meanwhile, frees the shared terminals the
+   * test left busy, and closes the scope (nothing more is sent for the test).
+   */
+  async end(scope: Scope): Promise<void> {
+    await scope.settled();
     for (const p of this.pairings) this.judgeDeliveries(scope, p);
+    for (const [role, p] of this.shared) if (p.open.size > 0) await this.free(scope, role, p);
+    scope.close('the test ended');
     if (this.scope === scope) this.scope = undefined;
+  }
+
+  /**
+   * Frees a shared pairing's terminal: each transaction left open is canceled and converged. When that
+   * does not end them (or waits for a final status are known to be futile), the pairing is retired:
+   * the next test that needs it gets a replacement, or is blocked by the root cause.
+   */
+  private async free(scope: Scope, role: Shared, p: Pairing): Promise<void> {
+    // The test's own scope may be closed already (it ran out of time): clean up in a fresh one and
+    // keep what it saw with the test.
+    const cleanup = scope.closed ? new Scope(this, scope.testName) : scope;
+    if (cleanup !== scope) this.scope = cleanup;
+    let root: RootCause | undefined = this.defects.blocker('transaction-final');
+    try {
+      for (const id of [...p.open]) {
+        if (root) break;
+        await cleanup.call(p, 'cancelTransaction', { params: { transaction_id: id } });
+        const obs = await cleanup.converge(p, 'transaction', id);
+        if (!obs.finalByPoll) root = this.defects.blocker('transaction-final') ?? { check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: `transaction ${id} did not end after a cancel`, test: scope.testName };
+      }
+    } catch (e) {
+      if (!(e instanceof ScenarioBlocked)) throw e;
+      root ??= e.blockedBy ?? { check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: e.message, test: scope.testName };
+    } finally {
+      if (cleanup !== scope) {
+        scope.findings.push(...cleanup.findings);
+        scope.repeats.push(...cleanup.repeats);
+        scope.exchanges.push(...cleanup.exchanges);
+        cleanup.close('clean-up ended');
+        this.scope = scope;
+      }
+    }
+    if (p.open.size === 0) return;
+    scope.notes.push(`the terminal of ${p.label} stays busy with ${[...p.open].join(', ')}: the pairing is retired`);
+    this.retire(role, p, root ?? { check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: `the terminal of ${p.label} stays busy`, test: scope.testName });
+  }
+
+  /** Takes a shared pairing out of use; the next test that needs it gets a replacement or is blocked. */
+  private retire(role: Shared, p: Pairing, root: RootCause): void {
+    if (this.shared.get(role) !== p) return;
+    this.shared.delete(role);
+    const r = this.retired.get(role);
+    this.retired.set(role, { root: r?.root ?? root, count: (r?.count ?? 0) + 1 });
+    if (role === 'primary') this.primaryPromise = undefined;
+    else this.anotherPromise = undefined;
   }
 
   private async vault() {
@@ -66,6 +133,7 @@ export class Harness {
 
   /** Pairs by OTP (runs the pairing-result checks in `scope`); undefined when no OTP is left. */
   async pairNew(scope: Scope, opts: { webhook?: boolean; name?: string } = {}): Promise<PairAttempt | undefined> {
+    scope.assertOpen();
     const otp = this.otps.next();
     if (otp === undefined) return undefined;
     const name = opts.name ?? `pcc-${this.ctx.seed}-${this.pairings.length + 1}`;
@@ -80,38 +148,78 @@ export class Harness {
     return attempt;
   }
 
-  /** The run's main pairing: a vault entry for this target, else a new one by OTP. */
+  /**
+   * The run's main pairing: a vault entry for this target, else a new one by OTP. After it was retired
+   * (its terminal stayed busy), a replacement by OTP, else the test is blocked by the root cause.
+   */
   primary(scope: Scope): Promise<Pairing> {
     this.primaryPromise ??= (async () => {
-      const entries = await this.vault();
-      if (entries[0]) {
-        const p = await pairingFromVault(this.env, entries[0], 'vault#1');
-        this.pairings.push(p);
-        return p;
-      }
-      const attempt = await this.pairNew(scope);
-      if (!attempt) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${this.ctx.baseUrl} (integrator ${this.ctx.integratorId}) in ${this.ctx.vaultPath}, and no OTP`, 'pair once with `payconnect-conformance pair --otp <six digits>`, or pass --otp');
-      if (!attempt.pairing) throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${attempt.response.status}: ${attempt.response.rawBody.slice(0, 200)}`, 'check the OTP (one-time, six digits) and the integrator id');
-      return attempt.pairing;
+      const retired = this.retired.get('primary');
+      const p = retired ? await this.replacement(scope, 'primary', retired) : await this.firstPrimary(scope);
+      this.shared.set('primary', p);
+      return p;
     })();
     this.primaryPromise.catch(() => undefined);
     return this.primaryPromise;
   }
 
+  private async firstPrimary(scope: Scope): Promise<Pairing> {
+    const entries = await this.vault();
+    if (entries[0]) {
+      const p = await pairingFromVault(this.env, entries[0], 'vault#1');
+      this.pairings.push(p);
+      return p;
+    }
+    const attempt = await this.pairNew(scope);
+    if (!attempt) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${this.ctx.baseUrl} (integrator ${this.ctx.integratorId}) in ${this.ctx.vaultPath}, and no OTP`, 'pair once with `payconnect-conformance pair --otp <six digits>`, or pass --otp');
+    if (attempt.pairing) return attempt.pairing;
+    return this.refused(scope, attempt);
+  }
+
+  /**
+   * A pairing request that was refused. With an OTP the user gave, that may be the user's mistake (a
+   * toolkit error that says so); with one minted as sandbox.md allows, the service is at fault.
+   */
+  private refused(scope: Scope, attempt: PairAttempt & { otp?: string }): never {
+    if (attempt.otp !== undefined && this.otps.minted(attempt.otp)) {
+      scope.check('request.accepted', attempt.response.exchange);
+      const root = scope.findings.find((f) => f.check === 'request.accepted');
+      if (root) scope.blockBy({ check: root.check, severity: root.severity, clause: root.clause, message: root.message, test: scope.testName });
+    }
+    throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${attempt.response.status}: ${attempt.response.rawBody.slice(0, 200)}`, 'check the OTP (one-time, six digits) and the integrator id');
+  }
+
+  /** A new pairing in place of a retired shared one, or the test is blocked by why it was retired. */
+  private async replacement(scope: Scope, role: Shared, retired: { root: RootCause; count: number }): Promise<Pairing> {
+    const attempt = this.otps.available() ? await this.pairNew(scope, { name: `${role}-${this.ctx.seed}-r${retired.count}` }) : undefined;
+    if (!attempt?.pairing) scope.blockBy(retired.root);
+    scope.notes.push(`the ${role} pairing was retired (its terminal stayed busy): replaced by ${attempt.pairing.label}`);
+    return attempt.pairing;
+  }
+
   /** A pairing other than the primary one (the vault's next entry, else a new one); a skip reason when none can be had. */
   another(scope: Scope): Promise<Pairing | string> {
     this.anotherPromise ??= (async () => {
+      const retired = this.retired.get('another');
+      if (retired) {
+        const p = await this.replacement(scope, 'another', retired);
+        this.shared.set('another', p);
+        return p;
+      }
       const primary = await this.primary(scope);
       const unused = (await this.vault()).find((e) => e.credentials.client_id !== primary.credentials.client_id);
       if (unused) {
         const p = await pairingFromVault(this.env, unused, 'vault#2');
         this.pairings.push(p);
+        this.shared.set('another', p);
         return p;
       }
       const attempt = await this.pairNew(scope, { name: `another-${this.ctx.seed}` });
       if (!attempt) return 'a second pairing needs another OTP (pass --otp, or pair twice into the vault)';
+      if (attempt.pairing) this.shared.set('another', attempt.pairing);
       return attempt.pairing ?? `the second pairing answered ${attempt.response.status}`;
     })();
+    this.anotherPromise.catch(() => undefined);
     return this.anotherPromise;
   }
 
@@ -120,6 +228,16 @@ export class Harness {
     const attempt = await this.pairNew(scope, { webhook: opts.webhook ?? false, name: `fresh-${this.ctx.seed}-${this.pairings.length + 1}` });
     if (!attempt) return 'this test needs a fresh pairing and no OTP is left (pass another --otp)';
     return attempt.pairing ?? `the pairing answered ${attempt.response.status}`;
+  }
+
+  /** Whether `p` is a pairing other tests use (never unpaired by a test or a clean-up). */
+  isShared(p: Pairing): boolean {
+    return [...this.shared.values()].includes(p);
+  }
+
+  /** The live pairing with these client credentials, if the run holds one (a disposal must not unpair it). */
+  pairingWith(clientId: string): Pairing | undefined {
+    return this.pairings.find((p) => p.credentials.client_id === clientId);
   }
 
   /** Forgets a pairing that was unpaired (and removes it from the vault). */

@@ -7,6 +7,7 @@ import { randomInt } from 'node:crypto';
 export class OtpSource {
   private readonly given: string[];
   private readonly used = new Set<string>();
+  private readonly mintedHere = new Set<string>();
   constructor(given: readonly string[], private readonly mint: boolean) {
     this.given = [...given];
   }
@@ -20,6 +21,7 @@ export class OtpSource {
       const otp = String(randomInt(1, 1_000_000)).padStart(6, '0');
       if (!this.used.has(otp)) {
         this.used.add(otp);
+        this.mintedHere.add(otp);
         return otp;
       }
     }
@@ -28,6 +30,11 @@ export class OtpSource {
   /** Whether another OTP can be had. */
   available(): boolean {
     return this.given.length > 0 || this.mint;
+  }
+
+  /** Whether `otp` was minted here (sandbox.md says it pairs), not given by the user (who may have mistyped it). */
+  minted(otp: string): boolean {
+    return this.mintedHere.has(otp);
   }
 
   /** Marks an OTP consumed (the pairing probes reuse one on purpose). */

@@ -14,6 +14,8 @@ import type { RunContext } from './context.ts';
 export class Pairing {
   /** Deliveries of the receiver already judged by the webhook checks. */
   judged = 0;
+  /** Transactions started on this pairing's terminal and not seen final yet (the terminal is busy while any is). */
+  readonly open = new Set<string>();
   constructor(
     readonly label: string,
     readonly credentials: PairingCredentials,

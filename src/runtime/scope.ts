@@ -2,19 +2,46 @@
  * The per-test view of the harness: every request a test makes goes through `call`, so every exchange
  * is checked; `check` runs a registered check on an observation; `converge` watches a transaction or
  * operation to its end. Findings collect here and are attached to the test by the suites' setup.
+ *
+ * A scope also keeps the run's verdicts honest under a broken service: a finding already reported by
+ * an earlier test is a repeat, not a new failure; a request the service stops (no answer, no token)
+ * is a finding and blocks the test; a kind of wait that keeps failing ends at once, blocked by its
+ * root finding; and once the test ends (or runs out of time) nothing more is sent on its behalf.
  */
 import type { PayConnectResponse } from '../client/index.ts';
-import { type CheckContext, type ConvergenceObservation, getCheck, operationFor, runAutoChecks, runCheck } from '../checks/index.ts';
+import { type CheckContext, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
-import { type Exchange, type Finding, ToolkitError } from '../core/index.ts';
+import { type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, isToolkitError, rootOf } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
+import type { WaitKind } from './defects.ts';
 import type { Harness } from './harness.ts';
 import type { Pairing } from './pairing.ts';
 
-/** Thrown when a scenario cannot go on (a prerequisite failed); the setup turns it into fail or skip. */
+/**
+ * Thrown when a scenario cannot go on (a prerequisite failed); the setup turns it into fail or skip.
+ * `blockedBy` names the finding that stopped it, when a defect of the service did.
+ */
 export class ScenarioBlocked extends Error {
   override readonly name = 'ScenarioBlocked';
+  constructor(message: string, readonly blockedBy?: RootCause) {
+    super(message);
+  }
 }
+
+/** A finding seen again after an earlier test reported it: counted on its root, not failed again. */
+export interface Repeat {
+  check: string;
+  severity: Finding['severity'];
+  clause: string;
+  message: string;
+  /** The root it repeats. */
+  root: RootCause;
+  /** The exchange it was seen on, if any. */
+  exchangeSeq?: number;
+}
+
+/** The need a pairing's bearer token stands for, once the token endpoint refused it. */
+export const tokenNeed = (p: Pairing): string => `token:${p.label}`;
 
 /** Options of one call. */
 export interface CallOptions {
@@ -36,9 +63,16 @@ function trimmed(ex: Exchange): Exchange {
 
 export class Scope {
   readonly findings: Finding[] = [];
+  readonly repeats: Repeat[] = [];
   readonly exchanges: Exchange[] = [];
   readonly notes: string[] = [];
-  private readonly seen = new Set<string>();
+  /** Findings already filed by this test, with their root cause. */
+  private readonly seen = new Map<string, RootCause>();
+  readonly #abort = new AbortController();
+  /** The root cause each of this test's own findings stands for (the ledger's record, kept current). */
+  readonly #roots = new WeakMap<Finding, RootCause>();
+  /** Requests sent and not answered yet: their exchanges still belong to this test. */
+  readonly #inflight = new Set<Promise<unknown>>();
 
   constructor(readonly harness: Harness, readonly testName: string) {}
 
@@ -46,14 +80,62 @@ export class Scope {
     return { profile: this.harness.profile, strict: this.harness.ctx.strict };
   }
 
-  /** Adds findings, once each (a defect seen on every poll is one finding). */
-  addFindings(list: Finding[]): void {
+  /** Whether this scope's findings reach the reports (a scope that only records them says no). */
+  get reported(): boolean {
+    return true;
+  }
+
+  /** Aborted when the test ends or runs out of time: nothing more is sent or awaited for it. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  get closed(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  /** Ends the scope: later calls and waits stop at once with `reason` (work left running cannot leak into other tests). */
+  close(reason: string): void {
+    if (!this.closed) this.#abort.abort(new ScenarioBlocked(reason));
+  }
+
+  /** Resolves when every request this scope sent has ended (each is bounded by the request time-out). */
+  async settled(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  /** Throws the reason the scope was closed, if it was. */
+  assertOpen(): void {
+    if (this.closed) throw this.#abort.signal.reason;
+  }
+
+  /**
+   * Adds findings, once each (a defect seen on every poll is one finding); a finding an earlier test
+   * reported already is kept as a repeat. Returns the root cause of each finding.
+   */
+  addFindings(list: Finding[]): RootCause[] {
+    const roots: RootCause[] = [];
     for (const f of list) {
       const key = `${f.check}\u0000${f.message}`;
-      if (this.seen.has(key)) continue;
-      this.seen.add(key);
-      this.findings.push({ ...f, test: this.testName });
+      const known = this.seen.get(key);
+      if (known) {
+        roots.push(known);
+        continue;
+      }
+      const filed = this.harness.defects.file({ ...f, test: this.testName }, this.testName, this.reported);
+      this.seen.set(key, filed.root);
+      roots.push(filed.root);
+      const seq = (f.evidence as { exchange?: Exchange } | undefined)?.exchange?.seq;
+      if (filed.kind === 'again') continue;
+      if (filed.kind === 'repeat') {
+        this.repeats.push({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, root: filed.root, ...(seq === undefined ? {} : { exchangeSeq: seq }) });
+      } else {
+        const own = { ...f, test: this.testName };
+        this.#roots.set(own, filed.root);
+        this.findings.push(own);
+      }
     }
+    return roots;
   }
 
   /** Called by the harness for every exchange recorded while this test runs. */
@@ -66,10 +148,15 @@ export class Scope {
 
   /** Runs the registered check `id` on `input`; true when it passed or was skipped. */
   check<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): boolean {
+    return this.judge(id, input, extraEvidence).ok;
+  }
+
+  /** Runs a check; its outcome and the root cause of each finding it made. */
+  private judge<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): { ok: boolean; roots: RootCause[] } {
     const r = runCheck(getCheck<I>(id), input, { ...this.checkCtx });
     const exchange = (input as Exchange | undefined)?.seq !== undefined ? trimmed(input as Exchange) : undefined;
-    this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
-    return r.outcome !== 'fail';
+    const roots = this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
+    return { ok: r.outcome !== 'fail', roots };
   }
 
   /** Whether any finding so far is a failure. */
@@ -90,12 +177,77 @@ export class Scope {
       if (v === undefined) throw new ToolkitError('PCC_INTERNAL', `missing path parameter ${k} for ${operationId}`);
       return encodeURIComponent(v);
     });
-    return pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth: opts.auth ?? (op.bearer ? 'auto' : 'none'), integrator: opts.integrator ?? 'auto' });
+    this.assertOpen();
+    const defects = this.harness.defects;
+    const silent = defects.blocker('answer');
+    if (silent) this.blockBy(silent);
+    const auth = opts.auth ?? (op.bearer ? 'auto' : 'none');
+    // Other tests go on using a shared pairing: unpairing it with its own token is a bug of the suite.
+    if (op.operationId === 'unpair' && auth === 'auto' && this.harness.isShared(pairing)) {
+      throw new ToolkitError('PCC_INTERNAL', `${this.testName} tried to unpair the shared pairing ${pairing.label}`, 'a test that unpairs must use a pairing of its own (harness.fresh)');
+    }
+    const noToken = auth === 'auto' ? defects.blocker(tokenNeed(pairing)) : undefined;
+    if (noToken) this.blockBy(noToken);
+    // A terminal still busy with a transaction that will not end answers 409: that is no new finding.
+    const stuck = pairing.open.size > 0 && op.stateChanging && op.responses['200']?.schema === 'TransactionCreated' ? defects.blocker('transaction-final') : undefined;
+    if (stuck) this.blockBy(stuck);
+    let res: PayConnectResponse;
+    try {
+      const sent = pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto' });
+      this.#inflight.add(sent);
+      void sent.then(() => this.#inflight.delete(sent), () => this.#inflight.delete(sent));
+      res = await sent;
+    } catch (e) {
+      this.assertOpen();
+      throw this.stoppedByService(e, `${op.method} ${path}`, pairing);
+    }
+    defects.waited('answer', undefined);
+    this.track(pairing, op, res, opts.params);
+    return res;
+  }
+
+  /**
+   * A request the service stopped (no answer, no token for the pairing's credentials): judged as a
+   * finding here, and the scenario blocked by it. Any other error is returned as it is. Requests made
+   * outside `call` (pairing by OTP) come here from the suites' setup.
+   */
+  stoppedByService(e: unknown, request: string, pairing?: Pairing): unknown {
+    const id = isToolkitError(e) ? SERVICE_CAUSED[e.code] : undefined;
+    if (!id) return e;
+    const why = this.harness.redactor.redactText((e as Error).message);
+    if (id === 'request.answered') {
+      const [root] = this.judge(id, { request, error: why }).roots;
+      if (!root) return e;
+      this.harness.defects.waited('answer', root);
+      return new ScenarioBlocked(`${root.check}: ${root.message}`, root);
+    }
+    const tokenExchange = [...this.exchanges].reverse().find((x) => x.operationId === 'getToken');
+    const [root] = this.judge(id, { refused: why, ...(tokenExchange ? { exchange: trimmed(tokenExchange) } : {}) }).roots;
+    if (!root) return e;
+    if (pairing) this.harness.defects.block(tokenNeed(pairing), root);
+    return new ScenarioBlocked(`${root.check}: ${root.message}`, root);
+  }
+
+  /** Keeps the pairing's terminal bookkeeping: transactions started and not yet seen final. */
+  private track(pairing: Pairing, op: OperationEntry, res: PayConnectResponse, params?: Record<string, string>): void {
+    const body = res.body as Record<string, unknown> | undefined;
+    if (res.status !== 200 || typeof body !== 'object' || body === null) return;
+    if (op.stateChanging && op.responses['200']?.schema === 'TransactionCreated' && typeof body.transaction_id === 'string') pairing.open.add(body.transaction_id);
+    if (op.operationId === 'getTransactionStatus' && typeof body.status === 'string' && this.harness.profile.transactionFinal.includes(body.status) && params?.transaction_id) pairing.open.delete(params.transaction_id);
   }
 
   /** Stops the scenario: a prerequisite did not hold. */
   block(message: string): never {
     throw new ScenarioBlocked(message);
+  }
+
+  /**
+   * Stops the scenario because of a defect found earlier (or just now). A root whose finding no
+   * reported test holds (it was seen by a scope that only records) is reported here.
+   */
+  blockBy(root: RootCause): never {
+    if (this.reported && !this.harness.defects.isReported(root)) this.addFindings([{ check: root.check, severity: root.severity, clause: root.clause, message: root.message }]);
+    throw new ScenarioBlocked(`${root.check}: ${root.message}`, root);
   }
 
   /** `value` when it is present, else stops the scenario with `message`. */
@@ -114,17 +266,31 @@ export class Scope {
     return id;
   }
 
-  /** Watches a transaction or operation until final or the deadline, and runs the convergence checks. */
+  /**
+   * Watches a transaction or operation until final or the deadline, and runs the convergence checks.
+   * A kind of wait that has failed twice in a row is not waited for again: the scenario is blocked by
+   * its root finding at once; likewise the wait for a valid webhook is dropped (polling goes on).
+   */
   async converge(pairing: Pairing, kind: 'transaction' | 'operation', id: string, opts: { deadlineMs?: number } = {}): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
+    this.assertOpen();
     const profile = this.harness.profile;
+    const defects = this.harness.defects;
+    const waitKind: WaitKind = kind === 'transaction' ? 'transaction-final' : 'operation-final';
+    const stuck = defects.blocker(waitKind);
+    if (stuck) this.blockBy(stuck);
+    const noWebhook = pairing.webhooksObservable ? defects.blocker('webhook-valid') : undefined;
+    if (noWebhook) this.notes.push(`${kind} ${id}: not waiting for a webhook (blocked by ${noWebhook.check}: ${noWebhook.message})`);
+    const webhooksObservable = pairing.webhooksObservable && !noWebhook;
     let last: Record<string, unknown> | undefined;
     const started = Date.now();
     const rx = pairing.receiver;
+    const polls: Exchange[] = [];
     const obs = await observe({
       kind,
       id,
       poll: async () => {
         const res = await this.call(pairing, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id } });
+        polls.push(res.exchange);
         const body = res.body as Record<string, unknown> | undefined;
         const status = res.status === 200 && typeof body?.status === 'string' ? body.status : undefined;
         if (status) last = body;
@@ -136,19 +302,38 @@ export class Scope {
             .map((d) => ({ status: String((d.body as { data: { status: string } }).data.status), channel: 'webhook' as const, atMs: d.receivedAt - started }))
         : undefined,
       subscribe: rx ? (wake) => rx.onDelivery(() => wake()) : undefined,
-      webhooksObservable: pairing.webhooksObservable,
+      webhooksObservable,
       final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
-      deadlineMs: opts.deadlineMs ?? this.harness.ctx.deadlineMs,
+      deadlineMs: this.harness.budgeted(opts.deadlineMs ?? this.harness.ctx.deadlineMs),
       settleMs: this.harness.ctx.settleMs,
+      signal: this.signal,
     });
-    for (const id of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered']) this.check(id, obs);
+    this.assertOpen();
+    const roots: Partial<Record<string, RootCause>> = {};
+    for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered']) roots[c] = this.judge(c, obs).roots[0];
     this.harness.judgeDeliveries(this, pairing);
     this.harness.recordConvergence(obs);
+    if (kind === 'transaction' && obs.finalByPoll) pairing.open.delete(id);
+    // The root of a wait that never ended: what the polls answered (a status outside the enum, a
+    // broken record) when that was judged a defect, else the missed deadline itself.
+    defects.waited(waitKind, obs.timedOut ? (this.rootOfPolls(polls) ?? roots['convergence.deadline']) : undefined);
+    if (webhooksObservable && obs.finalByPoll) defects.waited('webhook-valid', roots['webhook.delivered'] ? (this.rootOf('webhook.signature') ?? roots['webhook.delivered']) : undefined);
     return { ...obs, last };
   }
 
-  /** The operation id of a request, for records that need it. */
-  static operationIdOf(method: string, path: string): string | undefined {
-    return operationFor(method, path)?.operationId;
+  /** The root of a defect found on one of these exchanges in this test, if any. */
+  private rootOfPolls(polls: Exchange[]): RootCause | undefined {
+    const seqs = new Set(polls.map((x) => x.seq));
+    const onPoll = (f: { evidence?: unknown }) => seqs.has((f.evidence as { exchange?: Exchange } | undefined)?.exchange?.seq ?? -1);
+    const own = this.findings.find(onPoll);
+    if (own) return this.#roots.get(own) ?? rootOf(own, this.testName);
+    return this.repeats.find((r) => seqs.has(r.exchangeSeq ?? -1))?.root;
+  }
+
+  /** The root of the first finding of check `id` in this test (its own or a repeat), if any. */
+  private rootOf(id: string): RootCause | undefined {
+    const own = this.findings.find((f) => f.check === id);
+    if (own) return this.#roots.get(own) ?? rootOf(own, this.testName);
+    return this.repeats.find((r) => r.check === id)?.root;
   }
 }

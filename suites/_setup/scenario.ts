@@ -96,33 +96,72 @@ export interface ScenarioInfo {
 
 class Skipped extends Error {}
 
+/** Grace vitest gives a test beyond its own budget: the scenario ends itself first. */
+const VITEST_GRACE_MS = 15_000;
+
+/** Repeats of a test, folded by root and message. */
+function repeatsOf(scope: Scope): NonNullable<TestMeta['repeats']> {
+  const out = new Map<string, NonNullable<TestMeta['repeats']>[number]>();
+  for (const r of scope.repeats) {
+    const key = `${r.check}\u0000${r.root.test}\u0000${r.root.message}`;
+    const hit = out.get(key);
+    if (hit) hit.count++;
+    else out.set(key, { check: r.check, severity: r.severity, clause: r.clause, message: r.root.message, of: r.root.test, count: 1 });
+  }
+  return [...out.values()];
+}
+
 /** Declares a conformance scenario. */
 export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioContext) => Promise<void>): void {
-  test(name, { timeout: info.timeout ?? 120_000 }, async (ctx) => {
+  const budgetMs = info.timeout ?? 120_000;
+  test(name, { timeout: budgetMs + VITEST_GRACE_MS }, async (ctx) => {
     const h = getHarness();
-    const scope = h.begin(`${info.capability} > ${name}`);
     const meta: TestMeta = { capability: info.capability, clause: info.clause, findings: [], parameters: { terminal: h.ctx.terminal } };
     (ctx.task.meta as Record<string, unknown>)[META_KEY] = meta;
+    if (h.budgeted(1) === 0) {
+      meta.notFinished = 'run budget exceeded';
+      meta.skipReason = 'run budget exceeded: not started';
+      ctx.skip(meta.skipReason);
+    }
+    const scope = h.begin(`${info.capability} > ${name}`);
     let skipReason: string | undefined;
     let crash: unknown;
+    // The scenario's own budget, cut to what is left of the run's: when it runs out the scope is
+    // closed, so the body stops at its next call and nothing it still does reaches another test.
+    const myBudget = h.budgeted(budgetMs);
+    let timer: NodeJS.Timeout | undefined;
+    const over = new Promise<'over'>((resolve) => (timer = setTimeout(() => resolve('over'), myBudget)));
+    const body = fn({
+      scope,
+      harness: h,
+      terminal: getDriver(),
+      param: (k, v) => (meta.parameters![k] = String(v)),
+      skip: (reason) => {
+        throw new Skipped(reason);
+      },
+    }).then(() => 'done' as const);
+    body.catch(() => undefined);
     try {
-      await fn({
-        scope,
-        harness: h,
-        terminal: getDriver(),
-        param: (k, v) => (meta.parameters![k] = String(v)),
-        skip: (reason) => {
-          throw new Skipped(reason);
-        },
-      });
-    } catch (e) {
+      if ((await Promise.race([body, over])) === 'over') {
+        meta.notFinished = myBudget < budgetMs ? 'run budget exceeded' : 'time budget exceeded';
+        scope.close(meta.notFinished);
+      }
+    } catch (thrown) {
+      // A request the service left unanswered outside a scope call (pairing by OTP) is a finding too.
+      const e = isToolkitError(thrown) && !scope.closed ? scope.stoppedByService(thrown, 'a request of the test') : thrown;
       if (e instanceof Skipped) skipReason = e.message;
-      else if (e instanceof ScenarioBlocked) skipReason = scope.hasFailures() ? undefined : `blocked: ${e.message}`;
-      else crash = e;
+      else if (e instanceof ScenarioBlocked) {
+        if (e.blockedBy) meta.blockedBy = e.blockedBy;
+        skipReason = scope.hasFailures() ? undefined : e.blockedBy ? `blocked by ${e.blockedBy.check} (seen in ${e.blockedBy.test}): ${e.blockedBy.message}` : `blocked: ${e.message}`;
+      } else crash = e;
     } finally {
-      h.end(scope);
+      clearTimeout(timer);
+      await h.end(scope);
       const redact = (v: unknown) => h.redactor.redactValue(v);
       meta.findings = scope.findings.map((f) => redact(f) as typeof f);
+      const repeats = repeatsOf(scope);
+      if (repeats.length > 0) meta.repeats = repeats.map((r) => redact(r) as typeof r);
+      if (meta.blockedBy) meta.blockedBy = redact(meta.blockedBy) as typeof meta.blockedBy;
       meta.exchanges = kept(scope).map(redact);
       meta.exchangeCount = scope.exchanges.length;
       meta.deliveries = (deliveriesOf.get(scope) ?? []).map(redact);
@@ -144,6 +183,11 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     if (failures.length > 0) {
       throw new Error(failures.map((f) => `[${f.check}] (${f.clause}) ${f.message}`).join('\n'));
     }
+    if (meta.notFinished === 'run budget exceeded') {
+      meta.skipReason = 'run budget exceeded: stopped before it finished';
+      ctx.skip(meta.skipReason);
+    }
+    if (meta.notFinished) throw new Error(`the scenario did not finish within its time budget of ${budgetMs / 1000} s`);
     if (skipReason !== undefined) {
       meta.skipReason = skipReason;
       ctx.skip(skipReason);

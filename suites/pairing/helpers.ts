@@ -68,6 +68,12 @@ export async function disposeUnwantedPairing(t: ScenarioContext, via: Pairing, r
   const clientSecret = stringField(res, 'client_secret');
   if (res.status !== 200 || !clientId || !clientSecret) return;
   t.harness.redactor.register(clientSecret, stringField(res, 'webhook_secret_key'));
+  // A service may answer a reused OTP with a pairing the run already holds: that one stays.
+  const held = t.harness.pairingWith(clientId);
+  if (held) {
+    t.scope.notes.push(`the answer repeats the credentials of ${held.label}, which this run uses: not unpaired`);
+    return;
+  }
   const creds = { client_id: clientId, client_secret: clientSecret };
   let bearer = stringField(await requestToken(t, via, creds, 'none'), 'access_token');
   bearer ??= stringField(await requestToken(t, via, creds, 'auto'), 'access_token');

@@ -21,6 +21,11 @@ export interface FailedCheck {
 export class RecordingScope extends Scope {
   readonly failed: FailedCheck[] = [];
 
+  /** Its findings are re-run on the test's own scope when they matter: they are not reported from here. */
+  override get reported(): boolean {
+    return false;
+  }
+
   override check<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): boolean {
     const before = this.findings.length;
     const ok = super.check(id, input, extraEvidence);

@@ -61,7 +61,8 @@ describe('stateful', () => {
     const property = fc.asyncProperty(commandsArb(maxCommands, replay?.replayPath), async (cmds) => {
       if (fatal !== undefined) return;
       const scope = new RecordingScope(t.harness, t.scope.testName);
-      const attempt = await t.harness.pairNew(scope, { webhook, name: `stateful-${ctx.seed}-${++runIndex}` }).catch((e: unknown) => {
+      // The pairing answer is judged on the test's own scope: a defect of pairing is not the model's.
+      const attempt = await t.harness.pairNew(t.scope, { webhook, name: `stateful-${ctx.seed}-${++runIndex}` }).catch((e: unknown) => {
         fatal = e;
         throw e;
       });

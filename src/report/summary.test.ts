@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { buildSummary, exitCodeFor } from './summary.ts';
+import { finding, runRecord, testRecord } from './testing.ts';
+
+const tool = { name: 'payconnect-conformance', version: '0.1.0' };
+const target = { kind: 'url', baseUrl: 'http://127.0.0.1:1' };
+
+const stuck = finding({ check: 'convergence.deadline', clause: 'spec#what-the-service-does', message: 'transaction 6f0c2b1e-8d4e-4c43-9a55-0d9f1e2b3c4d still IN_PROGRESS after 5000 ms' });
+const root = { check: stuck.check, severity: stuck.severity, clause: stuck.clause, message: stuck.message, test: 'payment > first' };
+
+describe('summary.json', () => {
+  it('names, per root finding, the tests it blocked, and leads with the finding that blocked most', () => {
+    const run = runRecord([
+      testRecord({ scenario: 'slip', state: 'failed', findings: [finding({ test: 'payment > slip' })] }),
+      testRecord({ scenario: 'first', state: 'failed', findings: [{ ...stuck, test: 'payment > first' }] }),
+      testRecord({ scenario: 'second', state: 'skipped', blockedBy: root, skipReason: 'blocked by convergence.deadline' }),
+      testRecord({ capability: 'cancel', scenario: 'third', state: 'skipped', blockedBy: root }),
+    ]);
+    const s = buildSummary(run, tool, target);
+    expect(s.findings.map((f) => f.check)).toEqual(['convergence.deadline', 'invariant.total-amount']);
+    expect(s.blocked).toEqual([{ ...root, count: 2, tests: ['payment > second', 'cancel > third'] }]);
+    expect(s.verdict).toBe('fail');
+    expect(exitCodeFor(run, s)).toBe(1);
+  });
+
+  it('counts where a finding was seen again without counting it as another finding', () => {
+    const again = { check: stuck.check, severity: stuck.severity, clause: stuck.clause, message: 'transaction 11111111-2222-4333-8444-555555555555 still IN_PROGRESS after 5000 ms', of: 'payment > first', count: 2 };
+    const run = runRecord([
+      testRecord({ scenario: 'first', state: 'failed', findings: [{ ...stuck, test: 'payment > first' }] }),
+      testRecord({ scenario: 'later', repeats: [again] }),
+    ]);
+    const s = buildSummary(run, tool, target);
+    expect(s.counts).toMatchObject({ failures: 1, warnings: 0, passed: 1, failed: 1 });
+    expect(s.findings[0]).toMatchObject({ repeats: 2, repeatedIn: ['payment > later'] });
+  });
+
+  it('fails a run a time budget stopped, and lists the tests not finished', () => {
+    const run = runRecord([testRecord(), testRecord({ scenario: 'late', state: 'skipped', notFinished: 'run budget exceeded' })]);
+    const s = buildSummary(run, tool, target);
+    expect(s.verdict).toBe('fail');
+    expect(s.incomplete).toEqual({ reason: 'run budget exceeded', tests: ['payment > late'] });
+    expect(exitCodeFor(run, s)).toBe(1);
+  });
+
+  it('keeps the published shape for a clean run: no incomplete, no blocked tests', () => {
+    const s = buildSummary(runRecord([testRecord()]), tool, target);
+    expect(s).toEqual({ tool, target, verdict: 'pass', counts: { tests: 1, passed: 1, failed: 0, skipped: 0, failures: 0, warnings: 0 }, findings: [], blocked: [] });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The run's ledger of service defects, so that one defect is reported once and stops costing time.
+ * - Every finding has a defect key (check, severity, clause, operation, message without ids): the
+ *   first finding of a key is the root; later ones are repeats, counted on the root instead of
+ *   failing another test.
+ * - A wait that fails twice in a row for the same reason (no final status, no valid webhook) is
+ *   systemic: later waits of that kind end at once, blocked by the root finding.
+ * - A service answer that stops a test (no token, no answer, a refused pairing) blocks the later tests
+ *   that need the same thing, naming the finding instead of failing them again.
+ */
+import { type Finding, type RootCause, defectKey, rootOf } from '../core/index.ts';
+
+export type { RootCause } from '../core/index.ts';
+
+/** The kinds of wait that become systemic after repeated misses. */
+export type WaitKind = 'transaction-final' | 'operation-final' | 'webhook-valid' | 'answer';
+
+/** Misses in a row after which a kind of wait is systemic. */
+export const SYSTEMIC_AFTER = 2;
+
+/** A root finding and where it was seen again. */
+export interface DefectRecord {
+  root: RootCause;
+  /** Whether the root finding is in a reported test's findings (a recording scope's are not). */
+  reported: boolean;
+  /** Occurrences after the first, by test. */
+  repeats: Map<string, number>;
+}
+
+export class DefectLedger {
+  readonly #defects = new Map<string, DefectRecord>();
+  readonly #misses = new Map<WaitKind, { count: number; root?: RootCause }>();
+  readonly #systemic = new Map<string, RootCause>();
+
+  /**
+   * Files a finding seen by `test`: `root` when it is the first of its defect (or the first reported
+   * one), `again` when the same test saw it already (with other ids), else `repeat` (counted on the
+   * root's record).
+   */
+  file(f: Finding, test: string, reported: boolean): { kind: 'root' | 'again' | 'repeat'; root: RootCause } {
+    const key = defectKey(f);
+    const hit = this.#defects.get(key);
+    if (!hit) {
+      const root = rootOf(f, test);
+      this.#defects.set(key, { root, reported, repeats: new Map() });
+      return { kind: 'root', root };
+    }
+    if (reported && !hit.reported) {
+      // The first sighting was in a scope whose findings are not reported: this one stands for it.
+      // Changed in place, so that what was blocked by the old sighting names this one.
+      hit.reported = true;
+      Object.assign(hit.root, rootOf(f, test));
+      return { kind: 'root', root: hit.root };
+    }
+    if (hit.root.test === test) return { kind: 'again', root: hit.root };
+    hit.repeats.set(test, (hit.repeats.get(test) ?? 0) + 1);
+    return { kind: 'repeat', root: hit.root };
+  }
+
+  /** Whether a root cause's finding is reported somewhere (else a test it blocks reports it). */
+  isReported(root: RootCause): boolean {
+    for (const d of this.#defects.values()) if (d.root.check === root.check && d.root.message === root.message && d.reported) return true;
+    return false;
+  }
+
+  /** Every defect filed so far. */
+  defects(): DefectRecord[] {
+    return [...this.#defects.values()];
+  }
+
+  /** Records the outcome of a wait; a miss carries the finding that explains it. True when now systemic. */
+  waited(kind: WaitKind, missed: RootCause | undefined): boolean {
+    if (!missed) {
+      if (!this.#systemic.has(kind)) this.#misses.delete(kind);
+      return false;
+    }
+    const m = this.#misses.get(kind) ?? { count: 0 };
+    m.count++;
+    m.root ??= missed;
+    this.#misses.set(kind, m);
+    if (m.count >= SYSTEMIC_AFTER && !this.#systemic.has(kind)) {
+      this.#systemic.set(kind, m.root);
+      return true;
+    }
+    return false;
+  }
+
+  /** The root cause a kind of wait or a named need is blocked by, if any. */
+  blocker(key: WaitKind | string): RootCause | undefined {
+    return this.#systemic.get(key);
+  }
+
+  /** Blocks a named need (e.g. `token:<pairing>`) by a root cause from now on. */
+  block(key: string, root: RootCause): void {
+    if (!this.#systemic.has(key)) this.#systemic.set(key, root);
+  }
+}
+
