@@ -90,6 +90,10 @@ export const BREAKS: Record<string, FaultExpectation> = {
   'transaction.client-id-dropped': e(['payment'], ['sandbox.client-transaction-id', W]),
   'terminal.offline-picks-up': e(['cancel'], ['sandbox.waiting-status', W]),
   'webhook.no-retry': e(['webhooks'], ['webhook.retried', W]),
+  // The operation never looks final: the status outside the enum is the root, the missed deadline follows.
+  'operation.status-outside-enum': { ...e(['preauth'], ['response.enum', W], ['convergence.deadline', W]), args: ['--deadline', '3s'] },
+  'webhook.signed-other-bytes': { ...e(['payment'], ['webhook.signature', W]), args: ['--deadline', '3s'] },
+  'token.refused': e(['config'], ['auth.token-obtained', F]),
 };
 
 /**
@@ -168,6 +172,9 @@ export const SCENARIOS: Record<string, string> = {
   'terminal.offline-picks-up': "cancel while INITIATED \\(55, terminal offline\\) ends CANCELED",
   'cancel.in-progress-fails': "cancel while IN_PROGRESS races the terminal: CANCELED or SUCCESS, polling and webhook agree",
   'webhook.no-retry': "a delivery answered 500 is retried \\(receiver fails 2 deliveries\\)",
+  'operation.status-outside-enum': "increment \\(success, 51 FAILED, 53 EXPIRED\\) then complete with the exact sum",
+  'webhook.signed-other-bytes': "generate and converge: approve",
+  'token.refused': "the configuration: fields, payment methods with CARD, the sandbox values",
 };
 
 /** Legal but unusual behaviour: the suites that would notice it, run clean. */
@@ -189,4 +196,5 @@ export const STATEFUL: Record<string, FaultExpectation> = {
 export const SHOWN_ELSEWHERE: Record<string, string> = {
   'model.operation-outcome': 'test/stateful.test.ts (preauth.increment-after-complete-succeeds, shrunk and replayed)',
   'model.counterexample': 'test/stateful.test.ts',
+  'request.answered': 'test/robustness.test.ts (the simulator process is killed mid-run)',
 };

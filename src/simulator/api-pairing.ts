@@ -37,6 +37,7 @@ function token(ctx: SimContext, req: ApiRequest): Reply {
   if (grant !== 'client_credentials') throw badRequest('grant_type must be "client_credentials"');
   const clientId = reqString(body, 'client_id');
   const clientSecret = reqString(body, 'client_secret');
+  if (faults.has('token.refused')) throw unauthorized('the client credentials are unknown or revoked');
   const lifetime = faults.has('token.short-lived') ? 2 : options.tokenLifetimeSec;
   // token.expires-early: the token dies after 1 s whatever expires_in announces.
   const lives = faults.has('token.expires-early') ? 1 : lifetime;

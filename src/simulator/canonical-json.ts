@@ -14,3 +14,14 @@ function sortKeys(value: unknown): unknown {
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
+
+/**
+ * The same JSON as {@link canonicalJson} with `", "` and `": "` separators (Python's default), for the
+ * fault that signs one form and sends the other.
+ */
+export function spacedJson(value: unknown): string {
+  const v = sortKeys(value);
+  if (Array.isArray(v)) return `[${v.map(spacedJson).join(', ')}]`;
+  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${spacedJson(x)}`).join(', ')}}`;
+  return JSON.stringify(v);
+}

@@ -52,7 +52,8 @@ function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHo
     },
     onOperation(o) {
       if (!target || ctx.faults.has('webhook.none')) return;
-      ctx.webhooks.send(target, `operation.${o.status.toLowerCase()}`, operationRecord(o, ctx.faults));
+      const record = operationRecord(o, ctx.faults);
+      ctx.webhooks.send(target, `operation.${String(record.status).toLowerCase()}`, record);
     },
   };
 }

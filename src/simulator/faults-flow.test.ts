@@ -139,6 +139,22 @@ describe('webhook faults', () => {
     }
   });
 
+  it('webhook.signed-other-bytes signs the compact body and sends a spaced one: same JSON, other bytes', async () => {
+    const { c, rx } = await hooked();
+    withFault('webhook.signed-other-bytes');
+    await pay(c, 1000);
+    await rx.waitFor((d) => d.length >= 3);
+    const key = c.pairing.webhook_secret_key as string;
+    for (const d of rx.deliveries) {
+      const compact = Buffer.from(JSON.stringify(d.json), 'utf8');
+      expect(d.raw.toString('utf8')).toContain('", "');
+      expect(d.raw.equals(compact)).toBe(false);
+      expect(d.headers.signature).not.toBe(hmac(key, d.raw));
+      // The signature is right for bytes the receiver never got: the compact, key-sorted form.
+      expect(d.headers.signature).toBe(hmac(key, compact));
+    }
+  });
+
   it('webhook.disagrees-with-polling reports another final status; earlier events agree', async () => {
     const { c, rx } = await hooked();
     withFault('webhook.disagrees-with-polling');

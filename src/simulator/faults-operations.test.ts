@@ -44,6 +44,23 @@ async function operate(c: Client, path: string, body?: unknown): Promise<Res['js
 const status = async (c: Client, id: string) => (await c.get(P.status(id))).json;
 
 describe('preauthorization operation faults', () => {
+  it('operation.status-outside-enum says PROCESSED instead of a final status, in records and webhooks', async () => {
+    const rx = await startReceiver();
+    receivers.push(rx);
+    const c = await pairClient(t, { webhookUrl: rx.url });
+    const pre = (await pay(c, 1000, P.preauth)).transaction_id;
+    withFault('operation.status-outside-enum');
+    const r = await c.post(P.increment(pre), { amount: 100 });
+    expect(r.status).toBe(200);
+    const rec = (await pollUntil(c, P.operation(r.json.operation_id), (j) => j.status === 'PROCESSED')).json;
+    expect(rec).toMatchObject({ operation_id: r.json.operation_id, transaction_id: pre, status: 'PROCESSED' });
+    await rx.waitFor((d) => d.some((x) => x.json.event === 'operation.processed'));
+    const ops = rx.deliveries.filter((d) => String(d.json.event).startsWith('operation.'));
+    expect(ops.map((d) => d.json.data.status)).not.toContain('SUCCESS');
+    off();
+    expect((await operate(c, P.increment(pre), { amount: 100 })).status).toBe('SUCCESS');
+  });
+
   it('operation.wrong-type names increments transaction.preauth.complete; other types stay', async () => {
     const c = await pairClient(t);
     const pre = (await pay(c, 1000, P.preauth)).transaction_id;

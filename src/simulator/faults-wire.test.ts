@@ -72,6 +72,16 @@ describe('token, config and pairing faults', () => {
     expect((await c.login()).json).toEqual({ access_token: expect.any(String), expires_in: '3600', token_type: 'bearer', scope: 'default' });
   });
 
+  it('token.refused answers 401 to the credentials of a live pairing; a malformed body is still 400', async () => {
+    const c = await pairClient(t);
+    expect((await c.login()).status).toBe(200);
+    withFault('token.refused');
+    const refused = await c.login();
+    expect(refused.status).toBe(401);
+    expect(refused.json).toMatchObject({ detail: expect.any(String) });
+    expect((await t.http.call('POST', P.token, { body: { grant_type: 'password' } })).status).toBe(400);
+  });
+
   it('config.missing-payment-methods drops only payment_methods', async () => {
     const c = await pairClient(t);
     const good = (await c.get(P.config)).json;

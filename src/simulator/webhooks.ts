@@ -7,7 +7,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson, spacedJson } from './canonical-json.ts';
 import type { FaultSet } from './faults.ts';
 import type { Rng } from './rng.ts';
 
@@ -83,9 +83,11 @@ export class WebhookSender {
     const { faults, rng } = this.opts;
     if (this.closed || faults.has('webhook.none')) return;
     const payload = faults.has('webhook.bad-schema') ? { data, event } : { data, event, event_id: rng.uuid() };
-    const body = Buffer.from(canonicalJson(payload), 'utf8');
+    const signed = Buffer.from(canonicalJson(payload), 'utf8');
     const key = faults.has('webhook.bad-signature') ? `${target.secret}-wrong` : target.secret;
-    const signature = faults.has('webhook.unsigned') ? null : sign(key, body);
+    const signature = faults.has('webhook.unsigned') ? null : sign(key, signed);
+    // webhook.signed-other-bytes: the receiver gets bytes other than the ones signed.
+    const body = faults.has('webhook.signed-other-bytes') ? Buffer.from(spacedJson(payload), 'utf8') : signed;
     const copies = faults.has('webhook.duplicate') ? 2 : 1;
     for (let i = 0; i < copies; i++) {
       if (this.pending >= this.maxPending) {
