@@ -10,6 +10,7 @@ import { operationFor } from '../checks/index.ts';
 import { type Exchange, type RootCause, ToolkitError } from '../core/index.ts';
 import { type Profile, resolveProfile } from '../profile/index.ts';
 import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
+import { type WebhookHub, type WebhookReceiver, startWebhookHub } from '../webhooks/index.ts';
 import type { RunContext } from './context.ts';
 import { OtpSource } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
@@ -40,6 +41,9 @@ export class Harness {
   /** The shared pairings in use, and why the ones retired were. */
   private readonly shared = new Map<Shared, Pairing>();
   private readonly retired = new Map<Shared, { root: RootCause; count: number }>();
+  /** The run's one webhook receiver, started with the first pairing that gives a webhook_url. */
+  private hub?: Promise<WebhookHub>;
+  private slots = 0;
 
   constructor(readonly ctx: RunContext) {
     this.profile = resolveProfile(ctx.profile);
@@ -54,7 +58,17 @@ export class Harness {
       onExchange: (ex: Exchange) => this.scope?.recordExchange(ex),
       resolveOperation: (m, p) => operationFor(m, p)?.operationId,
       nextSeq: () => ++this.seq,
+      openReceiver: (name, storedUrl) => this.openReceiver(name, storedUrl),
     };
+  }
+
+  /** A receiver in the run's hub: the slot a stored URL names, else a new slot for `name`. */
+  private async openReceiver(name: string, storedUrl?: string): Promise<WebhookReceiver> {
+    const { host, port } = this.ctx.webhookListen;
+    this.hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl });
+    const hub = await this.hub;
+    const stored = storedUrl === undefined ? undefined : hub.slotOf(storedUrl);
+    return hub.open(stored ?? `${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);
   }
 
   /** Starts the scope of a test (the previous one ends). */
@@ -272,5 +286,6 @@ export class Harness {
   async close(): Promise<void> {
     await Promise.allSettled(this.pairings.map((p) => p.close()));
     this.pairings.length = 0;
+    if (this.hub) await this.hub.then((h) => h.close(), () => undefined);
   }
 }

@@ -5,9 +5,8 @@
  */
 import { type PayConnectClient, type PayConnectResponse, type Redactor, createPayConnectClient } from '../client/index.ts';
 import type { Exchange } from '../core/index.ts';
-import { ToolkitError } from '../core/index.ts';
 import { type PairingCredentials, type VaultEntry, saveVaultEntry } from '../vault/index.ts';
-import { type WebhookReceiver, startWebhookReceiver } from '../webhooks/index.ts';
+import type { WebhookReceiver } from '../webhooks/index.ts';
 import type { RunContext } from './context.ts';
 
 /** A usable pairing. */
@@ -38,6 +37,11 @@ export interface PairingEnv {
   onExchange: (ex: Exchange) => void;
   resolveOperation: (method: string, path: string) => string | undefined;
   nextSeq: () => number;
+  /**
+   * Opens a receiver in the run's one webhook hub: at the slot a stored webhook_url names when given
+   * (a vault pairing), else at a new slot for `name`.
+   */
+  openReceiver: (name: string, storedUrl?: string) => Promise<WebhookReceiver>;
 }
 
 /** A client for the target; with credentials when given. */
@@ -54,21 +58,12 @@ export function makeClient(env: PairingEnv, credentials?: PairingCredentials): P
   });
 }
 
-async function receiverFor(env: PairingEnv): Promise<WebhookReceiver> {
-  const { host, port } = env.ctx.webhookListen;
-  try {
-    return await startWebhookReceiver({ host, port, publicUrl: env.ctx.webhookPublicUrl });
-  } catch (e) {
-    throw new ToolkitError('PCC_WEBHOOK_LISTEN', `the webhook receiver could not listen on ${host}:${port}: ${(e as Error).message}`, 'choose a free --webhook-listen address, or port 0', { cause: e });
-  }
-}
-
 /** A pairing from a vault entry: reused, never re-paired. */
 export async function pairingFromVault(env: PairingEnv, entry: VaultEntry, label: string): Promise<Pairing> {
   env.redactor.register(entry.credentials.client_secret, entry.credentials.webhook_secret_key);
   let receiver: WebhookReceiver | undefined;
   if (entry.webhookUrl && entry.credentials.webhook_secret_key) {
-    receiver = await receiverFor(env);
+    receiver = await env.openReceiver(label, entry.webhookUrl);
     receiver.setSecret(entry.credentials.webhook_secret_key);
   }
   // Deliveries reach this run only if the stored webhook_url is where this run listens.
@@ -108,7 +103,7 @@ function crashHookArmed(): boolean {
  * function returns and before any other request; a vault that cannot be written is a toolkit error.
  */
 export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: string; webhook: boolean; label: string }): Promise<PairAttempt> {
-  const receiver = opts.webhook ? await receiverFor(env) : undefined;
+  const receiver = opts.webhook ? await env.openReceiver(opts.label) : undefined;
   const client = makeClient(env);
   const webhookUrl = receiver?.url ?? null;
   let response: PayConnectResponse;

@@ -4,4 +4,5 @@ export { DeliveryLog, type DeliveryDraft, type WaitForOptions } from './delivery
 export { parseDeliveryBody, type ParsedDeliveryBody } from './parseDeliveryBody.ts';
 export { readBody, type BodyReadResult } from './readBody.ts';
 export { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from './startWebhookReceiver.ts';
+export { startWebhookHub, type WebhookHub, type WebhookHubOptions } from './startWebhookHub.ts';
 export { signBody, verifySignature, type SignatureVerdict } from './verifySignature.ts';

@@ -59,17 +59,43 @@ const REDACTED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cooki
  * Starts a webhook receiver: reads each POST's raw bytes, verifies the `Signature` header over exactly
  * those bytes, records the delivery and answers 200 (accepted, duplicates too), 403 (unsigned or
  * wrongly signed), 400 (body not a JSON object), 413 (over `maxBodyBytes`), 500 (on purpose) or 405
- * (not POST, not recorded). Garbage and dropped connections are ignored, never fatal.
+ * (not POST, not recorded). Garbage and dropped connections are ignored, never fatal. Deliveries are
+ * accepted on any path; a run with several pairings uses one {@link startWebhookHub} instead.
  *
  * @throws ToolkitError PCC_WEBHOOK_LISTEN when it cannot listen on the address
  */
 export async function startWebhookReceiver(options: WebhookReceiverOptions = {}): Promise<WebhookReceiver> {
   const { host = '127.0.0.1', port = 0, maxBodyBytes = 1024 * 1024, publicUrl } = options;
-  let secret = options.secret ?? null;
-  let failBudget = Math.max(0, options.failFirst ?? 0);
-  const log = new DeliveryLog();
+  const slot = new ReceiverSlot(options.secret ?? null, options.failFirst ?? 0);
+  const server = await listenForDeliveries(host, port, (req, res) => slot.receive(req, res, maxBodyBytes));
+  const loopbackUrl = `${loopbackBase(host, server.port)}/webhook`;
+  let closed: Promise<void> | undefined;
+  return slot.receiver({ url: publicUrl ?? loopbackUrl, loopbackUrl, port: server.port }, () => {
+    if (!closed) {
+      slot.close();
+      closed = server.close();
+    }
+    return closed;
+  });
+}
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+/**
+ * One receiver's state: its delivery log, its key and its budget of failures on purpose. The HTTP side
+ * (one server for one receiver, or a hub routing by path) hands it each request.
+ */
+export class ReceiverSlot {
+  readonly log = new DeliveryLog();
+  #secret: string | null;
+  #failBudget: number;
+
+  constructor(secret: string | null, failFirst: number) {
+    this.#secret = secret;
+    this.#failBudget = Math.max(0, failFirst);
+  }
+
+  /** Reads, verifies, records and answers one request. */
+  async receive(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Promise<void> {
+    const log = this.log;
     if (req.method !== 'POST') {
       req.resume();
       return answer(res, 405, 'only POST is accepted', { allow: 'POST' });
@@ -96,13 +122,13 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     }
     const parsed = parseDeliveryBody(read.bytes);
     const signature: SignatureState =
-      !header ? 'missing' : secret === null ? 'unchecked' : verifySignature(read.bytes, header, secret);
+      !header ? 'missing' : this.#secret === null ? 'unchecked' : verifySignature(read.bytes, header, this.#secret);
     let status = 200;
     let failedOnPurpose = false;
     if (signature === 'missing' || signature === 'invalid') status = 403;
     else if (parsed.malformed) status = 400;
-    else if (failBudget > 0) {
-      failBudget--;
+    else if (this.#failBudget > 0) {
+      this.#failBudget--;
       status = 500;
       failedOnPurpose = true;
     }
@@ -117,13 +143,52 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
       500: 'failed on purpose (test of retries)',
     };
     return answer(res, status, reasons[status] ?? 'rejected');
-  };
+  }
 
+  /** Rejects pending waits; later deliveries are refused by whoever routes to this slot. */
+  close(): void {
+    this.log.close();
+  }
+
+  /** The {@link WebhookReceiver} view of this slot. */
+  receiver(where: { url: string; loopbackUrl: string; port: number }, close: () => Promise<void>): WebhookReceiver {
+    const log = this.log;
+    return {
+      ...where,
+      setSecret: (key) => {
+        this.#secret = key;
+        if (key !== null) log.reverify(key);
+      },
+      failNext: (n) => {
+        this.#failBudget = Math.max(0, Math.floor(n));
+      },
+      deliveries: () => log.all(),
+      counts: () => log.counts(),
+      waitFor: (predicate, waitOptions) => log.waitFor(predicate, waitOptions),
+      eventsFor: (id) => log.eventsFor(id),
+      onDelivery: (listener) => log.onDelivery(listener),
+      close,
+    };
+  }
+}
+
+/** A listening server for deliveries, and how to stop it (keep-alive connections too). */
+export interface DeliveryServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on `host:port` and hands every request to `handle`; a bug in it answers 500 (the sender
+ * retries) instead of killing the process.
+ *
+ * @throws ToolkitError PCC_WEBHOOK_LISTEN when it cannot listen on the address
+ */
+export async function listenForDeliveries(host: string, port: number, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<DeliveryServer> {
   const server = createServer((req, res) => {
     req.on('error', () => {});
     res.on('error', () => {});
     handle(req, res).catch(() => {
-      // A bug here must not kill the process; the sender sees a 500 and retries.
       if (!res.headersSent) answer(res, 500, 'internal error of the receiver');
       else res.destroy();
     });
@@ -134,7 +199,6 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     if (socket.writable && !socket.destroyed) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
   });
-
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(new ToolkitError(
@@ -151,30 +215,11 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
     });
   });
   server.on('error', () => {});
-
-  const address = server.address() as AddressInfo;
-  const loopbackUrl = `http://${urlHost(host)}:${address.port}/webhook`;
   let closed: Promise<void> | undefined;
-
   return {
-    url: publicUrl ?? loopbackUrl,
-    loopbackUrl,
-    port: address.port,
-    setSecret(key) {
-      secret = key;
-      if (key !== null) log.reverify(key);
-    },
-    failNext(n) {
-      failBudget = Math.max(0, Math.floor(n));
-    },
-    deliveries: () => log.all(),
-    counts: () => log.counts(),
-    waitFor: (predicate, waitOptions) => log.waitFor(predicate, waitOptions),
-    eventsFor: (id) => log.eventsFor(id),
-    onDelivery: (listener) => log.onDelivery(listener),
+    port: (server.address() as AddressInfo).port,
     close() {
       closed ??= new Promise<void>((resolve) => {
-        log.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });
@@ -183,7 +228,8 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions = {})
   };
 }
 
-function answer(res: ServerResponse, status: number, detail?: string, headers: Record<string, string> = {}): void {
+/** Answers with an optional `{detail}` JSON body. */
+export function answer(res: ServerResponse, status: number, detail?: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const body = detail === undefined ? '' : JSON.stringify({ detail });
   res.writeHead(status, {
@@ -203,9 +249,8 @@ function recordedHeaders(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-/** A host usable in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
+/** `http://<host>:<port>` with a host usable in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
+export function loopbackBase(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  return `http://${h}:${port}`;
 }

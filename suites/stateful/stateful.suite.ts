@@ -50,8 +50,6 @@ describe('stateful', () => {
     t.param('sequences', replay ? `replay of path ${replay.path}` : numRuns);
     t.param('per sequence', `at most ${maxCommands} convergences, ${3 * maxCommands} commands`);
 
-    // Each receiver needs its own port: with a fixed --webhook-listen port, sequences poll only.
-    const webhook = ctx.webhookListen.port === 0;
     let runIndex = 0;
     let last: { failed: FailedCheck[]; error: unknown; trace: string[]; executed: number } | undefined;
 
@@ -62,7 +60,7 @@ describe('stateful', () => {
       if (fatal !== undefined) return;
       const scope = new RecordingScope(t.harness, t.scope.testName);
       // The pairing answer is judged on the test's own scope: a defect of pairing is not the model's.
-      const attempt = await t.harness.pairNew(t.scope, { webhook, name: `stateful-${ctx.seed}-${++runIndex}` }).catch((e: unknown) => {
+      const attempt = await t.harness.pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-${++runIndex}` }).catch((e: unknown) => {
         fatal = e;
         throw e;
       });
