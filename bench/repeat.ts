@@ -1,23 +1,152 @@
 /**
- * Runs the same conformance run against the embedded simulator N times in a row (default 10) and
- * prints how many passed: a flaky suite shows here, not in CI.
+ * Runs the same conformance run several times and prints each run's verdict, so a flaky suite, or a
+ * verdict that changes with the machine's load, shows here and not in CI.
  *
- *   npx tsx bench/repeat.ts [N] [run options...]
+ *   npx tsx bench/repeat.ts [N] [run options...]           N runs in a row against the embedded sim
+ *   npx tsx bench/repeat.ts --fault F [--fault G] --runs 5 --parallel 2 [--url-sim] [-- run options...]
+ *
+ * Every run is a process of its own (`payconnect-conformance run`), at most `--parallel` at a time, to
+ * load the machine as CI does. `--fault` turns a simulator fault switch on; with `--url-sim` each run
+ * gets its own `sim --step-delay 100 --deadline 2500` process and runs against its URL. A run's verdict
+ * signature is its exit code, its verdict, its findings (severity and check) and the checks that
+ * blocked tests; the script exits 1 unless every run gave the same one.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConfig, runConformance } from '../src/index.ts';
+import { fileURLToPath } from 'node:url';
 
-const n = Number(process.argv[2] ?? 10);
-const extra = process.argv.slice(3);
-const io = { stdout: () => {}, stderr: (s: string) => process.stderr.write(s), interactive: false };
-let passes = 0;
-for (let i = 1; i <= n; i++) {
-  const t0 = Date.now();
-  const r = await runConformance(await resolveConfig({ argv: ['--reports', join(tmpdir(), `pcc-repeat-${process.pid}-${i}`), '--no-html', ...extra], env: {}, cwd: process.cwd() }), io);
-  if (r.exitCode === 0) passes++;
-  const bad = r.summary.findings.map((f) => `${f.check}: ${f.message}`).slice(0, 3);
-  const errs = r.record.tests.filter((t) => t.toolkitError).map((t) => `${t.name}: ${t.toolkitError!.message.split('\n')[0]}`);
-  console.log(`run ${i}: exit ${r.exitCode} (${((Date.now() - t0) / 1000).toFixed(1)} s, ${r.summary.counts.tests} tests)${[...bad, ...errs].map((s) => `\n    ${s}`).join('')}`);
+const BIN = fileURLToPath(new URL('../bin/payconnect-conformance.js', import.meta.url));
+const CHILD_ENV = { ...process.env, VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined, NODE_OPTIONS: undefined };
+
+interface Options {
+  runs: number;
+  parallel: number;
+  faults: string[];
+  urlSim: boolean;
+  extra: string[];
 }
-console.log(`${passes} of ${n} runs passed`);
+
+function parse(argv: string[]): Options {
+  const o: Options = { runs: 10, parallel: 1, faults: [], urlSim: false, extra: [] };
+  const positive = (flag: string, v: string | undefined) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} takes a whole number of at least 1 (got ${v ?? 'nothing'})`);
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      o.extra.push(...argv.slice(i + 1));
+      break;
+    }
+    if (a === '--runs') o.runs = positive(a, argv[++i]);
+    else if (a === '--parallel') o.parallel = positive(a, argv[++i]);
+    else if (a === '--fault') o.faults.push(argv[++i] ?? '');
+    else if (a === '--url-sim') o.urlSim = true;
+    else if (i === 0 && /^\d+$/.test(a)) o.runs = positive('N', a);
+    else o.extra.push(a);
+  }
+  return o;
+}
+
+const children = new Set<ChildProcess>();
+process.once('SIGINT', () => {
+  for (const c of children) c.kill('SIGKILL');
+  process.exitCode = 130;
+});
+
+function spawnCli(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { env: CHILD_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Starts a sim process and resolves with its URL and integrator id. */
+function startSim(faults: string[]): Promise<{ url: string; integratorId: string; child: ChildProcess }> {
+  const child = spawnCli(['sim', '--step-delay', '100', '--deadline', '2500', '--otps', '0', ...faults.flatMap((f) => ['--fault', f])]);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      const integratorId = /integrator id: (\S+)/.exec(out)?.[1];
+      if (url && integratorId) resolve({ url, integratorId, child });
+    });
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => reject(new Error(`sim exited (${code}):\n${out}`)));
+  });
+}
+
+interface Summary {
+  verdict: string;
+  counts: { tests: number; passed: number; failed: number; skipped: number };
+  findings: { severity: string; check: string }[];
+  blocked?: { check: string }[];
+}
+
+interface Outcome {
+  index: number;
+  code: number | null;
+  seconds: number;
+  summary?: Summary;
+  signature: string;
+}
+
+const uniqueSorted = (xs: string[]) => [...new Set(xs)].sort();
+
+function signatureOf(code: number | null, s: Summary | undefined): string {
+  if (!s) return `exit ${code}, no summary`;
+  const findings = uniqueSorted(s.findings.map((f) => `${f.severity} ${f.check}`));
+  const blocked = uniqueSorted((s.blocked ?? []).map((b) => b.check));
+  return `exit ${code}, ${s.verdict}; findings: ${findings.join(', ') || 'none'}; blocked by: ${blocked.join(', ') || 'nothing'}`;
+}
+
+async function oneRun(index: number, o: Options): Promise<Outcome> {
+  const reports = mkdtempSync(join(tmpdir(), `pcc-repeat-${index}-`));
+  const started = Date.now();
+  const sim = o.urlSim ? await startSim(o.faults) : undefined;
+  const target = sim
+    ? ['--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', join(reports, 'vault.json')]
+    : o.faults.flatMap((f) => ['--sim-fault', f]);
+  const child = spawnCli(['run', '--no-html', '--reports', reports, ...target, ...o.extra]);
+  child.stdout!.resume();
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  if (sim) {
+    sim.child.kill('SIGTERM');
+    await new Promise((r) => sim.child.once('exit', r));
+  }
+  const file = join(reports, 'summary.json');
+  const summary = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Summary) : undefined;
+  if (!summary && stderr) process.stderr.write(`run ${index}: ${stderr.split('\n')[0]}\n`);
+  return { index, code, seconds: (Date.now() - started) / 1000, summary, signature: signatureOf(code, summary) };
+}
+
+const o = parse(process.argv.slice(2));
+const outcomes: Outcome[] = [];
+let next = 1;
+async function worker(): Promise<void> {
+  while (next <= o.runs && process.exitCode !== 130) {
+    const r = await oneRun(next++, o);
+    outcomes.push(r);
+    const c = r.summary?.counts;
+    console.log(`run ${r.index}: exit ${r.code} in ${r.seconds.toFixed(1)} s${c ? ` (${c.tests} tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)` : ''}\n    ${r.signature}`);
+  }
+}
+console.log(`${o.runs} runs, ${o.parallel} at a time${o.faults.length > 0 ? `, fault ${o.faults.join(' + ')}` : ''}${o.urlSim ? ', each against a sim process as a URL target' : ''}${o.extra.length > 0 ? `, run ${o.extra.join(' ')}` : ''}`);
+await Promise.all(Array.from({ length: Math.min(o.parallel, o.runs) }, () => worker()));
+
+const seconds = outcomes.map((r) => r.seconds).sort((a, b) => a - b);
+const median = seconds[Math.floor(seconds.length / 2)] ?? 0;
+console.log(`wall time per run: min ${seconds[0]?.toFixed(1)} s, median ${median.toFixed(1)} s, max ${seconds.at(-1)?.toFixed(1)} s`);
+const bySignature = new Map<string, number>();
+for (const r of outcomes) bySignature.set(r.signature, (bySignature.get(r.signature) ?? 0) + 1);
+for (const [sig, n] of bySignature) console.log(`${n} run(s): ${sig}`);
+const passes = outcomes.filter((r) => r.code === 0).length;
+console.log(`${passes} of ${outcomes.length} runs passed`);
+console.log(bySignature.size === 1 ? 'identical verdicts: yes' : `identical verdicts: no (${bySignature.size} distinct)`);
+if (bySignature.size !== 1 && process.exitCode === undefined) process.exitCode = 1;
