@@ -69,7 +69,8 @@ export const webhookDelivered = defineCheck<ConvergenceObservation>({
     if (!o.webhooksObservable) return skip('webhooks are not observable for this pairing');
     if (!o.finalByPoll) return skip('no final status by polling');
     if (o.webhooks.some((w) => w.status === o.finalByPoll)) return pass();
-    return fail({ message: `${o.kind} ${o.id}: no valid webhook for ${o.finalByPoll} within the deadline`, evidence: { webhooks: o.webhooks } });
+    // The status stays out of the message: a missing webhook is one defect whatever the outcome.
+    return fail({ message: `${o.kind} ${o.id}: no valid webhook for its final status within the deadline`, evidence: { finalByPoll: o.finalByPoll, webhooks: o.webhooks } });
   },
 });
 
@@ -89,7 +90,8 @@ export const webhookSignature = defineCheck<DeliveryObservation>({
   run(d) {
     if (d.signature === 'valid') return pass();
     if (d.signature === 'unchecked') return skip('no webhook key to verify with');
-    return fail({ message: `webhook ${d.event ?? '(no event)'} ${d.eventId ?? ''}: signature ${d.signature}`.trim(), evidence: d });
+    // The event stays in the evidence: a bad signature is one defect whatever the event.
+    return fail({ message: `a webhook delivery's signature is ${d.signature}`, evidence: d });
   },
 });
 
