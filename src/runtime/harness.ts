@@ -7,7 +7,7 @@
  */
 import { Redactor } from '../client/index.ts';
 import { operationFor } from '../checks/index.ts';
-import { type Exchange, type RootCause, ToolkitError } from '../core/index.ts';
+import { type Exchange, type RootCause, ToolkitError, rootOf } from '../core/index.ts';
 import { type Profile, resolveProfile } from '../profile/index.ts';
 import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
 import { type WebhookHub, type WebhookReceiver, startWebhookHub } from '../webhooks/index.ts';
@@ -111,11 +111,11 @@ export class Harness {
         if (root) break;
         await cleanup.call(p, 'cancelTransaction', { params: { transaction_id: id } });
         const obs = await cleanup.converge(p, 'transaction', id);
-        if (!obs.finalByPoll) root = this.defects.blocker('transaction-final') ?? { check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: `transaction ${id} did not end after a cancel`, test: scope.testName };
+        if (!obs.finalByPoll) root = cleanup.rootOfCheck('convergence.deadline');
       }
     } catch (e) {
       if (!(e instanceof ScenarioBlocked)) throw e;
-      root ??= e.blockedBy ?? { check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: e.message, test: scope.testName };
+      root ??= e.blockedBy;
     } finally {
       if (cleanup !== scope) {
         scope.findings.push(...cleanup.findings);
@@ -126,8 +126,10 @@ export class Harness {
       }
     }
     if (p.open.size === 0) return;
-    scope.notes.push(`the terminal of ${p.label} stays busy with ${[...p.open].join(', ')}: the pairing is retired`);
-    this.retire(role, p, root ?? { check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: `the terminal of ${p.label} stays busy`, test: scope.testName });
+    const busy = `the terminal of ${p.label} stays busy with ${[...p.open].join(', ')}`;
+    scope.notes.push(`${busy}: the pairing is retired`);
+    // Without a finding to name (the clean-up itself was stopped), the busy terminal is the defect.
+    this.retire(role, p, root ?? rootOf({ check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: busy }, scope.testName));
   }
 
   /** Takes a shared pairing out of use; the next test that needs it gets a replacement or is blocked. */
@@ -197,8 +199,8 @@ export class Harness {
   private refused(scope: Scope, attempt: PairAttempt & { otp?: string }): never {
     if (attempt.otp !== undefined && this.otps.minted(attempt.otp)) {
       scope.check('request.accepted', attempt.response.exchange);
-      const root = scope.findings.find((f) => f.check === 'request.accepted');
-      if (root) scope.blockBy({ check: root.check, severity: root.severity, clause: root.clause, message: root.message, test: scope.testName });
+      const root = scope.rootOfCheck('request.accepted');
+      if (root) scope.blockBy(root);
     }
     throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${attempt.response.status}: ${attempt.response.rawBody.slice(0, 200)}`, 'check the OTP (one-time, six digits) and the integrator id');
   }

@@ -317,7 +317,7 @@ export class Scope {
     // The root of a wait that never ended: what the polls answered (a status outside the enum, a
     // broken record) when that was judged a defect, else the missed deadline itself.
     defects.waited(waitKind, obs.timedOut ? (this.rootOfPolls(polls) ?? roots['convergence.deadline']) : undefined);
-    if (webhooksObservable && obs.finalByPoll) defects.waited('webhook-valid', roots['webhook.delivered'] ? (this.rootOf('webhook.signature') ?? roots['webhook.delivered']) : undefined);
+    if (webhooksObservable && obs.finalByPoll) defects.waited('webhook-valid', roots['webhook.delivered'] ? (this.rootOfCheck('webhook.signature') ?? roots['webhook.delivered']) : undefined);
     return { ...obs, last };
   }
 
@@ -331,7 +331,7 @@ export class Scope {
   }
 
   /** The root of the first finding of check `id` in this test (its own or a repeat), if any. */
-  private rootOf(id: string): RootCause | undefined {
+  rootOfCheck(id: string): RootCause | undefined {
     const own = this.findings.find((f) => f.check === id);
     if (own) return this.#roots.get(own) ?? rootOf(own, this.testName);
     return this.repeats.find((r) => r.check === id)?.root;
