@@ -33,7 +33,10 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequences.length > 0 ? ` [${consequences.join('; ')}]` : ''}`);
   }
   if (summary.incomplete) out.push(`INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`);
-  for (const t of record.tests.filter((x) => x.toolkitError)) out.push(`ERROR ${t.toolkitError!.code} in ${t.name}: ${t.toolkitError!.message.split('\n')[0]}`);
+  for (const t of record.tests.filter((x) => x.toolkitError)) {
+    const bug = t.toolkitError!.code === 'PCC_INTERNAL' ? ' (this is a bug in payconnect-conformance: please report it; the stack trace is in junit.xml and the Allure report)' : '';
+    out.push(`ERROR ${t.toolkitError!.code} in ${t.name}: ${t.toolkitError!.message.split('\n')[0]}${bug}`);
+  }
   for (const u of record.unhandled) out.push(`ERROR ${u.split('\n')[0]}`);
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);

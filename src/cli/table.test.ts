@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { buildSummary } from '../report/summary.ts';
+import { finding, runRecord, testRecord } from '../report/testing.ts';
+import { formatFinalTable } from './table.ts';
+
+const tool = { name: 'payconnect-conformance', version: '0.1.0' };
+const target = { kind: 'url', baseUrl: 'http://127.0.0.1:1' };
+
+describe('the final table', () => {
+  it('leads with the finding that blocked tests, says how many, and counts the blocked tests', () => {
+    const token = finding({ check: 'auth.token-obtained', clause: 'spec#authentication', message: 'no token: 401', test: 'config > first' });
+    const root = { check: token.check, severity: token.severity, clause: token.clause, message: token.message, test: 'config > first' };
+    const run = runRecord([
+      testRecord({ capability: 'print-slip', scenario: 'slip', state: 'failed', findings: [finding({ test: 'print-slip > slip' })] }),
+      testRecord({ capability: 'config', scenario: 'first', state: 'failed', findings: [token] }),
+      testRecord({ scenario: 'a', state: 'skipped', blockedBy: root }),
+      testRecord({ scenario: 'b', state: 'skipped', blockedBy: root }),
+    ]);
+    const lines = formatFinalTable(run, buildSummary(run, tool, target), 'summary.json').split('\n');
+    const findings = lines.filter((l) => /^(FAIL|WARN) /.test(l));
+    expect(findings[0]).toBe('FAIL auth.token-obtained (spec#authentication) config > first: no token: 401 [blocked 2 tests]');
+    expect(findings[1]).toMatch(/^FAIL invariant.total-amount /);
+    expect(lines).toContain('FAIL: 4 tests, 0 passed, 2 failed, 2 skipped (2 blocked by a service defect); 2 failures, 0 warnings (1.2 s)');
+  });
+
+  it('names the tests a time budget stopped, and calls an internal error a bug of the toolkit', () => {
+    const run = runRecord([
+      testRecord({ scenario: 'crash', state: 'failed', toolkitError: { code: 'PCC_INTERNAL', message: 'TypeError: x is undefined\n    at y' } }),
+      testRecord({ scenario: 'late', state: 'skipped', notFinished: 'run budget exceeded' }),
+    ]);
+    const text = formatFinalTable(run, buildSummary(run, tool, target), 'summary.json');
+    expect(text).toContain('INCOMPLETE run budget exceeded: 1 test not finished (payment > late)');
+    expect(text).toContain('ERROR PCC_INTERNAL in payment > crash: TypeError: x is undefined (this is a bug in payconnect-conformance');
+  });
+});
