@@ -5,7 +5,7 @@
  * their test, so they do not linger in the vault or on the service.
  */
 import { describe } from 'vitest';
-import { isToolkitError, type Pairing, type PairingIdentity } from '../../src/index.ts';
+import { type Pairing, type PairingIdentity, ScenarioBlocked } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
 import { disposeUnwantedPairing, obtainToken, requestToken } from './helpers.ts';
 
@@ -55,8 +55,8 @@ async function unpairAndForget(t: ScenarioContext, p: Pairing): Promise<void> {
     const res = await t.scope.call(p, 'unpair', bearer ? { auth: { bearer } } : {});
     t.scope.check('pairing.unpair-accepted', res.exchange);
   } catch (e) {
-    // Clean-up only: when the pairing's credentials do not work, what the test found stands.
-    if (!isToolkitError(e) || e.code !== 'PCC_AUTH_FAILED') throw e;
+    // Clean-up only: when the pairing's credentials obtain no token, what the test found stands.
+    if (!(e instanceof ScenarioBlocked) || e.blockedBy?.check !== 'auth.token-obtained') throw e;
     t.scope.notes.push(`could not unpair ${p.label}: ${e.message}`);
   } finally {
     await t.harness.forget(p);
