@@ -44,6 +44,8 @@ export class Harness {
   /** The run's one webhook receiver, started with the first pairing that gives a webhook_url. */
   private hub?: Promise<WebhookHub>;
   private slots = 0;
+  /** Client ids of the pairings this run made by OTP. */
+  private readonly madeHere = new Set<string>();
 
   constructor(readonly ctx: RunContext) {
     this.profile = resolveProfile(ctx.profile);
@@ -68,7 +70,7 @@ export class Harness {
     this.hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl });
     const hub = await this.hub;
     const stored = storedUrl === undefined ? undefined : hub.slotOf(storedUrl);
-    return hub.open(stored ?? `${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);
+    return hub.open(stored !== undefined && !hub.isOpen(stored) ? stored : `${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);
   }
 
   /** Starts the scope of a test (the previous one ends). */
@@ -142,9 +144,14 @@ export class Harness {
     else this.anotherPromise = undefined;
   }
 
+  /**
+   * The vault's pairings for this target, but for those this run made: those belong to the test that
+   * made them (it may unpair them), never to the shared pairings. The vault is read on first need,
+   * which may come after a suite paired on purpose and before it removed its entry.
+   */
   private async vault() {
     this.vaultEntries ??= loadVault(this.ctx.vaultPath).then((v) => findPairings(v.vault, this.ctx.baseUrl, this.ctx.integratorId));
-    return this.vaultEntries;
+    return (await this.vaultEntries).filter((e) => !this.madeHere.has(e.credentials.client_id));
   }
 
   /** Pairs by OTP (runs the pairing-result checks in `scope`); undefined when no OTP is left. */
@@ -156,6 +163,7 @@ export class Harness {
     const attempt = await pairWithOtp(this.env, otp, { name, webhook: opts.webhook ?? true, label: name });
     (attempt as PairAttempt & { otp?: string }).otp = otp;
     if (attempt.pairing) {
+      this.madeHere.add(attempt.pairing.credentials.client_id);
       this.pairings.push(attempt.pairing);
       const body = attempt.response.body as Record<string, unknown>;
       scope.check('pairing.name-echoed', { sentName: name, result: body });

@@ -78,6 +78,7 @@ describe('startWebhookHub over loopback', () => {
       error = e;
     }
     expect(isToolkitError(error) && error.code).toBe('PCC_INTERNAL');
+    expect([h.isOpen('a'), h.isOpen('b')]).toEqual([false, true]);
   });
 
   it('appends the slot path to a public base URL, and reads the slot back from a stored URL', async () => {

@@ -26,6 +26,8 @@ export interface WebhookHub {
   readonly baseUrl: string;
   /** Opens the receiver of `slot` (a name unique in the run, e.g. the pairing's). */
   open(slot: string, options?: { secret?: string | null }): WebhookReceiver;
+  /** Whether a slot of that name is open. */
+  isOpen(slot: string): boolean;
   /** The slot a URL of this hub names, if it is one (a vault pairing's stored webhook_url). */
   slotOf(url: string): string | undefined;
   /** Requests that reached no open slot (answered 404). */
@@ -72,6 +74,7 @@ export async function startWebhookHub(options: WebhookHubOptions = {}): Promise<
         slot.close();
       });
     },
+    isOpen: (name) => slots.has(name),
     slotOf(url) {
       const prefix = `${baseUrl}${PREFIX}`;
       if (!url.startsWith(prefix)) return undefined;
