@@ -4,7 +4,7 @@
  * the answer arrives, before any other request: they cannot be recovered.
  */
 import { type PayConnectClient, type PayConnectResponse, type Redactor, createPayConnectClient } from '../client/index.ts';
-import type { Exchange } from '../core/index.ts';
+import type { Exchange, RootCause } from '../core/index.ts';
 import { type PairingCredentials, type VaultEntry, saveVaultEntry } from '../vault/index.ts';
 import type { WebhookReceiver } from '../webhooks/index.ts';
 import type { RunContext } from './context.ts';
@@ -15,6 +15,12 @@ export class Pairing {
   judged = 0;
   /** Transactions started on this pairing's terminal and not seen final yet (the terminal is busy while any is). */
   readonly open = new Set<string>();
+  /**
+   * Transactions whose wait for a final status missed the deadline, with the finding that says so:
+   * while one is open the terminal is busy for good, so nothing new is started on it and a test's
+   * own clean-up does not wait for it again.
+   */
+  readonly overdue = new Map<string, RootCause>();
   constructor(
     readonly label: string,
     readonly credentials: PairingCredentials,

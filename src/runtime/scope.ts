@@ -189,7 +189,7 @@ export class Scope {
     const noToken = auth === 'auto' ? defects.blocker(tokenNeed(pairing)) : undefined;
     if (noToken) this.blockBy(noToken);
     // A terminal still busy with a transaction that will not end answers 409: that is no new finding.
-    const stuck = pairing.open.size > 0 && op.stateChanging && op.responses['200']?.schema === 'TransactionCreated' ? defects.blocker('transaction-final') : undefined;
+    const stuck = pairing.open.size > 0 && op.stateChanging && op.responses['200']?.schema === 'TransactionCreated' ? (defects.blocker('transaction-final') ?? this.overdueOn(pairing)) : undefined;
     if (stuck) this.blockBy(stuck);
     let res: PayConnectResponse;
     try {
@@ -316,9 +316,20 @@ export class Scope {
     if (kind === 'transaction' && obs.finalByPoll) pairing.open.delete(id);
     // The root of a wait that never ended: what the polls answered (a status outside the enum, a
     // broken record) when that was judged a defect, else the missed deadline itself.
-    defects.waited(waitKind, obs.timedOut ? (this.rootOfPolls(polls) ?? roots['convergence.deadline']) : undefined);
+    const missed = obs.timedOut ? (this.rootOfPolls(polls) ?? roots['convergence.deadline']) : undefined;
+    if (kind === 'transaction' && missed) pairing.overdue.set(id, missed);
+    defects.waited(waitKind, missed);
     if (webhooksObservable && obs.finalByPoll) defects.waited('webhook-valid', roots['webhook.delivered'] ? (this.rootOfCheck('webhook.signature') ?? roots['webhook.delivered']) : undefined);
     return { ...obs, last };
+  }
+
+  /** The root of an open transaction of the pairing that missed its deadline (its terminal stays busy), if any. */
+  private overdueOn(pairing: Pairing): RootCause | undefined {
+    for (const id of pairing.open) {
+      const root = pairing.overdue.get(id);
+      if (root) return root;
+    }
+    return undefined;
   }
 
   /** The root of a defect found on one of these exchanges in this test, if any. */
