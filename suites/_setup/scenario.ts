@@ -96,8 +96,22 @@ export interface ScenarioInfo {
 
 class Skipped extends Error {}
 
-/** Grace vitest gives a test beyond its own budget: the scenario ends itself first. */
+/** Grace vitest gives a test beyond its own budget and clean-up: the scenario ends itself first. */
 const VITEST_GRACE_MS = 15_000;
+
+/** A scenario's time budget when it names none. */
+const DEFAULT_BUDGET_MS = 120_000;
+
+/**
+ * The time budgets of a scenario under the run's settings. Its own budget always fits two full
+ * waits for convergence (a wait that misses its deadline is then judged, never cut short by the
+ * budget), and vitest's time-out adds the clean-up after it: a cancel and one more full wait, when
+ * the test leaves a shared terminal busy. So a test is never dropped by vitest with its findings.
+ */
+export function budgetsOf(ctx: Pick<RunContext, 'deadlineMs' | 'timeoutMs'>, timeout?: number): { budgetMs: number; vitestMs: number } {
+  const budgetMs = Math.max(timeout ?? DEFAULT_BUDGET_MS, 2 * ctx.deadlineMs + 30_000);
+  return { budgetMs, vitestMs: budgetMs + ctx.deadlineMs + 2 * ctx.timeoutMs + VITEST_GRACE_MS };
+}
 
 /** Repeats of a test, folded by root and message. */
 function repeatsOf(scope: Scope): NonNullable<TestMeta['repeats']> {
@@ -113,8 +127,8 @@ function repeatsOf(scope: Scope): NonNullable<TestMeta['repeats']> {
 
 /** Declares a conformance scenario. */
 export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioContext) => Promise<void>): void {
-  const budgetMs = info.timeout ?? 120_000;
-  test(name, { timeout: budgetMs + VITEST_GRACE_MS }, async (ctx) => {
+  const { budgetMs, vitestMs } = budgetsOf(inject(RUN_CONTEXT_KEY as never) as RunContext, info.timeout);
+  test(name, { timeout: vitestMs }, async (ctx) => {
     const h = getHarness();
     const meta: TestMeta = { capability: info.capability, clause: info.clause, findings: [], parameters: { terminal: h.ctx.terminal } };
     (ctx.task.meta as Record<string, unknown>)[META_KEY] = meta;
@@ -156,15 +170,20 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       } else crash = e;
     } finally {
       clearTimeout(timer);
-      await h.end(scope);
       const redact = (v: unknown) => h.redactor.redactValue(v);
-      meta.findings = scope.findings.map((f) => redact(f) as typeof f);
-      const repeats = repeatsOf(scope);
-      if (repeats.length > 0) meta.repeats = repeats.map((r) => redact(r) as typeof r);
-      if (meta.blockedBy) meta.blockedBy = redact(meta.blockedBy) as typeof meta.blockedBy;
-      meta.exchanges = kept(scope).map(redact);
-      meta.exchangeCount = scope.exchanges.length;
-      meta.deliveries = (deliveriesOf.get(scope) ?? []).map(redact);
+      const keep = () => {
+        meta.findings = scope.findings.map((f) => redact(f) as typeof f);
+        const repeats = repeatsOf(scope);
+        if (repeats.length > 0) meta.repeats = repeats.map((r) => redact(r) as typeof r);
+        if (meta.blockedBy) meta.blockedBy = redact(meta.blockedBy) as typeof meta.blockedBy;
+        meta.exchanges = kept(scope).map(redact);
+        meta.exchangeCount = scope.exchanges.length;
+        meta.deliveries = (deliveriesOf.get(scope) ?? []).map(redact);
+      };
+      // What the test saw is in its meta before the clean-up, and again, complete, after it.
+      keep();
+      await h.end(scope);
+      keep();
     }
     if (crash !== undefined) {
       if (isToolkitError(crash)) {

@@ -1,0 +1,25 @@
+/**
+ * A scenario's time budgets follow the run's deadline: a wait that misses the deadline is judged
+ * inside the scenario's budget (not cut short by it), and vitest's time-out leaves room for the
+ * clean-up of a busy terminal after it, so no test is dropped by vitest with its findings.
+ */
+import { expect, test } from 'vitest';
+import { budgetsOf } from '../suites/_setup/scenario.ts';
+
+test('with the simulator deadline the default budget stays 120 s', () => {
+  const b = budgetsOf({ deadlineMs: 10_000, timeoutMs: 10_000 });
+  expect(b.budgetMs).toBe(120_000);
+  expect(b.vitestMs).toBeGreaterThanOrEqual(120_000 + 10_000 + 2 * 10_000);
+});
+
+test('with a URL deadline of 2 min the budget fits two full waits, and vitest waits for the clean-up too', () => {
+  const b = budgetsOf({ deadlineMs: 120_000, timeoutMs: 10_000 });
+  expect(b.budgetMs).toBeGreaterThanOrEqual(2 * 120_000);
+  // The scenario's budget, then a cancel (one request) and one more full wait in the clean-up.
+  expect(b.vitestMs).toBeGreaterThan(b.budgetMs + 120_000 + 10_000);
+});
+
+test("a scenario's own larger timeout wins; a smaller one is raised to fit the deadline", () => {
+  expect(budgetsOf({ deadlineMs: 10_000, timeoutMs: 10_000 }, 300_000).budgetMs).toBe(300_000);
+  expect(budgetsOf({ deadlineMs: 120_000, timeoutMs: 10_000 }, 60_000).budgetMs).toBeGreaterThanOrEqual(240_000);
+});
