@@ -15,19 +15,14 @@ import type { RunContext } from './context.ts';
 import { OtpSource } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
 import { DefectLedger } from './defects.ts';
-import { ScenarioBlocked, Scope } from './scope.ts';
+import { type ConvergenceTiming, RuntimeEvents } from './events.ts';
+import { ScenarioBlocked, Scope, type ScopeHost } from './scope.ts';
 
 type Shared = 'primary' | 'another';
 
-/** A convergence duration, for the report. */
-export interface ConvergenceTiming {
-  kind: string;
-  elapsedMs: number;
-  timedOut: boolean;
-}
-
-export class Harness {
+export class Harness implements ScopeHost {
   readonly redactor = new Redactor();
+  readonly events = new RuntimeEvents();
   readonly profile: Profile;
   readonly otps: OtpSource;
   readonly timings: ConvergenceTiming[] = [];
@@ -272,12 +267,13 @@ export class Harness {
     await p.close();
   }
 
-  /** Runs the webhook checks on deliveries of `pairing` not judged yet. */
+  /** Runs the webhook checks on deliveries of `pairing` not judged yet (each is a `delivery` event of the scope's test). */
   judgeDeliveries(scope: Scope, pairing: Pairing): void {
     const rx = pairing.receiver;
     if (!rx) return;
     const all = rx.deliveries();
     for (const d of all.slice(pairing.judged)) {
+      this.events.emit('delivery', { test: scope.testName, pairing: pairing.label, receiverUrl: rx.url, delivery: d });
       if (d.failedOnPurpose) continue;
       scope.check('webhook.signature', { event: d.event, eventId: d.eventId, signature: d.signature });
       if (d.body !== undefined && d.signature === 'valid') {
@@ -289,8 +285,10 @@ export class Harness {
   }
 
   /** Keeps a convergence's duration for the report. */
-  recordConvergence(o: { kind: string; elapsedMs: number; timedOut: boolean }): void {
-    this.timings.push({ kind: o.kind, elapsedMs: o.elapsedMs, timedOut: o.timedOut });
+  recordConvergence(o: ConvergenceTiming): void {
+    const timing = { kind: o.kind, elapsedMs: o.elapsedMs, timedOut: o.timedOut };
+    this.timings.push(timing);
+    this.events.emit('convergence', timing);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 export * from './context.ts';
+export * from './events.ts';
 export * from './harness.ts';
 export * from './otp-source.ts';
 export * from './pairing.ts';

@@ -8,14 +8,32 @@
  * is a finding and blocks the test; a kind of wait that keeps failing ends at once, blocked by its
  * root finding; and once the test ends (or runs out of time) nothing more is sent on its behalf.
  */
-import type { PayConnectResponse } from '../client/index.ts';
+import type { PayConnectResponse, Redactor } from '../client/index.ts';
 import { type CheckContext, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
 import { type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, isToolkitError, rootOf } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
-import type { WaitKind } from './defects.ts';
-import type { Harness } from './harness.ts';
+import type { Profile } from '../profile/index.ts';
+import type { RunContext } from './context.ts';
+import type { DefectLedger, WaitKind } from './defects.ts';
+import type { ConvergenceTiming, RuntimeEvents } from './events.ts';
 import type { Pairing } from './pairing.ts';
+
+/** What a scope needs of the run: the harness provides it (scope.ts does not depend on harness.ts). */
+export interface ScopeHost {
+  readonly ctx: RunContext;
+  readonly profile: Profile;
+  readonly redactor: Redactor;
+  readonly defects: DefectLedger;
+  readonly events: RuntimeEvents;
+  /** Whether other tests use this pairing (it must not be unpaired by one of them). */
+  isShared(p: Pairing): boolean;
+  /** `ms`, cut to what is left of the run's time budget. */
+  budgeted(ms: number): number;
+  /** Runs the webhook checks on the pairing's deliveries not judged yet, in `scope`. */
+  judgeDeliveries(scope: Scope, p: Pairing): void;
+  recordConvergence(o: ConvergenceTiming): void;
+}
 
 /**
  * Thrown when a scenario cannot go on (a prerequisite failed); the setup turns it into fail or skip.
@@ -74,7 +92,7 @@ export class Scope {
   /** Requests sent and not answered yet: their exchanges still belong to this test. */
   readonly #inflight = new Set<Promise<unknown>>();
 
-  constructor(readonly harness: Harness, readonly testName: string) {}
+  constructor(readonly harness: ScopeHost, readonly testName: string) {}
 
   private get checkCtx(): Omit<CheckContext, 'operation'> {
     return { profile: this.harness.profile, strict: this.harness.ctx.strict };
@@ -133,6 +151,7 @@ export class Scope {
         const own = { ...f, test: this.testName };
         this.#roots.set(own, filed.root);
         this.findings.push(own);
+        if (this.reported) this.harness.events.emit('finding', { test: this.testName, finding: own });
       }
     }
     return roots;
@@ -141,6 +160,7 @@ export class Scope {
   /** Called by the harness for every exchange recorded while this test runs. */
   recordExchange(ex: Exchange): void {
     this.exchanges.push(ex);
+    this.harness.events.emit('exchange', { test: this.testName, exchange: ex });
     for (const r of runAutoChecks(ex, this.checkCtx)) {
       this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(ex) } })));
     }

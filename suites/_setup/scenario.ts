@@ -11,7 +11,6 @@ import {
   type Delivery,
   Harness,
   META_KEY,
-  type Pairing,
   RUN_CONTEXT_KEY,
   type RunContext,
   ScenarioBlocked,
@@ -36,11 +35,11 @@ function kept(scope: Scope): readonly unknown[] {
   return all.filter((x, i) => i < KEEP_FIRST || i >= all.length - KEEP_LAST || withFinding.has(x.seq));
 }
 
-/** Webhook deliveries judged while a scope ran, for the reports (a delivery is judged once). */
-const deliveriesOf = new WeakMap<Scope, unknown[]>();
+/** Webhook deliveries judged for each test, by test name, for the reports (a delivery is judged once). */
+const deliveriesOf = new Map<string, unknown[]>();
 
 /** What the reports keep of a delivery (the receiver's record without raw bytes; redacted later). */
-function deliveryView(d: Delivery, p: Pairing, receiverUrl: string): Record<string, unknown> {
+function deliveryView(d: Delivery, pairing: string, receiverUrl: string): Record<string, unknown> {
   let url = d.path;
   try {
     url = new URL(d.path, receiverUrl).href;
@@ -48,7 +47,7 @@ function deliveryView(d: Delivery, p: Pairing, receiverUrl: string): Record<stri
   return {
     seq: d.seq, receivedAt: d.receivedAtIso, method: d.method, url, path: d.path, headers: { ...d.headers },
     ...(d.body === undefined ? { rawBody: d.rawBody } : { body: d.body }),
-    event: d.event, eventId: d.eventId, signature: d.signature, status: d.status, duplicate: d.duplicate, failedOnPurpose: d.failedOnPurpose, pairing: p.label,
+    event: d.event, eventId: d.eventId, signature: d.signature, status: d.status, duplicate: d.duplicate, failedOnPurpose: d.failedOnPurpose, pairing,
   };
 }
 
@@ -56,14 +55,12 @@ function deliveryView(d: Delivery, p: Pairing, receiverUrl: string): Record<stri
 export function getHarness(): Harness {
   if (!harness) {
     const h = new Harness(inject(RUN_CONTEXT_KEY as never) as RunContext);
-    // Every delivery passes through judgeDeliveries once, in the scope then running: note it there.
-    const judge = h.judgeDeliveries.bind(h);
-    h.judgeDeliveries = (scope, pairing) => {
-      const rx = pairing.receiver;
-      const fresh = rx ? rx.deliveries().slice(pairing.judged) : [];
-      if (rx && fresh.length > 0) deliveriesOf.set(scope, [...(deliveriesOf.get(scope) ?? []), ...fresh.map((d) => deliveryView(d, pairing, rx.url))]);
-      judge(scope, pairing);
-    };
+    // Every delivery is judged once, for the test then running: keep it with that test.
+    h.events.on('delivery', (e) => {
+      const list = deliveriesOf.get(e.test) ?? [];
+      list.push(deliveryView(e.delivery, e.pairing, e.receiverUrl));
+      deliveriesOf.set(e.test, list);
+    });
     harness = h;
   }
   return harness;
@@ -178,12 +175,13 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         if (meta.blockedBy) meta.blockedBy = redact(meta.blockedBy) as typeof meta.blockedBy;
         meta.exchanges = kept(scope).map(redact);
         meta.exchangeCount = scope.exchanges.length;
-        meta.deliveries = (deliveriesOf.get(scope) ?? []).map(redact);
+        meta.deliveries = (deliveriesOf.get(scope.testName) ?? []).map(redact);
       };
       // What the test saw is in its meta before the clean-up, and again, complete, after it.
       keep();
       await h.end(scope);
       keep();
+      deliveriesOf.delete(scope.testName);
     }
     if (crash !== undefined) {
       if (isToolkitError(crash)) {
