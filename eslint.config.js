@@ -12,10 +12,11 @@ const forbidden = {
   convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
   checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
   profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
-  targets: ['checks', 'simulator', 'report', 'cli'],
+  // Opening a target starts the simulator (wiring, not its logic); only cli opens targets.
+  targets: ['checks', 'report', 'cli', 'runtime'],
   terminal: ['checks', 'simulator', 'report', 'cli'],
-  runtime: ['simulator', 'report', 'cli', 'pact'],
-  pact: ['simulator', 'report', 'cli', 'runtime', 'checks'],
+  runtime: ['simulator', 'report', 'cli', 'pact', 'targets'],
+  pact: ['simulator', 'report', 'cli', 'runtime', 'checks', 'targets'],
   report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime'],
 };
 

@@ -1,17 +1,13 @@
 /**
  * `verify-pacts` and `publish-pacts`: provider verification of the toolkit's pacts against the
  * embedded simulator or a service, and publishing them to a Pact Broker. Thin shells over src/pact;
- * this file alone wires the simulator (src/pact must not import it).
+ * the target is opened by src/targets, like every command's (src/pact must not import the simulator).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ToolkitError } from '../core/index.ts';
 import { DEFAULT_PACT_DIR, brokerAuthFromEnv, formatVerification, pactFilesOf, publishPacts, verifyPacts } from '../pact/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { type SimulatorHandle, startSimulator } from '../simulator/index.ts';
-import { assertReachable, assertTargetAllowed } from '../targets/index.ts';
+import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
 import type { RunIo } from './run-conformance.ts';
 
 const VERIFY_HELP = `usage: payconnect-conformance verify-pacts [options]
@@ -26,7 +22,8 @@ amounts); webhook messages are triggered on the target and captured by a loopbac
   --otp <six digits>      an unused OTP, repeatable (a URL target: for pairing, the pair and unpair interactions)
   --vault <file>          the vault of pairings (default .payconnect/vault.json; sim: a throw-away one)
   --sim-fault <id>        a simulator fault switch, repeatable (sim only)
-  --deadline <ms>         how long a state may wait for a status (default: 1500 sim, 15000 URL)
+  --deadline <ms>         how long a state may wait for a status (default: as run's --deadline,
+                          10000 sim, 120000 URL)
   --allow-production      allow the vendor's production address
 `;
 
@@ -67,44 +64,31 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   if (deadline !== undefined && !(Number.isInteger(deadline) && deadline > 0)) throw new ToolkitError('PCC_USAGE', `--deadline must be a positive number of milliseconds (got ${String(v.deadline)})`);
   const pactFiles = pactFilesOf((v.pact as string | undefined) ?? DEFAULT_PACT_DIR);
 
-  let sim: SimulatorHandle | undefined;
-  let tmp: string | undefined;
+  if (target !== 'sim' && faults.length > 0) throw new ToolkitError('PCC_USAGE', '--sim-fault applies to --target sim only', 'drop --sim-fault, or use --target sim');
+  const kind = target === 'sim' ? 'sim' : 'url';
+  const opened = await openTarget({
+    kind,
+    baseUrl: target,
+    integratorId: (v['integrator-id'] as string | undefined) ?? (kind === 'url' ? env.PAYCONNECT_INTEGRATOR_ID : undefined),
+    // The simulator forgets its pairings when it stops: a throw-away vault unless one is named.
+    vaultPath: (v.vault as string | undefined) ?? (kind === 'url' ? env.PAYCONNECT_VAULT : undefined),
+    profile: resolveProfile('sandbox'),
+    allowProduction: v['allow-production'] === true,
+    sim: { faults },
+  });
   try {
-    let baseUrl: string;
-    let integratorId: string;
-    let vaultPath: string;
-    let deadlineMs: number;
+    // Pairing, the pair interaction and the unpair interaction each take one; sandbox.md: any six digits pair once.
     const allOtps = [...otps];
-    if (target === 'sim') {
-      const simDeadline = 1500;
-      sim = await startSimulator({ host: '127.0.0.1', port: 0, stepDelayMs: 20, deadlineMs: simDeadline, faults: faults as never });
-      baseUrl = sim.url;
-      integratorId = (v['integrator-id'] as string | undefined) ?? sim.integratorId;
-      tmp = mkdtempSync(join(tmpdir(), 'pcc-verify-'));
-      // The simulator forgets its pairings when it stops: a throw-away vault unless one is named.
-      vaultPath = v.vault ? resolve(v.vault as string) : join(tmp, 'vault.json');
-      // Pairing, the pair interaction and the unpair interaction each take one; sandbox.md: any six digits pair once.
-      for (let i = 0; i < 4; i++) allOtps.push(sim.mintOtp());
-      deadlineMs = deadline ?? simDeadline;
-    } else {
-      if (faults.length > 0) throw new ToolkitError('PCC_USAGE', '--sim-fault applies to --target sim only', 'drop --sim-fault, or use --target sim');
-      if (!/^https?:\/\//.test(target)) throw new ToolkitError('PCC_USAGE', `--target must be sim or a base URL (got ${target})`);
-      baseUrl = target.replace(/\/+$/, '');
-      const id = (v['integrator-id'] as string | undefined) ?? env.PAYCONNECT_INTEGRATOR_ID;
-      if (!id) throw new ToolkitError('PCC_USAGE', 'a URL target needs --integrator-id', 'pass --integrator-id <id> issued by the vendor');
-      integratorId = id;
-      assertTargetAllowed(baseUrl, resolveProfile('sandbox'), v['allow-production'] === true);
-      await assertReachable(baseUrl);
-      vaultPath = resolve((v.vault as string | undefined) ?? env.PAYCONNECT_VAULT ?? '.payconnect/vault.json');
-      deadlineMs = deadline ?? 15_000;
-    }
-    io.stdout(`payconnect-conformance verify-pacts: target ${target === 'sim' ? `sim${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` : baseUrl}\n`);
-    const report = await verifyPacts({ baseUrl, integratorId, vaultPath, otps: allOtps, deadlineMs, pactFiles, pollMs: target === 'sim' ? 10 : 250 });
+    if (opened.mintOtp) for (let i = 0; i < 4; i++) allOtps.push(opened.mintOtp());
+    io.stdout(`payconnect-conformance verify-pacts: target ${kind === 'sim' ? `sim${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` : opened.baseUrl}\n`);
+    const report = await verifyPacts({
+      baseUrl: opened.baseUrl, integratorId: opened.integratorId, vaultPath: opened.vaultPath, otps: allOtps, pactFiles,
+      deadlineMs: deadline ?? defaultDeadlineMs(kind), pollMs: defaultPollMs(kind),
+    });
     io.stdout(formatVerification(report));
     return report.ok ? 0 : 1;
   } finally {
-    await sim?.close();
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    await opened.close();
   }
 }
 

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { Redactor, createPayConnectClient } from '../client/index.ts';
 import { ToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { assertReachable, assertTargetAllowed } from '../targets/index.ts';
+import { DEFAULTS } from '../config/index.ts';
+import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../vault/index.ts';
 import type { RunIo } from './run-conformance.ts';
 
@@ -31,20 +32,20 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   }
   const target = values.target ?? env.PAYCONNECT_TARGET;
   if (!target || !/^https?:\/\//.test(target)) throw new ToolkitError('PCC_USAGE', `--target must be the service's base URL (got ${target ?? 'nothing'})`, 'pass --target https://your-sandbox.example');
-  const integratorId = values['integrator-id'] ?? env.PAYCONNECT_INTEGRATOR_ID;
-  if (!integratorId) throw new ToolkitError('PCC_USAGE', '--integrator-id is required', 'pass --integrator-id <id> issued by the vendor');
-  const baseUrl = target.replace(/\/+$/, '');
-  assertTargetAllowed(baseUrl, resolveProfile('public'), values['allow-production'] ?? false);
-  return { values, baseUrl, integratorId, vaultPath: resolve(values.vault ?? env.PAYCONNECT_VAULT ?? '.payconnect/vault.json') };
+  const request: TargetRequest = {
+    kind: 'url', baseUrl: target, integratorId: values['integrator-id'] ?? env.PAYCONNECT_INTEGRATOR_ID,
+    vaultPath: values.vault ?? env.PAYCONNECT_VAULT, profile: resolveProfile('public'), allowProduction: values['allow-production'] ?? false,
+  };
+  return { values, request, vaultPath: resolve(values.vault ?? env.PAYCONNECT_VAULT ?? DEFAULTS.vault) };
 }
 
 /** `pair --target URL --integrator-id ID --otp 123456 [--name N] [--webhook-url U] [--vault F]` */
 export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  const { values, baseUrl, integratorId, vaultPath } = parse(argv, env);
+  const { values, request, vaultPath } = parse(argv, env);
   const otp = values.otp ?? env.PAYCONNECT_OTP;
   if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (got ${otp ?? 'nothing'})`, 'read the OTP off the terminal, or ask the vendor support for one');
   await loadVault(vaultPath); // a malformed vault stops us before the OTP is consumed
-  await assertReachable(baseUrl);
+  const { baseUrl, integratorId } = await openTarget(request);
   const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor() });
   try {
     const name = values.name ?? 'payconnect-conformance';
@@ -71,7 +72,8 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
 
 /** `unpair --target URL --integrator-id ID [--pay-connect-id P] [--vault F]`: the newest pairing by default. */
 export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  const { values, baseUrl, integratorId, vaultPath } = parse(argv, env);
+  const { values, request, vaultPath } = parse(argv, env);
+  const { baseUrl, integratorId } = await openTarget(request);
   const entries = findPairings((await loadVault(vaultPath)).vault, baseUrl, integratorId);
   const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);
   if (!entry) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`, 'list the vault file, or pass --pay-connect-id');

@@ -4,14 +4,13 @@
  * writes the reports: summary.json, junit.xml, the certification summary, allure-results and (unless
  * --no-html) the Allure HTML report. Never calls process.exit: it returns the exit code.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { ALL_SUITES } from './suite-names.ts';
 import type { ResolvedConfig } from '../config/index.ts';
-import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { isToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { operations } from '../generated/contract.ts';
 import {
@@ -35,8 +34,7 @@ import {
   writeRunReports,
 } from '../report/index.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
-import { type SimulatorHandle, startSimulator } from '../simulator/index.ts';
-import { assertReachable, assertTargetAllowed } from '../targets/index.ts';
+import { type Target, openTarget } from '../targets/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -81,52 +79,16 @@ function clauseLinks(env: NodeJS.ProcessEnv) {
   return base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl;
 }
 
-interface OpenTarget {
-  baseUrl: string;
-  integratorId: string;
-  vaultPath: string;
-  sandbox: boolean;
-  mintOtps: boolean;
-  /** The suites this target can serve, when fewer than asked (a Pact mock). */
-  suites?: string[];
-  close(): Promise<void>;
-}
-
-async function openTarget(config: ResolvedConfig): Promise<OpenTarget> {
+/** The run's target, with the suites it can serve when fewer than asked (a Pact mock keeps to its pact). */
+async function openRunTarget(config: ResolvedConfig): Promise<Target & { suites?: string[] }> {
   const profile = resolveProfile(config.profile);
   if (config.target.kind === 'pact') {
-    // A Pact mock answers only what the pact declares: the run keeps to the suites that stay within it.
-    // Loaded only here: Pact's native core is heavy, and no other target needs it.
-    const pact = await import('../pact/index.ts');
-    const suites = pact.pactSuites(config.suites, config.terminal);
-    return { ...(await pact.openPactTarget({ integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts') })), suites };
+    const { pactSuites } = await import('../pact/index.ts');
+    const suites = pactSuites(config.suites, config.terminal);
+    return { ...(await openTarget({ kind: 'pact', profile, integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts') })), suites };
   }
-  if (config.target.kind === 'sim') {
-    let sim: SimulatorHandle;
-    try {
-      sim = await startSimulator({ host: '127.0.0.1', port: 0, seed: config.seed, faults: config.sim.faults as never, stepDelayMs: config.sim.stepDelayMs, deadlineMs: config.sim.deadlineMs });
-    } catch (e) {
-      throw new ToolkitError('PCC_SIMULATOR', `the embedded simulator did not start: ${(e as Error).message}`, 'check the --sim-* settings', { cause: e });
-    }
-    // The simulator forgets everything when it stops, so its pairings go to a throw-away vault.
-    const dir = mkdtempSync(join(tmpdir(), 'pcc-sim-vault-'));
-    return {
-      baseUrl: sim.url,
-      integratorId: config.integratorId ?? sim.integratorId,
-      vaultPath: join(dir, 'vault.json'),
-      sandbox: true,
-      mintOtps: true,
-      close: async () => {
-        await sim.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const baseUrl = config.target.baseUrl;
-  assertTargetAllowed(baseUrl, profile, config.allowProduction);
-  if (!config.integratorId) throw new ToolkitError('PCC_USAGE', 'a URL target needs --integrator-id', 'pass --integrator-id <id> (issued by the vendor), or set PAYCONNECT_INTEGRATOR_ID');
-  await assertReachable(baseUrl);
-  return { baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, sandbox: config.profile === 'sandbox', mintOtps: config.profile === 'sandbox', close: async () => {} };
+  if (config.target.kind === 'sim') return openTarget({ kind: 'sim', profile, integratorId: config.integratorId, sim: { seed: config.seed, ...config.sim } });
+  return openTarget({ kind: 'url', profile, baseUrl: config.target.baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, allowProduction: config.allowProduction });
 }
 
 function suiteGlobs(suites: string[]): string[] {
@@ -137,7 +99,7 @@ function suiteGlobs(suites: string[]): string[] {
 /** Runs the suites against the configured target and writes the reports. `events` feed live progress. */
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const runDeadlineAt = Date.now() + config.maxDurationMs;
-  const target = await openTarget(config);
+  const target = await openRunTarget(config);
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   try {
