@@ -75,6 +75,9 @@ export const webhooks: readonly WebhookEntry[] = ${JSON.stringify(webhookTable(d
 /** The \`x-source\` of every component schema. */
 export const schemaSources: Readonly<Record<string, RuleSource>> = ${JSON.stringify(sources, null, 2)};
 
+/** The values of every string enum among the component schemas (statuses, types, tags), by schema name. */
+export const enums = ${enumTable(schemas)} as const;
+
 /** The compiled validator of every component schema, by name. */
 export const validators: Readonly<Record<string, ValidateFunction>> = {
 ${validators}
@@ -84,6 +87,14 @@ ${validators}
 export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: ${Buffer.byteLength(text)} } as const;
 `;
   files.set('src/generated/contract.ts', body);
+}
+
+/** The string enums of the component schemas, as a TypeScript object literal. */
+function enumTable(schemas: Record<string, JsonObject>): string {
+  const rows = Object.entries(schemas)
+    .filter(([, s]) => s.type === 'string' && Array.isArray(s.enum))
+    .map(([name, s]) => `  ${name}: ${JSON.stringify(s.enum)},`);
+  return `{\n${rows.join('\n')}\n}`;
 }
 
 async function emitTypes(doc: Contract, files: FileMap): Promise<void> {

@@ -33,7 +33,9 @@ export type { RunContext } from './runtime/index.ts';
 export { startSimulator, FAULTS } from './simulator/index.ts';
 export type { SimulatorHandle, SimulatorOptions, FaultId } from './simulator/index.ts';
 
-export { ALL_SUITES } from './cli/suite-names.ts';
+export { SUITE_NAMES } from './config/index.ts';
+/** Every suite a run includes by default (the same list as SUITE_NAMES, under its earlier name). */
+export { SUITE_NAMES as ALL_SUITES } from './config/index.ts';
 
 type RunConformance = typeof import('./cli/run-conformance.ts').runConformance;
 /**

@@ -8,8 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import { ALL_SUITES } from './suite-names.ts';
-import type { ResolvedConfig } from '../config/index.ts';
+import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
 import { isToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { operations } from '../generated/contract.ts';
@@ -92,7 +91,7 @@ async function openRunTarget(config: ResolvedConfig): Promise<Target & { suites?
 }
 
 function suiteGlobs(suites: string[]): string[] {
-  const names = suites.length > 0 ? suites : ALL_SUITES;
+  const names = suites.length > 0 ? suites : SUITE_NAMES;
   return names.map((s) => `suites/${s}/**/*.suite.ts`);
 }
 

@@ -167,3 +167,14 @@ describe('--grep', () => {
     await expect(resolveConfig({ argv: ['--grep', '('], env: {}, cwd })).rejects.toMatchObject({ code: 'PCC_USAGE', message: expect.stringMatching(/--grep.*not a regular expression/) });
   });
 });
+
+describe('SUITE_NAMES', () => {
+  it('lists exactly the suite folders of suites/ that hold *.suite.ts files', async () => {
+    const { readdirSync } = await import('node:fs');
+    const root = new URL('../../suites/', import.meta.url);
+    const folders = readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && readdirSync(new URL(`${d.name}/`, root)).some((f) => f.endsWith('.suite.ts')))
+      .map((d) => d.name);
+    expect([...SUITE_NAMES].sort()).toEqual(folders.sort());
+  });
+});

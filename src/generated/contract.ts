@@ -541,6 +541,15 @@ export const schemaSources: Readonly<Record<string, RuleSource>> = {
   "TransactionStatus": "spec"
 };
 
+/** The values of every string enum among the component schemas (statuses, types, tags), by schema name. */
+export const enums = {
+  OperationStatus: ["INITIATED","IN_PROGRESS","SUCCESS","FAILED","EXPIRED"],
+  OperationType: ["transaction.revert","transaction.preauth.increment","transaction.preauth.complete"],
+  PaymentMethod: ["CARD","MBILLS","VALU","GOCRYPTO","BTC_GIFT_CARD","SMART_GIFTY","KDO4YOU","ALMA_PAY","PAYCONIQ","TWINT"],
+  Tag: ["charge","refund","overpaid","underpaid"],
+  TransactionStatus: ["INITIATED","IN_PROGRESS","SUCCESS","CANCELED","DECLINED","REVERTED","EXPIRED","FAILED"],
+} as const;
+
 /** The compiled validator of every component schema, by name. */
 export const validators: Readonly<Record<string, ValidateFunction>> = {
   Amount: v.validateAmount,

@@ -6,6 +6,7 @@
  */
 import { MatchersV3 } from '@pact-foundation/pact';
 import { signBody } from '../webhooks/index.ts';
+import { OPERATION_STATUSES, TRANSACTION_STATUSES } from '../profile/index.ts';
 import { requestExample } from './contract-examples.ts';
 import { canonicalJson } from './matchers.ts';
 import { EXAMPLE } from './names.ts';
@@ -35,8 +36,6 @@ export interface WebhookMessage {
   metadata: Record<string, unknown>;
 }
 
-const TRANSACTION_STATUSES = ['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED'];
-const OPERATION_STATUSES = ['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'];
 
 const exact = (value: string) => MatchersV3.regex(enumPattern([value]), value);
 

@@ -7,6 +7,7 @@
 import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../client/index.ts';
 import { ToolkitError } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
+import { PROFILES } from '../profile/index.ts';
 import { type PairingCredentials, findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../vault/index.ts';
 import { type WebhookReceiver, startWebhookReceiver } from '../webhooks/index.ts';
 import { EXAMPLE } from './names.ts';
@@ -44,8 +45,8 @@ export interface ProviderPairing {
   observable: boolean;
 }
 
-const FINAL_TX = ['SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED'];
-const FINAL_OP = ['SUCCESS', 'FAILED', 'EXPIRED'];
+const FINAL_TX = PROFILES.sandbox.transactionFinal;
+const FINAL_OP = PROFILES.sandbox.operationFinal;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Sets provider states up through the public API and tracks what it started. */

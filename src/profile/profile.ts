@@ -4,12 +4,18 @@
  * only under --strict).
  */
 
-/** Transaction statuses (spec, States and transitions). */
-export const TRANSACTION_STATUSES = ['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED'] as const;
+import { enums } from '../generated/contract.ts';
+
+/** Transaction statuses (spec, States and transitions), as the contract lists them. */
+export const TRANSACTION_STATUSES = enums.TransactionStatus;
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
-/** Operation statuses (public profile). */
-export const OPERATION_STATUSES = ['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'] as const;
+/** Operation statuses (public profile), as the contract lists them. */
+export const OPERATION_STATUSES = enums.OperationStatus;
+
+/** The statuses a transaction or operation passes through; every other status of the contract is final. */
+const PENDING: readonly string[] = ['INITIATED', 'IN_PROGRESS'];
+const finalOf = (statuses: readonly string[]) => statuses.filter((s) => !PENDING.includes(s));
 
 /** A directed graph of legal direct transitions between statuses. */
 export type TransitionGraph = Readonly<Record<string, readonly string[]>>;
@@ -73,9 +79,9 @@ export const SANDBOX_OUTCOMES: Profile['outcomes'] = {
 
 const common = {
   transactionGraph: DEFAULT_TRANSACTION_GRAPH,
-  transactionFinal: ['SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED'],
+  transactionFinal: finalOf(TRANSACTION_STATUSES),
   operationGraph: DEFAULT_OPERATION_GRAPH,
-  operationFinal: ['SUCCESS', 'FAILED', 'EXPIRED'],
+  operationFinal: finalOf(OPERATION_STATUSES),
   productionHosts: ['api-payment.lab4pay.com'],
   webhook: { signatureHeader: 'Signature', retrySchedule: [5, 10, 20, 40, 80] },
   expiresInUnit: 'seconds',

@@ -8,6 +8,7 @@ import { Agent, request } from 'undici';
 import { startSimulator, type SimulatorHandle } from './simulator.ts';
 import type { SimulatorOptions } from './options.ts';
 import { assertMatchesContract } from './contract-conformance.ts';
+import { enums } from '../generated/contract.ts';
 
 /** A parsed answer; `json` is null when the body is not JSON. */
 export interface Res {
@@ -124,7 +125,7 @@ export const P = {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-const FINAL = ['SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED'];
+const FINAL: readonly string[] = enums.TransactionStatus.filter((s) => s !== 'INITIATED' && s !== 'IN_PROGRESS');
 
 /** Polls `path` until `done(json)`; returns the last answer. */
 export async function pollUntil(c: Client, path: string, done: (json: Res['json']) => boolean, timeoutMs = 2000): Promise<Res> {
