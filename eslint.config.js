@@ -3,21 +3,23 @@ import tseslint from 'typescript-eslint';
 
 /** Layers of src/ that a folder must not import, per ARCHITECTURE.md (A -> B means A may import B). */
 const forbidden = {
-  core: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
+  core: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
   // The simulator is judged by the harness: it must share no logic with it.
-  simulator: ['checks', 'client', 'convergence', 'profile', 'webhooks', 'vault', 'targets', 'terminal', 'report', 'cli', 'config', 'runtime'],
-  client: ['checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
-  webhooks: ['checks', 'client', 'convergence', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
-  vault: ['checks', 'client', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
-  convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
-  checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
-  profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime'],
-  // Opening a target starts the simulator (wiring, not its logic); only cli opens targets.
-  targets: ['checks', 'report', 'cli', 'runtime'],
-  terminal: ['checks', 'simulator', 'report', 'cli'],
-  runtime: ['simulator', 'report', 'cli', 'pact', 'targets'],
-  pact: ['simulator', 'report', 'cli', 'runtime', 'checks', 'targets'],
-  report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime'],
+  simulator: ['checks', 'client', 'convergence', 'profile', 'webhooks', 'vault', 'targets', 'terminal', 'report', 'cli', 'config', 'runtime', 'engine'],
+  client: ['checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  webhooks: ['checks', 'client', 'convergence', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  vault: ['checks', 'client', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  // Opening a target starts the simulator (wiring, not its logic); only cli and engine open targets.
+  targets: ['checks', 'report', 'cli', 'runtime', 'engine'],
+  terminal: ['checks', 'simulator', 'report', 'cli', 'engine'],
+  runtime: ['simulator', 'report', 'cli', 'pact', 'targets', 'engine'],
+  pact: ['simulator', 'report', 'cli', 'runtime', 'checks', 'targets', 'engine'],
+  report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime', 'engine'],
+  // The run's assembly (runConformance): used by cli and the public barrel only.
+  engine: ['cli'],
 };
 
 function restrict(folder, layers) {
@@ -52,11 +54,12 @@ export default tseslint.config(
   ...Object.entries(forbidden).map(([folder, layers]) => restrict(folder, layers)),
   {
     // suites/ and generators/ use the public API of src/ only (generated files and core vocabulary excepted).
-    files: ['suites/**/*.ts'],
+    files: ['suites/**/*.ts', 'generators/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/src/*/**', '!**/src/generated/**', '!**/src/core/**'], message: 'suites import the public API (src/index.ts)' }] },
+        { patterns: [{ group: ['**/src/*/**', '!**/src/generated/**', '!**/src/core/**'], message: 'suites and generators import the public API (src/index.ts), generated files and core only' }] },
       ],
     },
   },

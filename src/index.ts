@@ -37,15 +37,15 @@ export { SUITE_NAMES } from './config/index.ts';
 /** Every suite a run includes by default (the same list as SUITE_NAMES, under its earlier name). */
 export { SUITE_NAMES as ALL_SUITES } from './config/index.ts';
 
-type RunConformance = typeof import('./cli/run-conformance.ts').runConformance;
+type RunConformance = typeof import('./engine/run-conformance.ts').runConformance;
 /**
  * Runs the conformance suites against the configured target (see `payconnect-conformance run`).
  * The runner loads vitest's node API on first use, so code that only uses the harness (the suites
  * themselves, inside vitest's worker) does not pay for it.
  */
 export async function runConformance(...args: Parameters<RunConformance>): ReturnType<RunConformance> {
-  return (await import('./cli/run-conformance.ts')).runConformance(...args);
+  return (await import('./engine/run-conformance.ts')).runConformance(...args);
 }
 
 export { operations, validators, schemaSources, webhooks as webhookEvents } from './generated/contract.ts';
-export type { RunResult } from './cli/run-conformance.ts';
+export type { RunResult } from './engine/run-conformance.ts';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runConformance } from '../src/cli/run-conformance.ts';
+import { runConformance } from '../src/engine/index.ts';
 import { resolveConfig } from '../src/config/index.ts';
 import { findAll, parseXml } from '../src/report/testing.ts';
 import { sha256Hex } from '../src/report/index.ts';

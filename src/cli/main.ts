@@ -3,7 +3,7 @@
  * message and exit code 2, and otherwise returns what the command returned.
  */
 import { isToolkitError } from '../core/index.ts';
-import type { RunIo } from './run-conformance.ts';
+import type { RunIo } from '../engine/index.ts';
 
 // Each command loads its own modules when it runs: Pact's native core, Allure and vitest are heavy,
 // and a command that does not use them should not pay for them at every start.
@@ -25,7 +25,7 @@ commands:
 async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
   const { resolveConfig, formatRunHelp } = await import('../config/index.ts');
   const { LiveProgress } = await import('../report/index.ts');
-  const { runConformance } = await import('./run-conformance.ts');
+  const { runConformance } = await import('../engine/index.ts');
   const { formatFinalTable } = await import('./table.ts');
   if (argv.includes('--help') || argv.includes('-h')) {
     io.stdout(formatRunHelp());

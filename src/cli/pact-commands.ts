@@ -8,7 +8,7 @@ import { ToolkitError } from '../core/index.ts';
 import { DEFAULT_PACT_DIR, brokerAuthFromEnv, formatVerification, pactFilesOf, publishPacts, verifyPacts } from '../pact/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
-import type { RunIo } from './run-conformance.ts';
+import type { RunIo } from '../engine/index.ts';
 
 const VERIFY_HELP = `usage: payconnect-conformance verify-pacts [options]
 

@@ -10,7 +10,7 @@ import { resolveProfile } from '../profile/index.ts';
 import { DEFAULTS } from '../config/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../vault/index.ts';
-import type { RunIo } from './run-conformance.ts';
+import type { RunIo } from '../engine/index.ts';
 
 const OPTIONS = {
   target: { type: 'string' },

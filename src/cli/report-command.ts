@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { resolveConfig } from '../config/index.ts';
 import { ToolkitError } from '../core/index.ts';
 import { REPORT_FILES, generateAllureHtml } from '../report/index.ts';
-import type { RunIo } from './run-conformance.ts';
+import type { RunIo } from '../engine/index.ts';
 
 const REPORT_USAGE = `usage: payconnect-conformance report [--reports <dir>] [--port <n>] [--open] [--no-serve]
 
