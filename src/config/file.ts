@@ -11,7 +11,7 @@ import { invalidValue, type Candidate, type Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
 import { RUN_FLAGS } from './flags.ts';
 import { didYouMean, typeOf } from './messages.ts';
-import type { OptionKey, SimUserConfig, UserConfig } from './types.ts';
+import type { OptionKey, UserConfig } from './types.ts';
 
 /** A loaded config file: its absolute path and one candidate per key it sets. */
 export interface LoadedConfigFile {
@@ -20,8 +20,12 @@ export interface LoadedConfigFile {
 }
 
 const FILE_KEYS = RUN_FLAGS.map((f) => f.key).filter((k): k is Exclude<OptionKey, 'config'> => k !== 'config');
-const TOP_KEYS: string[] = [...FILE_KEYS.filter((k) => !k.startsWith('sim.')), 'sim'];
-const SIM_KEYS: string[] = FILE_KEYS.filter((k) => k.startsWith('sim.')).map((k) => k.slice('sim.'.length));
+/** Nested sections of a config file (`sim: { ... }`, `checks: { ... }`) and the example each hint shows. */
+const SECTIONS = { sim: 'sim: { faults: [...], stepDelay: "20ms", deadline: "1500ms" }', checks: 'checks: { disable: ["webhook.retried"] }' } as const;
+type Section = keyof typeof SECTIONS;
+const sectionOf = (key: string): Section | undefined => (Object.keys(SECTIONS) as Section[]).find((s) => key.startsWith(`${s}.`));
+const TOP_KEYS: string[] = [...FILE_KEYS.filter((k) => !sectionOf(k)), ...Object.keys(SECTIONS)];
+const sectionKeys = (s: Section): string[] => FILE_KEYS.filter((k) => k.startsWith(`${s}.`)).map((k) => k.slice(s.length + 1));
 const SHAPE_HINT = 'the file must `export default defineConfig({ ... })` with the keys of UserConfig';
 
 /**
@@ -92,15 +96,17 @@ async function importConfig(path: string): Promise<Record<string, unknown>> {
 
 function toCandidates(config: Record<string, unknown>, path: string): Candidates {
   checkKeys(config, TOP_KEYS, '', path);
-  const sim = config.sim;
-  if (sim !== undefined && !isPlainObject(sim)) {
-    throw new ToolkitError('PCC_CONFIG_INVALID', `invalid sim from config file ${path}: expected an object, got ${typeOf(sim)}`,
-      'write sim: { faults: [...], stepDelay: "20ms", deadline: "1500ms" }');
+  for (const s of Object.keys(SECTIONS) as Section[]) {
+    const section = config[s];
+    if (section !== undefined && !isPlainObject(section)) {
+      throw new ToolkitError('PCC_CONFIG_INVALID', `invalid ${s} from config file ${path}: expected an object, got ${typeOf(section)}`, `write ${SECTIONS[s]}`);
+    }
+    if (section) checkKeys(section, sectionKeys(s), `${s}.`, path);
   }
-  if (sim) checkKeys(sim, SIM_KEYS, 'sim.', path);
   const values: Candidates = {};
   for (const key of FILE_KEYS) {
-    const value = key.startsWith('sim.') ? sim?.[key.slice('sim.'.length) as keyof SimUserConfig] : config[key as keyof UserConfig];
+    const s = sectionOf(key);
+    const value = s ? (config[s] as Record<string, unknown> | undefined)?.[key.slice(s.length + 1)] : config[key as keyof UserConfig];
     if (value !== undefined) values[key] = { value, source: 'file', where: `config file ${path} (key ${key})`, baseDir: dirname(path) };
   }
   return values;

@@ -76,6 +76,8 @@ const TABLE = [
   { name: 'strict', key: 'strict', type: 'boolean', group: 'run', description: 'Count warnings as failures' },
   { name: 'allow-production', key: 'allowProduction', type: 'boolean', group: 'run',
     description: 'Allow a production target' },
+  { name: 'disable-check', key: 'checks.disable', type: 'string', multiple: true, placeholder: '<check id>', group: 'run',
+    description: 'A check not to run (its id as the reports show it); repeat for several. The reports list it as disabled' },
   { name: 'max-amount', key: 'maxAmount', type: 'string', placeholder: '<cents>', group: 'run',
     description: 'The largest amount sent to a non-sandbox target, in cents', defaultText: String(DEFAULTS.maxAmount) },
   { name: 'config', key: 'config', type: 'string', placeholder: '<file>', group: 'run',

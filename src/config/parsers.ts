@@ -152,6 +152,12 @@ export function faultId(s: string): string {
   throw new InvalidValue(`${JSON.stringify(s)} is not a fault id`, 'use ids of the simulator fault table, such as slip.bad-currency');
 }
 
+/** A check id: its shape only; the check registry knows which ids exist. */
+export function checkId(s: string): string {
+  if (/^[a-z0-9][a-z0-9.-]*$/.test(s)) return s;
+  throw new InvalidValue(`${JSON.stringify(s)} is not a check id`, 'use ids as the reports show them, such as webhook.retried');
+}
+
 const LISTEN_HINT = 'write host:port, such as 127.0.0.1:0 or [::1]:8080 (port 0 to 65535, 0 picks a free one)';
 
 /** `host:port`, IPv6 in brackets; the host is an IP address or a host name. */

@@ -32,11 +32,12 @@ describe('resolveConfig defaults', () => {
       html: true,
       runs: 50,
       sim: { faults: [], stepDelayMs: 20, deadlineMs: 1500 },
+      disabledChecks: [],
       configFile: undefined,
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(24);
+    expect(Object.keys(config.sources)).toHaveLength(25);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
@@ -104,6 +105,18 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     expect(config.runs).toBe(1000);
     expect((await resolveIn(cwd, ['--runs', '7'])).runs).toBe(7);
     expect(config.sources).toMatchObject({ 'sim.faults': 'flag', 'sim.stepDelay': 'file', 'sim.deadline': 'env' });
+  });
+
+  it('resolves checks.disable from the file, the flag (repeatable) and the environment', async () => {
+    const cwd = await dirWithConfig({ checks: { disable: ['webhook.retried'] } });
+    expect((await resolveIn(cwd)).disabledChecks).toEqual(['webhook.retried']);
+    const flagged = await resolveIn(cwd, ['--disable-check', 'response.enum', '--disable-check', 'invariant.currency']);
+    expect(flagged.disabledChecks).toEqual(['response.enum', 'invariant.currency']);
+    expect(flagged.sources['checks.disable']).toBe('flag');
+    expect((await resolveIn(cwd, [], { PAYCONNECT_DISABLE_CHECK: 'a.b,c.d' })).disabledChecks).toEqual(['a.b', 'c.d']);
+    await expect(resolveIn(await dirWithConfig({ checks: { disabel: ['x.y'] } } as never))).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining('checks.disabel') });
+    await expect(resolveIn(await dirWithConfig({ checks: ['x.y'] } as never))).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining('invalid checks') });
+    await expect(resolveIn(cwd, ['--disable-check', 'Not A Check'])).rejects.toMatchObject({ message: expect.stringContaining('is not a check id') });
   });
 
   it('normalizes a URL target to its origin and keeps the integrator id', async () => {

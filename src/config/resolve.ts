@@ -114,6 +114,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     html: take('html', p.boolean) ?? DEFAULTS.html,
     runs: take('runs', p.runs(DEFAULTS.runsPresets)) ?? DEFAULTS.runsPresets[DEFAULTS.runs],
     sim,
+    disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
     configFile: file?.path,
     sources,
   };

@@ -102,13 +102,24 @@ export interface UserConfig {
   runs?: RunsPreset | number;
   /** Settings of the embedded simulator. */
   sim?: SimUserConfig;
+  /** Settings of the checks. */
+  checks?: ChecksUserConfig;
+}
+
+/** Settings of the checks. */
+export interface ChecksUserConfig {
+  /**
+   * Check ids not to run (see the reports for ids): their findings are not made, and the reports and
+   * the certification list them as disabled. An unknown id is an error.
+   */
+  disable?: readonly string[];
 }
 
 /** Where a resolved value came from. */
 export type ConfigSource = 'flag' | 'env' | 'file' | 'default';
 
 /** The name of an option: a {@link UserConfig} key, `sim.*` dotted, or `config` (the file itself). */
-export type OptionKey = Exclude<keyof UserConfig, 'sim'> | `sim.${keyof SimUserConfig}` | 'config';
+export type OptionKey = Exclude<keyof UserConfig, 'sim' | 'checks'> | `sim.${keyof SimUserConfig}` | `checks.${keyof ChecksUserConfig}` | 'config';
 
 /** The resolved target. */
 export type ResolvedTarget = { kind: 'sim' } | { kind: 'url'; baseUrl: string } | { kind: 'pact' };
@@ -143,6 +154,8 @@ export interface ResolvedConfig {
   /** Number of property/stateful runs (a preset resolved to its number). */
   readonly runs: number;
   readonly sim: { faults: string[]; stepDelayMs: number; deadlineMs: number };
+  /** Check ids not to run (checked against the registry when the run starts). */
+  readonly disabledChecks: string[];
   /** The config file that was loaded (absolute), if any. */
   readonly configFile: string | undefined;
   /** Where each value came from, for the report. */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
 import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
-import { isToolkitError } from '../core/index.ts';
+import { CHECKS } from '../checks/index.ts';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { operations } from '../generated/contract.ts';
 import {
@@ -90,6 +91,16 @@ async function openRunTarget(config: ResolvedConfig): Promise<Target & { suites?
   return openTarget({ kind: 'url', profile, baseUrl: config.target.baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, allowProduction: config.allowProduction });
 }
 
+/** Every id of `checks.disable` names a registered check, or the run does not start. */
+function assertKnownChecks(ids: readonly string[]): void {
+  const known = [...CHECKS.keys()];
+  for (const id of ids) {
+    if (CHECKS.has(id)) continue;
+    const near = known.filter((k) => k.split('.')[0] === id.split('.')[0]);
+    throw new ToolkitError('PCC_CONFIG_INVALID', `checks.disable names no check: ${id}`, `check ids are as the reports show them${near.length > 0 ? `; of its area: ${near.join(', ')}` : `, such as ${known.slice(0, 5).join(', ')}`}`);
+  }
+}
+
 function suiteGlobs(suites: string[]): string[] {
   const names = suites.length > 0 ? suites : SUITE_NAMES;
   return names.map((s) => `suites/${s}/**/*.suite.ts`);
@@ -98,6 +109,7 @@ function suiteGlobs(suites: string[]): string[] {
 /** Runs the suites against the configured target and writes the reports. `events` feed live progress. */
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const runDeadlineAt = Date.now() + config.maxDurationMs;
+  assertKnownChecks(config.disabledChecks);
   const target = await openRunTarget(config);
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
@@ -124,6 +136,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       sandbox: target.sandbox,
       timeoutMs: 10_000,
       runDeadlineAt,
+      disabledChecks: [...config.disabledChecks],
     };
     const collector = new CollectorReporter(events);
     const tool = toolInfo();
@@ -183,6 +196,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       record.unhandled.push(`no test ran (suites: ${suites.join(', ') || 'all'})`);
     }
     const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl });
+    if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];
     const info: RunInfo = {
       tool,
       target: { kind: config.target.kind, baseUrl: target.baseUrl },
@@ -194,6 +208,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       suitesSelected: [...suites],
       contract,
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
+      checksDisabled: [...config.disabledChecks],
       startedAt,
       finishedAt: new Date().toISOString(),
     };

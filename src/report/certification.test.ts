@@ -52,6 +52,16 @@ describe('certification', () => {
     expect(cert.reasons).toEqual(['the run was restricted by --suite (payment): pairing, auth, config, cancel, preauth, print-slip, webhooks, isolation not run']);
   });
 
+  it('does not certify a run with checks disabled, and names them in the reasons and the facts', () => {
+    const run = runRecord(everySuite());
+    const summary = buildSummary(run, tool, target);
+    const cert = certify(run, summary, { suitesSelected: [], checksDisabled: ['webhook.retried'] }, HASH);
+    expect(cert.certified).toBe(false);
+    expect(cert.reasons).toEqual(['checks were disabled (webhook.retried): what they judge was not judged']);
+    expect(certificationMarkdown(run, summary, runInfo({ checksDisabled: ['webhook.retried'] }), cert)).toContain('| Checks disabled | webhook.retried |');
+    expect(certify(run, summary, { suitesSelected: [], checksDisabled: [] }, HASH).certified).toBe(true);
+  });
+
   it('counts --suite naming every spec-level suite as a full run', () => {
     expect(decide(everySuite(), [...SPEC_LEVEL_SUITES]).cert.certified).toBe(true);
   });

@@ -60,13 +60,15 @@ function whyFailed(t: TestRecord): string {
 }
 
 /** Decides the certification of a run. */
-export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected'>, summarySha256: string, terminalIds: string[] = []): Certification {
+export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected' | 'checksDisabled'>, summarySha256: string, terminalIds: string[] = []): Certification {
   // Root causes first: a finding that kept other tests from going on leads, before what it caused.
   const reasons: string[] = summary.blocked.map((b) => `root cause: ${findingLine(b)} (first in ${b.test}; blocked ${b.count} test${b.count === 1 ? '' : 's'})`);
   if (summary.incomplete) reasons.push(`${summary.incomplete.reason}: ${summary.incomplete.tests.length} test(s) not finished`);
   const selected = info.suitesSelected;
   const unselected = selected.length > 0 ? SPEC_LEVEL_SUITES.filter((s) => !selected.includes(s)) : [];
   if (unselected.length > 0) reasons.push(`the run was restricted by --suite (${selected.join(', ')}): ${unselected.join(', ')} not run`);
+  const disabled = info.checksDisabled ?? [];
+  if (disabled.length > 0) reasons.push(`checks were disabled (${disabled.join(', ')}): what they judge was not judged`);
   for (const suite of SPEC_LEVEL_SUITES) {
     if (unselected.includes(suite)) continue;
     const tests = record.tests.filter((t) => t.capability === suite);
@@ -99,6 +101,7 @@ function facts(info: RunInfo, cert: Certification): [string, string][] {
     ['Seed', String(info.seed)],
     ['Suites', info.suitesSelected.length > 0 ? info.suitesSelected.join(', ') : 'all'],
     ...(info.faults.length > 0 ? [['Simulator faults', info.faults.join(', ')] as [string, string]] : []),
+    ...((info.checksDisabled ?? []).length > 0 ? [['Checks disabled', info.checksDisabled!.join(', ')] as [string, string]] : []),
     ['summary.json SHA-256', cert.summarySha256],
   ];
 }

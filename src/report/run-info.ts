@@ -22,6 +22,8 @@ export interface RunInfo {
   contract: { file: string; sha256: string };
   /** Simulator fault switches that were on (sim target only). */
   faults: string[];
+  /** Check ids turned off by `checks.disable` / `--disable-check` (absent or empty: none). */
+  checksDisabled?: string[];
   startedAt: string;
   finishedAt: string;
 }

@@ -41,6 +41,8 @@ export interface Summary {
   blocked: BlockedEntry[];
   /** Present when a time budget stopped the run before every test finished (the verdict is then fail). */
   incomplete?: { reason: string; tests: string[] };
+  /** Present when checks were turned off (`checks.disable`): their ids. */
+  checksDisabled?: string[];
 }
 
 /** Lists in the summary name at most this many tests. */

@@ -31,6 +31,8 @@ export interface RunContext {
   sandbox: boolean;
   /** Request timeout. */
   timeoutMs: number;
+  /** Check ids not to run: a scope neither runs nor files them. */
+  disabledChecks?: string[];
   /** When the run's time budget ends (epoch ms): waits are cut to it, and tests not finished by then stop. */
   runDeadlineAt?: number;
 }

@@ -8,9 +8,9 @@ import { type RuntimeEventMap, RuntimeEvents } from './events.ts';
 import { Scope, type ScopeHost } from './scope.ts';
 
 /** A scope's host without a harness: what the narrow interface is for. */
-function host(): ScopeHost {
+function host(disabledChecks: string[] = []): ScopeHost {
   return {
-    ctx: { strict: false, deadlineMs: 1000, settleMs: 0, sandbox: true, maxAmount: 100 } as RunContext,
+    ctx: { strict: false, deadlineMs: 1000, settleMs: 0, sandbox: true, maxAmount: 100, disabledChecks } as RunContext,
     profile: resolveProfile('sandbox'),
     redactor: new Redactor(),
     defects: new DefectLedger(),
@@ -49,5 +49,17 @@ describe('RuntimeEvents', () => {
     expect(heard.map((e) => [e.test, e.finding.check])).toEqual([['payment > a', 'response.enum']]);
     expect(second.findings).toEqual([]);
     expect(second.repeats.map((r) => r.root.test)).toEqual(['payment > a']);
+  });
+
+  it('a check the run disabled is neither run nor filed; the others still are', () => {
+    const slip = { transaction_id: 't-1', amount: 100, tip_amount: 0, total_amount: 150, currency: 'euro' };
+    const on = new Scope(host(), 'print-slip > a');
+    expect(on.check('invariant.total-amount', { body: slip })).toBe(false);
+    const off = new Scope(host(['invariant.total-amount']), 'print-slip > a');
+    expect(off.check('invariant.total-amount', { body: slip })).toBe(true);
+    expect(off.check('invariant.currency', { body: slip })).toBe(false);
+    expect(off.findings.map((f) => f.check)).toEqual(['invariant.currency']);
+    // An id no check has is still a bug of the toolkit, disabled or not.
+    expect(() => off.check('no.such-check', {})).toThrow(/unknown check id/);
   });
 });

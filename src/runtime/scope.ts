@@ -162,18 +162,26 @@ export class Scope {
     this.exchanges.push(ex);
     this.harness.events.emit('exchange', { test: this.testName, exchange: ex });
     for (const r of runAutoChecks(ex, this.checkCtx)) {
+      if (this.disabled(r.check)) continue;
       this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(ex) } })));
     }
   }
 
-  /** Runs the registered check `id` on `input`; true when it passed or was skipped. */
+  /** Whether the run turned check `id` off (`checks.disable`): it is neither run nor filed. */
+  private disabled(id: string): boolean {
+    return this.harness.ctx.disabledChecks?.includes(id) ?? false;
+  }
+
+  /** Runs the registered check `id` on `input`; true when it passed or was skipped (or is disabled). */
   check<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): boolean {
     return this.judge(id, input, extraEvidence).ok;
   }
 
   /** Runs a check; its outcome and the root cause of each finding it made. */
   private judge<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): { ok: boolean; roots: RootCause[] } {
-    const r = runCheck(getCheck<I>(id), input, { ...this.checkCtx });
+    const check = getCheck<I>(id);
+    if (this.disabled(id)) return { ok: true, roots: [] };
+    const r = runCheck(check, input, { ...this.checkCtx });
     const exchange = (input as Exchange | undefined)?.seq !== undefined ? trimmed(input as Exchange) : undefined;
     const roots = this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
     return { ok: r.outcome !== 'fail', roots };
