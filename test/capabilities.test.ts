@@ -4,7 +4,7 @@
  * (The stateful suite has its own test: test/stateful.test.ts.)
  */
 import { describe, expect, test } from 'vitest';
-import { runCli } from './support/cli.ts';
+import { runCli } from './support/run-cli.ts';
 
 interface Case {
   fault: string;

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { CHECKS, FAULTS } from '../src/index.ts';
 import { BREAKS, type FaultExpectation, LEGAL, SCENARIOS, SHOWN_ELSEWHERE, STATEFUL } from './fault-expectations.ts';
-import { runCli } from './support/cli.ts';
+import { runCli } from './support/run-cli.ts';
 
 const base = ['run', '--no-html', '--deadline', '10s'];
 const suites = (names: string[]) => names.flatMap((s) => ['--suite', s]);

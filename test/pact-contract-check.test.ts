@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PACT_FILE_NAME, type PactFile, type PactInteraction, checkPactAgainstContract, readPact } from '../src/pact/index.ts';
-import { ROOT } from './support/cli.ts';
+import { ROOT } from './support/run-cli.ts';
 
 const pact = readPact(join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME));
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { PACT_FILE_NAME } from '../src/pact/index.ts';
 import { main } from '../src/cli/main.ts';
-import { ROOT } from './support/cli.ts';
+import { ROOT } from './support/run-cli.ts';
 
 interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
 const seen: Seen[] = [];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { EXAMPLE, PACT_FILE_NAME, readPact } from '../src/pact/index.ts';
 import { type SimulatorHandle, startSimulator } from '../src/simulator/index.ts';
-import { ROOT, runCli, tempDir } from './support/cli.ts';
+import { ROOT, runCli, tempDir } from './support/run-cli.ts';
 
 const pactFile = join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME);
 let sim: SimulatorHandle;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { PACT_FILE_NAME } from '../src/pact/index.ts';
-import { ROOT, runCli } from './support/cli.ts';
+import { ROOT, runCli } from './support/run-cli.ts';
 
 test('run --target pact passes and writes the committed pact byte for byte', async () => {
   const r = await runCli(['run', '--target', 'pact', '--no-html']);

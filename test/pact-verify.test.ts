@@ -3,7 +3,7 @@
  * response shape fails the verification and the report names the interaction it broke.
  */
 import { expect, test } from 'vitest';
-import { runCli } from './support/cli.ts';
+import { runCli } from './support/run-cli.ts';
 
 test('verify-pacts --target sim passes every interaction of the committed pact', async () => {
   const r = await runCli(['verify-pacts', '--target', 'sim']);

@@ -15,7 +15,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type CliResult, runCli, tempDir } from './support/cli.ts';
+import { type CliResult, runCli, tempDir } from './support/run-cli.ts';
 import { type SimProcess, startSimProcess } from './support/sim-process.ts';
 
 const SIM = ['--step-delay', '100', '--deadline', '2500'];

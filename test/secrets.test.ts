@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type SimulatorHandle, startSimulator } from '../src/index.ts';
-import { ROOT, runCli, tempDir } from './support/cli.ts';
+import { ROOT, runCli, tempDir } from './support/run-cli.ts';
 
 let sim: SimulatorHandle;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * replay command, and that command reproduces it.
  */
 import { expect, test } from 'vitest';
-import { runCli } from './support/cli.ts';
+import { runCli } from './support/run-cli.ts';
 
 const FAULT = 'preauth.increment-after-complete-succeeds';
 

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type SimulatorHandle, startSimulator } from '../src/index.ts';
-import { runCli, tempDir } from './support/cli.ts';
+import { runCli, tempDir } from './support/run-cli.ts';
 
 let sim: SimulatorHandle;
 beforeAll(async () => {

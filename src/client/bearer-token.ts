@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { isToolkitError, ToolkitError } from '../core/errors.ts';
 import { AttemptController, asError, failLater } from './attempt-controller.ts';
-import { contextOf, headersOf, isSafeMethod } from './context.ts';
+import { contextOf, headersOf, isSafeMethod } from './request-options.ts';
 import { matchesPath, PAIR_PATH, TOKEN_PATH } from './path.ts';
 import { TokenCache, type TokenCacheOptions, type TokenSource } from './token-cache.ts';
 

@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { ToolkitError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { flattenHeaders, type AuthMode, type IntegratorMode, type PccDispatchOptions } from './context.ts';
+import { flattenHeaders, type AuthMode, type IntegratorMode, type PccDispatchOptions } from './request-options.ts';
 import { credentialsTokenSource, type PayConnectCredentials } from './credentials-token-source.ts';
 import { createPayConnectDispatcher } from './dispatcher.ts';
 import { toToolkitError } from './network-error.ts';

@@ -1,6 +1,6 @@
 /** A token source that exchanges client credentials at POST /v1/auth/token/ through the client. */
 import { ToolkitError } from '../core/errors.ts';
-import type { IntegratorMode } from './context.ts';
+import type { IntegratorMode } from './request-options.ts';
 import { TOKEN_PATH } from './path.ts';
 import type { TokenSource } from './token-cache.ts';
 

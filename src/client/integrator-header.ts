@@ -1,6 +1,6 @@
 /** Interceptor: the `X-Pay-Connect-Integrator-Id` header, with a per-request override for probes. */
 import type { Dispatcher } from 'undici';
-import { contextOf, headersOf } from './context.ts';
+import { contextOf, headersOf } from './request-options.ts';
 
 /** The header name, lower-case as undici sends it. */
 export const INTEGRATOR_HEADER = 'x-pay-connect-integrator-id';

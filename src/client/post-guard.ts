@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { ToolkitError } from '../core/errors.ts';
 import { failLater } from './attempt-controller.ts';
-import { contextOf, isSafeMethod } from './context.ts';
+import { contextOf, isSafeMethod } from './request-options.ts';
 
 /**
  * Counts the sends of each request (by its request context) and fails a second send of any method

@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { Exchange } from '../core/exchange.ts';
 import { AttemptController, asError } from './attempt-controller.ts';
-import { contextOf, flattenHeaders, headersOf, type RequestContext } from './context.ts';
+import { contextOf, flattenHeaders, headersOf, type RequestContext } from './request-options.ts';
 import { toToolkitError } from './network-error.ts';
 import { pathnameOf } from './path.ts';
 

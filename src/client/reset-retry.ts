@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { AttemptController, asError } from './attempt-controller.ts';
-import { isSafeMethod } from './context.ts';
+import { isSafeMethod } from './request-options.ts';
 import { isConnectionReset } from './network-error.ts';
 
 /** Options of {@link resetRetry}. */

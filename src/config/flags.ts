@@ -9,7 +9,7 @@ import type { Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
 import { formatDuration } from './duration.ts';
 import { didYouMean } from './messages.ts';
-import { PROFILES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
+import { PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
 
 /** The help sections, in order. */
 export type RunFlagGroup = 'target' | 'run' | 'output' | 'simulator';
@@ -45,7 +45,7 @@ const TABLE = [
     description: 'A pairing one-time password from the terminal; repeat (or separate with commas) for several' },
   { name: 'vault', key: 'vault', type: 'string', placeholder: '<file>', group: 'target',
     description: 'The file of pairing credentials, reused across runs', defaultText: DEFAULTS.vault },
-  { name: 'profile', key: 'profile', type: 'string', placeholder: PROFILES.join('|'), group: 'target',
+  { name: 'profile', key: 'profile', type: 'string', placeholder: PROFILE_NAMES.join('|'), group: 'target',
     description: 'The behaviour the checks assume; --target sim implies sandbox', defaultText: DEFAULTS.profile },
   { name: 'terminal', key: 'terminal', type: 'string', placeholder: TERMINAL_MODES.join('|'), group: 'target',
     description: 'How the terminal is driven: sandbox outcomes, operator prompts, or watch only',

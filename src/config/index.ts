@@ -1,19 +1,19 @@
 /** Configuration of `run`: defineConfig for config files, resolveConfig for the CLI and the API. */
 export { DEFAULTS } from './defaults.ts';
-export { defineConfig } from './defineConfig.ts';
+export { defineConfig } from './define-config.ts';
 export { parseDuration } from './duration.ts';
 export { RUN_FLAGS, envVarOf, type RunFlag, type RunFlagGroup } from './flags.ts';
 export { formatRunHelp } from './help.ts';
 export { resolveConfig } from './resolve.ts';
 export {
-  PROFILES,
+  PROFILE_NAMES,
   RUNS_PRESETS,
   SUITE_NAMES,
   TERMINAL_MODES,
   type ConfigSource,
   type Duration,
   type OptionKey,
-  type Profile,
+  type ProfileName,
   type ResolveConfigInput,
   type ResolvedConfig,
   type ResolvedTarget,

@@ -12,7 +12,7 @@ import { readEnv } from './env.ts';
 import { readConfigFile } from './file.ts';
 import { parseRunFlags } from './flags.ts';
 import * as p from './parsers.ts';
-import { PROFILES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
+import { PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
 const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative: --seed=-5)';
 const SIM_KEYS = ['sim.faults', 'sim.stepDelay', 'sim.deadline'] as const;
@@ -57,7 +57,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   }
 
   const target = take('target', p.target) ?? p.target(DEFAULTS.target, true);
-  const profile = take('profile', p.choice(PROFILES)) ?? DEFAULTS.profile;
+  const profile = take('profile', p.choice(PROFILE_NAMES)) ?? DEFAULTS.profile;
   if (target.kind === 'sim' && profile === 'public') {
     throw conflict(
       [{ key: 'target', value: 'sim', from: from.target }, { key: 'profile', value: profile, from: from.profile }],

@@ -24,10 +24,10 @@ export const SUITE_NAMES = [
 export type SuiteName = (typeof SUITE_NAMES)[number];
 
 /** The behaviour profiles the checks can assume (see the profile/ folder). */
-export const PROFILES = ['sandbox', 'public'] as const;
+export const PROFILE_NAMES = ['sandbox', 'public'] as const;
 
 /** A behaviour profile: `sandbox` (documented sandbox outcomes) or `public` (the public spec only). */
-export type Profile = (typeof PROFILES)[number];
+export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 /** How the physical terminal is driven. */
 export const TERMINAL_MODES = ['auto', 'manual', 'observe'] as const;
@@ -69,7 +69,7 @@ export interface UserConfig {
   /** The vault file holding pairing credentials. */
   vault?: string;
   /** The behaviour profile the checks assume (`sim` implies `sandbox`). */
-  profile?: Profile;
+  profile?: ProfileName;
   /** How the terminal is driven. */
   terminal?: TerminalMode;
   /** Where the webhook receiver listens, `host:port` (port 0 picks a free one). */
@@ -132,7 +132,7 @@ export interface ResolvedConfig {
   readonly otps: string[];
   /** Absolute. */
   readonly vaultPath: string;
-  readonly profile: Profile;
+  readonly profile: ProfileName;
   readonly terminal: TerminalMode;
   readonly webhookListen: { host: string; port: number };
   readonly webhookPublicUrl: string | undefined;

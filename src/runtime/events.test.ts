@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Redactor } from '../client/index.ts';
 import type { Finding } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import type { RunContext } from './context.ts';
+import type { RunContext } from './run-context.ts';
 import { DefectLedger } from './defects.ts';
 import { type RuntimeEventMap, RuntimeEvents } from './events.ts';
 import { Scope, type ScopeHost } from './scope.ts';

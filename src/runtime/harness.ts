@@ -11,7 +11,7 @@ import { type Exchange, type RootCause, ToolkitError, rootOf } from '../core/ind
 import { type Profile, resolveProfile } from '../profile/index.ts';
 import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
 import { type WebhookHub, type WebhookReceiver, startWebhookHub } from '../webhooks/index.ts';
-import type { RunContext } from './context.ts';
+import type { RunContext } from './run-context.ts';
 import { OtpSource } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
 import { DefectLedger } from './defects.ts';

@@ -1,4 +1,4 @@
-export * from './context.ts';
+export * from './run-context.ts';
 export * from './events.ts';
 export * from './harness.ts';
 export * from './otp-source.ts';

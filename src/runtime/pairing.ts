@@ -7,7 +7,7 @@ import { type PayConnectClient, type PayConnectResponse, type Redactor, createPa
 import type { Exchange, RootCause } from '../core/index.ts';
 import { type PairingCredentials, type VaultEntry, saveVaultEntry } from '../vault/index.ts';
 import type { WebhookReceiver } from '../webhooks/index.ts';
-import type { RunContext } from './context.ts';
+import type { RunContext } from './run-context.ts';
 
 /** A usable pairing. */
 export class Pairing {

@@ -14,7 +14,7 @@ import { observe } from '../convergence/index.ts';
 import { type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, isToolkitError, rootOf } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
 import type { Profile } from '../profile/index.ts';
-import type { RunContext } from './context.ts';
+import type { RunContext } from './run-context.ts';
 import type { DefectLedger, WaitKind } from './defects.ts';
 import type { ConvergenceTiming, RuntimeEvents } from './events.ts';
 import type { Pairing } from './pairing.ts';

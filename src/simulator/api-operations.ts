@@ -1,6 +1,6 @@
 /** Endpoints of transaction operations: preauth increment and complete, revert, operation details. */
 import { findTxn, unknownId } from './api-transactions.ts';
-import type { SimContext } from './context.ts';
+import type { SimContext } from './sim-state.ts';
 import { badRequest } from './errors.ts';
 import type { Op, OpType } from './model.ts';
 import { operationRecord } from './records.ts';

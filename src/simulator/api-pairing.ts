@@ -1,6 +1,6 @@
 /** Endpoints of pairing, tokens, unpairing and configuration. */
 import { integratorOf, INTEGRATOR_HEADER } from './auth.ts';
-import { createPairing, type SimContext } from './context.ts';
+import { createPairing, type SimContext } from './sim-state.ts';
 import { badRequest, unauthorized } from './errors.ts';
 import type { OtpRejection } from './otp.ts';
 import { configRecord } from './records.ts';

@@ -1,11 +1,11 @@
 /** Endpoints that start, cancel and read transactions. */
-import type { SimContext } from './context.ts';
+import type { SimContext } from './sim-state.ts';
 import { badRequest, conflict, HttpError, notFound } from './errors.ts';
 import { isFinal, type Txn, type TxnKind } from './model.ts';
 import { isPaymentMethod, printSlip, statusRecordJson } from './records.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
 import type { Pairing } from './store.ts';
-import type { VirtualTerminal } from './terminal.ts';
+import type { VirtualTerminal } from './virtual-terminal.ts';
 import { amountField, optString, parseJsonObject, type Body } from './validate.ts';
 
 /** A transaction and the terminal that holds it. */

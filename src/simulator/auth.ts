@@ -4,7 +4,7 @@
  * integrator id other than the pairing's is 401. The auth fault switches each relax one step.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { SimContext } from './context.ts';
+import type { SimContext } from './sim-state.ts';
 import { badRequest, unauthorized } from './errors.ts';
 import type { Pairing } from './store.ts';
 

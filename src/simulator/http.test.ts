@@ -1,7 +1,7 @@
 /** sandbox#errors and the HTTP pipeline: 404, 405, 413, malformed bodies, 500, malformed HTTP, logging. */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from './context.ts';
+import { createContext } from './sim-state.ts';
 import { resolveSimulatorOptions } from './options.ts';
 import { Router } from './router.ts';
 import { createSimServer } from './server.ts';

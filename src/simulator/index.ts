@@ -5,4 +5,4 @@
 export { startSimulator, SIM_INTEGRATOR_ID, type SimulatorHandle } from './simulator.ts';
 export { FAULTS, isFaultId, type FaultId, type FaultInfo, type FaultKind } from './faults.ts';
 export { SIMULATOR_DEFAULTS, type SimulatorOptions } from './options.ts';
-export { simCommand, type SimCommandIo } from './cli.ts';
+export { simCommand, type SimCommandIo } from './sim-command.ts';

@@ -4,7 +4,7 @@
  */
 import type { FaultSet } from './faults.ts';
 import type { Merchant, Op, Txn } from './model.ts';
-import type { VirtualTerminal } from './terminal.ts';
+import type { VirtualTerminal } from './virtual-terminal.ts';
 
 /** Currency of every virtual terminal (sandbox#configuration). */
 export const CURRENCY = 'EUR';

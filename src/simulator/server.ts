@@ -6,7 +6,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { authenticate } from './auth.ts';
-import type { SimContext } from './context.ts';
+import type { SimContext } from './sim-state.ts';
 import { HttpError, notFound } from './errors.ts';
 import { BODY_LIMIT, type BodyResult, readBody } from './http-body.ts';
 import type { ApiRequest, Reply, Router } from './router.ts';

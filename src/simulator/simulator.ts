@@ -4,7 +4,7 @@ import { ToolkitError } from '../core/errors.ts';
 import { operationRoutes } from './api-operations.ts';
 import { pairingRoutes } from './api-pairing.ts';
 import { transactionRoutes } from './api-transactions.ts';
-import { createContext } from './context.ts';
+import { createContext } from './sim-state.ts';
 import type { FaultId } from './faults.ts';
 import { resolveSimulatorOptions, type SimulatorOptions } from './options.ts';
 import { Router } from './router.ts';

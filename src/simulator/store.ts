@@ -6,7 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Merchant } from './model.ts';
 import type { Rng } from './rng.ts';
-import type { VirtualTerminal } from './terminal.ts';
+import type { VirtualTerminal } from './virtual-terminal.ts';
 
 /** Live tokens kept per pairing; a client asking for more loses its oldest. */
 export const MAX_TOKENS_PER_PAIRING = 64;

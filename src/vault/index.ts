@@ -1,14 +1,14 @@
 /** Pairing credentials: an atomic 0600 file, reused across runs, and the redaction list. */
-export { findPairings } from './findPairings.ts';
-export { loadVault, type LoadedVault } from './loadVault.ts';
-export { parseVault, VAULT_INVALID_HINT } from './parseVault.ts';
-export { removeVaultEntry } from './removeVaultEntry.ts';
-export { saveVaultEntry } from './saveVaultEntry.ts';
-export { secretsOf } from './secretsOf.ts';
+export { findPairings } from './find-pairings.ts';
+export { loadVault, type LoadedVault } from './load-vault.ts';
+export { parseVault, VAULT_INVALID_HINT } from './parse-vault.ts';
+export { removeVaultEntry } from './remove-vault-entry.ts';
+export { saveVaultEntry } from './save-vault-entry.ts';
+export { secretsOf } from './secrets-of.ts';
 export {
   emptyVault, VAULT_VERSION, vaultKey,
   type NewVaultEntry, type PairingCredentials, type Vault, type VaultEntry,
 } from './vault.ts';
-export { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vaultFs.ts';
-export { withVaultLock } from './withVaultLock.ts';
-export { writeFileAtomic } from './writeFileAtomic.ts';
+export { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
+export { withVaultLock } from './with-vault-lock.ts';
+export { writeFileAtomic } from './write-file-atomic.ts';

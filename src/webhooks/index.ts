@@ -1,8 +1,8 @@
 /** The loopback webhook receiver: raw body, HMAC verification, dedupe by event id, await a delivery. */
 export type { Delivery, DeliveryCounts, DeliveryListener, SignatureState } from './delivery.ts';
-export { DeliveryLog, type DeliveryDraft, type WaitForOptions } from './deliveryLog.ts';
-export { parseDeliveryBody, type ParsedDeliveryBody } from './parseDeliveryBody.ts';
-export { readBody, type BodyReadResult } from './readBody.ts';
-export { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from './startWebhookReceiver.ts';
-export { startWebhookHub, type WebhookHub, type WebhookHubOptions } from './startWebhookHub.ts';
-export { signBody, verifySignature, type SignatureVerdict } from './verifySignature.ts';
+export { DeliveryLog, type DeliveryDraft, type WaitForOptions } from './delivery-log.ts';
+export { parseDeliveryBody, type ParsedDeliveryBody } from './parse-delivery-body.ts';
+export { readBody, type BodyReadResult } from './read-body.ts';
+export { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from './start-webhook-receiver.ts';
+export { startWebhookHub, type WebhookHub, type WebhookHubOptions } from './start-webhook-hub.ts';
+export { signBody, verifySignature, type SignatureVerdict } from './verify-signature.ts';

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from './cli.ts';
+import { ROOT } from './run-cli.ts';
 
 export interface SimProcess {
   url: string;

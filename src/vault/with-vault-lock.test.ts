@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import { withVaultLock } from './withVaultLock.ts';
+import { withVaultLock } from './with-vault-lock.ts';
 
 let dir: string;
 let file: string;

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import { startWebhookHub, type WebhookHub } from './startWebhookHub.ts';
-import { signBody } from './verifySignature.ts';
+import { startWebhookHub, type WebhookHub } from './start-webhook-hub.ts';
+import { signBody } from './verify-signature.ts';
 
 const hubs: WebhookHub[] = [];
 async function hub(options: Parameters<typeof startWebhookHub>[0] = {}): Promise<WebhookHub> {

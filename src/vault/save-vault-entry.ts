@@ -1,10 +1,10 @@
 import { dirname } from 'node:path';
 import { ToolkitError } from '../core/errors.ts';
-import { loadVault } from './loadVault.ts';
+import { loadVault } from './load-vault.ts';
 import { VAULT_VERSION, vaultKey, type NewVaultEntry, type VaultEntry } from './vault.ts';
-import { nodeVaultFs, type VaultIoOptions } from './vaultFs.ts';
-import { withVaultLock } from './withVaultLock.ts';
-import { writeFileAtomic } from './writeFileAtomic.ts';
+import { nodeVaultFs, type VaultIoOptions } from './vault-fs.ts';
+import { withVaultLock } from './with-vault-lock.ts';
+import { writeFileAtomic } from './write-file-atomic.ts';
 
 /**
  * Saves one pairing, the moment its answer arrives: under the vault lock, reads the vault, replaces

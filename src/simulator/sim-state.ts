@@ -8,7 +8,7 @@ import { OtpBook } from './otp.ts';
 import { operationRecord, statusRecord } from './records.ts';
 import { Rng } from './rng.ts';
 import { makeMerchant, Registry, secret, type Pairing } from './store.ts';
-import { VirtualTerminal, type TerminalHooks } from './terminal.ts';
+import { VirtualTerminal, type TerminalHooks } from './virtual-terminal.ts';
 import { WebhookSender, type WebhookTarget } from './webhooks.ts';
 
 /** Everything a request handler can reach. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import { parseVault } from './parseVault.ts';
+import { parseVault } from './parse-vault.ts';
 import { vaultKey } from './vault.ts';
 
 const entry = () => ({

@@ -2,8 +2,8 @@ import { Agent, request } from 'node:http';
 import { connect, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import { signBody } from './verifySignature.ts';
-import { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from './startWebhookReceiver.ts';
+import { signBody } from './verify-signature.ts';
+import { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from './start-webhook-receiver.ts';
 
 const SECRET = 'sandbox-secret-ĸey';
 const open: WebhookReceiver[] = [];

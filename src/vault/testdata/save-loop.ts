@@ -1,7 +1,7 @@
 // Child process of saveVaultEntry.process.test.ts: save `count` pairings `<prefix>-<i>` one after
 // the other, printing `saved <i>` after each save has returned.
-import { saveVaultEntry } from '../saveVaultEntry.ts';
-import { sampleEntry } from './sampleEntry.ts';
+import { saveVaultEntry } from '../save-vault-entry.ts';
+import { sampleEntry } from './sample-entry.ts';
 
 const [file, prefix, count] = process.argv.slice(2);
 if (!file || !prefix || !count) throw new Error('usage: saveLoop.ts <vault file> <prefix> <count>');

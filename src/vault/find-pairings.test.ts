@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findPairings } from './findPairings.ts';
-import { secretsOf } from './secretsOf.ts';
-import { sampleEntry } from './testdata/sampleEntry.ts';
+import { findPairings } from './find-pairings.ts';
+import { secretsOf } from './secrets-of.ts';
+import { sampleEntry } from './testdata/sample-entry.ts';
 import { vaultKey, type Vault, type VaultEntry } from './vault.ts';
 
 const stored = (id: string, baseUrl?: string, integratorId?: string): VaultEntry => {

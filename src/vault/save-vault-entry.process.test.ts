@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadVault } from './loadVault.ts';
-import { saveVaultEntry } from './saveVaultEntry.ts';
-import { sampleEntry } from './testdata/sampleEntry.ts';
+import { loadVault } from './load-vault.ts';
+import { saveVaultEntry } from './save-vault-entry.ts';
+import { sampleEntry } from './testdata/sample-entry.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..');
@@ -44,7 +44,7 @@ function run(script: string, ...args: string[]): Child {
 describe('saveVaultEntry across real processes', () => {
   it('a process that saves and is SIGKILLed at once leaves a complete 0600 vault', async () => {
     await saveVaultEntry(file, sampleEntry('before'));
-    const result = await run('saveThenKill.ts', file, 'killed').done;
+    const result = await run('save-then-kill.ts', file, 'killed').done;
     expect(result.signal, result.stderr).toBe('SIGKILL');
     const loaded = await loadVault(file);
     expect(loaded.vault.pairings.map((p) => p.credentials.pay_connect_id)).toEqual(['before', 'killed']);
@@ -53,7 +53,7 @@ describe('saveVaultEntry across real processes', () => {
   });
 
   it('a process SIGKILLed in the middle of a stream of saves leaves a parseable vault, and saving goes on', async () => {
-    const child = run('saveLoop.ts', file, 'k', '100000');
+    const child = run('save-loop.ts', file, 'k', '100000');
     child.stdout.on(/saved 5\n/, () => child.kill());
     const result = await child.done;
     expect(result.signal, result.stderr).toBe('SIGKILL');
@@ -70,7 +70,7 @@ describe('saveVaultEntry across real processes', () => {
   });
 
   it('two processes saving at the same time lose nothing', async () => {
-    const [a, b] = [run('saveLoop.ts', file, 'a', '15'), run('saveLoop.ts', file, 'b', '15')];
+    const [a, b] = [run('save-loop.ts', file, 'a', '15'), run('save-loop.ts', file, 'b', '15')];
     const results = await Promise.all([a.done, b.done]);
     for (const r of results) expect(r.code, r.stderr).toBe(0);
     const ids = (await loadVault(file)).vault.pairings.map((p) => p.credentials.pay_connect_id);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import type { DeliveryDraft } from './deliveryLog.ts';
-import { DeliveryLog } from './deliveryLog.ts';
-import { signBody } from './verifySignature.ts';
+import type { DeliveryDraft } from './delivery-log.ts';
+import { DeliveryLog } from './delivery-log.ts';
+import { signBody } from './verify-signature.ts';
 
 function draft(body: object | string, over: Partial<DeliveryDraft> = {}): [DeliveryDraft, Buffer] {
   const rawBody = typeof body === 'string' ? body : JSON.stringify(body);

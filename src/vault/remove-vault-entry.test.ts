@@ -2,11 +2,11 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadVault } from './loadVault.ts';
-import { removeVaultEntry } from './removeVaultEntry.ts';
-import { saveVaultEntry } from './saveVaultEntry.ts';
-import { sampleEntry } from './testdata/sampleEntry.ts';
-import { nodeVaultFs, type VaultFs } from './vaultFs.ts';
+import { loadVault } from './load-vault.ts';
+import { removeVaultEntry } from './remove-vault-entry.ts';
+import { saveVaultEntry } from './save-vault-entry.ts';
+import { sampleEntry } from './testdata/sample-entry.ts';
+import { nodeVaultFs, type VaultFs } from './vault-fs.ts';
 
 let dir: string;
 let file: string;

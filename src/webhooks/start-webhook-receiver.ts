@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { ToolkitError } from '../core/errors.ts';
 import type { Delivery, DeliveryCounts, DeliveryListener, SignatureState } from './delivery.ts';
-import { DeliveryLog, type WaitForOptions } from './deliveryLog.ts';
-import { parseDeliveryBody } from './parseDeliveryBody.ts';
-import { readBody } from './readBody.ts';
-import { verifySignature } from './verifySignature.ts';
+import { DeliveryLog, type WaitForOptions } from './delivery-log.ts';
+import { parseDeliveryBody } from './parse-delivery-body.ts';
+import { readBody } from './read-body.ts';
+import { verifySignature } from './verify-signature.ts';
 
 /** Options of {@link startWebhookReceiver}. */
 export interface WebhookReceiverOptions {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signBody, verifySignature } from './verifySignature.ts';
+import { signBody, verifySignature } from './verify-signature.ts';
 
 const secret = 'whsec-ключ-🔑';
 // Keys out of order, odd whitespace and non-ASCII: any re-serialisation changes these bytes.

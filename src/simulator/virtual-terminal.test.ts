@@ -8,7 +8,7 @@ import { OtpBook } from './otp.ts';
 import { Rng } from './rng.ts';
 import { startSimulator } from './simulator.ts';
 import { makeMerchant } from './store.ts';
-import { VirtualTerminal } from './terminal.ts';
+import { VirtualTerminal } from './virtual-terminal.ts';
 import { P, pairClient, pay, startTestSim, waitOperation } from './testkit.ts';
 import { sign } from './webhooks.ts';
 

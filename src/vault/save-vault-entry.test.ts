@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import { findPairings } from './findPairings.ts';
-import { loadVault } from './loadVault.ts';
-import { saveVaultEntry } from './saveVaultEntry.ts';
-import { sampleEntry } from './testdata/sampleEntry.ts';
-import { nodeVaultFs, type VaultFs } from './vaultFs.ts';
+import { findPairings } from './find-pairings.ts';
+import { loadVault } from './load-vault.ts';
+import { saveVaultEntry } from './save-vault-entry.ts';
+import { sampleEntry } from './testdata/sample-entry.ts';
+import { nodeVaultFs, type VaultFs } from './vault-fs.ts';
 
 let dir: string;
 let file: string;

@@ -5,7 +5,7 @@
  * failures on purpose, and answers exactly as a standalone receiver does.
  */
 import { ToolkitError } from '../core/errors.ts';
-import { ReceiverSlot, type WebhookReceiver, answer, listenForDeliveries, loopbackBase } from './startWebhookReceiver.ts';
+import { ReceiverSlot, type WebhookReceiver, answer, listenForDeliveries, loopbackBase } from './start-webhook-receiver.ts';
 
 /** Options of {@link startWebhookHub}. */
 export interface WebhookHubOptions {

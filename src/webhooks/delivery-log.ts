@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ToolkitError } from '../core/errors.ts';
 import type { Delivery, DeliveryCounts, DeliveryListener, SignatureState } from './delivery.ts';
-import { verifySignature } from './verifySignature.ts';
+import { verifySignature } from './verify-signature.ts';
 
 /** A delivery before the log numbers it and decides whether it is a duplicate. */
 export type DeliveryDraft = Omit<Delivery, 'seq' | 'duplicate'>;

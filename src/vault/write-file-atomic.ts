@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { ToolkitError } from '../core/errors.ts';
-import { nodeVaultFs, type VaultFs } from './vaultFs.ts';
+import { nodeVaultFs, type VaultFs } from './vault-fs.ts';
 
 /** Directory fsync is not supported everywhere (Windows, some network file systems): not a failure. */
 const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP', 'EBADF']);

@@ -1,7 +1,7 @@
 import { ToolkitError } from '../core/errors.ts';
-import { parseVault, VAULT_INVALID_HINT } from './parseVault.ts';
+import { parseVault, VAULT_INVALID_HINT } from './parse-vault.ts';
 import { emptyVault, type Vault } from './vault.ts';
-import { nodeVaultFs, type VaultIoOptions } from './vaultFs.ts';
+import { nodeVaultFs, type VaultIoOptions } from './vault-fs.ts';
 
 /** What {@link loadVault} found. */
 export interface LoadedVault {

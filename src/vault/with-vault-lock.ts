@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolkitError } from '../core/errors.ts';
-import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vaultFs.ts';
+import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
 
 /**
  * An owner writes its pid right after creating the lock; an empty lock older than this belongs to a

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { simCommand } from './cli.ts';
+import { simCommand } from './sim-command.ts';
 import { Http, P, sleep } from './testkit.ts';
 
 function io() {

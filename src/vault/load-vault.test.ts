@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import { loadVault } from './loadVault.ts';
-import { saveVaultEntry } from './saveVaultEntry.ts';
-import { sampleEntry } from './testdata/sampleEntry.ts';
+import { loadVault } from './load-vault.ts';
+import { saveVaultEntry } from './save-vault-entry.ts';
+import { sampleEntry } from './testdata/sample-entry.ts';
 
 let dir: string;
 beforeEach(async () => {

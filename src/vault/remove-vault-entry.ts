@@ -1,8 +1,8 @@
-import { loadVault } from './loadVault.ts';
+import { loadVault } from './load-vault.ts';
 import { VAULT_VERSION, type VaultEntry } from './vault.ts';
-import { nodeVaultFs, type VaultIoOptions } from './vaultFs.ts';
-import { withVaultLock } from './withVaultLock.ts';
-import { writeFileAtomic } from './writeFileAtomic.ts';
+import { nodeVaultFs, type VaultIoOptions } from './vault-fs.ts';
+import { withVaultLock } from './with-vault-lock.ts';
+import { writeFileAtomic } from './write-file-atomic.ts';
 
 /**
  * Removes pairings (for `unpair`), atomically and under the vault lock. `which` is a
