@@ -3,26 +3,13 @@
  * ones: each changes exactly what it names.
  */
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultId } from './faults.ts';
-import { P, pairClient, pay, pollUntil, sleep, startReceiver, startTestSim, waitFinal, waitOperation, type Client, type Receiver, type TestSim } from './testkit.ts';
+import { P, pairClient, pay, pollUntil, sleep, startReceiver, useFaultSims, waitFinal, waitOperation, type Client, type Receiver, type TestSim } from './testkit.ts';
 
 let t: TestSim;
 let slowSim: TestSim;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  t = await startTestSim();
-  slowSim = await startTestSim({ stepDelayMs: 150, deadlineMs: 3000 });
-});
-afterAll(async () => {
-  await t.close();
-  await slowSim.close();
-});
-afterEach(async () => {
-  t.sim.setFaults([]);
-  slowSim.sim.setFaults([]);
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const receivers = useFaultSims([{}, { stepDelayMs: 150, deadlineMs: 3000 }], ([a, b]) => ((t = a!), (slowSim = b!)));
 
 const withFault = (id: FaultId, on: TestSim = t) => on.sim.setFaults([id]);
 const hmac = (key: string, raw: Buffer) => createHmac('sha256', key).update(raw).digest('hex');

@@ -2,16 +2,12 @@
  * Fault switches of pairing, tokens, configuration and generate's inputs: each changes exactly what
  * it names, and the normal behaviour is back once it is switched off.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultId } from './faults.ts';
-import { P, pairClient, pay, sleep, startTestSim, waitFinal, type Client, type Res, type TestSim } from './testkit.ts';
+import { P, pairClient, pay, sleep, useFaultSims, waitFinal, type Client, type Res, type TestSim } from './testkit.ts';
 
 let t: TestSim;
-beforeAll(async () => {
-  t = await startTestSim();
-});
-afterAll(() => t.close());
-afterEach(() => t.sim.setFaults([]));
+useFaultSims([{}], ([s]) => (t = s!));
 
 const withFault = (id: FaultId) => t.sim.setFaults([id]);
 const off = () => t.sim.setFaults([]);

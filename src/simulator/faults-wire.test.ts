@@ -2,16 +2,12 @@
  * Fault switches that act on single answers (slips, tokens, config, pairing, references, auth,
  * content types, error ids): each changes exactly what it names, and nothing else around it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultId } from './faults.ts';
-import { P, pairClient, pay, pollUntil, startTestSim, type TestSim } from './testkit.ts';
+import { P, pairClient, pay, pollUntil, useFaultSims, type TestSim } from './testkit.ts';
 
 let t: TestSim;
-beforeAll(async () => {
-  t = await startTestSim();
-});
-afterAll(() => t.close());
-afterEach(() => t.sim.setFaults([]));
+useFaultSims([{}], ([s]) => (t = s!));
 
 const withFault = (id: FaultId) => t.sim.setFaults([id]);
 

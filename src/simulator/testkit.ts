@@ -9,6 +9,7 @@ import { startSimulator, type SimulatorHandle } from './simulator.ts';
 import type { SimulatorOptions } from './options.ts';
 import { assertMatchesContract } from './contract-conformance.ts';
 import { enums } from '../generated/contract.ts';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /** A parsed answer; `json` is null when the body is not JSON. */
 export interface Res {
@@ -167,6 +168,28 @@ export interface Delivery {
  * A loopback webhook receiver. `answer(n)` gives the status of the n-th delivery (0-based), or
  * `hang` (never answer) or `destroy` (a network error).
  */
+/**
+ * Vitest hooks of a fault-test file: one simulator per entry of `options`, started before the file's
+ * tests and closed after them; after each test every fault is off again and the receivers pushed on
+ * the returned list are closed. `use` gets the simulators once they run.
+ */
+export function useFaultSims(options: SimulatorOptions[], use: (sims: TestSim[]) => void): Receiver[] {
+  const receivers: Receiver[] = [];
+  let sims: TestSim[] = [];
+  beforeAll(async () => {
+    sims = await Promise.all(options.map((o) => startTestSim(o)));
+    use(sims);
+  });
+  afterAll(async () => {
+    await Promise.all(sims.map((s) => s.close()));
+  });
+  afterEach(async () => {
+    for (const s of sims) s.sim.setFaults([]);
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  });
+  return receivers;
+}
+
 export interface Receiver {
   url: string;
   deliveries: Delivery[];

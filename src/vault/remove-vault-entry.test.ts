@@ -1,22 +1,15 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { loadVault } from './load-vault.ts';
 import { removeVaultEntry } from './remove-vault-entry.ts';
 import { saveVaultEntry } from './save-vault-entry.ts';
 import { sampleEntry } from './testdata/sample-entry.ts';
 import { nodeVaultFs, type VaultFs } from './vault-fs.ts';
+import { useTempVault } from './testdata/temp-vault.ts';
 
 let dir: string;
 let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pcc-vault-'));
-  file = join(dir, 'vault.json');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+useTempVault('pcc-vault-', (d, f) => ((dir = d), (file = f)));
 
 describe('removeVaultEntry', () => {
   it('removes by pay_connect_id or by predicate and returns what it removed', async () => {

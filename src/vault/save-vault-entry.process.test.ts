@@ -1,25 +1,19 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadVault } from './load-vault.ts';
 import { saveVaultEntry } from './save-vault-entry.ts';
 import { sampleEntry } from './testdata/sample-entry.ts';
+import { useTempVault } from './testdata/temp-vault.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = join(here, '..', '..');
 
 let dir: string;
 let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pcc-vault-proc-'));
-  file = join(dir, 'vault.json');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+useTempVault('pcc-vault-proc-', (d, f) => ((dir = d), (file = f)));
 
 interface Child { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>; kill(): void; stdout: { text: string; on(line: RegExp, cb: () => void): void } }
 

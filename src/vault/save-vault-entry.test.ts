@@ -1,24 +1,18 @@
 import type { FileHandle } from 'node:fs/promises';
-import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
 import { findPairings } from './find-pairings.ts';
 import { loadVault } from './load-vault.ts';
 import { saveVaultEntry } from './save-vault-entry.ts';
 import { sampleEntry } from './testdata/sample-entry.ts';
 import { nodeVaultFs, type VaultFs } from './vault-fs.ts';
+import { useTempVault } from './testdata/temp-vault.ts';
 
 let dir: string;
 let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pcc-vault-'));
-  file = join(dir, 'vault.json');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+useTempVault('pcc-vault-', (d, f) => ((dir = d), (file = f)));
 
 const ids = async (): Promise<string[]> => (await loadVault(file)).vault.pairings.map((p) => p.credentials.pay_connect_id);
 

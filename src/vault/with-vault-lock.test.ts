@@ -1,20 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
 import { withVaultLock } from './with-vault-lock.ts';
+import { useTempVault } from './testdata/temp-vault.ts';
 
 let dir: string;
 let file: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'pcc-lock-'));
-  file = join(dir, 'vault.json');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+useTempVault('pcc-lock-', (d, f) => ((dir = d), (file = f)));
 
 /** The pid of a process that has exited. */
 function deadPid(): number {
