@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { type Pairing, type PayConnectResponse, operations } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
-import { disposeUnwantedPairing, mintedOtp, quickFinalTransaction, undoStartedTransaction, unknownId } from '../pairing/helpers.ts';
+import { disposeUnwantedPairing, mintedOtp, quickFinalTransaction, undoStartedTransaction, unknownId } from '../_setup/steps/pairing.ts';
 
 const capability = 'auth';
 

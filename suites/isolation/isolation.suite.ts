@@ -10,9 +10,9 @@
  */
 import { describe } from 'vitest';
 import type { Pairing, PayConnectResponse } from '../../src/index.ts';
-import { planFor, settle, slipOf, start } from '../_setup/flows.ts';
+import { planFor, settle, slipOf, start } from '../_setup/steps/flows.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
-import { stringField, unknownId } from '../pairing/helpers.ts';
+import { stringField, unknownId } from '../_setup/steps/pairing.ts';
 
 const capability = 'isolation';
 

@@ -7,7 +7,7 @@
 import { describe } from 'vitest';
 import { type Pairing, type PairingIdentity, ScenarioBlocked } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
-import { disposeUnwantedPairing, obtainToken, requestToken } from './helpers.ts';
+import { disposeUnwantedPairing, obtainToken, requestToken } from '../_setup/steps/pairing.ts';
 
 const capability = 'pairing';
 

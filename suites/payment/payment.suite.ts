@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
-import { config, planFor, settle } from '../_setup/flows.ts';
+import { config, planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, readStatus, release, settleAs, slipChecked, unknownId } from './support.ts';
+import { baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 
 const table = { capability: 'payment', clause: 'sandbox#transactions' };
 

@@ -4,9 +4,9 @@
  * completed amount on the status record and the print slip.
  */
 import type { Pairing } from '../../src/index.ts';
-import { planFor, settle } from '../_setup/flows.ts';
+import { planFor, settle } from '../_setup/steps/flows.ts';
 import type { ScenarioContext } from '../_setup/scenario.ts';
-import { begin, isAuto, isRec, needSendable, readStatus, sendable, slipChecked } from '../payment/support.ts';
+import { begin, isAuto, isRec, needSendable, readStatus, sendable, slipChecked } from '../_setup/steps/payment.ts';
 
 /** An authorized preauthorization. */
 export interface Authorization {

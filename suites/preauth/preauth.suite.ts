@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
-import { planFor, settle } from '../_setup/flows.ts';
+import { planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { begin, isAuto, readStatus, sendable, slipChecked, unknownId } from '../payment/support.ts';
+import { begin, isAuto, readStatus, sendable, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 import { completeAndCheck, operate, preauthorize } from './operations.ts';
 
 const capability = 'preauth';

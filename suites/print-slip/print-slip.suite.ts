@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
-import { planFor, settle } from '../_setup/flows.ts';
+import { planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { begin, cancelJudged, isAuto, isFinal, notManual, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../payment/support.ts';
+import { begin, cancelJudged, isAuto, isFinal, notManual, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'print-slip';
 const slipClause = { capability, clause: 'spec#get-v1pay-connecttransactionstransaction_idprint-slip' };

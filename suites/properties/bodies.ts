@@ -8,7 +8,7 @@ import type { InvalidVariant, SchemaNode } from '../../generators/arbitraries/in
 import { deref, schemaByName } from '../../generators/arbitraries/index.ts';
 import { operations } from '../../src/generated/contract.ts';
 import type { OperationEntry, Pairing, PayConnectResponse } from '../../src/index.ts';
-import { config } from '../_setup/flows.ts';
+import { config } from '../_setup/steps/flows.ts';
 import type { ScenarioContext } from '../_setup/scenario.ts';
 
 /** Operations of the contract that take a request body. */

@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import type { Pairing, Plan } from '../../src/index.ts';
-import { planFor, settle } from '../_setup/flows.ts';
+import { planFor, settle } from '../_setup/steps/flows.ts';
 import { type ScenarioContext, scenario } from '../_setup/scenario.ts';
-import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, planOf, readStatus, release, sendable, slipChecked, waitForStatus } from '../payment/support.ts';
+import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, planOf, readStatus, release, sendable, slipChecked, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'refund';
 const rules = { capability, clause: 'profile#rules-of-behaviour' };

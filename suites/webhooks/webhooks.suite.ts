@@ -5,7 +5,7 @@
  */
 import { describe } from 'vitest';
 import type { Pairing } from '../../src/index.ts';
-import { planFor, settle, start } from '../_setup/flows.ts';
+import { planFor, settle, start } from '../_setup/steps/flows.ts';
 import { type ScenarioContext, getHarness, scenario } from '../_setup/scenario.ts';
 import { accepted, judgePosted, keyOf, retryWindow, waitUntil } from './deliveries.ts';
 

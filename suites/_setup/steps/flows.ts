@@ -2,8 +2,8 @@
  * Building blocks the scenarios share: start a payment the way the terminal mode wants it, converge
  * it, and check its outcome and slip.
  */
-import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../src/index.ts';
-import type { ScenarioContext } from './scenario.ts';
+import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
+import type { ScenarioContext } from '../scenario.ts';
 
 /** The plan for `want`, or skips the test when the terminal mode cannot produce it. */
 export function planFor(t: ScenarioContext, want: Outcome, base?: number): Plan {

@@ -3,8 +3,8 @@
  * unknown ids, and the clean-up after a probe that a broken service wrongly accepted (a pairing it
  * should not have made, a transaction it should not have started).
  */
-import type { Pairing, PayConnectResponse } from '../../src/index.ts';
-import type { ScenarioContext } from '../_setup/scenario.ts';
+import type { Pairing, PayConnectResponse } from '../../../src/index.ts';
+import type { ScenarioContext } from '../scenario.ts';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

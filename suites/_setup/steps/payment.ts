@@ -4,10 +4,10 @@
  * happened, and fetch a print slip with the checks that relate it to the transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Pairing, PayConnectResponse, Plan } from '../../src/index.ts';
-import { expectedOutcome } from '../../src/index.ts';
-import { settle, slipOf } from '../_setup/flows.ts';
-import type { ScenarioContext } from '../_setup/scenario.ts';
+import type { Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
+import { expectedOutcome } from '../../../src/index.ts';
+import { settle, slipOf } from './flows.ts';
+import type { ScenarioContext } from '../scenario.ts';
 
 export type Rec = Record<string, unknown>;
 export type Observation = Awaited<ReturnType<ScenarioContext['scope']['converge']>>;
