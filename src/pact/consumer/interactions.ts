@@ -5,13 +5,13 @@
  * these, so both write the same pact.
  */
 import { MatchersV3, type StatusCodeMatcher, type TemplateHeaders } from '@pact-foundation/pact';
-import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../client/index.ts';
-import { operations } from '../generated/contract.ts';
-import { requestExample, responseExample } from './contract-examples.ts';
+import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../../client/index.ts';
+import { operations } from '../../generated/contract.ts';
+import { requestExample, responseExample } from '../contract-examples.ts';
 import { type RawMatcher, anythingBut, fromState, statePath } from './matchers.ts';
-import { EXAMPLE } from './names.ts';
-import { URI_PATTERN, enumPattern, schemaToMatcher } from './schema-matcher.ts';
-import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from './states.ts';
+import { EXAMPLE } from '../names.ts';
+import { URI_PATTERN, enumPattern, schemaToMatcher } from '../schema-matcher.ts';
+import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from '../states.ts';
 
 /** What a drive returns: the answer as the toolkit's client saw it. */
 export interface DriveResult {

@@ -16,14 +16,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PactV4 } from '@pact-foundation/pact';
-import { ToolkitError } from '../core/index.ts';
-import { saveVaultEntry } from '../vault/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { saveVaultEntry } from '../../vault/index.ts';
 import { consumeWebhookMessage, driveInteraction } from './consumer.ts';
 import { type DeclaredHttp, declareHttp, declareMessage } from './declare.ts';
 import { httpInteractions } from './interactions.ts';
 import { webhookMessages } from './messages.ts';
-import { CONSUMER, EXAMPLE, PACT_FILE_NAME, PROVIDER } from './names.ts';
-import { writeNormalizedPact } from './pact-file.ts';
+import { CONSUMER, EXAMPLE, PACT_FILE_NAME, PROVIDER } from '../names.ts';
+import { writeNormalizedPact } from '../pact-file.ts';
 
 /**
  * The suites that run against the Pact mock, and why the others do not. A suite joins when every
@@ -136,7 +136,7 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
           await session;
         } catch (e) {
           throw new ToolkitError('PCC_PACT', `the requests made against the Pact mock do not agree with the pact:\n${(e as Error).message.trim()}`,
-            'every request of a suite run against the pact must be one of its interactions (src/pact/interactions.ts)', { cause: e });
+            'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)', { cause: e });
         }
         for (const m of webhookMessages()) await declareMessage(pact, m).executeTest((message) => consumeWebhookMessage(m, message));
         writeNormalizedPact(work, options.pactDir);

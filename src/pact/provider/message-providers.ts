@@ -5,9 +5,9 @@
  * receiver, and its body and `Signature` header are what the verifier compares with the pact. Only
  * a delivery the receiver verified with the pairing's key is returned.
  */
-import { ToolkitError } from '../core/index.ts';
-import type { Delivery } from '../webhooks/index.ts';
-import type { WebhookMessage } from './messages.ts';
+import { ToolkitError } from '../../core/index.ts';
+import type { Delivery } from '../../webhooks/index.ts';
+import type { WebhookMessage } from '../consumer/messages.ts';
 import type { ProviderDriver, ProviderPairing } from './provider-states.ts';
 
 /** What pact-js expects back from a message provider that sets metadata. */

@@ -6,9 +6,9 @@
  * recovered), and its secrets are learned by the redactor.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PAIR_PATH, type Redactor, TOKEN_PATH, matchesPath } from '../client/index.ts';
-import { operations } from '../generated/contract.ts';
-import { saveVaultEntry } from '../vault/index.ts';
+import { PAIR_PATH, type Redactor, TOKEN_PATH, matchesPath } from '../../client/index.ts';
+import { operations } from '../../generated/contract.ts';
+import { saveVaultEntry } from '../../vault/index.ts';
 import type { ProviderDriver } from './provider-states.ts';
 import { credentialsOf } from './provider-states.ts';
 

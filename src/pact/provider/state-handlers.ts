@@ -3,9 +3,9 @@
  * by the {@link ProviderDriver}, returning the values the interaction takes from it (`transactionId`,
  * `operationId`, `otp`, `webhookUrl`). Teardown frees the terminal for the next interaction.
  */
-import { ToolkitError } from '../core/index.ts';
+import { ToolkitError } from '../../core/index.ts';
 import type { ProviderDriver } from './provider-states.ts';
-import { OUTCOMES, STATE } from './states.ts';
+import { OUTCOMES, STATE } from '../states.ts';
 
 /** A pact-js state handler with setup and teardown. */
 export interface StateHandler {

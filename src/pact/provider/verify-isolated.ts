@@ -6,7 +6,7 @@
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ToolkitError } from '../core/index.ts';
+import { ToolkitError } from '../../core/index.ts';
 import type { VerificationReport, VerifyOptions } from './verify.ts';
 
 /** Runs {@link runVerification} in a child process; resolves with its report. */

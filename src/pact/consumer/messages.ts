@@ -5,13 +5,13 @@
  * the HMAC of the example body under the fake example key: the pact holds no real signature.
  */
 import { MatchersV3 } from '@pact-foundation/pact';
-import { signBody } from '../webhooks/index.ts';
-import { OPERATION_STATUSES, TRANSACTION_STATUSES } from '../profile/index.ts';
-import { requestExample } from './contract-examples.ts';
+import { signBody } from '../../webhooks/index.ts';
+import { OPERATION_STATUSES, TRANSACTION_STATUSES } from '../../profile/index.ts';
+import { requestExample } from '../contract-examples.ts';
 import { canonicalJson } from './matchers.ts';
-import { EXAMPLE } from './names.ts';
-import { enumPattern, schemaToMatcher } from './schema-matcher.ts';
-import { EXAMPLE_IDS, STATE, type StateName } from './states.ts';
+import { EXAMPLE } from '../names.ts';
+import { enumPattern, schemaToMatcher } from '../schema-matcher.ts';
+import { EXAMPLE_IDS, STATE, type StateName } from '../states.ts';
 
 /** The `Signature` header's pattern (lowercase hex HMAC-SHA256). */
 export const SIGNATURE_PATTERN = '^[0-9a-f]{64}$';

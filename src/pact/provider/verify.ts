@@ -5,12 +5,12 @@
  * (message-providers.ts). The result is a report per interaction, every string of it redacted.
  */
 import { Verifier } from '@pact-foundation/pact';
-import { Redactor } from '../client/index.ts';
-import { isToolkitError } from '../core/index.ts';
+import { Redactor } from '../../client/index.ts';
+import { isToolkitError } from '../../core/index.ts';
 import { messageProvider } from './message-providers.ts';
-import { webhookMessages } from './messages.ts';
-import { PROVIDER } from './names.ts';
-import { readPact } from './pact-file.ts';
+import { webhookMessages } from '../consumer/messages.ts';
+import { PROVIDER } from '../names.ts';
+import { readPact } from '../pact-file.ts';
 import { ProviderDriver, type ProviderOptions } from './provider-states.ts';
 import { requestFilter } from './request-filter.ts';
 import { stateHandlers } from './state-handlers.ts';

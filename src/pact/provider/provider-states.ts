@@ -4,14 +4,14 @@
  * so verification works against a staging sandbox as well as the embedded simulator. It also keeps
  * the pairing whose credentials the verifier's requests are sent with (see request-filter.ts).
  */
-import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../client/index.ts';
-import { ToolkitError } from '../core/index.ts';
-import { operations } from '../generated/contract.ts';
-import { PROFILES } from '../profile/index.ts';
-import { type PairingCredentials, findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../vault/index.ts';
-import { type WebhookReceiver, startWebhookReceiver } from '../webhooks/index.ts';
-import { EXAMPLE } from './names.ts';
-import { OUTCOMES } from './states.ts';
+import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { operations } from '../../generated/contract.ts';
+import { PROFILES } from '../../profile/index.ts';
+import { type PairingCredentials, findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../../vault/index.ts';
+import { type WebhookReceiver, startWebhookReceiver } from '../../webhooks/index.ts';
+import { EXAMPLE } from '../names.ts';
+import { OUTCOMES } from '../states.ts';
 
 /** Options of {@link ProviderDriver}. */
 export interface ProviderOptions {

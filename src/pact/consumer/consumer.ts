@@ -4,15 +4,15 @@
  * target (one mock for all of them).
  */
 import { MatchersV3 } from '@pact-foundation/pact';
-import { createPayConnectClient } from '../client/index.ts';
-import { ToolkitError } from '../core/index.ts';
-import { operations, validators } from '../generated/contract.ts';
-import { startWebhookReceiver } from '../webhooks/index.ts';
+import { createPayConnectClient } from '../../client/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { operations, validators } from '../../generated/contract.ts';
+import { startWebhookReceiver } from '../../webhooks/index.ts';
 import type { ReceivedMessage } from './declare.ts';
 import type { HttpInteraction } from './interactions.ts';
 import { canonicalJson } from './matchers.ts';
 import type { WebhookMessage } from './messages.ts';
-import { EXAMPLE } from './names.ts';
+import { EXAMPLE } from '../names.ts';
 
 function expectedStatus(i: HttpInteraction): number {
   return typeof i.status === 'number' ? i.status : Number(MatchersV3.reify(i.status));
