@@ -11,7 +11,7 @@ export { PROFILES, resolveProfile, expectedOutcome, isReachable } from './profil
 export type { Profile } from './profile/index.ts';
 
 export { CHECKS, getCheck, runCheck, runAutoChecks, operationFor, isIso4217, isIso3166Alpha2 } from './checks/index.ts';
-export type { Check, CheckOutcome, ConvergenceObservation } from './checks/index.ts';
+export type { Check, CheckId, CheckInput, CheckOutcome, ConvergenceObservation } from './checks/index.ts';
 export type { PairingIdentity } from './checks/pairing-checks.ts';
 
 export { createPayConnectClient, Redactor } from './client/index.ts';

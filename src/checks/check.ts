@@ -30,9 +30,9 @@ export type CheckOutcome =
   | { kind: 'fail'; findings: FindingDraft[] };
 
 /** A registered check. `I` is its input: an exchange for automatic checks, an observation otherwise. */
-export interface Check<I = unknown> {
+export interface Check<I = unknown, Id extends string = string> {
   /** Stable id, e.g. `response.schema`. Never renamed: reports and users' configs refer to it. */
-  id: string;
+  id: Id;
   /** The spec section or profile rule it rests on, e.g. `spec#transaction-print-slip`. */
   clause: string;
   /** Where the rule comes from; decides severity (spec fails, profile and sandbox warn). */
@@ -48,8 +48,8 @@ export const skip = (reason: string): CheckOutcome => ({ kind: 'skip', reason })
 export const fail = (...findings: FindingDraft[]): CheckOutcome =>
   findings.length === 0 ? { kind: 'pass' } : { kind: 'fail', findings };
 
-/** Defines a check with its input type inferred. */
-export function defineCheck<I>(check: Check<I>): Check<I> {
+/** Defines a check; `Id` keeps its id as a literal type, so `scope.check(id, input)` knows the input type. */
+export function defineCheck<I, const Id extends string = string>(check: Check<I, Id>): Check<I, Id> {
   return check;
 }
 

@@ -18,8 +18,8 @@ function answered(ex: Exchange): string {
  * A refusal probe whose rule has two layers: the profile (or spec) says the request must not succeed,
  * the sandbox adds the exact status 400. A 2xx breaks the first layer, any other refusal only the second.
  */
-function layeredRefusal(id: string, rule: { clause: string; source: RuleSource }, title: string, what: string) {
-  return defineCheck<Exchange>({
+function layeredRefusal<const Id extends string>(id: Id, rule: { clause: string; source: RuleSource }, title: string, what: string) {
+  return defineCheck<Exchange, Id>({
     id,
     clause: 'sandbox#revert-and-refund',
     source: 'sandbox',
@@ -42,7 +42,7 @@ function codePoints(s: unknown): string[] | undefined {
 }
 
 /** `client_transaction_id` comes back exactly as sent (sandbox: "optional and echoed back"). */
-export const clientTransactionIdEchoed = defineCheck<{ sent: string; record?: Rec }>({
+export const clientTransactionIdEchoed = defineCheck<{ sent: string; record?: Rec }, 'sandbox.client-transaction-id'>({
   id: 'sandbox.client-transaction-id',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -64,7 +64,7 @@ export const clientTransactionIdEchoed = defineCheck<{ sent: string; record?: Re
  * The record's `payment_method` is the method sent with generate, or, when none was sent, the one the
  * sandbox's virtual customer picks: CARD (sandbox#configuration).
  */
-export const paymentMethodRecorded = defineCheck<{ sent?: string; expectedPick?: string; record?: Rec }>({
+export const paymentMethodRecorded = defineCheck<{ sent?: string; expectedPick?: string; record?: Rec }, 'sandbox.payment-method'>({
   id: 'sandbox.payment-method',
   clause: 'sandbox#configuration',
   source: 'sandbox',
@@ -83,7 +83,7 @@ export const paymentMethodRecorded = defineCheck<{ sent?: string; expectedPick?:
 // ---------------------------------------------------------------- cancel
 
 /** A refused cancel of a final transaction changes nothing (sandbox#transactions). */
-export const cancelFinalUnchanged = defineCheck<{ before: Rec; after?: Rec; cancelStatus: number }>({
+export const cancelFinalUnchanged = defineCheck<{ before: Rec; after?: Rec; cancelStatus: number }, 'sandbox.cancel-final-unchanged'>({
   id: 'sandbox.cancel-final-unchanged',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -100,7 +100,7 @@ export const cancelFinalUnchanged = defineCheck<{ before: Rec; after?: Rec; canc
 });
 
 /** A normal transaction canceled while IN_PROGRESS ends CANCELED or SUCCESS: the legal race (sandbox#transactions). */
-export const cancelRaceOutcome = defineCheck<{ amount: number; actual?: string }>({
+export const cancelRaceOutcome = defineCheck<{ amount: number; actual?: string }, 'sandbox.cancel-race'>({
   id: 'sandbox.cancel-race',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -118,7 +118,7 @@ export const cancelRaceOutcome = defineCheck<{ amount: number; actual?: string }
  * The print slip of a final transaction answers 200. For SUCCESS this is the spec's own rule (a print
  * slip is retrieved for a completed transaction); for the other final statuses it is the sandbox's.
  */
-export const slipOfFinal = defineCheck<{ status: string; exchange: Exchange }>({
+export const slipOfFinal = defineCheck<{ status: string; exchange: Exchange }, 'print-slip.final-available'>({
   id: 'print-slip.final-available',
   clause: 'sandbox#status-and-print-slip',
   source: 'sandbox',
@@ -137,7 +137,7 @@ export const slipOfFinal = defineCheck<{ status: string; exchange: Exchange }>({
 });
 
 /** The print slip describes the same transaction as the status record (sandbox#status-and-print-slip). */
-export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec }>({
+export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec }, 'print-slip.agrees-with-status'>({
   id: 'print-slip.agrees-with-status',
   clause: 'sandbox#status-and-print-slip',
   source: 'sandbox',
@@ -159,7 +159,7 @@ export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec }>({
  * authorized amount fails; after completion every operation fails). `expected` lists the statuses
  * allowed; `why` says which row or rule applies.
  */
-export const operationOutcome = defineCheck<{ type: string; amount?: number; expected: readonly string[]; actual?: string; why: string }>({
+export const operationOutcome = defineCheck<{ type: string; amount?: number; expected: readonly string[]; actual?: string; why: string }, 'sandbox.operation-outcome'>({
   id: 'sandbox.operation-outcome',
   clause: 'sandbox#preauthorization',
   source: 'sandbox',
@@ -172,7 +172,7 @@ export const operationOutcome = defineCheck<{ type: string; amount?: number; exp
 });
 
 /** After a successful complete, the transaction's amount is the completed amount (sandbox#preauthorization). */
-export const completedAmount = defineCheck<{ completed: number; record?: Rec; slip?: Rec }>({
+export const completedAmount = defineCheck<{ completed: number; record?: Rec; slip?: Rec }, 'preauth.completed-amount'>({
   id: 'preauth.completed-amount',
   clause: 'sandbox#preauthorization',
   source: 'sandbox',
@@ -187,7 +187,7 @@ export const completedAmount = defineCheck<{ completed: number; record?: Rec; sl
 });
 
 /** Increment and complete answer 400 on anything but a successful preauthorization (sandbox#preauthorization). */
-export const authorizedOnly = defineCheck<Exchange>({
+export const authorizedOnly = defineCheck<Exchange, 'preauth.authorized-only'>({
   id: 'preauth.authorized-only',
   clause: 'sandbox#preauthorization',
   source: 'sandbox',
@@ -208,7 +208,7 @@ export const revertLatestOnly = layeredRefusal('revert.latest-only', { clause: '
 export const refundSuccessOnly = layeredRefusal('refund.success-only', { clause: 'profile#rules-of-behaviour', source: 'profile' }, 'A linked refund needs a SUCCESS transaction', 'linked refund of a transaction that is not SUCCESS');
 
 /** A linked refund of more than the unrefunded remainder answers 400 (sandbox). */
-export const refundWithinRemainder = defineCheck<{ remainder: number; exchange: Exchange }>({
+export const refundWithinRemainder = defineCheck<{ remainder: number; exchange: Exchange }, 'refund.within-remainder'>({
   id: 'refund.within-remainder',
   clause: 'sandbox#revert-and-refund',
   source: 'sandbox',
@@ -223,7 +223,7 @@ export const refundWithinRemainder = defineCheck<{ remainder: number; exchange: 
 });
 
 /** A successful revert turns the transaction REVERTED and sets reverted_at (sandbox#revert-and-refund). */
-export const revertedRecord = defineCheck<{ record?: Rec; slip?: Rec }>({
+export const revertedRecord = defineCheck<{ record?: Rec; slip?: Rec }, 'revert.reverted'>({
   id: 'revert.reverted',
   clause: 'sandbox#revert-and-refund',
   source: 'sandbox',
@@ -245,7 +245,7 @@ export const revertedRecord = defineCheck<{ record?: Rec; slip?: Rec }>({
  * A refund transaction is tagged `refund`: a linked refund by the public profile's rules, an
  * independent refund by the sandbox's.
  */
-export const refundTagged = defineCheck<{ linked: boolean; where: string; record?: Rec }>({
+export const refundTagged = defineCheck<{ linked: boolean; where: string; record?: Rec }, 'refund.tagged'>({
   id: 'refund.tagged',
   clause: 'profile#rules-of-behaviour',
   source: 'profile',
@@ -263,7 +263,7 @@ export const refundTagged = defineCheck<{ linked: boolean; where: string; record
 });
 
 /** On a SUCCESS linked refund, the original's refund_total_amount grows by the refund's amount, else stays (sandbox). */
-export const refundTotalGrows = defineCheck<{ before: unknown; after: unknown; refundAmount: number; refundStatus?: string }>({
+export const refundTotalGrows = defineCheck<{ before: unknown; after: unknown; refundAmount: number; refundStatus?: string }, 'refund.total-grows'>({
   id: 'refund.total-grows',
   clause: 'sandbox#revert-and-refund',
   source: 'sandbox',
@@ -283,7 +283,7 @@ export const refundTotalGrows = defineCheck<{ before: unknown; after: unknown; r
  * The waiting rows of the outcome table: `amount % 100` 55 stays INITIATED (the terminal is offline)
  * and 54 waits IN_PROGRESS for a card, each until canceled or expired (sandbox#transactions).
  */
-export const waitingStatus = defineCheck<{ amount: number; expected: 'INITIATED' | 'IN_PROGRESS'; actual?: string }>({
+export const waitingStatus = defineCheck<{ amount: number; expected: 'INITIATED' | 'IN_PROGRESS'; actual?: string }, 'sandbox.waiting-status'>({
   id: 'sandbox.waiting-status',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -299,7 +299,7 @@ export const waitingStatus = defineCheck<{ amount: number; expected: 'INITIATED'
  * The operation reference and the operation record name the operation that was started: its
  * transaction and its `operation_type` (public profile, operation details).
  */
-export const operationRecordMatches = defineCheck<{ transactionId: string; type: string; reference?: Rec; record?: Rec }>({
+export const operationRecordMatches = defineCheck<{ transactionId: string; type: string; reference?: Rec; record?: Rec }, 'operation.record-matches'>({
   id: 'operation.record-matches',
   clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
   source: 'profile',

@@ -29,7 +29,7 @@ function subject(input: Exchange | { body: unknown }): Obj | undefined {
 }
 
 /** `total_amount = amount + tip_amount` (spec, Transaction print slip). */
-export const totalAmount = defineCheck<Exchange | { body: unknown }>({
+export const totalAmount = defineCheck<Exchange | { body: unknown }, 'invariant.total-amount'>({
   id: 'invariant.total-amount',
   clause: 'spec#transaction-print-slip',
   source: 'spec',
@@ -45,7 +45,7 @@ export const totalAmount = defineCheck<Exchange | { body: unknown }>({
 });
 
 /** `currency` is an ISO 4217 alpha-3 code (spec, Transaction print slip). */
-export const currencyCode = defineCheck<Exchange | { body: unknown }>({
+export const currencyCode = defineCheck<Exchange | { body: unknown }, 'invariant.currency'>({
   id: 'invariant.currency',
   clause: 'spec#transaction-print-slip',
   source: 'spec',
@@ -60,7 +60,7 @@ export const currencyCode = defineCheck<Exchange | { body: unknown }>({
 });
 
 /** `organization.country` is an ISO 3166-1 alpha-2 code (spec, organization object). */
-export const countryCode = defineCheck<Exchange | { body: unknown }>({
+export const countryCode = defineCheck<Exchange | { body: unknown }, 'invariant.country'>({
   id: 'invariant.country',
   clause: 'spec#transaction-print-slip',
   source: 'spec',

@@ -25,7 +25,7 @@ export interface ModelAnswerInput {
 }
 
 /** Each answer is a status code the model of the sandbox predicts (200, 400, 404, 409). */
-export const modelAnswer = defineCheck<ModelAnswerInput>({
+export const modelAnswer = defineCheck<ModelAnswerInput, 'model.answer'>({
   id: 'model.answer',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -57,7 +57,7 @@ export interface ModelStateInput {
  * approved), refund_total_amount (the sum of its successful linked refunds; null reads as 0), the
  * `refund` tag of refund transactions, and reverted_at once REVERTED.
  */
-export const modelFinalState = defineCheck<ModelStateInput>({
+export const modelFinalState = defineCheck<ModelStateInput, 'model.final-state'>({
   id: 'model.final-state',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -100,7 +100,7 @@ export interface ModelOperationInput {
  * the authorized amount, "once completed, any further increment or complete ends FAILED"), and its
  * record names its type and transaction.
  */
-export const modelOperationOutcome = defineCheck<ModelOperationInput>({
+export const modelOperationOutcome = defineCheck<ModelOperationInput, 'model.operation-outcome'>({
   id: 'model.operation-outcome',
   clause: 'sandbox#preauthorization',
   source: 'sandbox',
@@ -137,7 +137,7 @@ export interface ModelCounterexampleInput {
  * Reports the shortest command sequence that fast-check found to break the model, with the seed,
  * the path and the command that replays it. Fails whenever it is given a counterexample.
  */
-export const modelCounterexample = defineCheck<ModelCounterexampleInput>({
+export const modelCounterexample = defineCheck<ModelCounterexampleInput, 'model.counterexample'>({
   id: 'model.counterexample',
   clause: 'sandbox#transactions',
   source: 'sandbox',

@@ -11,7 +11,7 @@ import type { ConvergenceObservation } from '../core/index.ts';
 export type { ConvergenceObservation, StatusSighting } from '../core/index.ts';
 
 /** Every polled transition follows the profile's transition graph (reachability: polls may skip states). */
-export const transitionLegal = defineCheck<ConvergenceObservation>({
+export const transitionLegal = defineCheck<ConvergenceObservation, 'transition.legal'>({
   id: 'transition.legal',
   clause: 'profile#rules-of-behaviour',
   source: 'profile',
@@ -32,7 +32,7 @@ export const transitionLegal = defineCheck<ConvergenceObservation>({
  * The spec names a transaction's statuses; an operation's are the public profile's (the spec shows
  * none), so an operation that never reaches one of them deviates from the profile only.
  */
-export const convergesInTime = defineCheck<ConvergenceObservation>({
+export const convergesInTime = defineCheck<ConvergenceObservation, 'convergence.deadline'>({
   id: 'convergence.deadline',
   clause: 'spec#what-the-service-does',
   source: 'spec',
@@ -46,7 +46,7 @@ export const convergesInTime = defineCheck<ConvergenceObservation>({
 });
 
 /** The final status seen by webhook equals the one seen by polling. */
-export const webhookAgreesWithPolling = defineCheck<ConvergenceObservation>({
+export const webhookAgreesWithPolling = defineCheck<ConvergenceObservation, 'webhook.agrees-with-polling'>({
   id: 'webhook.agrees-with-polling',
   clause: 'spec#events',
   source: 'spec',
@@ -60,7 +60,7 @@ export const webhookAgreesWithPolling = defineCheck<ConvergenceObservation>({
 });
 
 /** The final status change was delivered by webhook (sandbox: every status change is posted). */
-export const webhookDelivered = defineCheck<ConvergenceObservation>({
+export const webhookDelivered = defineCheck<ConvergenceObservation, 'webhook.delivered'>({
   id: 'webhook.delivered',
   clause: 'sandbox#webhooks',
   source: 'sandbox',
@@ -82,7 +82,7 @@ export interface DeliveryObservation {
 }
 
 /** Every delivery carries a valid `Signature` (public profile: HMAC-SHA256 over the raw body). */
-export const webhookSignature = defineCheck<DeliveryObservation>({
+export const webhookSignature = defineCheck<DeliveryObservation, 'webhook.signature'>({
   id: 'webhook.signature',
   clause: 'profile#webhooks',
   source: 'profile',
@@ -96,7 +96,7 @@ export const webhookSignature = defineCheck<DeliveryObservation>({
 });
 
 /** The sandbox outcome table: final status and tip by `amount % 100`. */
-export const sandboxOutcome = defineCheck<{ amount: number; expected: string; actual?: string; expectedTip?: number; actualTip?: unknown; what?: string }>({
+export const sandboxOutcome = defineCheck<{ amount: number; expected: string; actual?: string; expectedTip?: number; actualTip?: unknown; what?: string }, 'sandbox.outcome'>({
   id: 'sandbox.outcome',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -111,7 +111,7 @@ export const sandboxOutcome = defineCheck<{ amount: number; expected: string; ac
 });
 
 /** The print slip's currency and timezone equal the configuration's (sandbox). */
-export const slipMatchesConfig = defineCheck<{ slip: Record<string, unknown>; config: Record<string, unknown> }>({
+export const slipMatchesConfig = defineCheck<{ slip: Record<string, unknown>; config: Record<string, unknown> }, 'print-slip.matches-config'>({
   id: 'print-slip.matches-config',
   clause: 'sandbox#status-and-print-slip',
   source: 'sandbox',
@@ -123,7 +123,7 @@ export const slipMatchesConfig = defineCheck<{ slip: Record<string, unknown>; co
 });
 
 /** The pairing result echoes the name and carries a webhook key exactly when a webhook_url was given. */
-export const pairingEchoesName = defineCheck<{ sentName: string; result: Record<string, unknown> }>({
+export const pairingEchoesName = defineCheck<{ sentName: string; result: Record<string, unknown> }, 'pairing.name-echoed'>({
   id: 'pairing.name-echoed',
   clause: 'spec#pairing-result',
   source: 'spec',
@@ -133,7 +133,7 @@ export const pairingEchoesName = defineCheck<{ sentName: string; result: Record<
   },
 });
 
-export const pairingWebhookKey = defineCheck<{ webhookUrlGiven: boolean; result: Record<string, unknown> }>({
+export const pairingWebhookKey = defineCheck<{ webhookUrlGiven: boolean; result: Record<string, unknown> }, 'pairing.webhook-key'>({
   id: 'pairing.webhook-key',
   clause: 'sandbox#pairing',
   source: 'sandbox',
@@ -146,7 +146,7 @@ export const pairingWebhookKey = defineCheck<{ webhookUrlGiven: boolean; result:
 });
 
 /** A webhook body matches the contract's event schema (sandbox). */
-export const webhookSchema = defineCheck<unknown>({
+export const webhookSchema = defineCheck<unknown, 'webhook.schema'>({
   id: 'webhook.schema',
   clause: 'sandbox#webhooks',
   source: 'sandbox',

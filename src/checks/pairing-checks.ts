@@ -27,8 +27,8 @@ function sandboxOnly(ctx: CheckContext): CheckOutcome | undefined {
  * An exact-status sandbox rule on a refusal: skips when the answer is not a 4xx at all (the refusal
  * itself is judged by another check), fails when it is another 4xx.
  */
-function exactRefusal(id: string, clause: string, title: string, expected: readonly number[]) {
-  return defineCheck<Exchange>({
+function exactRefusal<const Id extends string>(id: Id, clause: string, title: string, expected: readonly number[]) {
+  return defineCheck<Exchange, Id>({
     id,
     clause,
     source: 'sandbox',
@@ -45,8 +45,8 @@ function exactRefusal(id: string, clause: string, title: string, expected: reado
 }
 
 /** An exact-status sandbox rule where any other status (acceptance included) deviates. */
-function exactStatus(id: string, clause: string, title: string, expected: readonly number[], what: string) {
-  return defineCheck<Exchange>({
+function exactStatus<const Id extends string>(id: Id, clause: string, title: string, expected: readonly number[], what: string) {
+  return defineCheck<Exchange, Id>({
     id,
     clause,
     source: 'sandbox',
@@ -68,7 +68,7 @@ function exactStatus(id: string, clause: string, title: string, expected: readon
  * sandbox#pairing: a malformed or never-valid OTP (five digits, letters, empty, 000000) does not pair.
  * The spec shows no OTP format, so this is the sandbox's rule; it is a refusal, judged on any target.
  */
-export const badOtpRefused = defineCheck<Exchange>({
+export const badOtpRefused = defineCheck<Exchange, 'pairing.bad-otp-refused'>({
   id: 'pairing.bad-otp-refused',
   clause: 'sandbox#pairing',
   source: 'sandbox',
@@ -85,7 +85,7 @@ export const badOtpRefused = defineCheck<Exchange>({
 export const badOtp400 = exactRefusal('pairing.bad-otp-400', 'sandbox#pairing', 'A malformed or never-valid OTP answers 400', [400]);
 
 /** sandbox#pairing: the pairing's terminal is the one its configuration describes. */
-export const terminalMatchesConfig = defineCheck<{ pairingTerminalId: unknown; configTerminalId: unknown }>({
+export const terminalMatchesConfig = defineCheck<{ pairingTerminalId: unknown; configTerminalId: unknown }, 'pairing.terminal-matches-config'>({
   id: 'pairing.terminal-matches-config',
   clause: 'sandbox#pairing',
   source: 'sandbox',
@@ -111,7 +111,7 @@ export interface PairingIdentity {
 }
 
 /** spec#pairing-result: `pay_connect_id` is the "Unique Pay-Connect ID". */
-export const uniquePayConnectId = defineCheck<{ a: PairingIdentity; b: PairingIdentity }>({
+export const uniquePayConnectId = defineCheck<{ a: PairingIdentity; b: PairingIdentity }, 'pairing.unique-id'>({
   id: 'pairing.unique-id',
   clause: 'spec#pairing-result',
   source: 'spec',
@@ -123,7 +123,7 @@ export const uniquePayConnectId = defineCheck<{ a: PairingIdentity; b: PairingId
 });
 
 /** sandbox#pairing: every OTP pairs a fresh virtual terminal with its own terminal_id, credentials and webhook secret. */
-export const ownTerminal = defineCheck<{ a: PairingIdentity; b: PairingIdentity }>({
+export const ownTerminal = defineCheck<{ a: PairingIdentity; b: PairingIdentity }, 'pairing.own-terminal'>({
   id: 'pairing.own-terminal',
   clause: 'sandbox#pairing',
   source: 'sandbox',
@@ -139,7 +139,7 @@ export const ownTerminal = defineCheck<{ a: PairingIdentity; b: PairingIdentity 
 });
 
 /** profile: POST /v1/pay-connect/unpair/ answers 200 (no body); the sandbox may answer 204. */
-export const unpairAccepted = defineCheck<Exchange>({
+export const unpairAccepted = defineCheck<Exchange, 'pairing.unpair-accepted'>({
   id: 'pairing.unpair-accepted',
   clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
   source: 'profile',
@@ -168,7 +168,7 @@ export const otherIntegratorRefused = exactStatus('auth.other-integrator-refused
 export const tokenWithIntegrator = exactStatus('auth.token-with-integrator', 'sandbox#tokens', 'The token endpoint works with the integrator header', [200], 'a token request with the integrator header');
 
 /** spec#authentication: client credentials that did not come from pairing obtain no token. */
-export const badCredentialsRefused = defineCheck<Exchange>({
+export const badCredentialsRefused = defineCheck<Exchange, 'auth.bad-credentials-refused'>({
   id: 'auth.bad-credentials-refused',
   clause: 'spec#authentication',
   source: 'spec',
@@ -185,7 +185,7 @@ export const badCredentialsRefused = defineCheck<Exchange>({
  * A bearer request refused with 401 while the client used a token inside the lifetime it announced
  * means the token died early (or the lifetime is not in seconds).
  */
-export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?: unknown }>({
+export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?: unknown }, 'auth.token-lifetime-honoured'>({
   id: 'auth.token-lifetime-honoured',
   clause: 'sandbox#tokens',
   source: 'sandbox',
@@ -206,7 +206,7 @@ export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?
 // --- config ----------------------------------------------------------------------------------------
 
 /** sandbox#configuration: the payment methods are not empty and include CARD. */
-export const paymentMethodsIncludeCard = defineCheck<{ config: Record<string, unknown> }>({
+export const paymentMethodsIncludeCard = defineCheck<{ config: Record<string, unknown> }, 'config.payment-methods'>({
   id: 'config.payment-methods',
   clause: 'sandbox#configuration',
   source: 'sandbox',
@@ -223,7 +223,7 @@ export const paymentMethodsIncludeCard = defineCheck<{ config: Record<string, un
 });
 
 /** sandbox#configuration: currency EUR and timezone Europe/Ljubljana. */
-export const sandboxConfigValues = defineCheck<{ config: Record<string, unknown> }>({
+export const sandboxConfigValues = defineCheck<{ config: Record<string, unknown> }, 'config.sandbox-values'>({
   id: 'config.sandbox-values',
   clause: 'sandbox#configuration',
   source: 'sandbox',
@@ -244,7 +244,7 @@ export const paymentMethodAccepted = exactStatus('config.payment-method-accepted
 export const unknownPaymentMethodRefused = exactStatus('config.unknown-payment-method-refused', 'sandbox#configuration', "generate with a payment_method not among the configuration's answers 400", [400], 'generate with an unknown payment_method');
 
 /** sandbox#status-and-print-slip: the status record's payment_method is the one generate was given. */
-export const paymentMethodApplied = defineCheck<{ requested: string; record?: Record<string, unknown> }>({
+export const paymentMethodApplied = defineCheck<{ requested: string; record?: Record<string, unknown> }, 'config.payment-method-applied'>({
   id: 'config.payment-method-applied',
   clause: 'sandbox#status-and-print-slip',
   source: 'sandbox',

@@ -10,8 +10,8 @@ function describe(ex: Exchange): string {
 }
 
 /** A check that passes when the probe's status satisfies `ok`. */
-function statusProbe(id: string, clause: string, source: RuleSource, title: string, expected: string, ok: (s: number) => boolean): Check<Exchange> {
-  return defineCheck<Exchange>({
+function statusProbe<const Id extends string>(id: Id, clause: string, source: RuleSource, title: string, expected: string, ok: (s: number) => boolean): Check<Exchange, Id> {
+  return defineCheck<Exchange, Id>({
     id,
     clause,
     source,

@@ -23,6 +23,18 @@ const all: Check<never>[] = [response, invariants, probes, observations, pairing
 const duplicate = all.find((c, i) => all.findIndex((d) => d.id === c.id) !== i);
 if (duplicate) throw new Error(`check id ${duplicate.id} is registered twice`);
 
+type Exported<M> = M[keyof M];
+/** Every registered check, each with its literal id and input type. */
+type Registered = Extract<
+  Exported<typeof response> | Exported<typeof invariants> | Exported<typeof probes> | Exported<typeof observations> | Exported<typeof pairing>
+  | Exported<typeof flow> | Exported<typeof webhook> | Exported<typeof model> | Exported<typeof service>,
+  Check<never, string>
+>;
+/** The id of a registered check. */
+export type CheckId = Registered['id'];
+/** The input the check `K` takes. */
+export type CheckInput<K extends CheckId> = Extract<Registered, { id: K }> extends Check<infer I, K> ? I : never;
+
 /** Every registered check by id. */
 export const CHECKS: ReadonlyMap<string, Check<never>> = new Map(all.map((c) => [c.id, c]));
 

@@ -3,8 +3,8 @@ import type { Exchange } from '../core/index.ts';
 import { type Check, defineCheck, fail, pass, skip } from './check.ts';
 import { type SchemaErrorClass, describeErrors, schemaVerdict } from './schema-errors.ts';
 
-function schemaClassCheck(cls: SchemaErrorClass, id: string, title: string): Check<Exchange> {
-  return defineCheck<Exchange>({
+function schemaClassCheck<const Id extends string>(cls: SchemaErrorClass, id: Id, title: string): Check<Exchange, Id> {
+  return defineCheck<Exchange, Id>({
     id,
     clause: 'spec#resources-and-their-fields',
     source: 'spec',
@@ -33,7 +33,7 @@ export const responseEnum = schemaClassCheck('enum', 'response.enum', 'Enumerate
 export const responseFormat = schemaClassCheck('format', 'response.format', 'date-time and uri fields are well formed');
 
 /** The status code is one the contract documents for the operation. */
-export const statusDocumented = defineCheck<Exchange>({
+export const statusDocumented = defineCheck<Exchange, 'response.status-documented'>({
   id: 'response.status-documented',
   clause: 'spec#errors',
   source: 'sandbox',
@@ -57,7 +57,7 @@ export const statusDocumented = defineCheck<Exchange>({
 });
 
 /** Bodies are JSON (`application/json`), the spec's first line. */
-export const contentTypeJson = defineCheck<Exchange>({
+export const contentTypeJson = defineCheck<Exchange, 'response.content-type'>({
   id: 'response.content-type',
   clause: 'spec#terminal-payment-integration-service-specification',
   source: 'spec',

@@ -15,7 +15,7 @@ export interface AnswerObservation {
 }
 
 /** Every endpoint answers (spec: each one has its response); silence is not an answer. */
-export const requestAnswered = defineCheck<AnswerObservation>({
+export const requestAnswered = defineCheck<AnswerObservation, 'request.answered'>({
   id: 'request.answered',
   clause: 'spec#endpoints',
   source: 'spec',
@@ -35,7 +35,7 @@ export interface TokenObservation {
 }
 
 /** The pairing's client credentials obtain a bearer token (spec: they are exchanged at the token endpoint). */
-export const tokenObtained = defineCheck<TokenObservation>({
+export const tokenObtained = defineCheck<TokenObservation, 'auth.token-obtained'>({
   id: 'auth.token-obtained',
   clause: 'spec#authentication',
   source: 'spec',

@@ -13,7 +13,7 @@ const CREATION_STATUS = 'INITIATED';
  * transaction or an operation is posted"). Order and duplicates do not matter (delivery is at least
  * once and may be out of order); the creation itself (`INITIATED`) is optional.
  */
-export const everyStatusPosted = defineCheck<ConvergenceObservation>({
+export const everyStatusPosted = defineCheck<ConvergenceObservation, 'webhook.every-status-posted'>({
   id: 'webhook.every-status-posted',
   clause: 'sandbox#webhooks',
   source: 'sandbox',
@@ -49,7 +49,7 @@ export interface RetryObservation {
  * failure, retried after 5, 10, 20, 40 and 80 s; sandbox: that schedule may be scaled): after the
  * first failure of an event, the same event_id arrives again.
  */
-export const webhookRetried = defineCheck<RetryObservation>({
+export const webhookRetried = defineCheck<RetryObservation, 'webhook.retried'>({
   id: 'webhook.retried',
   clause: 'profile#webhooks',
   source: 'profile',

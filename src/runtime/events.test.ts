@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { CheckId, CheckInput } from '../checks/index.ts';
+import type { Exchange } from '../core/index.ts';
 import { Redactor } from '../client/index.ts';
 import type { Finding } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
@@ -60,6 +62,15 @@ describe('RuntimeEvents', () => {
     expect(off.check('invariant.currency', { body: slip })).toBe(false);
     expect(off.findings.map((f) => f.check)).toEqual(['invariant.currency']);
     // An id no check has is still a bug of the toolkit, disabled or not.
-    expect(() => off.check('no.such-check', {})).toThrow(/unknown check id/);
+    expect(() => off.checkRecorded('no.such-check', {})).toThrow(/unknown check id/);
+  });
+
+  it('scope.check knows each check by id and the input it takes (checked by tsc)', () => {
+    expectTypeOf<CheckInput<'invariant.total-amount'>>().toEqualTypeOf<Exchange | { body: unknown }>();
+    expectTypeOf<'response.schema'>().toMatchTypeOf<CheckId>();
+    expectTypeOf<'no.such-check'>().not.toMatchTypeOf<CheckId>();
+    const s = new Scope(host(), 't');
+    // @ts-expect-error an id no check has does not compile
+    expect(() => s.check('no.such-check', {})).toThrow(/unknown check id/);
   });
 });

@@ -278,7 +278,7 @@ export class Harness implements ScopeHost {
       scope.check('webhook.signature', { event: d.event, eventId: d.eventId, signature: d.signature });
       if (d.body !== undefined && d.signature === 'valid') {
         scope.check('webhook.schema', d.body);
-        for (const id of ['invariant.total-amount', 'invariant.currency']) scope.check(id, { body: d.body });
+        for (const id of ['invariant.total-amount', 'invariant.currency'] as const) scope.check(id, { body: d.body });
       }
     }
     pairing.judged = all.length;

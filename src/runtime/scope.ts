@@ -9,7 +9,7 @@
  * root finding; and once the test ends (or runs out of time) nothing more is sent on its behalf.
  */
 import type { PayConnectResponse, Redactor } from '../client/index.ts';
-import { type CheckContext, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
+import { type CheckContext, type CheckId, type CheckInput, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
 import { type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, isToolkitError, rootOf } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
@@ -172,8 +172,16 @@ export class Scope {
     return this.harness.ctx.disabledChecks?.includes(id) ?? false;
   }
 
-  /** Runs the registered check `id` on `input`; true when it passed or was skipped (or is disabled). */
-  check<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): boolean {
+  /**
+   * Runs the registered check `id` on `input`; true when it passed or was skipped (or is disabled).
+   * The input's type is the one the check declares (its id is a literal type of the registry).
+   */
+  check<K extends CheckId>(id: K, input: CheckInput<K>, extraEvidence?: Record<string, unknown>): boolean {
+    return this.judge(id, input, extraEvidence).ok;
+  }
+
+  /** `check` for an id known only at run time (a finding recorded earlier, replayed on this scope). */
+  checkRecorded(id: string, input: unknown, extraEvidence?: Record<string, unknown>): boolean {
     return this.judge(id, input, extraEvidence).ok;
   }
 

@@ -57,7 +57,7 @@ export async function holds<T>(t: ScenarioContext, name: string, arb: fc.Arbitra
   if (!details.failed) return;
   if (!last) throw new Error(`fast-check property ${name} failed without a counterexample (seed ${seed}): ${String(details.errorInstance ?? 'too many values filtered out?')}`);
   const counterexample = details.counterexample?.[0];
-  t.scope.check(last.check, last.input, {
+  t.scope.checkRecorded(last.check, last.input, {
     ...last.evidence,
     property: {
       name,

@@ -2,7 +2,7 @@
  * The real side of a model run: one fresh pairing (a fresh virtual terminal) per command sequence,
  * a scope that records which checks failed, and the trace of what each command sent and got.
  */
-import { Scope, type Pairing, type PayConnectResponse } from '../../src/index.ts';
+import { Scope, type CheckId, type CheckInput, type Pairing, type PayConnectResponse } from '../../src/index.ts';
 import type { Prediction } from './model.ts';
 import { FINAL_STATUSES } from './model.ts';
 
@@ -26,7 +26,7 @@ export class RecordingScope extends Scope {
     return false;
   }
 
-  override check<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): boolean {
+  override check<K extends CheckId>(id: K, input: CheckInput<K>, extraEvidence?: Record<string, unknown>): boolean {
     const before = this.findings.length;
     const ok = super.check(id, input, extraEvidence);
     if (!ok) {
@@ -53,7 +53,7 @@ export class Real {
   }
 
   /** Runs a registered check; a failure ends the sequence here. */
-  judge<I>(id: string, input: I): void {
+  judge<K extends CheckId>(id: K, input: CheckInput<K>): void {
     if (!this.scope.check(id, input)) throw new ModelDeviation(this.scope.failed.at(-1)?.message ?? id);
   }
 
