@@ -6,13 +6,12 @@
  */
 import type { Exchange, RuleSource } from '../core/index.ts';
 import { defineCheck, fail, pass, skip } from './check.ts';
+import { answered as answeredWithDetail } from './guards.ts';
 
 type Rec = Record<string, unknown>;
 
-function answered(ex: Exchange): string {
-  const detail = (ex.response?.body as { detail?: unknown } | undefined)?.detail;
-  return `${ex.request.method} ${ex.request.path} answered ${ex.response?.status ?? ex.error?.code}${typeof detail === 'string' ? ` (${detail.slice(0, 120)})` : ''}`;
-}
+/** How an answer is described here: with the problem's `detail`. */
+const answered = (ex: Exchange) => answeredWithDetail(ex, true);
 
 /**
  * A refusal probe whose rule has two layers: the profile (or spec) says the request must not succeed,

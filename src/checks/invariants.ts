@@ -4,6 +4,7 @@
  */
 import type { Exchange } from '../core/index.ts';
 import { defineCheck, fail, pass, skip } from './check.ts';
+import { isObj } from './guards.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
@@ -19,7 +20,6 @@ export function isIso3166Alpha2(code: unknown): boolean {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The object to inspect: a response body, or a webhook's `data`. */
 function subject(input: Exchange | { body: unknown }): Obj | undefined {

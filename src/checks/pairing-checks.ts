@@ -9,19 +9,10 @@
  * finding.
  */
 import type { Exchange } from '../core/index.ts';
-import { type CheckContext, type CheckOutcome, defineCheck, fail, pass, skip } from './check.ts';
+import { defineCheck, fail, pass, skip } from './check.ts';
+import { answered, is2xx, is4xx, sandboxOnly } from './guards.ts';
 
-function describe(ex: Exchange): string {
-  return `${ex.request.method} ${ex.request.path} answered ${ex.response?.status ?? ex.error?.code}`;
-}
-
-const is2xx = (s: number) => s >= 200 && s < 300;
-const is4xx = (s: number) => s >= 400 && s < 500;
-
-/** Skips a sandbox-only rule when the target is judged by the public profile. */
-function sandboxOnly(ctx: CheckContext): CheckOutcome | undefined {
-  return ctx.profile.name === 'sandbox' ? undefined : skip('a rule of the sandbox profile; the target is judged by the public profile');
-}
+const describe = (ex: Exchange) => answered(ex);
 
 /**
  * An exact-status sandbox rule on a refusal: skips when the answer is not a 4xx at all (the refusal

@@ -4,10 +4,9 @@
  */
 import type { Exchange, RuleSource } from '../core/index.ts';
 import { type Check, defineCheck, fail, pass, skip } from './check.ts';
+import { answered, is2xx, is4xx } from './guards.ts';
 
-function describe(ex: Exchange): string {
-  return `${ex.request.method} ${ex.request.path} answered ${ex.response?.status ?? ex.error?.code}`;
-}
+const describe = (ex: Exchange) => answered(ex);
 
 /** A check that passes when the probe's status satisfies `ok`. */
 function statusProbe<const Id extends string>(id: Id, clause: string, source: RuleSource, title: string, expected: string, ok: (s: number) => boolean): Check<Exchange, Id> {
@@ -23,8 +22,6 @@ function statusProbe<const Id extends string>(id: Id, clause: string, source: Ru
   });
 }
 
-const is4xx = (s: number) => s >= 400 && s < 500;
-const is2xx = (s: number) => s >= 200 && s < 300;
 
 export const bearerRequired = statusProbe('auth.bearer-required', 'spec#authentication', 'spec', 'A request without a bearer token is refused', 'a 4xx refusal', is4xx);
 export const invalidTokenRefused = statusProbe('auth.invalid-token-refused', 'spec#authentication', 'spec', 'A request with an invalid bearer token is refused', 'a 4xx refusal', is4xx);
