@@ -2,10 +2,11 @@
  * Runs the real command line in a child process (never vitest inside vitest) and reads what it wrote.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'payconnect-conformance.js');
@@ -27,9 +28,17 @@ export interface CliResult {
   summary?: Summary;
 }
 
-/** A fresh temporary folder. */
+/** Temporary folders made by the test file importing this module: removed after its tests (a run's reports are tens of MB). */
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed after the test file's tests. */
 export function tempDir(prefix = 'pcc-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /**
