@@ -1,0 +1,81 @@
+/**
+ * Unit tests of the service, webhook and invariant checks: for each, an input it passes and one it
+ * fails, with what the finding says.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ConvergenceObservation } from '../core/index.ts';
+import { resolveProfile } from '../profile/index.ts';
+import type { Check } from './check.ts';
+import { countryCode, currencyCode, totalAmount } from './invariants.ts';
+import { runCheck } from './registry.ts';
+import { requestAnswered, tokenObtained } from './service-checks.ts';
+import { everyStatusPosted, webhookRetried } from './webhook-checks.ts';
+
+const ctx = { profile: resolveProfile('sandbox'), strict: false };
+const judge = <I>(check: Check<I>, input: I) => runCheck(check, input, ctx);
+
+const sighting = (status: string, atMs = 0) => ({ status, channel: 'poll' as const, atMs });
+function convergence(over: Partial<ConvergenceObservation> = {}): ConvergenceObservation {
+  return {
+    kind: 'transaction', id: 't-1', polled: [sighting('INITIATED'), sighting('IN_PROGRESS'), sighting('SUCCESS')],
+    webhooks: [sighting('IN_PROGRESS'), sighting('SUCCESS')].map((s) => ({ ...s, channel: 'webhook' as const })),
+    finalByPoll: 'SUCCESS', webhooksObservable: true, deadlineMs: 1000, elapsedMs: 300, timedOut: false, ...over,
+  };
+}
+
+describe('service checks', () => {
+  it('request.answered: an answer passes, silence fails naming the request and why', () => {
+    expect(judge(requestAnswered, { request: 'GET /v1/pay-connect/config/' }).outcome).toBe('pass');
+    const r = judge(requestAnswered, { request: 'GET /v1/pay-connect/config/', error: 'ECONNREFUSED' });
+    expect(r.outcome).toBe('fail');
+    expect(r.findings[0]).toMatchObject({ check: 'request.answered', severity: 'failure', message: 'GET /v1/pay-connect/config/: no answer (ECONNREFUSED)' });
+  });
+
+  it('auth.token-obtained: a token passes, a refusal fails as a spec failure', () => {
+    expect(judge(tokenObtained, {}).outcome).toBe('pass');
+    const r = judge(tokenObtained, { refused: 'token endpoint answered 401' });
+    expect(r.findings[0]).toMatchObject({ severity: 'failure', clause: 'spec#authentication', message: expect.stringContaining('answered 401') });
+  });
+});
+
+describe('webhook checks', () => {
+  it('webhook.every-status-posted: every change after INITIATED posted passes; a missing one fails, naming it', () => {
+    expect(judge(everyStatusPosted, convergence()).outcome).toBe('pass');
+    const r = judge(everyStatusPosted, convergence({ webhooks: [{ status: 'IN_PROGRESS', channel: 'webhook', atMs: 0 }] }));
+    expect(r.outcome).toBe('fail');
+    expect(r.findings[0]!.message).toBe('transaction t-1: no valid webhook for SUCCESS (polling saw INITIATED -> IN_PROGRESS -> SUCCESS)');
+    expect(r.findings[0]!.severity).toBe('warning'); // a sandbox rule
+    expect(judge(everyStatusPosted, convergence({ webhooksObservable: false, webhooks: [] })).outcome).toBe('skip');
+  });
+
+  it('webhook.retried: a 500 followed by the same key passes; one never sent again fails', () => {
+    const base = { waitedMs: 5000, scheduleMs: [50, 100] };
+    const failed = [{ key: 'e-1', event: 'transaction.success', seq: 3, atMs: 10 }];
+    expect(judge(webhookRetried, { ...base, failed, redelivered: [{ key: 'e-1', seq: 4, atMs: 70, status: 200 }] }).outcome).toBe('pass');
+    const lost = judge(webhookRetried, { ...base, failed, redelivered: [{ key: 'e-2', seq: 4, atMs: 70, status: 200 }] });
+    expect(lost.outcome).toBe('fail');
+    expect(lost.findings[0]!.message).toBe('not delivered again within 5000 ms after a 500: transaction.success e-1');
+    expect(judge(webhookRetried, { ...base, failed: [], redelivered: [] }).outcome).toBe('skip');
+  });
+});
+
+describe('invariants', () => {
+  const slip = { transaction_id: 't-1', amount: 1000, tip_amount: 100, total_amount: 1100, currency: 'EUR', organization: { country: 'SI' } };
+
+  it('invariant.total-amount: amount + tip passes; any other total fails with the three numbers', () => {
+    expect(judge(totalAmount, { body: slip }).outcome).toBe('pass');
+    const r = judge(totalAmount, { body: { ...slip, total_amount: 1000 } });
+    expect(r.findings[0]!.message).toBe('total_amount 1000 != amount 1000 + tip_amount 100');
+  });
+
+  it('invariant.currency: an ISO 4217 code passes, anything else fails; webhook data is looked into', () => {
+    expect(judge(currencyCode, { body: slip }).outcome).toBe('pass');
+    expect(judge(currencyCode, { body: { event: 'transaction.success', data: { ...slip, currency: 'euro' } } }).findings[0]!.message).toBe('currency "euro" is not an ISO 4217 alpha-3 code');
+    expect(judge(currencyCode, { body: { ...slip, currency: 'XYZ' } }).outcome).toBe('fail');
+  });
+
+  it('invariant.country: an ISO 3166-1 alpha-2 code passes, an unknown one fails', () => {
+    expect(judge(countryCode, { body: slip }).outcome).toBe('pass');
+    expect(judge(countryCode, { body: { ...slip, organization: { country: 'XX' } } }).findings[0]!.message).toBe('organization.country "XX" is not an ISO 3166-1 alpha-2 code');
+  });
+});
