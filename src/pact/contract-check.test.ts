@@ -3,9 +3,11 @@
  * kind of disagreement with the OpenAPI contract is caught in a pact changed to show it.
  */
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { PACT_FILE_NAME, type PactFile, type PactInteraction, checkPactAgainstContract, readPact } from '../src/pact/index.ts';
-import { ROOT } from './support/run-cli.ts';
+import { PACT_FILE_NAME, type PactFile, type PactInteraction, checkPactAgainstContract, readPact } from './index.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const pact = readPact(join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME));
 
