@@ -45,36 +45,34 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
   }
 }
 
+type Command = (argv: string[], env: NodeJS.ProcessEnv, io: RunIo) => Promise<number>;
+
+/** Every command, each loading its modules only when it runs. */
+const COMMANDS: Readonly<Record<string, Command>> = {
+  run,
+  sim: async (argv, _env, io) => (await import('../simulator/index.ts')).simCommand(argv, io),
+  pair: async (argv, env, io) => (await import('./pair.ts')).pairCommand(argv, env, io),
+  unpair: async (argv, env, io) => (await import('./pair.ts')).unpairCommand(argv, env, io),
+  report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
+  'verify-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).verifyPactsCommand(argv, env, io),
+  'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),
+};
+
 /** Runs a command line; returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io?: RunIo): Promise<number> {
   const out: RunIo = io ?? { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY), progress: Boolean(process.stdout.isTTY) && !env.CI };
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case 'run':
-        return await run(rest, env, out);
-      case 'sim':
-        return await (await import('../simulator/index.ts')).simCommand(rest, out);
-      case 'pair':
-        return await (await import('./pair.ts')).pairCommand(rest, env, out);
-      case 'unpair':
-        return await (await import('./pair.ts')).unpairCommand(rest, env, out);
-      case 'report':
-        return await (await import('./report-command.ts')).reportCommand(rest, env, out);
-      case 'verify-pacts':
-        return await (await import('./pact-commands.ts')).verifyPactsCommand(rest, env, out);
-      case 'publish-pacts':
-        return await (await import('./pact-commands.ts')).publishPactsCommand(rest, env, out);
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        out.stdout(USAGE);
-        return command === undefined ? 2 : 0;
-      default:
-        out.stderr(`PCC_USAGE: unknown command "${command}"\n  fix: use one of run, sim, pair, unpair, report\n`);
-        return 2;
+    if (command === undefined || ['help', '--help', '-h'].includes(command)) {
+      out.stdout(USAGE);
+      return command === undefined ? 2 : 0;
     }
+    const handler = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (!handler) {
+      out.stderr(`PCC_USAGE: unknown command "${command}"\n  fix: use one of ${Object.keys(COMMANDS).join(', ')}\n`);
+      return 2;
+    }
+    return await handler(rest, env, out);
   } catch (e) {
     if (isToolkitError(e)) {
       out.stderr(`${e.toUserMessage()}\n`);

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { main } from './main.ts';
+
+function io() {
+  const out = { stdout: '', stderr: '' };
+  return { out, io: { stdout: (s: string) => void (out.stdout += s), stderr: (s: string) => void (out.stderr += s), interactive: false } };
+}
+
+describe('the command table', () => {
+  it('an unknown command (even an Object method name) is a usage error listing every command', async () => {
+    for (const cmd of ['nope', 'toString', '__proto__']) {
+      const { out, io: x } = io();
+      expect(await main([cmd], {}, x)).toBe(2);
+      expect(out.stderr).toContain(`PCC_USAGE: unknown command "${cmd}"`);
+      expect(out.stderr).toContain('run, sim, pair, unpair, report, verify-pacts, publish-pacts');
+    }
+  });
+
+  it('help is exit 0, no command exit 2, both print the usage', async () => {
+    const a = io();
+    expect(await main(['help'], {}, a.io)).toBe(0);
+    expect(a.out.stdout).toMatch(/^usage: payconnect-conformance <command>/);
+    const b = io();
+    expect(await main([], {}, b.io)).toBe(2);
+    expect(b.out.stdout).toContain('verify-pacts');
+  });
+
+  it('a toolkit error of a command is one clear message and exit 2', async () => {
+    const { out, io: x } = io();
+    expect(await main(['pair', '--target', 'ftp://x'], {}, x)).toBe(2);
+    expect(out.stderr).toMatch(/^PCC_USAGE: --target must be the service's base URL/);
+  });
+});
