@@ -4,18 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
-import { resolveProfile } from '../profile/index.ts';
-import type { Check } from './check.ts';
 import * as fc from './flow-checks.ts';
-import { runCheck } from './registry.ts';
+import { judge, message } from './test-judge.ts';
 
-const ctx = { profile: resolveProfile('sandbox'), strict: false };
-const judge = <I>(check: Check<I>, input: I) => runCheck(check, input, ctx);
-const message = <I>(check: Check<I>, input: I) => {
-  const r = judge(check, input);
-  expect(r.outcome).toBe('fail');
-  return r.findings[0]!.message;
-};
 const ex = (status: number, body?: unknown, path = '/v1/pay-connect/transactions/t-1/refund/'): Exchange =>
   ({ seq: 3, request: { method: 'POST', path, headers: {}, body }, response: { status, headers: {}, body: {} } }) as unknown as Exchange;
 

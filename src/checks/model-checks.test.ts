@@ -1,17 +1,8 @@
 /** Unit tests of the model checks of the stateful suite: a prediction met passes, one missed fails. */
 import { describe, expect, it } from 'vitest';
-import { resolveProfile } from '../profile/index.ts';
-import type { Check } from './check.ts';
 import { modelAnswer, modelCounterexample, modelFinalState, modelOperationOutcome } from './model-checks.ts';
-import { runCheck } from './registry.ts';
+import { judge, message } from './test-judge.ts';
 
-const ctx = { profile: resolveProfile('sandbox'), strict: false };
-const judge = <I>(check: Check<I>, input: I) => runCheck(check, input, ctx);
-const message = <I>(check: Check<I>, input: I) => {
-  const r = judge(check, input);
-  expect(r.outcome).toBe('fail');
-  return r.findings[0]!.message;
-};
 
 describe('model checks', () => {
   it('model.answer: a predicted status passes; another fails with the why; a note fails even on a predicted status', () => {

@@ -5,21 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConvergenceObservation } from '../core/index.ts';
-import { resolveProfile } from '../profile/index.ts';
-import type { Check } from './check.ts';
 import {
   convergesInTime, pairingEchoesName, pairingWebhookKey, sandboxOutcome, slipMatchesConfig, transitionLegal,
   webhookAgreesWithPolling, webhookDelivered, webhookSchema, webhookSignature,
 } from './observations.ts';
-import { runCheck } from './registry.ts';
+import { judge, message } from './test-judge.ts';
 
-const ctx = { profile: resolveProfile('sandbox'), strict: false };
-const judge = <I>(check: Check<I>, input: I) => runCheck(check, input, ctx);
-const message = <I>(check: Check<I>, input: I) => {
-  const r = judge(check, input);
-  expect(r.outcome).toBe('fail');
-  return r.findings[0]!.message;
-};
 
 const poll = (...statuses: string[]) => statuses.map((status, i) => ({ status, channel: 'poll' as const, atMs: i * 10 }));
 const hooks = (...statuses: string[]) => statuses.map((status, i) => ({ status, channel: 'webhook' as const, atMs: i * 10 }));

@@ -4,19 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
-import { resolveProfile } from '../profile/index.ts';
 import type { Check } from './check.ts';
 import * as pc from './pairing-checks.ts';
-import { runCheck } from './registry.ts';
+import { PUBLIC, judge, message } from './test-judge.ts';
 
-const sandbox = { profile: resolveProfile('sandbox'), strict: false };
-const publicCtx = { profile: resolveProfile('public'), strict: false };
-const judge = <I>(check: Check<I>, input: I, ctx = sandbox) => runCheck(check, input, ctx);
-const message = <I>(check: Check<I>, input: I) => {
-  const r = judge(check, input);
-  expect(r.outcome).toBe('fail');
-  return r.findings[0]!.message;
-};
+const publicCtx = PUBLIC;
 const ex = (status: number, path = '/v1/pay-connect/pair/', method = 'POST'): Exchange =>
   ({ seq: 7, startedAt: '2026-11-24T10:00:00.000Z', request: { method, path, headers: {} }, response: { status, headers: {}, body: {} } }) as unknown as Exchange;
 

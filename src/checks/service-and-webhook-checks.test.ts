@@ -4,15 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ConvergenceObservation } from '../core/index.ts';
-import { resolveProfile } from '../profile/index.ts';
-import type { Check } from './check.ts';
 import { countryCode, currencyCode, totalAmount } from './invariants.ts';
-import { runCheck } from './registry.ts';
+import { judge } from './test-judge.ts';
 import { requestAnswered, tokenObtained } from './service-checks.ts';
 import { everyStatusPosted, webhookRetried } from './webhook-checks.ts';
 
-const ctx = { profile: resolveProfile('sandbox'), strict: false };
-const judge = <I>(check: Check<I>, input: I) => runCheck(check, input, ctx);
 
 const sighting = (status: string, atMs = 0) => ({ status, channel: 'poll' as const, atMs });
 function convergence(over: Partial<ConvergenceObservation> = {}): ConvergenceObservation {
