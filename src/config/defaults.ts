@@ -35,6 +35,10 @@ export const DEFAULTS = Object.freeze({
   maxAmount: 100,
   /** @default true */
   html: true,
+  /** Terminals used at once where OTPs can be minted (each is a worker and a pairing). @default 4 */
+  terminals: 4,
+  /** The same on a one-core machine, where more workers only queue. @default 2 */
+  terminalsOneCore: 2,
   /** @default 'quick' */
   runs: 'quick',
   /** What each `runs` preset means. @default { quick: 50, thorough: 1000 } */

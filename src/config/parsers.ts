@@ -223,3 +223,16 @@ export function runs(presets: Readonly<Record<string, number>>): Parser<number> 
     return count(value, fromText);
   };
 }
+
+const SHARD_HINT = 'give the part as i/n with 1 <= i <= n, such as 1/2 (the first of two CI jobs)';
+
+/** `i/n`: the i-th of n parts (1-based), as vitest's and Playwright's `--shard` take it. */
+export const shard: Parser<{ index: number; count: number }> = (value) => {
+  const s = string(value, SHARD_HINT);
+  const match = /^\s*(\d{1,4})\s*\/\s*(\d{1,4})\s*$/.exec(s);
+  if (!match) throw new InvalidValue('not i/n', SHARD_HINT);
+  const index = Number(match[1]);
+  const count = Number(match[2]);
+  if (count < 1 || index < 1 || index > count) throw new InvalidValue(`part ${index} of ${count} does not exist`, SHARD_HINT);
+  return { index, count };
+};

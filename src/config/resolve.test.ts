@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from './defaults.ts';
 import { defineConfig, resolveConfig, SUITE_NAMES, type UserConfig } from './index.ts';
@@ -31,13 +32,15 @@ describe('resolveConfig defaults', () => {
       maxAmount: 100,
       html: true,
       runs: 50,
+      terminals: availableParallelism() > 1 ? 4 : 2,
+      shard: undefined,
       sim: { faults: [], stepDelayMs: 20, deadlineMs: 1500 },
       disabledChecks: [],
       configFile: undefined,
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(25);
+    expect(Object.keys(config.sources)).toHaveLength(27);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
@@ -189,5 +192,16 @@ describe('SUITE_NAMES', () => {
       .filter((d) => d.isDirectory() && readdirSync(new URL(`${d.name}/`, root)).some((f) => f.endsWith('.suite.ts')))
       .map((d) => d.name);
     expect([...SUITE_NAMES].sort()).toEqual(folders.sort());
+  });
+});
+
+describe('terminals and shards', () => {
+  it('takes --terminals, PAYCONNECT_TERMINALS and a file\'s terminals, and parses --shard i/n', async () => {
+    expect((await resolveIn(await emptyDir(), ['--terminals', '3', '--shard', '2/3'])).terminals).toBe(3);
+    expect((await resolveIn(await emptyDir(), ['--shard', ' 2 / 3 '])).shard).toEqual({ index: 2, count: 3 });
+    const fromEnv = await resolveIn(await emptyDir(), [], { PAYCONNECT_TERMINALS: '6' });
+    expect([fromEnv.terminals, fromEnv.sources.terminals]).toEqual([6, 'env']);
+    const fromFile = await resolveIn(await dirWithConfig({ terminals: 2, shard: '1/4' }));
+    expect([fromFile.terminals, fromFile.shard, fromFile.sources.terminals]).toEqual([2, { index: 1, count: 4 }, 'file']);
   });
 });

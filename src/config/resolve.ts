@@ -5,6 +5,7 @@
  * No safety policy here (production hosts, amounts): that is decided where the target is built.
  */
 import { randomInt } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { resolve as resolvePath } from 'node:path';
 import { conflict, invalidValue, type Candidate, type Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
@@ -113,6 +114,8 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     maxAmount: take('maxAmount', p.integer(1, Number.MAX_SAFE_INTEGER, 'give a positive whole number of cents, such as 100 for 1.00')) ?? DEFAULTS.maxAmount,
     html: take('html', p.boolean) ?? DEFAULTS.html,
     runs: take('runs', p.runs(DEFAULTS.runsPresets)) ?? DEFAULTS.runsPresets[DEFAULTS.runs],
+    terminals: take('terminals', p.integer(1, 32, 'give a whole number of terminals from 1 to 32, such as 4')) ?? (availableParallelism() > 1 ? DEFAULTS.terminals : DEFAULTS.terminalsOneCore),
+    shard: take('shard', p.shard),
     sim,
     disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
     configFile: file?.path,

@@ -100,6 +100,13 @@ export interface UserConfig {
   html?: boolean;
   /** Property/stateful runs: `quick`, `thorough` or a positive number. */
   runs?: RunsPreset | number;
+  /**
+   * How many terminals the run uses at once: that many workers, each on its own pairing. Used where
+   * new pairings can be had (a sandbox mints OTPs); elsewhere one. @default 4 (2 on a one-core machine)
+   */
+  terminals?: number;
+  /** Run only this part of the test files, `i/n` (CI shards; merge the reports with `merge-reports`). */
+  shard?: string;
   /** Settings of the embedded simulator. */
   sim?: SimUserConfig;
   /** Settings of the checks. */
@@ -153,6 +160,10 @@ export interface ResolvedConfig {
   readonly html: boolean;
   /** Number of property/stateful runs (a preset resolved to its number). */
   readonly runs: number;
+  /** Terminals (workers) asked for; the run uses fewer where it cannot pair that many. */
+  readonly terminals: number;
+  /** This run's part of the test files; undefined: all. */
+  readonly shard: { index: number; count: number } | undefined;
   readonly sim: { faults: string[]; stepDelayMs: number; deadlineMs: number };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];

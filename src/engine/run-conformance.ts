@@ -35,6 +35,7 @@ import {
 } from '../report/index.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
+import { findPairings, loadVault } from '../vault/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,6 +102,24 @@ function assertKnownChecks(ids: readonly string[]): void {
   }
 }
 
+/**
+ * How many workers (terminals) the run uses, and why fewer than asked. Each worker pairs or takes its
+ * own terminal, so it needs OTPs the target mints, or pairings of its own in the vault or `--otp`.
+ */
+export function workersFor(config: ResolvedConfig, target: Pick<Target, 'mintOtps'>, vaultPairings: number): { workers: number; reason?: string } {
+  const asked = config.terminals;
+  if (asked <= 1) return { workers: 1 };
+  if (config.terminal === 'manual') return { workers: 1, reason: 'a person at the terminal drives one terminal' };
+  if (config.target.kind === 'pact') return { workers: 1, reason: 'the Pact mock keeps to one pairing' };
+  if (config.webhookListen.port !== 0) return { workers: 1, reason: `the webhook receiver listens on the fixed port ${config.webhookListen.port}` };
+  if (target.mintOtps) return { workers: asked };
+  const own = vaultPairings + config.otps.length;
+  const explicit = config.sources.terminals !== 'default';
+  if (!explicit) return { workers: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
+  const workers = Math.max(1, Math.min(asked, own));
+  return workers < asked ? { workers, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { workers };
+}
+
 function suiteGlobs(suites: string[]): string[] {
   const names = suites.length > 0 ? suites : SUITE_NAMES;
   return names.map((s) => `suites/${s}/**/*.suite.ts`);
@@ -114,6 +133,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   try {
+    const known = config.target.kind === 'pact' ? [] : findPairings((await loadVault(target.vaultPath)).vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id);
+    const { workers, reason } = workersFor(config, target, known.length);
+    if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);
     const ctx: RunContext = {
       targetKind: config.target.kind,
       baseUrl: target.baseUrl,
@@ -137,6 +159,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       timeoutMs: 10_000,
       runDeadlineAt,
       disabledChecks: [...config.disabledChecks],
+      workers,
+      vaultPairings: known,
     };
     const collector = new CollectorReporter(events);
     const tool = toolInfo();
@@ -173,8 +197,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
           reporters: [collector, allure],
           provide: { [RUN_CONTEXT_KEY]: ctx } as never,
           pool: 'forks',
-          maxWorkers: 1,
-          fileParallelism: false,
+          maxWorkers: workers,
+          fileParallelism: workers > 1,
+          ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
           isolate: false,
           testTimeout: perTest,
           hookTimeout: perTest,

@@ -12,7 +12,7 @@ import { type Profile, resolveProfile } from '../profile/index.ts';
 import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
 import { type WebhookHub, type WebhookReceiver, startWebhookHub } from '../webhooks/index.ts';
 import type { RunContext } from './run-context.ts';
-import { OtpSource } from './otp-source.ts';
+import { OtpSource, type WorkerShare } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
 import { DefectLedger } from './defects.ts';
 import { type ConvergenceTiming, RuntimeEvents } from './events.ts';
@@ -42,9 +42,18 @@ export class Harness implements ScopeHost {
   /** Client ids of the pairings this run made by OTP. */
   private readonly madeHere = new Set<string>();
 
-  constructor(readonly ctx: RunContext) {
+  /**
+   * @param share which of the run's workers this harness serves: it pairs its own terminal and takes
+   *   only its share of the OTPs and of the vault's pairings, so no two workers drive one terminal.
+   */
+  constructor(readonly ctx: RunContext, readonly share: WorkerShare = { index: 0, count: 1 }) {
     this.profile = resolveProfile(ctx.profile);
-    this.otps = new OtpSource(ctx.otps, ctx.mintOtps);
+    this.otps = new OtpSource(ctx.otps, ctx.mintOtps, share);
+  }
+
+  /** A prefix that keeps this worker's pairing names and webhook slots apart from the others'. */
+  private get tag(): string {
+    return this.share.count > 1 ? `w${this.share.index + 1}-` : '';
   }
 
   /** The environment pairings and clients are made in. */
@@ -65,7 +74,7 @@ export class Harness implements ScopeHost {
     this.hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl });
     const hub = await this.hub;
     const stored = storedUrl === undefined ? undefined : hub.slotOf(storedUrl);
-    return hub.open(stored !== undefined && !hub.isOpen(stored) ? stored : `${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);
+    return hub.open(stored !== undefined && !hub.isOpen(stored) ? stored : `${this.tag}${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);
   }
 
   /** Starts the scope of a test (the previous one ends). */
@@ -145,8 +154,21 @@ export class Harness implements ScopeHost {
    * which may come after a suite paired on purpose and before it removed its entry.
    */
   private async vault() {
-    this.vaultEntries ??= loadVault(this.ctx.vaultPath).then((v) => findPairings(v.vault, this.ctx.baseUrl, this.ctx.integratorId));
+    this.vaultEntries ??= loadVault(this.ctx.vaultPath).then((v) => this.myShare(findPairings(v.vault, this.ctx.baseUrl, this.ctx.integratorId)));
     return (await this.vaultEntries).filter((e) => !this.madeHere.has(e.credentials.client_id));
+  }
+
+  /**
+   * With several workers, the vault's pairings that were there when the run began (`ctx.vaultPairings`,
+   * in order) are dealt out like the OTPs; pairings other workers made since are theirs.
+   */
+  private myShare(entries: import('../vault/index.ts').VaultEntry[]) {
+    const known = this.ctx.vaultPairings;
+    if (this.share.count <= 1 || known === undefined) return entries;
+    return entries.filter((e) => {
+      const i = known.indexOf(e.credentials.client_id);
+      return i >= 0 && i % this.share.count === this.share.index;
+    });
   }
 
   /** Pairs by OTP (runs the pairing-result checks in `scope`); undefined when no OTP is left. */
@@ -154,7 +176,7 @@ export class Harness implements ScopeHost {
     scope.assertOpen();
     const otp = this.otps.next();
     if (otp === undefined) return undefined;
-    const name = opts.name ?? `pcc-${this.ctx.seed}-${this.pairings.length + 1}`;
+    const name = opts.name ?? `${this.tag}pcc-${this.ctx.seed}-${this.pairings.length + 1}`;
     const attempt = await pairWithOtp(this.env, otp, { name, webhook: opts.webhook ?? true, label: name });
     (attempt as PairAttempt & { otp?: string }).otp = otp;
     if (attempt.pairing) {
@@ -210,7 +232,7 @@ export class Harness implements ScopeHost {
 
   /** A new pairing in place of a retired shared one, or the test is blocked by why it was retired. */
   private async replacement(scope: Scope, role: Shared, retired: { root: RootCause; count: number }): Promise<Pairing> {
-    const attempt = this.otps.available() ? await this.pairNew(scope, { name: `${role}-${this.ctx.seed}-r${retired.count}` }) : undefined;
+    const attempt = this.otps.available() ? await this.pairNew(scope, { name: `${this.tag}${role}-${this.ctx.seed}-r${retired.count}` }) : undefined;
     if (!attempt?.pairing) scope.blockBy(retired.root);
     scope.notes.push(`the ${role} pairing was retired (its terminal stayed busy): replaced by ${attempt.pairing.label}`);
     return attempt.pairing;
@@ -233,7 +255,7 @@ export class Harness implements ScopeHost {
         this.shared.set('another', p);
         return p;
       }
-      const attempt = await this.pairNew(scope, { name: `another-${this.ctx.seed}` });
+      const attempt = await this.pairNew(scope, { name: `${this.tag}another-${this.ctx.seed}` });
       if (!attempt) return 'a second pairing needs another OTP (pass --otp, or pair twice into the vault)';
       if (attempt.pairing) this.shared.set('another', attempt.pairing);
       return attempt.pairing ?? `the second pairing answered ${attempt.response.status}`;
@@ -244,7 +266,7 @@ export class Harness implements ScopeHost {
 
   /** A brand-new pairing for a destructive test (unpair); a skip reason when no OTP is left. */
   async fresh(scope: Scope, opts: { webhook?: boolean } = {}): Promise<Pairing | string> {
-    const attempt = await this.pairNew(scope, { webhook: opts.webhook ?? false, name: `fresh-${this.ctx.seed}-${this.pairings.length + 1}` });
+    const attempt = await this.pairNew(scope, { webhook: opts.webhook ?? false, name: `${this.tag}fresh-${this.ctx.seed}-${this.pairings.length + 1}` });
     if (!attempt) return 'this test needs a fresh pairing and no OTP is left (pass another --otp)';
     return attempt.pairing ?? `the pairing answered ${attempt.response.status}`;
   }

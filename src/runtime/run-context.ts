@@ -31,6 +31,13 @@ export interface RunContext {
   sandbox: boolean;
   /** Request timeout. */
   timeoutMs: number;
+  /** How many workers (terminals) the run uses at once. @default 1 */
+  workers?: number;
+  /**
+   * With several workers: the client ids of the target's vault pairings when the run began, in order
+   * (not secret), so each worker takes its own share of them.
+   */
+  vaultPairings?: string[];
   /** Check ids not to run: a scope neither runs nor files them. */
   disabledChecks?: string[];
   /** When the run's time budget ends (epoch ms): waits are cut to it, and tests not finished by then stop. */

@@ -51,10 +51,16 @@ function deliveryView(d: Delivery, pairing: string, receiverUrl: string): Record
   };
 }
 
-/** The worker's harness (one per run: the suites run in one worker without isolation). */
+/**
+ * The worker's harness: one per worker process (files run without isolation, so every file of the
+ * worker shares it), on the worker's own terminal. Vitest numbers its workers from 1 (VITEST_POOL_ID).
+ */
 export function getHarness(): Harness {
   if (!harness) {
-    const h = new Harness(inject(RUN_CONTEXT_KEY as never) as RunContext);
+    const ctx = inject(RUN_CONTEXT_KEY as never) as RunContext;
+    const count = Math.max(1, ctx.workers ?? 1);
+    const index = (Math.max(1, Number(process.env.VITEST_POOL_ID ?? '1') || 1) - 1) % count;
+    const h = new Harness(ctx, { index, count });
     // Every delivery is judged once, for the test then running: keep it with that test.
     h.events.on('delivery', (e) => {
       const list = deliveriesOf.get(e.test) ?? [];
