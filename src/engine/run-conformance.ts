@@ -114,8 +114,7 @@ export function workersFor(config: ResolvedConfig, target: Pick<Target, 'mintOtp
   if (config.webhookListen.port !== 0) return { workers: 1, reason: `the webhook receiver listens on the fixed port ${config.webhookListen.port}` };
   if (target.mintOtps) return { workers: asked };
   const own = vaultPairings + config.otps.length;
-  const explicit = config.sources.terminals !== 'default';
-  if (!explicit) return { workers: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
+  if (config.sources.terminals === 'default') return { workers: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
   const workers = Math.max(1, Math.min(asked, own));
   return workers < asked ? { workers, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { workers };
 }

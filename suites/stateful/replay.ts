@@ -61,7 +61,7 @@ function parentRunFlags(): string[] | undefined {
 const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** The one-line command that replays the counterexample. */
-export function replayCommand(ctx: RunContext, seed: number, path: string, replayPath: string | undefined): string {
+export function replayCommand(ctx: RunContext, seed: number, path: string, replayPath: string | undefined, grep?: string): string {
   let flags = parentRunFlags();
   if (flags === undefined) {
     flags = [];
@@ -70,5 +70,5 @@ export function replayCommand(ctx: RunContext, seed: number, path: string, repla
     flags.push('<this run\'s --sim-fault options>');
   }
   const env = [`${REPLAY_ENV}=${quote(path)}`, ...(replayPath ? [`${REPLAY_COMMANDS_ENV}=${quote(replayPath)}`] : [])];
-  return [...env, 'npx payconnect-conformance run --suite stateful', '--seed', String(seed), '--runs', String(ctx.runs), ...flags.map((f) => (f.startsWith('<') ? f : quote(f)))].join(' ');
+  return [...env, 'npx payconnect-conformance run --suite stateful', ...(grep ? ['--grep', quote(grep)] : []), '--seed', String(seed), '--runs', String(ctx.runs), ...flags.map((f) => (f.startsWith('<') ? f : quote(f)))].join(' ');
 }

@@ -2,6 +2,9 @@
  * Schema-driven properties for every operation of the contract that takes a request body: invalid
  * bodies (one labelled breakage each) get a 4xx, never a 2xx or a 5xx; valid bodies are accepted.
  * Operations with a path id get their invalid bodies on an unknown id and on a prepared one.
+ *
+ * The operations are dealt out over {@link BODY_PARTS} files (the i-th operation to part i mod n), so
+ * a run with several terminals checks them side by side.
  */
 import { describe } from 'vitest';
 import { invalidArbitrary, validArbitrary } from '../../generators/arbitraries/index.ts';
@@ -99,36 +102,42 @@ const VALID_SKIP: Readonly<Record<string, string>> = {
   pair: 'a valid pairing body consumes a one-time OTP and returns credentials that cannot be recovered (the pairing suite pairs on purpose)',
 };
 
-describe('request bodies', () => {
-  for (const op of bodyOperations()) {
-    const ids = pathParams(op);
-    const info = { capability, clause: CLAUSES[op.operationId] ?? 'spec#endpoints' };
-    if (ids.length === 0) {
-      scenario(`${op.operationId}: invalid bodies get a 4xx`, info, async (t) => {
+/** How many files share the operations. */
+export const BODY_PARTS = 4;
+
+/** Declares the properties of part `part` (from 0) of the operations that take a body. */
+export function declareRequestBodies(part: number): void {
+  describe('request bodies', () => {
+    for (const op of bodyOperations().filter((_, i) => i % BODY_PARTS === part)) {
+      const ids = pathParams(op);
+      const info = { capability, clause: CLAUSES[op.operationId] ?? 'spec#endpoints' };
+      if (ids.length === 0) {
+        scenario(`${op.operationId}: invalid bodies get a 4xx`, info, async (t) => {
+          const p = await t.harness.primary(t.scope);
+          await invalidProperty(t, p, op, await bodyEnv(t, p), { where: op.path });
+        });
+      } else {
+        scenario(`${op.operationId}: invalid bodies on an unknown id get a 4xx`, info, async (t) => {
+          const p = await t.harness.primary(t.scope);
+          const params = Object.fromEntries(ids.map((k) => [k, `pcc-unknown-${t.harness.ctx.seed >>> 0}`]));
+          await invalidProperty(t, p, op, await bodyEnv(t, p), { params, where: 'an unknown id' });
+        });
+        scenario(`${op.operationId}: invalid bodies on a prepared id get a 4xx`, info, async (t) => {
+          const p = await t.harness.primary(t.scope);
+          const site = await preparedSite(t, p, op);
+          if (typeof site === 'string') return t.skip(site);
+          await invalidProperty(t, p, op, await bodyEnv(t, p), site);
+        });
+      }
+      scenario(`${op.operationId}: valid bodies are accepted${ids.length > 0 ? ' on a prepared id' : ''}`, info, async (t) => {
+        const skipWhy = VALID_SKIP[op.operationId] ?? validGate(t, op);
+        if (skipWhy) t.skip(skipWhy);
         const p = await t.harness.primary(t.scope);
-        await invalidProperty(t, p, op, await bodyEnv(t, p), { where: op.path });
-      });
-    } else {
-      scenario(`${op.operationId}: invalid bodies on an unknown id get a 4xx`, info, async (t) => {
-        const p = await t.harness.primary(t.scope);
-        const params = Object.fromEntries(ids.map((k) => [k, `pcc-unknown-${t.harness.ctx.seed >>> 0}`]));
-        await invalidProperty(t, p, op, await bodyEnv(t, p), { params, where: 'an unknown id' });
-      });
-      scenario(`${op.operationId}: invalid bodies on a prepared id get a 4xx`, info, async (t) => {
-        const p = await t.harness.primary(t.scope);
-        const site = await preparedSite(t, p, op);
+        let site: Site | string = { where: op.path };
+        if (ids.length > 0) site = await preparedSite(t, p, op);
         if (typeof site === 'string') return t.skip(site);
-        await invalidProperty(t, p, op, await bodyEnv(t, p), site);
+        await validProperty(t, p, op, await bodyEnv(t, p), site);
       });
     }
-    scenario(`${op.operationId}: valid bodies are accepted${ids.length > 0 ? ' on a prepared id' : ''}`, info, async (t) => {
-      const skipWhy = VALID_SKIP[op.operationId] ?? validGate(t, op);
-      if (skipWhy) t.skip(skipWhy);
-      const p = await t.harness.primary(t.scope);
-      let site: Site | string = { where: op.path };
-      if (ids.length > 0) site = await preparedSite(t, p, op);
-      if (typeof site === 'string') return t.skip(site);
-      await validProperty(t, p, op, await bodyEnv(t, p), site);
-    });
-  }
-});
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * Model-based testing (architecture point 8): fast-check draws command sequences (generate,
+ * preauth, increment, complete, cancel, wait, slip, revert, linked and independent refund), runs
+ * each against a fresh virtual terminal and against a model of sandbox.md, and checks every answer
+ * and every final state through registered checks. A failing sequence is shrunk to the shortest
+ * one; the finding prints it with the seed, fast-check's path and a one-line replay command.
+ *
+ * The sequences are dealt out over {@link STATEFUL_PARTS} scenarios, one file each, so a run with
+ * several terminals runs them side by side: part k draws with seed `seed + k` (k from 0) and runs its
+ * share of the sequences. A replay names the part with `--grep`.
+ */
+import { appendFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, inject } from 'vitest';
+import { RUN_CONTEXT_KEY, type RunContext } from '../../src/index.ts';
+import { scenario } from '../_setup/scenario.ts';
+import { commandsArb } from './commands/index.ts';
+import { TerminalModel } from './model.ts';
+import { type FailedCheck, ModelDeviation, Real, RecordingScope } from './real.ts';
+import { REPLAY_COMMANDS_ENV, REPLAY_ENV, replayCommand, replayFromEnv, replayPathIn } from './replay.ts';
+
+/**
+ * How many sequences and how long: `quick` (50 runs) gives 10 sequences, each closed after 10
+ * convergences (waits and operations) or 30 commands; `thorough` (1000) 200 sequences of 14.
+ */
+export function settingsFor(runs: number): { numRuns: number; maxCommands: number } {
+  return { numRuns: Math.max(1, Math.min(200, Math.round(runs / 5))), maxCommands: runs > 50 ? 14 : 10 };
+}
+
+/** How many scenarios (files) share the sequences. */
+export const STATEFUL_PARTS = 4;
+
+/** The sequences part `part` (from 0) of `parts` runs out of `numRuns`: the first ones get one more. */
+export function sequencesOfPart(numRuns: number, part: number, parts: number): number {
+  return Math.floor(numRuns / parts) + (part < numRuns % parts ? 1 : 0);
+}
+
+function declaredTimeout(part: number): number {
+  try {
+    const { numRuns } = settingsFor((inject(RUN_CONTEXT_KEY as never) as RunContext).runs);
+    return Math.max(180_000, sequencesOfPart(numRuns, part, STATEFUL_PARTS) * 20_000);
+  } catch {
+    return 180_000;
+  }
+}
+
+/** A failure of the real side that is not the model's business (no OTP, pairing refused...). */
+class SetupFailure extends Error {}
+
+/** Declares part `part` (from 0) of the model-based scenario. */
+export function declareStatefulPart(part: number): void {
+  const TIMEOUT = declaredTimeout(part);
+  const label = `part ${part + 1} of ${STATEFUL_PARTS}`;
+  describe('stateful', () => {
+    scenario(`model-based, ${label}: command sequences against a model of the sandbox`, { capability: 'stateful', clause: 'sandbox#transactions', timeout: TIMEOUT }, async (t) => {
+      const ctx = t.harness.ctx;
+      if (ctx.terminal !== 'auto') t.skip(`the model predicts the virtual terminal of sandbox.md: it needs --terminal auto (this run: ${ctx.terminal})`);
+      if (ctx.profile !== 'sandbox') t.skip('the model predicts sandbox.md outcomes: it needs the sandbox profile (a sandbox target)');
+      if (!ctx.mintOtps) t.skip('every command sequence pairs a fresh virtual terminal: that needs OTPs minted as sandbox.md allows (a sandbox target)');
+
+      const { numRuns: allRuns, maxCommands } = settingsFor(ctx.runs);
+      const numRuns = sequencesOfPart(allRuns, part, STATEFUL_PARTS);
+      if (numRuns === 0) t.skip(`this run's ${allRuns} sequence(s) are drawn by the first parts (--runs ${ctx.runs})`);
+      const seed = (ctx.seed + part) | 0;
+      const replay = replayFromEnv(process.env);
+      t.param('seed', `${ctx.seed} (this part draws with ${seed})`);
+      t.param('sequences', replay ? `replay of path ${replay.path}` : `${numRuns} of ${allRuns}`);
+      t.param('per sequence', `at most ${maxCommands} convergences, ${3 * maxCommands} commands`);
+
+      let runIndex = 0;
+      let last: { failed: FailedCheck[]; error: unknown; trace: string[]; executed: number } | undefined;
+
+      // An error that is not a deviation from the model (pairing refused, network, a toolkit bug) ends
+      // the search: the remaining runs pass at once, so fast-check does not shrink it.
+      let fatal: unknown;
+      const property = fc.asyncProperty(commandsArb(maxCommands, replay?.replayPath), async (cmds) => {
+        if (fatal !== undefined) return;
+        const scope = new RecordingScope(t.harness, t.scope.testName);
+        // The pairing answer is judged on the test's own scope: a defect of pairing is not the model's.
+        const attempt = await t.harness.pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-p${part + 1}-${++runIndex}` }).catch((e: unknown) => {
+          fatal = e;
+          throw e;
+        });
+        if (!attempt?.pairing) {
+          fatal = new SetupFailure(attempt ? `pairing a fresh terminal answered ${attempt.response.status}` : 'no OTP left for a fresh terminal');
+          throw fatal;
+        }
+        const real = new Real(attempt.pairing, scope);
+        const model = new TerminalModel(maxCommands);
+        let error: unknown;
+        try {
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
+        } catch (e) {
+          error = e;
+        } finally {
+          // The terminal is thrown away: whatever is still pending dies with the pairing.
+          await real.call('unpair').catch(() => undefined);
+          await t.harness.forget(attempt.pairing);
+        }
+        // PAYCONNECT_STATEFUL_TRACE=<file>: every sequence's trace, for reading what the model did.
+        const traceFile = process.env.PAYCONNECT_STATEFUL_TRACE;
+        if (traceFile) appendFileSync(traceFile, `--- run ${runIndex}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`);
+        if (error !== undefined && !(error instanceof ModelDeviation) && scope.failed.length === 0) {
+          fatal = error;
+          throw error;
+        }
+        if (error !== undefined || scope.failed.length > 0) {
+          last = { failed: [...scope.failed], error, trace: real.trace, executed: model.executed };
+          throw error ?? new ModelDeviation(scope.failed[0]!.message);
+        }
+      });
+
+      const started = Date.now();
+      const details = await fc.check(property, {
+        seed,
+        numRuns,
+        // A replay runs the reported sequence once: no new search, no further shrinking.
+        ...(replay ? { path: replay.path, endOnFailure: true } : {}),
+        interruptAfterTimeLimit: TIMEOUT - 30_000,
+        markInterruptAsFailure: false,
+      });
+      t.param('duration', `${((Date.now() - started) / 1000).toFixed(1)} s, ${runIndex} sequence runs`);
+      if (details.interrupted) t.param('interrupted', `after ${TIMEOUT - 30_000} ms (${details.numRuns} sequences)`);
+      if (fatal instanceof SetupFailure) t.scope.block(fatal.message);
+      if (fatal !== undefined) throw fatal instanceof Error ? fatal : new Error(String(fatal));
+      if (!details.failed) {
+        if (replay) t.param('replay', `path ${replay.path} passed: the failure did not reproduce`);
+        return;
+      }
+
+      const error = details.errorInstance;
+      const failures = last?.failed ?? [];
+
+      const sequence = String(details.counterexample?.[0] ?? '');
+      const path = details.counterexamplePath ?? '';
+      const replayPath = replayPathIn(sequence) ?? replay?.replayPath;
+      const replayCmd = replayCommand(ctx, ctx.seed, path, replayPath, `part.${part + 1}.of.${STATEFUL_PARTS}`);
+      const stateful = { sequence, seed: ctx.seed, part: part + 1, path, replay: replayCmd, env: { [REPLAY_ENV]: path, [REPLAY_COMMANDS_ENV]: replayPath } };
+      const [findingsBefore, repeatsBefore] = [t.scope.findings.length, t.scope.repeats.length];
+      for (const f of failures) t.scope.checkRecorded(f.id, f.input, { ...f.extra, stateful, trace: last?.trace });
+      t.param('counterexample', sequence);
+      t.param('replay', replayCmd);
+      // A sequence that broke only on defects earlier tests reported is one more sighting of them (the
+      // repeats say so), not a defect of its own: one defect, one finding.
+      if (failures.length > 0 && t.scope.findings.length === findingsBefore && t.scope.repeats.length > repeatsBefore) return;
+      t.scope.check('model.counterexample', {
+        sequence,
+        commands: last?.executed ?? 0,
+        seed: ctx.seed,
+        path,
+        replay: replayCmd,
+        failures: failures.length > 0 ? failures.map((f) => `[${f.id}] ${f.message}`) : [String((error as Error)?.message ?? error)],
+        trace: last?.trace ?? [],
+        numShrinks: details.numShrinks,
+      });
+    });
+  });
+}
