@@ -16,6 +16,7 @@ commands:
   pair      pair with a terminal by OTP and save the credentials to the vault
   unpair    unpair a vault pairing and remove it from the vault
   report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
+  merge-reports  merge the reports of CI shards (run --shard i/n) into one
   verify-pacts   verify pact files against a service (provider states through the public API)
   publish-pacts  publish pact files to a Pact Broker
 
@@ -54,6 +55,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   pair: async (argv, env, io) => (await import('./pair.ts')).pairCommand(argv, env, io),
   unpair: async (argv, env, io) => (await import('./pair.ts')).unpairCommand(argv, env, io),
   report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
+  'merge-reports': async (argv, env, io) => (await import('./merge-command.ts')).mergeCommand(argv, env, io),
   'verify-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).verifyPactsCommand(argv, env, io),
   'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),
 };

@@ -1,1 +1,2 @@
 export * from './run-conformance.ts';
+export * from './merge-reports.ts';

@@ -32,6 +32,7 @@ import {
   sha256Hex,
   stagingDirectory,
   writeRunReports,
+  writeShardRecord,
 } from '../report/index.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
@@ -236,6 +237,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       startedAt,
       finishedAt: new Date().toISOString(),
     };
+    if (config.shard) {
+      summary.shards = [{ ...config.shard, seed: config.seed, baseUrl: target.baseUrl, startedAt, finishedAt: info.finishedAt, tests: record.tests.length }];
+      writeShardRecord(config.reportsDir, config.shard, info, record);
+    }
     const written = writeRunReports(config.reportsDir, record, summary, info);
     let exitCode = exitCodeFor(record, summary);
     const reports: RunResult['reports'] = { ...written, allureResults };

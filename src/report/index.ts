@@ -13,3 +13,4 @@ export * from './scrub.ts';
 export * from './summary.ts';
 export * from './write-reports.ts';
 export * from './write.ts';
+export * from './shard-record.ts';

@@ -43,6 +43,19 @@ export interface Summary {
   incomplete?: { reason: string; tests: string[] };
   /** Present when checks were turned off (`checks.disable`): their ids. */
   checksDisabled?: string[];
+  /** Present for a run of one shard (`--shard i/n`), or for shards merged by `merge-reports`. */
+  shards?: ShardSummary[];
+}
+
+/** One shard of a sharded run, as the summary lists it. */
+export interface ShardSummary {
+  index: number;
+  count: number;
+  seed: number;
+  baseUrl: string;
+  startedAt: string;
+  finishedAt: string;
+  tests: number;
 }
 
 /** Lists in the summary name at most this many tests. */

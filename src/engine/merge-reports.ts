@@ -1,0 +1,144 @@
+/**
+ * `merge-reports`: one set of reports from the shards of a run (`run --shard i/n` in n CI jobs). It
+ * reads each shard's run-record.json, refuses shards that do not make one run (a part missing or
+ * given twice, other settings, another contract), and writes what a run writes: summary.json (with
+ * every shard listed), junit.xml, the certification, the Allure results of all shards and the HTML.
+ */
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
+import {
+  REPORT_FILES,
+  type RunInfo,
+  type RunRecord,
+  type ShardRecord,
+  type Summary,
+  type WrittenReports,
+  buildSummary,
+  exitCodeFor,
+  generateAllureHtml,
+  readShardRecord,
+  replaceDirectory,
+  stagingDirectory,
+  writeRunReports,
+} from '../report/index.ts';
+
+export interface MergeOptions {
+  /** The shards' reports folders. */
+  dirs: string[];
+  /** Where the merged reports go. */
+  outDir: string;
+  html: boolean;
+}
+
+export interface MergeResult {
+  exitCode: 0 | 1 | 2;
+  summary: Summary;
+  record: RunRecord;
+  reports: WrittenReports & { allureResults: string; allureReport?: string; htmlError?: string };
+}
+
+/** Settings every shard of one run shares; a difference means the shards are not one run. */
+const SAME: readonly [string, (i: RunInfo) => unknown][] = [
+  ['toolkit version', (i) => `${i.tool.name} ${i.tool.version}`],
+  ['contract', (i) => i.contract.sha256],
+  ['target kind', (i) => i.target.kind],
+  ['profile', (i) => i.profile],
+  ['terminal mode', (i) => i.terminalMode],
+  ['strict', (i) => i.strict],
+  ['integrator id', (i) => i.integratorId],
+  ['suites', (i) => [...i.suitesSelected].sort().join(',')],
+  ['simulator faults', (i) => [...i.faults].sort().join(',')],
+  ['disabled checks', (i) => [...(i.checksDisabled ?? [])].sort().join(',')],
+];
+
+/** The shards in order, or a usage error naming what does not fit. */
+export function orderShards(shards: readonly (ShardRecord & { dir: string })[]): (ShardRecord & { dir: string })[] {
+  if (shards.length === 0) throw new ToolkitError('PCC_USAGE', 'merge-reports needs the reports folders of the shards', 'give every shard\'s folder, such as: merge-reports shard-1 shard-2');
+  const count = shards[0]!.shard.count;
+  const other = shards.find((s) => s.shard.count !== count);
+  if (other) throw new ToolkitError('PCC_USAGE', `${other.dir} is shard ${other.shard.index}/${other.shard.count}, but ${shards[0]!.dir} is of ${count} shards`, 'merge the shards of one run only');
+  const byIndex = new Map<number, ShardRecord & { dir: string }>();
+  for (const s of shards) {
+    const twice = byIndex.get(s.shard.index);
+    if (twice) throw new ToolkitError('PCC_USAGE', `shard ${s.shard.index}/${count} is given twice (${twice.dir} and ${s.dir})`, 'give each shard\'s folder once');
+    byIndex.set(s.shard.index, s);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length > 0) {
+    throw new ToolkitError('PCC_USAGE', `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: a merge of part of the run would pass what was never tested`, 'give the reports folder of every shard (a CI job that failed must be re-run first)');
+  }
+  const ordered = [...byIndex.values()].sort((a, b) => a.shard.index - b.shard.index);
+  const first = ordered[0]!;
+  for (const [what, of] of SAME) {
+    const odd = ordered.find((s) => of(s.info) !== of(first.info));
+    if (odd) throw new ToolkitError('PCC_USAGE', `the shards differ in ${what}: ${String(of(first.info)) || '(none)'} in ${first.dir}, ${String(of(odd.info)) || '(none)'} in ${odd.dir}`, 'run every shard with the same settings and toolkit version');
+  }
+  return ordered;
+}
+
+/** The shards' records as one run's. */
+export function mergeRecords(shards: readonly ShardRecord[]): { record: RunRecord; info: RunInfo } {
+  const first = shards[0]!;
+  const starts = shards.map((s) => Date.parse(s.record.startedAt)).filter(Number.isFinite);
+  const ends = shards.map((s) => Date.parse(s.record.startedAt) + s.record.durationMs).filter(Number.isFinite);
+  const startedAt = starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.record.startedAt;
+  const record: RunRecord = {
+    tests: shards.flatMap((s) => s.record.tests),
+    unhandled: shards.flatMap((s) => s.record.unhandled.map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)),
+    startedAt,
+    durationMs: ends.length > 0 && starts.length > 0 ? Math.max(...ends) - Math.min(...starts) : shards.reduce((n, s) => n + s.record.durationMs, 0),
+  };
+  const baseUrls = [...new Set(shards.map((s) => s.info.target.baseUrl))];
+  const info: RunInfo = {
+    ...first.info,
+    target: { kind: first.info.target.kind, baseUrl: baseUrls.join(', ') },
+    startedAt: shards.map((s) => s.info.startedAt).sort()[0]!,
+    finishedAt: shards.map((s) => s.info.finishedAt).sort().at(-1)!,
+  };
+  return { record, info };
+}
+
+/** Copies every shard's Allure results into one folder; a name two shards share (environment) is kept once. */
+function mergeAllureResults(dirs: readonly string[], into: string): void {
+  for (const dir of dirs) {
+    const results = join(dir, REPORT_FILES.allureResults);
+    if (!existsSync(results)) continue;
+    for (const name of readdirSync(results)) {
+      if (!existsSync(join(into, name))) cpSync(join(results, name), join(into, name), { recursive: true });
+    }
+  }
+}
+
+/** Merges the shards' reports into `outDir`. */
+export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string) => void }): Promise<MergeResult> {
+  const shards = orderShards(opts.dirs.map((d) => ({ ...readShardRecord(resolve(d)), dir: d })));
+  const { record, info } = mergeRecords(shards);
+  const summary = buildSummary(record, info.tool, info.target);
+  if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
+  summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
+  const allureResults = join(opts.outDir, REPORT_FILES.allureResults);
+  const staged = stagingDirectory(allureResults);
+  try {
+    mergeAllureResults(shards.map((s) => s.dir), staged);
+  } catch (e) {
+    rmSync(staged, { recursive: true, force: true });
+    throw new ToolkitError('PCC_REPORT_WRITE', `could not merge the Allure results into ${opts.outDir}: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
+  }
+  replaceDirectory(staged, allureResults);
+  const written = writeRunReports(opts.outDir, record, summary, info);
+  let exitCode = exitCodeFor(record, summary);
+  const reports: MergeResult['reports'] = { ...written, allureResults };
+  if (opts.html) {
+    const allureReport = join(opts.outDir, REPORT_FILES.allureReport);
+    try {
+      await generateAllureHtml({ resultsDir: allureResults, outputDir: allureReport, historyPath: join(opts.outDir, REPORT_FILES.allureHistory) });
+      reports.allureReport = allureReport;
+    } catch (e) {
+      reports.htmlError = isToolkitError(e) ? e.toUserMessage() : String(e);
+      io.stderr(`${reports.htmlError}\n`);
+      exitCode = 2;
+    }
+  }
+  return { exitCode, summary, record, reports };
+}

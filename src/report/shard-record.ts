@@ -1,0 +1,48 @@
+/**
+ * What a shard leaves for `merge-reports`: its run record (redacted, like every report) and what the
+ * reports say about the run, in `run-record.json` beside its summary.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ToolkitError } from '../core/index.ts';
+import type { RunRecord } from './records.ts';
+import type { RunInfo } from './run-info.ts';
+import { writeReportFile } from './write.ts';
+
+/** The file name in a shard's reports folder. */
+export const SHARD_RECORD_FILE = 'run-record.json';
+const FORMAT = 'payconnect-conformance/run-record@1';
+
+/** A shard's record. */
+export interface ShardRecord {
+  format: typeof FORMAT;
+  shard: { index: number; count: number };
+  info: RunInfo;
+  record: RunRecord;
+}
+
+/** Writes a shard's record (whole or not at all). `record` is redacted already. */
+export function writeShardRecord(dir: string, shard: { index: number; count: number }, info: RunInfo, record: RunRecord): string {
+  const path = join(dir, SHARD_RECORD_FILE);
+  const content: ShardRecord = { format: FORMAT, shard, info, record };
+  writeReportFile(path, `${JSON.stringify(content)}\n`);
+  return path;
+}
+
+/** Reads the shard record of a reports folder; a folder without one, or with another format, is a usage error. */
+export function readShardRecord(dir: string): ShardRecord {
+  const path = join(dir, SHARD_RECORD_FILE);
+  if (!existsSync(path)) {
+    throw new ToolkitError('PCC_USAGE', `${dir} holds no ${SHARD_RECORD_FILE}`, 'give the reports folders of runs made with --shard i/n (each shard writes one)');
+  }
+  let parsed: Partial<ShardRecord>;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ShardRecord>;
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', `${path} is not valid JSON: ${(e as Error).message}`, 'run the shard again; the file is written whole or not at all, so it was changed afterwards', { cause: e });
+  }
+  if (parsed.format !== FORMAT || !parsed.shard || !parsed.info || !Array.isArray(parsed.record?.tests)) {
+    throw new ToolkitError('PCC_USAGE', `${path} is not a shard record of this version (${String(parsed.format)})`, `merge shards made by the same version of the toolkit (${FORMAT})`);
+  }
+  return parsed as ShardRecord;
+}
