@@ -41,7 +41,7 @@ function restrict(folder, layers) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'reports/', 'src/generated/', 'coverage/'] },
+  { ignores: ['node_modules/', 'reports/', 'src/generated/', 'coverage/', 'dist/'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -73,7 +73,9 @@ async function kindOf(path: string): Promise<'file' | 'other' | 'missing'> {
 async function importConfig(path: string): Promise<Record<string, unknown>> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    const url = pathToFileURL(path).href;
+    // A TypeScript config is compiled by tsx for this one import; the toolkit itself may run built.
+    mod = (/\.[cm]?ts$/.test(path) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)) as Record<string, unknown>;
   } catch (error) {
     const e = error as { code?: unknown; message?: unknown };
     const why = typeof e.message === 'string' ? e.message.split('\n')[0] : String(error);

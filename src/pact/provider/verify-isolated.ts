@@ -11,9 +11,11 @@ import type { VerificationReport, VerifyOptions } from './verify.ts';
 
 /** Runs {@link runVerification} in a child process; resolves with its report. */
 export function verifyPacts(options: Omit<VerifyOptions, 'redactor'>): Promise<VerificationReport> {
+  // Built (dist/), the child is JavaScript; run from source, it needs the tsx loader.
+  const built = import.meta.url.endsWith('.js');
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = fork(fileURLToPath(new URL('./verify-child.ts', import.meta.url)), [], {
-    execArgv: ['--import', tsx],
+  const child = fork(fileURLToPath(new URL(built ? './verify-child.js' : './verify-child.ts', import.meta.url)), [], {
+    execArgv: built ? [] : ['--import', tsx],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   child.stdout?.resume();
