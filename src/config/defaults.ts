@@ -36,17 +36,12 @@ export const DEFAULTS = Object.freeze({
   /** @default true */
   html: true,
   /**
-   * Terminals used at once with the embedded simulator (each is a worker and a pairing); the
-   * simulator shares the machine's cores with the workers. @default 4
+   * Terminals used at once (each is a worker and a pairing) where new pairings can be had: the
+   * workers mostly wait for terminal steps, so they pay off beyond the cores. @default 8
    */
-  terminals: 4,
-  /** The same on a one-core machine, where more workers only queue. @default 2 */
+  terminals: 8,
+  /** The same on a one-core machine, where the workers' own work queues up. @default 2 */
   terminalsOneCore: 2,
-  /**
-   * Terminals used at once against a sandbox at a URL that mints OTPs: the workers mostly wait for
-   * the service's terminal steps, so more of them pay off. @default 8
-   */
-  terminalsUrl: 8,
   /** @default 'quick' */
   runs: 'quick',
   /** What each `runs` preset means. @default { quick: 50, thorough: 1000 } */

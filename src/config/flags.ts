@@ -75,7 +75,7 @@ const TABLE = [
     defaultText: DEFAULTS.runs },
   { name: 'terminals', key: 'terminals', type: 'string', placeholder: '<n>', group: 'run',
     description: 'Terminals used at once, one pairing and one worker each (where OTPs can be minted; else one)',
-    defaultText: `${DEFAULTS.terminals} with sim (${DEFAULTS.terminalsOneCore} on one core), ${DEFAULTS.terminalsUrl} with a sandbox URL` },
+    defaultText: `${DEFAULTS.terminals} (${DEFAULTS.terminalsOneCore} on a one-core machine)` },
   { name: 'shard', key: 'shard', type: 'string', placeholder: '<i/n>', group: 'run',
     description: 'Run the i-th of n parts of the test files (CI shards); merge the reports with merge-reports' },
   { name: 'strict', key: 'strict', type: 'boolean', group: 'run', description: 'Count warnings as failures' },

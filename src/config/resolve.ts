@@ -114,7 +114,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     maxAmount: take('maxAmount', p.integer(1, Number.MAX_SAFE_INTEGER, 'give a positive whole number of cents, such as 100 for 1.00')) ?? DEFAULTS.maxAmount,
     html: take('html', p.boolean) ?? DEFAULTS.html,
     runs: take('runs', p.runs(DEFAULTS.runsPresets)) ?? DEFAULTS.runsPresets[DEFAULTS.runs],
-    terminals: take('terminals', p.integer(1, 32, 'give a whole number of terminals from 1 to 32, such as 4')) ?? (target.kind !== 'sim' ? DEFAULTS.terminalsUrl : availableParallelism() > 1 ? DEFAULTS.terminals : DEFAULTS.terminalsOneCore),
+    terminals: take('terminals', p.integer(1, 32, 'give a whole number of terminals from 1 to 32, such as 4')) ?? (availableParallelism() > 1 ? DEFAULTS.terminals : DEFAULTS.terminalsOneCore),
     shard: take('shard', p.shard),
     sim,
     disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],

@@ -7,7 +7,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVitest } from 'vitest/node';
+import { BaseSequencer, type TestSpecification, startVitest } from 'vitest/node';
 import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
 import { CHECKS } from '../checks/index.ts';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
@@ -120,6 +120,38 @@ export function workersFor(config: ResolvedConfig, target: Pick<Target, 'mintOtp
   return workers < asked ? { workers, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { workers };
 }
 
+/** Whether this engine runs built (dist/, JavaScript) rather than from its TypeScript sources. */
+const RUNNING_BUILT = import.meta.url.endsWith('.js');
+
+/**
+ * Running built, the workers load the harness the suites import (src/index.ts) from the same build,
+ * natively, instead of transforming some 300 TypeScript modules in every worker: the suites and
+ * their setup stay TypeScript.
+ */
+function builtHarness(): { resolve?: { alias: { find: RegExp; replacement: string }[] } } {
+  if (!RUNNING_BUILT) return {};
+  // Aliases match the import as written: the suites reach the harness only as (../)+src/index.ts.
+  return { resolve: { alias: [{ find: /^(?:\.\.\/)+src\/index\.ts$/, replacement: join(PACKAGE_ROOT, 'dist', 'index.js') }] } };
+}
+
+/**
+ * The suite files that run longest, by what they do (model-based sequences, valid bodies that start
+ * real transactions). Started first, they do not end a pooled run alone; vitest's own order (its
+ * timing cache, else file size) ranks these small part files last.
+ */
+const LONG_FIRST = [/\/stateful\/stateful-\d+\.suite\.ts$/, /\/properties\/request-bodies-\d+\.suite\.ts$/];
+
+/** Vitest's order, with {@link LONG_FIRST} ahead of the rest (sharding stays vitest's). */
+export class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONG_FIRST.findIndex((r) => r.test(f.moduleId.split('\\').join('/')));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 function suiteGlobs(suites: string[]): string[] {
   const names = suites.length > 0 ? suites : SUITE_NAMES;
   return names.map((s) => `suites/${s}/**/*.suite.ts`);
@@ -199,14 +231,16 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
           pool: 'forks',
           maxWorkers: workers,
           fileParallelism: workers > 1,
+          sequence: { sequencer: LongFirstSequencer },
           ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
           isolate: false,
           testTimeout: perTest,
           hookTimeout: perTest,
           passWithNoTests: false,
           silent: true,
+          ...(RUNNING_BUILT ? { server: { deps: { external: [/\/dist\//] } } } : {}),
         },
-        { logLevel: 'silent', server: { watch: null } },
+        { logLevel: 'silent', server: { watch: null }, ...builtHarness() },
         { stdout: devNull(), stderr: devNull() },
       );
       await vitest.close();

@@ -1,8 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
 import { type AllureMessage, allureMessagesFor, clauseUrlFrom, featureOf, headingAnchor } from './allure-messages.ts';
 import { environmentProperties } from './allure-reporter.ts';
-import { stripAnalytics } from './allure-html.ts';
+import { stripAnalytics, stripAnalyticsInFile } from './allure-html.ts';
 import { finding, testRecord } from './testing.ts';
 
 function exchange(seq: number, over: Partial<Exchange> = {}): Exchange {
@@ -102,6 +105,22 @@ describe('report files helpers', () => {
   it('removes the remote analytics of the Allure page template', () => {
     const html = `<div></div>\n    <script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>\n    <script>\n        window.dataLayer = window.dataLayer || [];\n        gtag('config', 'G-1');\n    </script>\n<script>keep()</script>`;
     expect(stripAnalytics(html)).toBe('<div></div>\n    \n<script>keep()</script>');
+  });
+
+  it('removes them from a file, byte for byte around them, and leaves a file without them alone', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pcc-strip-'));
+    try {
+      const snippet = `<script async src="https://www.googletagmanager.com/gtag/js?id=G-1"></script>\n<script>\n window.dataLayer = [];\n</script>`;
+      const before = `<html><script>${'x'.repeat(70_000)}é</script>`;
+      const file = join(dir, 'index.html');
+      writeFileSync(file, `${before}${snippet}<p>ü</p>`);
+      stripAnalyticsInFile(file);
+      expect(readFileSync(file, 'utf8')).toBe(`${before}<p>ü</p>`);
+      stripAnalyticsInFile(file);
+      expect(readFileSync(file, 'utf8')).toBe(`${before}<p>ü</p>`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -101,9 +101,17 @@ interface AllureResultLike {
   labels: { name: string; value?: string }[];
 }
 
+/** Vitest's task as allure-vitest's `handleTask` walks it. */
+interface InnerTask {
+  type: string;
+  tasks?: InnerTask[];
+}
+
 export class AllureReporter implements Reporter {
-  readonly #inner: AllureVitestReporter;
+  readonly #inner: AllureVitestReporter & { handleTask(task: InnerTask): void };
   readonly #extras = new Map<string, Extra>();
+  readonly #written = new Set<string>();
+  readonly #records: TestRecord[] = [];
 
   constructor(private readonly opts: AllureReporterOptions) {
     this.#inner = new AllureVitestReporter({
@@ -117,14 +125,32 @@ export class AllureReporter implements Reporter {
     this.#inner.onInit(vitest);
   }
 
+  /**
+   * Each test's result goes to disk as the test ends (allure-vitest itself writes them all at the
+   * end): the writing overlaps the run's waits instead of following it, and nothing is held for it.
+   */
+  onTestCaseResult(tc: TestCase): void {
+    this.#write(tc);
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const records: TestRecord[] = [];
     for (const m of modules) {
-      for (const tc of m.children.allTests()) records.push(this.#prepare(tc));
+      for (const tc of m.children.allTests()) this.#write(tc);
     }
-    this.#inner.onTestRunEnd(modules);
-    const terminalIds = terminalIdsOf({ tests: records, unhandled: [], startedAt: '', durationMs: 0 });
+    // What is left is per suite: errors of its hooks (each suite without its tests, written above).
+    const suites = (task: InnerTask): InnerTask[] => (task.type === 'suite' ? [{ ...task, tasks: [] }, ...(task.tasks ?? []).flatMap(suites)] : []);
+    for (const m of modules) for (const s of suites((m as unknown as { task: InnerTask }).task)) this.#inner.handleTask(s);
+    this.#inner.onTestRunEnd([]);
+    const terminalIds = terminalIdsOf({ tests: this.#records, unhandled: [], startedAt: '', durationMs: 0 });
     writeReportFile(join(this.opts.resultsDir, 'environment.properties'), environmentProperties({ ...this.opts.environment, 'terminal.id': terminalIdText(terminalIds) }));
+  }
+
+  /** Writes one test's result once. */
+  #write(tc: TestCase): void {
+    if (this.#written.has(tc.id)) return;
+    this.#written.add(tc.id);
+    this.#records.push(this.#prepare(tc));
+    this.#inner.handleTask((tc as unknown as { task: InnerTask }).task);
   }
 
   /** Adds the test's messages to its meta, where allure-vitest reads them. */
