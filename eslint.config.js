@@ -3,21 +3,23 @@ import tseslint from 'typescript-eslint';
 
 /** Layers of src/ that a folder must not import, per ARCHITECTURE.md (A -> B means A may import B). */
 const forbidden = {
-  core: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  core: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
   // The simulator is judged by the harness: it must share no logic with it.
-  simulator: ['checks', 'client', 'convergence', 'profile', 'webhooks', 'vault', 'targets', 'terminal', 'report', 'cli', 'config', 'runtime', 'engine'],
-  client: ['checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
-  webhooks: ['checks', 'client', 'convergence', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
-  vault: ['checks', 'client', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
-  convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
-  checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
-  profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine'],
+  simulator: ['checks', 'client', 'convergence', 'profile', 'webhooks', 'vault', 'targets', 'terminal', 'report', 'cli', 'config', 'runtime', 'engine', 'pairing'],
+  client: ['checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  webhooks: ['checks', 'client', 'convergence', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  vault: ['checks', 'client', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  // Pairing by OTP and keeping the credentials: the harness, the Pact provider states and `pair` share it.
+  pairing: ['checks', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'pact', 'engine', 'config'],
   // Opening a target starts the simulator (wiring, not its logic); only cli and engine open targets.
   targets: ['checks', 'report', 'cli', 'runtime', 'engine'],
   terminal: ['checks', 'simulator', 'report', 'cli', 'engine'],
   runtime: ['simulator', 'report', 'cli', 'pact', 'targets', 'engine'],
   pact: ['simulator', 'report', 'cli', 'runtime', 'checks', 'targets', 'engine'],
-  report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime', 'engine'],
+  report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime', 'engine', 'pairing'],
   // The run's assembly (runConformance): used by cli and the public barrel only.
   engine: ['cli'],
 };

@@ -1,25 +1,112 @@
 /**
- * How long the default full conformance run takes against the embedded simulator, and how many
- * requests per second the property and stateful suites reach. Prints figures.
+ * What a user waits for and what it costs, measured as the user runs it (the command in a child
+ * process, under /usr/bin/time for the largest resident set of any process of the run):
+ * 1. `run` against the embedded simulator, HTML report included (what `npm run conformance` does);
+ * 2. `run` against `sim --step-delay 100 --deadline 2500` started as a separate process, used as a
+ *    sandbox URL.
+ * For each: wall time, max RSS, the verdict and counts, and requests per second over the run.
+ * Prints figures; asserts nothing (the machines are shared and noisy: compare medians of several).
  *
- *   npx tsx bench/conformance.ts [--runs quick|thorough|N]
+ *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [-- <extra run flags, e.g. --terminals 4>]
  */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { resolveConfig, runConformance } from '../src/index.ts';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 
-const io = { stdout: () => {}, stderr: (s: string) => process.stderr.write(s), interactive: false };
-const extra = process.argv.slice(2);
-const reports = join(tmpdir(), `pcc-bench-${process.pid}`);
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'payconnect-conformance.js');
+const TIME = '/usr/bin/time';
 
-const t0 = Date.now();
-const full = await runConformance(await resolveConfig({ argv: ['--reports', reports, '--no-html', ...extra], env: {}, cwd: process.cwd() }), io);
-const c = full.summary.counts;
-console.log(`full run: ${((Date.now() - t0) / 1000).toFixed(1)} s wall (${(full.record.durationMs / 1000).toFixed(1)} s in suites), verdict ${full.summary.verdict}, ${c.tests} tests (${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)`);
+const dashdash = process.argv.indexOf('--');
+const own = dashdash < 0 ? process.argv.slice(2) : process.argv.slice(2, dashdash);
+const extra = dashdash < 0 ? [] : process.argv.slice(dashdash + 1);
+const { values } = parseArgs({ args: own, options: { repeat: { type: 'string', default: '1' }, 'skip-url': { type: 'boolean' } } });
+const repeat = Math.max(1, Number(values.repeat) || 1);
 
-for (const suite of ['properties', 'stateful']) {
-  const tests = full.record.tests.filter((t) => t.capability === suite);
-  const requests = tests.reduce((n, t) => n + t.exchangeCount, 0);
-  const ms = tests.reduce((n, t) => n + t.durationMs, 0);
-  console.log(`${suite}: ${tests.length} tests, ${requests} requests in ${(ms / 1000).toFixed(1)} s = ${ms > 0 ? ((requests * 1000) / ms).toFixed(0) : '-'} req/s`);
+interface Figures {
+  wallS: number;
+  maxRssMb?: number;
+  code: number | null;
+  verdict?: string;
+  tests?: number;
+  requests?: number;
+}
+
+/** Runs `node bin run <args>` under /usr/bin/time (when there) with its own reports folder. */
+function timedRun(args: string[]): Promise<Figures> {
+  const reports = mkdtempSync(join(tmpdir(), 'pcc-bench-'));
+  const timeFile = join(reports, 'time.txt');
+  // --shard 1/1 runs everything and also writes run-record.json, which counts the requests.
+  const runArgs = [BIN, 'run', '--reports', reports, '--shard', '1/1', ...args];
+  const [cmd, argv] = existsSync(TIME) ? [TIME, ['-f', '%M %e', '-o', timeFile, process.execPath, ...runArgs]] : [process.execPath, runArgs];
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+    child.on('close', (code) => {
+      const wallS = (Date.now() - started) / 1000;
+      const out: Figures = { wallS, code };
+      if (existsSync(timeFile)) out.maxRssMb = Number(readFileSync(timeFile, 'utf8').trim().split(/\s+/).at(-2)) / 1024;
+      try {
+        const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { verdict: string; counts: { tests: number } };
+        const record = JSON.parse(readFileSync(join(reports, 'run-record.json'), 'utf8')) as { record: { tests: { exchangeCount: number }[] } };
+        out.verdict = summary.verdict;
+        out.tests = summary.counts.tests;
+        out.requests = record.record.tests.reduce((n, t) => n + t.exchangeCount, 0);
+      } catch { /* no reports: the exit code says why */ }
+      rmSync(reports, { recursive: true, force: true });
+      resolve(out);
+    });
+  });
+}
+
+/** Starts `sim` as its own process; resolves with its base URL and a stop function. */
+function startSim(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [BIN, 'sim', '--step-delay', '100', '--deadline', '2500', '--otps', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`sim did not print its URL: ${text}`)), 30_000);
+    child.stdout.on('data', (b: Buffer) => {
+      text += b.toString();
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(text)?.[0];
+      if (url) {
+        clearTimeout(timer);
+        child.stdout.resume();
+        resolve({ url, stop: () => child.kill('SIGTERM') });
+      }
+    });
+  });
+}
+
+function line(name: string, f: Figures): string {
+  const rps = f.requests !== undefined ? `${(f.requests / f.wallS).toFixed(0)} req/s (${f.requests} requests)` : '-';
+  return `${name}: ${f.wallS.toFixed(1)} s wall, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}`;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+
+function report(name: string, runs: Figures[]): void {
+  runs.forEach((f, i) => console.log(line(`${name}${runs.length > 1 ? ` #${i + 1}` : ''}`, f)));
+  if (runs.length > 1) console.log(`${name}: median ${median(runs.map((f) => f.wallS)).toFixed(1)} s wall, median max RSS ${median(runs.map((f) => f.maxRssMb ?? 0)).toFixed(0)} MB`);
+}
+
+const simRuns: Figures[] = [];
+for (let i = 0; i < repeat; i++) simRuns.push(await timedRun(extra));
+report('sim (embedded, with HTML)', simRuns);
+
+if (!values['skip-url']) {
+  const urlRuns: Figures[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const sim = await startSim();
+    const vault = mkdtempSync(join(tmpdir(), 'pcc-bench-vault-'));
+    try {
+      urlRuns.push(await timedRun(['--target', sim.url, '--integrator-id', 'sim-integrator', '--profile', 'sandbox', '--vault', join(vault, 'vault.json'), ...extra]));
+    } finally {
+      sim.stop();
+      rmSync(vault, { recursive: true, force: true });
+    }
+  }
+  report('URL (sim --step-delay 100 --deadline 2500, separate process, with HTML)', urlRuns);
 }

@@ -9,7 +9,8 @@ import { ToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { DEFAULTS } from '../config/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
-import { findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../vault/index.ts';
+import { pairByOtp } from '../pairing/index.ts';
+import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
 const OPTIONS = {
@@ -49,20 +50,10 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
   const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor() });
   try {
     const name = values.name ?? 'payconnect-conformance';
-    const res = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', auth: 'none', body: { name, otp, ...(values['webhook-url'] ? { webhook_url: values['webhook-url'] } : {}) } });
-    const b = res.body as Record<string, unknown> | undefined;
-    if (res.status !== 200 || typeof b?.client_id !== 'string' || typeof b.client_secret !== 'string') {
+    const { response: res, credentials } = await pairByOtp(client, { vaultPath, baseUrl, integratorId }, { otp, name, webhookUrl: values['webhook-url'] ?? null, redactor: client.redactor });
+    if (!credentials) {
       throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${res.status}: ${client.redactor.redactText(res.rawBody).slice(0, 300)}`, 'check the OTP (six digits, one use) and the integrator id');
     }
-    const credentials = {
-      pay_connect_id: String(b.pay_connect_id ?? ''),
-      pay_connect_name: String(b.pay_connect_name ?? name),
-      terminal_id: String(b.terminal_id ?? ''),
-      client_id: b.client_id,
-      client_secret: b.client_secret,
-      webhook_secret_key: typeof b.webhook_secret_key === 'string' ? b.webhook_secret_key : null,
-    };
-    await saveVaultEntry(vaultPath, { baseUrl, integratorId, webhookUrl: values['webhook-url'] ?? null, credentials });
     io.stdout(`paired terminal ${credentials.terminal_id} (pay_connect_id ${credentials.pay_connect_id}); credentials saved to ${vaultPath} (mode 0600)\n`);
     return 0;
   } finally {

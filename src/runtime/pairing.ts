@@ -5,7 +5,8 @@
  */
 import { type PayConnectClient, type PayConnectResponse, type Redactor, createPayConnectClient } from '../client/index.ts';
 import type { Exchange, RootCause } from '../core/index.ts';
-import { type PairingCredentials, type VaultEntry, saveVaultEntry } from '../vault/index.ts';
+import { type PairingAnswer, pairByOtp } from '../pairing/index.ts';
+import type { PairingCredentials, VaultEntry } from '../vault/index.ts';
 import type { WebhookReceiver } from '../webhooks/index.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -85,20 +86,6 @@ export interface PairAttempt {
   pairing?: Pairing;
 }
 
-function credentialsIn(body: unknown): PairingCredentials | undefined {
-  const b = body as Record<string, unknown> | undefined;
-  if (!b || typeof b.client_id !== 'string' || typeof b.client_secret !== 'string') return undefined;
-  const s = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
-  return {
-    pay_connect_id: s('pay_connect_id'),
-    pay_connect_name: s('pay_connect_name'),
-    terminal_id: s('terminal_id'),
-    client_id: b.client_id,
-    client_secret: b.client_secret,
-    webhook_secret_key: typeof b.webhook_secret_key === 'string' ? b.webhook_secret_key : null,
-  };
-}
-
 /** Test hook: the process dies at its first request after a pairing answer (proves the save came first). */
 function crashHookArmed(): boolean {
   return process.env.PAYCONNECT_TEST_CRASH_AFTER_PAIRING === '1';
@@ -112,21 +99,19 @@ export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: st
   const receiver = opts.webhook ? await env.openReceiver(opts.label) : undefined;
   const client = makeClient(env);
   const webhookUrl = receiver?.url ?? null;
-  let response: PayConnectResponse;
+  let answer: PairingAnswer;
   try {
-    response = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', body: { name: opts.name, otp, ...(webhookUrl ? { webhook_url: webhookUrl } : {}) }, auth: 'none' });
+    answer = await pairByOtp(client, env.ctx, { otp, name: opts.name, webhookUrl, redactor: env.redactor });
   } catch (e) {
     await Promise.allSettled([client.close(), receiver?.close()]);
     throw e;
   }
-  const credentials = response.status === 200 ? credentialsIn(response.body) : undefined;
+  const { response, credentials } = answer;
   if (!credentials) {
     await Promise.allSettled([client.close(), receiver?.close()]);
     return { response, sentName: opts.name, webhookUrl };
   }
-  await saveVaultEntry(env.ctx.vaultPath, { baseUrl: env.ctx.baseUrl, integratorId: env.ctx.integratorId, webhookUrl, credentials });
   if (crashHookArmed()) process.kill(process.pid, 'SIGKILL');
-  env.redactor.register(credentials.client_secret, credentials.webhook_secret_key);
   if (receiver && credentials.webhook_secret_key) receiver.setSecret(credentials.webhook_secret_key);
   client.setCredentials({ client_id: credentials.client_id, client_secret: credentials.client_secret });
   const observable = receiver !== undefined && credentials.webhook_secret_key !== null;

@@ -8,7 +8,8 @@ import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCac
 import { ToolkitError } from '../../core/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
-import { type PairingCredentials, findPairings, loadVault, removeVaultEntry, saveVaultEntry } from '../../vault/index.ts';
+import { pairByOtp } from '../../pairing/index.ts';
+import { type PairingCredentials, findPairings, loadVault, removeVaultEntry } from '../../vault/index.ts';
 import { type WebhookReceiver, startWebhookReceiver } from '../../webhooks/index.ts';
 import { EXAMPLE } from '../names.ts';
 import { OUTCOMES } from '../states.ts';
@@ -98,13 +99,11 @@ export class ProviderDriver {
     const rx = webhook ? await this.receiver() : undefined;
     const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000 });
     try {
-      const res = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', auth: 'none', body: { name: `${EXAMPLE.pairingName}-${label}`, otp, ...(rx ? { webhook_url: rx.url } : {}) } });
-      const credentials = credentialsOf(res.body, `${EXAMPLE.pairingName}-${label}`);
-      if (res.status !== 200 || !credentials) {
+      const { response: res, credentials } = await pairByOtp(client, this.o, { otp, name: `${EXAMPLE.pairingName}-${label}`, webhookUrl: rx?.url ?? null, redactor: this.o.redactor });
+      if (!credentials) {
         await rx?.close();
         throw new ToolkitError('PCC_PAIRING_FAILED', `pairing (${label}) answered ${res.status}: ${this.o.redactor.redactText(res.rawBody).slice(0, 200)}`, 'check the OTP (six digits, one use) and the integrator id');
       }
-      await saveVaultEntry(this.o.vaultPath, { baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, webhookUrl: rx?.url ?? null, credentials });
       if (rx && credentials.webhook_secret_key) rx.setSecret(credentials.webhook_secret_key);
       return this.makePairing(label, credentials, rx, rx !== undefined && credentials.webhook_secret_key !== null);
     } finally {
@@ -243,16 +242,4 @@ export class ProviderDriver {
   async close(): Promise<void> {
     await Promise.allSettled([...this.pairings.flatMap((p) => [p.client.close(), p.receiver?.close()]), ...this.extraReceivers.map((r) => r.close())]);
   }
-}
-
-/** The credentials of a pairing answer, or undefined. */
-export function credentialsOf(body: unknown, name: string): PairingCredentials | undefined {
-  const b = body as Record<string, unknown> | undefined;
-  if (!b || typeof b.client_id !== 'string' || typeof b.client_secret !== 'string') return undefined;
-  const s = (k: string, d = '') => (typeof b[k] === 'string' ? (b[k] as string) : d);
-  return {
-    pay_connect_id: s('pay_connect_id'), pay_connect_name: s('pay_connect_name', name), terminal_id: s('terminal_id'),
-    client_id: b.client_id, client_secret: b.client_secret,
-    webhook_secret_key: typeof b.webhook_secret_key === 'string' ? b.webhook_secret_key : null,
-  };
 }

@@ -8,9 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PAIR_PATH, type Redactor, TOKEN_PATH, matchesPath } from '../../client/index.ts';
 import { operations } from '../../generated/contract.ts';
-import { saveVaultEntry } from '../../vault/index.ts';
+import { keepCredentials } from '../../pairing/index.ts';
 import type { ProviderDriver } from './provider-states.ts';
-import { credentialsOf } from './provider-states.ts';
 
 /** The slice of an express request the filter uses. */
 export interface FilterRequest extends IncomingMessage {
@@ -62,10 +61,7 @@ export function requestFilter(driver: ProviderDriver, redactor: Redactor, onErro
 
 /** Saves a pairing answer's credentials to the vault (they cannot be recovered) and learns its secrets. */
 async function keepPairing(driver: ProviderDriver, redactor: Redactor, status: number, body: unknown, webhookUrl: string | null): Promise<void> {
-  const credentials = status === 200 ? credentialsOf(body, 'pact-verifier') : undefined;
-  if (!credentials) return;
-  redactor.register(credentials.client_secret, credentials.webhook_secret_key);
-  await saveVaultEntry(driver.o.vaultPath, { baseUrl: driver.o.baseUrl, integratorId: driver.o.integratorId, webhookUrl, credentials });
+  await keepCredentials(driver.o, { status, body }, { name: 'pact-verifier', webhookUrl, redactor });
 }
 
 /** Holds a provider answer back from the verifier until `seen` has looked at it. */

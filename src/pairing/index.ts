@@ -1,0 +1,1 @@
+export * from './pair-by-otp.ts';
