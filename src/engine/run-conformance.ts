@@ -123,6 +123,9 @@ export function workersFor(config: ResolvedConfig, target: Pick<Target, 'mintOtp
 /** Whether this engine runs built (dist/, JavaScript) rather than from its TypeScript sources. */
 const RUNNING_BUILT = import.meta.url.endsWith('.js');
 
+/** This package's built files (loaded by Node itself in the workers, never transformed). */
+const DIST_FILES = new RegExp(`^${join(PACKAGE_ROOT, 'dist').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\/]`);
+
 /**
  * Running built, the workers load the harness the suites import (src/index.ts) from the same build,
  * natively, instead of transforming some 300 TypeScript modules in every worker: the suites and
@@ -238,7 +241,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
           hookTimeout: perTest,
           passWithNoTests: false,
           silent: true,
-          ...(RUNNING_BUILT ? { server: { deps: { external: [/\/dist\//] } } } : {}),
+          ...(RUNNING_BUILT ? { server: { deps: { external: [DIST_FILES] } } } : {}),
         },
         { logLevel: 'silent', server: { watch: null }, ...builtHarness() },
         { stdout: devNull(), stderr: devNull() },
