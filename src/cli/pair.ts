@@ -10,7 +10,7 @@ import { resolveProfile } from '../profile/index.ts';
 import { DEFAULTS } from '../config/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { pairByOtp } from '../pairing/index.ts';
-import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
+import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
 const OPTIONS = {
@@ -45,7 +45,7 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
   const { values, request, vaultPath } = parse(argv, env);
   const otp = values.otp ?? env.PAYCONNECT_OTP;
   if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (got ${otp ?? 'nothing'})`, 'read the OTP off the terminal, or ask the vendor support for one');
-  await loadVault(vaultPath); // a malformed vault stops us before the OTP is consumed
+  await loadPrivateVault(vaultPath); // a malformed or open vault stops us before the OTP is consumed
   const { baseUrl, integratorId } = await openTarget(request);
   const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor() });
   try {
@@ -65,7 +65,7 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
 export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
   const { values, request, vaultPath } = parse(argv, env);
   const { baseUrl, integratorId } = await openTarget(request);
-  const entries = findPairings((await loadVault(vaultPath)).vault, baseUrl, integratorId);
+  const entries = findPairings((await loadPrivateVault(vaultPath)).vault, baseUrl, integratorId);
   const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);
   if (!entry) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`, 'list the vault file, or pass --pay-connect-id');
   const client = createPayConnectClient({ baseUrl, integratorId, credentials: { client_id: entry.credentials.client_id, client_secret: entry.credentials.client_secret }, redactor: new Redactor([entry.credentials.client_secret]) });

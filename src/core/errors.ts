@@ -12,6 +12,7 @@ export const ERROR_CODES = {
   PCC_AMOUNT_LIMIT: 'an amount above --max-amount was about to be sent to a non-sandbox target',
   PCC_VAULT_INVALID: 'the vault file is malformed or unreadable',
   PCC_VAULT_WRITE: 'the vault file could not be written',
+  PCC_VAULT_INSECURE: 'the vault file is readable by group or others: it holds client secrets',
   PCC_PAIRING_FAILED: 'pairing with the terminal failed',
   PCC_NO_PAIRING: 'no pairing is available (no vault entry and no OTP)',
   PCC_AUTH_FAILED: 'the client credentials did not obtain a token',

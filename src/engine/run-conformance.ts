@@ -36,7 +36,7 @@ import {
 } from '../report/index.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
-import { findPairings, loadVault } from '../vault/index.ts';
+import { findPairings, loadPrivateVault } from '../vault/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -168,7 +168,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   try {
-    const known = config.target.kind === 'pact' ? [] : findPairings((await loadVault(target.vaultPath)).vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id);
+    const known = config.target.kind === 'pact' ? [] : findPairings((await loadPrivateVault(target.vaultPath)).vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id);
     const { workers, reason } = workersFor(config, target, known.length);
     if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);
     const ctx: RunContext = {

@@ -9,7 +9,7 @@ import { Redactor } from '../client/index.ts';
 import { operationFor } from '../checks/index.ts';
 import { type Exchange, type RootCause, ToolkitError, rootOf } from '../core/index.ts';
 import { type Profile, resolveProfile } from '../profile/index.ts';
-import { findPairings, loadVault, removeVaultEntry } from '../vault/index.ts';
+import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index.ts';
 import { type WebhookHub, type WebhookReceiver, startWebhookHub } from '../webhooks/index.ts';
 import type { RunContext } from './run-context.ts';
 import { OtpSource, type WorkerShare } from './otp-source.ts';
@@ -154,7 +154,7 @@ export class Harness implements ScopeHost {
    * which may come after a suite paired on purpose and before it removed its entry.
    */
   private async vault() {
-    this.vaultEntries ??= loadVault(this.ctx.vaultPath).then((v) => this.myShare(findPairings(v.vault, this.ctx.baseUrl, this.ctx.integratorId)));
+    this.vaultEntries ??= loadPrivateVault(this.ctx.vaultPath).then((v) => this.myShare(findPairings(v.vault, this.ctx.baseUrl, this.ctx.integratorId)));
     return (await this.vaultEntries).filter((e) => !this.madeHere.has(e.credentials.client_id));
   }
 

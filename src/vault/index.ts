@@ -1,6 +1,6 @@
 /** Pairing credentials: an atomic 0600 file, reused across runs, and the redaction list. */
 export { findPairings } from './find-pairings.ts';
-export { loadVault, type LoadedVault } from './load-vault.ts';
+export { loadPrivateVault, loadVault, type LoadedVault } from './load-vault.ts';
 export { parseVault, VAULT_INVALID_HINT } from './parse-vault.ts';
 export { removeVaultEntry } from './remove-vault-entry.ts';
 export { saveVaultEntry } from './save-vault-entry.ts';

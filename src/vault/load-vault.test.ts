@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
-import { loadVault } from './load-vault.ts';
+import { loadPrivateVault, loadVault } from './load-vault.ts';
 import { saveVaultEntry } from './save-vault-entry.ts';
 import { sampleEntry } from './testdata/sample-entry.ts';
 
@@ -53,5 +53,31 @@ describe('loadVault', () => {
     const error = await loadVault(dir).catch((e: unknown) => e);
     expect(isToolkitError(error) && error.code).toBe('PCC_VAULT_INVALID');
     expect((error as Error).message).toMatch(/could not be read \(EISDIR\)/);
+  });
+});
+
+describe('loadPrivateVault', () => {
+  it('refuses a vault open to group or others, naming the mode and the chmod that fixes it, and leaves it alone', async () => {
+    const file = join(dir, 'vault.json');
+    await saveVaultEntry(file, sampleEntry('a'));
+    const text = await readFile(file, 'utf8');
+    for (const mode of [0o644, 0o640, 0o604, 0o660]) {
+      await chmod(file, mode);
+      const error = await loadPrivateVault(file).then(() => undefined, (e: unknown) => e);
+      expect(isToolkitError(error) && error.code).toBe('PCC_VAULT_INSECURE');
+      expect((error as Error).message).toContain(`mode 0${mode.toString(8)}`);
+      expect((error as { hint?: string }).hint).toBe(`run: chmod 600 ${file}`);
+      expect(await readFile(file, 'utf8')).toBe(text);
+    }
+  });
+
+  it('reads a vault only its owner may read, and a missing one', async () => {
+    const file = join(dir, 'vault.json');
+    await saveVaultEntry(file, sampleEntry('a'));
+    for (const mode of [0o600, 0o400]) {
+      await chmod(file, mode);
+      expect((await loadPrivateVault(file)).vault.pairings).toHaveLength(1);
+    }
+    expect((await loadPrivateVault(join(dir, 'none.json'))).exists).toBe(false);
   });
 });

@@ -50,6 +50,22 @@ export async function loadVault(file: string, options: Pick<VaultIoOptions, 'fs'
   return { file, vault, exists: true, mode, insecureMode };
 }
 
+/**
+ * {@link loadVault} for a command about to use the vault: a vault that group or others may read (or
+ * write) is refused, as ssh refuses a private key they can read, before any OTP is spent. Saving
+ * still writes 0600 whatever it found: credentials that just arrived are never dropped for it.
+ *
+ * @throws ToolkitError PCC_VAULT_INSECURE for a vault with any permission for group or others
+ */
+export async function loadPrivateVault(file: string, options: Pick<VaultIoOptions, 'fs'> = {}): Promise<LoadedVault> {
+  const loaded = await loadVault(file, options);
+  if (loaded.exists && loaded.mode !== null && process.platform !== 'win32' && (loaded.mode & 0o077) !== 0) {
+    throw new ToolkitError('PCC_VAULT_INSECURE', `vault file ${file} is open to group or others (mode 0${loaded.mode.toString(8)}) and holds client secrets`,
+      `run: chmod 600 ${file}`);
+  }
+  return loaded;
+}
+
 function unreadable(file: string, error: unknown): ToolkitError {
   const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   return new ToolkitError('PCC_VAULT_INVALID', `vault file ${file} could not be read (${code})`, VAULT_INVALID_HINT, {

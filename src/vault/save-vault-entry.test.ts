@@ -132,3 +132,27 @@ describe('saveVaultEntry', () => {
     expect(await readdir(dir)).toEqual(['vault.json']);
   });
 });
+
+describe('keeping the vault out of git', () => {
+  const gitignore = (d: string) => readFile(join(d, '.gitignore'), 'utf8').catch(() => undefined);
+
+  it('puts a .gitignore of * in a directory it creates, and in .payconnect/', async () => {
+    const made = join(dir, 'new', 'place');
+    await saveVaultEntry(join(made, 'vault.json'), sampleEntry('a'));
+    expect(await gitignore(made)).toMatch(/^\*$/m);
+    const dot = join(dir, '.payconnect');
+    await import('node:fs/promises').then((f) => f.mkdir(dot));
+    await saveVaultEntry(join(dot, 'vault.json'), sampleEntry('a'));
+    expect(await gitignore(dot)).toMatch(/^\*$/m);
+  });
+
+  it('leaves a directory the user keeps, and a .gitignore already there, as they are', async () => {
+    await saveVaultEntry(file, sampleEntry('a'));
+    expect(await gitignore(dir)).toBeUndefined();
+    const dot = join(dir, '.payconnect');
+    await import('node:fs/promises').then((f) => f.mkdir(dot));
+    await writeFile(join(dot, '.gitignore'), 'mine\n');
+    await saveVaultEntry(join(dot, 'vault.json'), sampleEntry('a'));
+    expect(await gitignore(dot)).toBe('mine\n');
+  });
+});

@@ -1,15 +1,15 @@
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ToolkitError } from '../core/errors.ts';
 import { loadVault } from './load-vault.ts';
 import { VAULT_VERSION, vaultKey, type NewVaultEntry, type VaultEntry } from './vault.ts';
-import { nodeVaultFs, type VaultIoOptions } from './vault-fs.ts';
+import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
 import { withVaultLock } from './with-vault-lock.ts';
 import { writeFileAtomic } from './write-file-atomic.ts';
 
 /**
  * Saves one pairing, the moment its answer arrives: under the vault lock, reads the vault, replaces
  * the entry with the same key and `pay_connect_id` or appends it, and writes the file atomically
- * (mode 0600). Creates the directory (mode 0700) when missing.
+ * (mode 0600). Creates the directory (mode 0700) when missing, then keeps it out of git.
  *
  * @returns the stored entry
  * @throws ToolkitError PCC_VAULT_INVALID when the existing file is malformed (it is left untouched)
@@ -25,8 +25,9 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
     pairedAt: entry.pairedAt ?? new Date().toISOString(),
     credentials: { ...entry.credentials },
   };
+  let created: string | undefined;
   try {
-    await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    created = await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new ToolkitError('PCC_VAULT_WRITE', `the vault's directory ${dirname(file)} could not be created`,
       'choose a vault path in a writable directory', { cause: error });
@@ -41,5 +42,27 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
     else pairings.push(stored);
     await writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
   }, options);
+  // After the save: nothing may come between the answer and the credentials on disk.
+  await keepOutOfGit(dirname(file), created !== undefined, fs);
   return stored;
+}
+
+/**
+ * Puts a `.gitignore` of `*` in the vault's directory, so `git add .` never takes the secrets: in
+ * a directory the vault made, or in the default `.payconnect/`, unless one is there already. A
+ * directory the user chose and keeps is left as it is.
+ */
+async function keepOutOfGit(dir: string, madeHere: boolean, fs: VaultFs): Promise<void> {
+  if (!madeHere && basename(dir) !== '.payconnect') return;
+  try {
+    const handle = await fs.open(join(dir, '.gitignore'), 'wx', 0o600);
+    try {
+      await handle.writeFile('# payconnect-conformance: pairing credentials (secrets) never go into git\n*\n', 'utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw new ToolkitError('PCC_VAULT_WRITE', `${join(dir, '.gitignore')} could not be written`, 'check that the vault\'s directory is writable', { cause: error });
+  }
 }

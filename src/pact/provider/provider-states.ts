@@ -9,7 +9,7 @@ import { ToolkitError } from '../../core/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
 import { pairByOtp } from '../../pairing/index.ts';
-import { type PairingCredentials, findPairings, loadVault, removeVaultEntry } from '../../vault/index.ts';
+import { type PairingCredentials, findPairings, loadPrivateVault, removeVaultEntry } from '../../vault/index.ts';
 import { type WebhookReceiver, startWebhookReceiver } from '../../webhooks/index.ts';
 import { EXAMPLE } from '../names.ts';
 import { OUTCOMES } from '../states.ts';
@@ -114,7 +114,7 @@ export class ProviderDriver {
   /** The run's pairing: the vault's first for this target, else a new one by OTP (with a webhook receiver). */
   primary(): Promise<ProviderPairing> {
     this.primaryPromise ??= (async () => {
-      const [entry] = findPairings((await loadVault(this.o.vaultPath)).vault, this.o.baseUrl, this.o.integratorId);
+      const [entry] = findPairings((await loadPrivateVault(this.o.vaultPath)).vault, this.o.baseUrl, this.o.integratorId);
       if (!entry) return this.pairByOtp('primary', true);
       let rx: WebhookReceiver | undefined;
       const url = entry.webhookUrl ? new URL(entry.webhookUrl) : undefined;
