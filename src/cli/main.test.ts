@@ -25,6 +25,15 @@ describe('the command table', () => {
     expect(b.out.stdout).toContain('verify-pacts');
   });
 
+  it('--help of every command prints its usage and exits 0', async () => {
+    for (const cmd of ['run', 'sim', 'pair', 'unpair', 'report', 'merge-reports', 'verify-pacts', 'publish-pacts']) {
+      const { out, io: x } = io();
+      expect(await main([cmd, '--help'], {}, x), cmd).toBe(0);
+      expect(out.stdout.toLowerCase(), cmd).toMatch(/^usage: /);
+      expect(out.stderr, cmd).toBe('');
+    }
+  });
+
   it('a toolkit error of a command is one clear message and exit 2', async () => {
     const { out, io: x } = io();
     expect(await main(['pair', '--target', 'ftp://x'], {}, x)).toBe(2);

@@ -13,6 +13,33 @@ import { pairByOtp } from '../pairing/index.ts';
 import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
+const PAIR_USAGE = `usage: payconnect-conformance pair --target <url> --integrator-id <id> --otp <six digits> [options]
+
+Pairs with a terminal by OTP and saves the credentials to the vault (atomically, mode 0600) before
+anything else: they cannot be recovered.
+
+  --target <url>          the service's base URL (env PAYCONNECT_TARGET)
+  --integrator-id <id>    the integrator id (env PAYCONNECT_INTEGRATOR_ID)
+  --otp <six digits>      the one-time password the terminal shows (env PAYCONNECT_OTP)
+  --vault <file>          the vault file (env PAYCONNECT_VAULT; default ${DEFAULTS.vault})
+  --name <name>           the pairing's name (default payconnect-conformance)
+  --webhook-url <url>     where the service posts this pairing's webhooks
+  --allow-production      allow the vendor's production host
+`;
+
+const UNPAIR_USAGE = `usage: payconnect-conformance unpair --target <url> --integrator-id <id> [options]
+
+Unpairs a vault pairing on the service (its credentials stop working), then removes it from the vault.
+
+  --target <url>          the service's base URL (env PAYCONNECT_TARGET)
+  --integrator-id <id>    the integrator id (env PAYCONNECT_INTEGRATOR_ID)
+  --pay-connect-id <id>   which pairing (default: the newest of that target)
+  --vault <file>          the vault file (env PAYCONNECT_VAULT; default ${DEFAULTS.vault})
+  --allow-production      allow the vendor's production host
+`;
+
+const wantsHelp = (argv: readonly string[]) => argv.includes('--help') || argv.includes('-h');
+
 const OPTIONS = {
   target: { type: 'string' },
   'integrator-id': { type: 'string' },
@@ -29,7 +56,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   try {
     ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, `valid options: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}`);
+    throw new ToolkitError('PCC_USAGE', (e as Error).message, `valid options: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}, --help`);
   }
   const target = values.target ?? env.PAYCONNECT_TARGET;
   if (!target || !/^https?:\/\//.test(target)) throw new ToolkitError('PCC_USAGE', `--target must be the service's base URL (got ${target ?? 'nothing'})`, 'pass --target https://your-sandbox.example');
@@ -42,6 +69,10 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
 
 /** `pair --target URL --integrator-id ID --otp 123456 [--name N] [--webhook-url U] [--vault F]` */
 export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout(PAIR_USAGE);
+    return 0;
+  }
   const { values, request, vaultPath } = parse(argv, env);
   const otp = values.otp ?? env.PAYCONNECT_OTP;
   if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (got ${otp ?? 'nothing'})`, 'read the OTP off the terminal, or ask the vendor support for one');
@@ -63,9 +94,14 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
 
 /** `unpair --target URL --integrator-id ID [--pay-connect-id P] [--vault F]`: the newest pairing by default. */
 export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout(UNPAIR_USAGE);
+    return 0;
+  }
   const { values, request, vaultPath } = parse(argv, env);
+  const { vault } = await loadPrivateVault(vaultPath); // a malformed or open vault stops us before any request
   const { baseUrl, integratorId } = await openTarget(request);
-  const entries = findPairings((await loadPrivateVault(vaultPath)).vault, baseUrl, integratorId);
+  const entries = findPairings(vault, baseUrl, integratorId);
   const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);
   if (!entry) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`, 'list the vault file, or pass --pay-connect-id');
   const client = createPayConnectClient({ baseUrl, integratorId, credentials: { client_id: entry.credentials.client_id, client_secret: entry.credentials.client_secret }, redactor: new Redactor([entry.credentials.client_secret]) });

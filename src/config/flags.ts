@@ -64,7 +64,7 @@ const TABLE = [
     description: 'How long to keep watching a transaction after its final status, to see a change',
     defaultText: 'four simulator steps with sim, 1s otherwise' },
   { name: 'seed', key: 'seed', type: 'string', placeholder: '<integer>', group: 'run',
-    description: 'The seed of every random choice, to replay a run (negative: --seed=-5)',
+    description: 'The seed of every random choice, to replay a run (negative ones too: --seed -5)',
     defaultText: 'random, shown in the report' },
   { name: 'suite', key: 'suites', type: 'string', multiple: true, placeholder: '<name>', group: 'run',
     description: `A suite to run; repeat for several. One of: ${SUITE_NAMES.join(', ')}`, defaultText: 'all' },
@@ -130,7 +130,7 @@ const HELP_HINT = 'run "payconnect-conformance run --help" to list every flag';
 export function parseRunFlags(argv: readonly string[]): Candidates {
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false, allowNegative: true }));
+    ({ values } = parseArgs({ args: joinNegativeValues(argv), options: OPTIONS, strict: true, allowPositionals: false, allowNegative: true }));
   } catch (error) {
     throw usageError(error, argv);
   }
@@ -140,6 +140,24 @@ export function parseRunFlags(argv: readonly string[]): Candidates {
     if (value === undefined) continue;
     const spelled = value === false ? `--no-${flag.name}` : `--${flag.name}`;
     out[flag.key] = { value, source: 'flag', where: `flag ${spelled}` };
+  }
+  return out;
+}
+
+/**
+ * `--runs -3` as `--runs=-3`: Node's parser takes a value that starts with a dash for a flag and
+ * calls the argument ambiguous; a negative number is a value, for our own validation to judge.
+ */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const next = argv[i + 1];
+    const flag = /^--([a-z-]+)$/.exec(a)?.[1];
+    if (flag && OPTIONS[flag as keyof typeof OPTIONS]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
   }
   return out;
 }

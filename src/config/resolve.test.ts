@@ -207,3 +207,10 @@ describe('terminals and shards', () => {
     expect(url.terminals).toBe(8);
   });
 });
+
+describe('negative numbers', () => {
+  it('takes a negative value after a flag as its value (--seed -5), for the flag\'s own check to judge', async () => {
+    expect((await resolveIn(await emptyDir(), ['--seed', '-5'])).seed).toBe(-5);
+    expect((await resolveIn(await emptyDir(), ['--seed=-6'])).seed).toBe(-6);
+  });
+});

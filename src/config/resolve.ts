@@ -15,7 +15,7 @@ import { parseRunFlags } from './flags.ts';
 import * as p from './parsers.ts';
 import { PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
-const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative: --seed=-5)';
+const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
 const SIM_KEYS = ['sim.faults', 'sim.stepDelay', 'sim.deadline'] as const;
 
 /**

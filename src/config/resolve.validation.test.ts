@@ -24,6 +24,8 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     ['a bad runs value', ['--runs', '0'], 'invalid runs', 'must be positive'],
     ['a bad public URL', ['--webhook-public-url', 'tunnel.example'], 'invalid webhookPublicUrl', 'not a URL'],
     ['a seed out of range', ['--seed', '99999999999'], 'invalid seed', 'must be from'],
+    ['negative runs', ['--runs', '-3'], 'invalid runs "-3" from flag --runs', 'must be positive'],
+    ['negative terminals', ['--terminals', '-2'], 'invalid terminals "-2"', 'must be from 1 to 32'],
     ['zero terminals', ['--terminals', '0'], 'invalid terminals "0" from flag --terminals', 'must be from 1 to 32'],
     ['a shard that is no fraction', ['--shard', '2'], 'invalid shard "2" from flag --shard', 'not i/n'],
     ['a shard past the count', ['--shard', '3/2'], 'invalid shard', 'part 3 of 2 does not exist'],

@@ -17,6 +17,7 @@ import {
   buildSummary,
   exitCodeFor,
   generateAllureHtml,
+  prepareReportsDir,
   readShardRecord,
   replaceDirectory,
   stagingDirectory,
@@ -113,6 +114,7 @@ function mergeAllureResults(dirs: readonly string[], into: string): void {
 /** Merges the shards' reports into `outDir`. */
 export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string) => void }): Promise<MergeResult> {
   const shards = orderShards(opts.dirs.map((d) => ({ ...readShardRecord(resolve(d)), dir: d })));
+  prepareReportsDir(opts.outDir);
   const { record, info } = mergeRecords(shards);
   const summary = buildSummary(record, info.tool, info.target);
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];

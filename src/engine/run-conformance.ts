@@ -27,6 +27,7 @@ import {
   defaultClauseUrl,
   exitCodeFor,
   generateAllureHtml,
+  prepareReportsDir,
   replaceDirectory,
   scrubSecrets,
   sha256Hex,
@@ -164,6 +165,7 @@ function suiteGlobs(suites: string[]): string[] {
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const runDeadlineAt = Date.now() + config.maxDurationMs;
   assertKnownChecks(config.disabledChecks);
+  prepareReportsDir(config.reportsDir);
   const target = await openRunTarget(config);
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();

@@ -61,12 +61,12 @@ describe('simCommand', () => {
 
   it.each([
     [['--bogus'], /unknown flag --bogus/],
-    [['--port', 'abc'], /--port is "abc"\. Fix: give an integer from 0 to 65535/],
+    [['--port', 'abc'], /--port is "abc"\n  fix: give an integer from 0 to 65535/],
     [['--port', '70000'], /--port/],
-    [['--step-delay', '5000'], /--step-delay .*0 to 1000/],
+    [['--step-delay', '5000'], /--step-delay [^]*0 to 1000/],
     [['--deadline', '20000'], /--deadline/],
-    [['--step-delay', '100', '--deadline', '150'], /--deadline is 150\. Fix: make it larger than two step delays/],
-    [['--webhook-retry-scale', '0'], /--webhook-retry-scale .*above 0/],
+    [['--step-delay', '100', '--deadline', '150'], /--deadline is 150\n  fix: make it larger than two step delays/],
+    [['--webhook-retry-scale', '0'], /--webhook-retry-scale [^]*above 0/],
     [['--webhook-retry-scale', 'fast'], /--webhook-retry-scale/],
     [['--seed', '-1'], /--seed|-1/],
     [['--fault', 'nope'], /--fault "nope" is not a fault switch/],
@@ -78,6 +78,7 @@ describe('simCommand', () => {
     expect(await simCommand(argv, o.io)).toBe(2);
     expect(o.err).toHaveLength(1);
     expect(o.err[0]).toMatch(message);
+    expect(o.err[0]).toMatch(/^PCC_USAGE: .*\n  fix: /);
     expect(o.out).toHaveLength(0);
   });
 
@@ -87,15 +88,15 @@ describe('simCommand', () => {
     expect(o.out.join('')).toMatch(/usage: sim/);
   });
 
-  it('answers 1 when the port is taken', async () => {
+  it('answers 2, in the form of every command\'s errors, when the port is taken', async () => {
     const first = io();
     const ac = new AbortController();
     const running = simCommand(['--otps', '0'], first.io, { signal: ac.signal });
     await until(() => first.out.join('').includes('press Ctrl+C'));
     const port = /:(\d+)\n/.exec(first.out.join(''))?.[1] as string;
     const second = io();
-    expect(await simCommand(['--port', port], second.io)).toBe(1);
-    expect(second.err.join('')).toMatch(/PCC_SIMULATOR: .*could not listen/);
+    expect(await simCommand(['--port', port], second.io)).toBe(2);
+    expect(second.err.join('')).toMatch(/^PCC_SIMULATOR: the simulator could not listen on .*\n  fix: /);
     ac.abort();
     expect(await running).toBe(0);
   });

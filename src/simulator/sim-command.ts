@@ -3,7 +3,7 @@
  * request, and stops cleanly on SIGINT/SIGTERM. A thin shell over startSimulator.
  */
 import { parseArgs } from 'node:util';
-import { isToolkitError } from '../core/errors.ts';
+import { ToolkitError, isToolkitError } from '../core/errors.ts';
 import { FAULTS, isFaultId, type FaultId } from './faults.ts';
 import type { SimulatorOptions } from './options.ts';
 import { startSimulator } from './simulator.ts';
@@ -106,14 +106,16 @@ function stopRequested(signal: AbortSignal | undefined): Promise<void> {
 
 /**
  * Runs the simulator until SIGINT/SIGTERM (or `opts.signal`, for tests and embedding).
- * @returns 0 after a clean stop, 2 on a usage error, 1 when the simulator cannot start.
+ * @returns 0 after a clean stop, 2 on a usage error or when the simulator cannot start.
  */
 export async function simCommand(argv: string[], io: SimCommandIo, opts: { signal?: AbortSignal } = {}): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (e) {
-    io.stderr(`sim: ${(e as Error).message}\n`);
+    // The same form as every command's usage errors: code, what is wrong, and the fix.
+    const [what, fix] = (e as Error).message.split('. Fix: ');
+    io.stderr(`${new ToolkitError('PCC_USAGE', what!, fix?.replace(/\.$/, '')).toUserMessage()}\n`);
     return 2;
   }
   if (parsed === 'help') {
@@ -124,8 +126,9 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
   try {
     sim = await startSimulator({ ...parsed.options, onRequest: (line) => io.stdout(`${line}\n`) });
   } catch (e) {
-    io.stderr(`sim: ${isToolkitError(e) ? e.toUserMessage() : String(e)}\n`);
-    return isToolkitError(e) && e.code === 'PCC_CONFIG_INVALID' ? 2 : 1;
+    // A busy port or a refused setting is the user's to fix: exit 2, like every command.
+    io.stderr(`${isToolkitError(e) ? e.toUserMessage() : new ToolkitError('PCC_SIMULATOR', `the simulator did not start: ${String(e)}`).toUserMessage()}\n`);
+    return 2;
   }
   const stopped = stopRequested(opts.signal);
   const otps = Array.from({ length: parsed.otps }, () => `  ${sim.mintOtp()}`);
