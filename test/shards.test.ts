@@ -34,6 +34,7 @@ describe('shards and merge-reports', () => {
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { verdict: string; counts: unknown; shards: { index: number; tests: number }[] };
     expect(summary.counts).toEqual(whole.summary!.counts);
     expect(summary.verdict).toBe('pass');
+    expect((summary as { seed?: number }).seed).toBe(11);
     expect(summary.shards.map((s) => [s.index, s.tests])).toEqual([[1, a.length], [2, b.length]]);
     expect(junitCases(out)).toBe(junitCases(whole.reportsDir));
     expect(readFileSync(join(out, 'certification.md'), 'utf8')).toMatch(/CERTIFIED/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../report/summary.ts';
 import { finding, runRecord, testRecord } from '../report/testing.ts';
-import { formatFinalTable } from './table.ts';
+import { formatFinalTable, rerunCommand } from './table.ts';
 
 const tool = { name: 'payconnect-conformance', version: '0.1.0' };
 const target = { kind: 'url', baseUrl: 'http://127.0.0.1:1' };
@@ -31,5 +31,22 @@ describe('the final table', () => {
     const text = formatFinalTable(run, buildSummary(run, tool, target), 'summary.json');
     expect(text).toContain('INCOMPLETE run budget exceeded: 1 test not finished (payment > late)');
     expect(text).toContain('ERROR PCC_INTERNAL in payment > crash: TypeError: x is undefined (this is a bug in payconnect-conformance');
+  });
+});
+
+describe('re-running a failure', () => {
+  it('prints, under each failure, the command that runs its test again with the run\'s seed', () => {
+    const run = runRecord([testRecord({ capability: 'print-slip', scenario: "slip of a SUCCESS (amount 2.50) isn't off", state: 'failed', findings: [finding({ test: "print-slip > slip of a SUCCESS (amount 2.50) isn't off" })] })]);
+    const summary = buildSummary(run, tool, target, { seed: 42, startedAt: '2026-11-25T10:00:00.000Z', finishedAt: '2026-11-25T10:00:01.000Z' });
+    const lines = formatFinalTable(run, summary, 'summary.json').split('\n');
+    const at = lines.findIndex((l) => l.startsWith('FAIL invariant.total-amount'));
+    expect(lines[at + 1]).toBe(`  re-run: payconnect-conformance run --seed 42 --grep 'slip of a SUCCESS \\(amount 2\\.50\\) isn'\\''t off' (plus this run's target and --sim-fault options)`);
+  });
+
+  it('gives a --grep that matches the test\'s name and only names with that text', () => {
+    const cmd = rerunCommand(7, 'payment > amount 1.5 (rejected)');
+    const pattern = /--grep '(.*)' \(/.exec(cmd)![1]!;
+    expect(new RegExp(pattern).test('payment amount 1.5 (rejected)')).toBe(true);
+    expect(new RegExp(pattern).test('payment amount 105 rejected')).toBe(false);
   });
 });

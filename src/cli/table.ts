@@ -13,6 +13,19 @@ export interface TableReports {
   htmlError?: string;
 }
 
+/** Shell single quotes around `s`. */
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The command that runs one test again: the run's seed, and a --grep that matches its scenario name
+ * only (a regular expression, so escaped). The run's target and fault options still need adding.
+ */
+export function rerunCommand(seed: number | undefined, test: string): string {
+  const scenario = test.includes(' > ') ? test.slice(test.indexOf(' > ') + 3) : test;
+  const grep = scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `payconnect-conformance run${seed !== undefined ? ` --seed ${seed}` : ''} --grep ${shellQuote(grep)} (plus this run's target and --sim-fault options)`;
+}
+
 export function formatFinalTable(record: RunRecord, summary: Summary, summaryPath: string, reports: TableReports = {}): string {
   const caps = new Map<string, { pass: number; fail: number; skip: number; warn: number }>();
   for (const t of record.tests) {
@@ -31,6 +44,7 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     const blocked = summary.blocked.filter((b) => b.check === f.check && b.test === f.test && b.message === f.message).reduce((n, b) => n + b.count, 0);
     const consequences = [blocked > 0 ? `blocked ${blocked} test${blocked === 1 ? '' : 's'}` : '', f.repeats > 0 ? `seen again ${f.repeats}x in ${f.repeatedIn.length} test${f.repeatedIn.length === 1 ? '' : 's'}` : ''].filter(Boolean);
     out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequences.length > 0 ? ` [${consequences.join('; ')}]` : ''}`);
+    if (f.severity === 'failure') out.push(`  re-run: ${rerunCommand(summary.seed, f.test)}`);
   }
   if (summary.incomplete) out.push(`INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`);
   for (const t of record.tests.filter((x) => x.toolkitError)) {

@@ -116,7 +116,8 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   const shards = orderShards(opts.dirs.map((d) => ({ ...readShardRecord(resolve(d)), dir: d })));
   prepareReportsDir(opts.outDir);
   const { record, info } = mergeRecords(shards);
-  const summary = buildSummary(record, info.tool, info.target);
+  const seeds = new Set(shards.map((s) => s.info.seed));
+  const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
   summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
   const allureResults = join(opts.outDir, REPORT_FILES.allureResults);

@@ -259,7 +259,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     if (record.tests.length === 0 && record.unhandled.length === 0) {
       record.unhandled.push(`no test ran (suites: ${suites.join(', ') || 'all'})`);
     }
-    const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl });
+    const finishedAt = new Date().toISOString();
+    const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt });
     if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];
     const info: RunInfo = {
       tool,
@@ -274,7 +275,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       checksDisabled: [...config.disabledChecks],
       startedAt,
-      finishedAt: new Date().toISOString(),
+      finishedAt,
     };
     if (config.shard) {
       summary.shards = [{ ...config.shard, seed: config.seed, baseUrl: target.baseUrl, startedAt, finishedAt: info.finishedAt, tests: record.tests.length }];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
-import { type AllureMessage, allureMessagesFor, clauseUrlFrom, featureOf, headingAnchor } from './allure-messages.ts';
+import { type AllureMessage, allureMessagesFor, clauseUrlFrom, featureOf, headingAnchor, severityOf } from './allure-messages.ts';
 import { environmentProperties } from './allure-reporter.ts';
 import { stripAnalytics, stripAnalyticsInFile } from './allure-html.ts';
 import { finding, testRecord } from './testing.ts';
@@ -94,6 +94,17 @@ describe('Allure messages of a test', () => {
     const t = testRecord({ clause: 'sandbox#transactions', exchanges: [exchange(1, { operationId: 'pair' }), exchange(2, { operationId: 'getToken' }), exchange(3, { operationId: 'generateTransaction' })] });
     expect(featureOf(t, endpoints)).toBe('generateTransaction');
     expect(headingAnchor('POST /v1/pay-connect/transactions/{transaction_id}/cancel/')).toBe('post-v1pay-connecttransactionstransaction_idcancel');
+  });
+});
+
+describe('severityOf', () => {
+  it('is decided by the gravest finding: spec failure critical, other failure normal, warning minor; else by the clause', () => {
+    const stateful = { clause: 'sandbox#transactions' };
+    expect(severityOf(testRecord({ ...stateful, findings: [finding({ severity: 'failure', clause: 'spec#transaction-print-slip' })] }))).toBe('critical');
+    expect(severityOf(testRecord({ ...stateful, findings: [finding({ severity: 'warning', clause: 'profile#webhooks' }), finding({ severity: 'failure', clause: 'profile#webhooks' })] }))).toBe('normal');
+    expect(severityOf(testRecord({ clause: 'spec#pairing-result', findings: [finding({ severity: 'warning', clause: 'profile#webhooks' })] }))).toBe('minor');
+    expect(severityOf(testRecord({ ...stateful }))).toBe('minor');
+    expect(severityOf(testRecord({ clause: 'spec#pairing-result' }))).toBe('critical');
   });
 });
 

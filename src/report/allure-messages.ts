@@ -70,8 +70,18 @@ export function featureOf(t: TestRecord, endpoints: readonly EndpointRef[] = [])
   return ops.find((o) => o !== 'pair' && o !== 'getToken') ?? ops[0];
 }
 
-/** The test's severity label: spec clauses are critical, profile rules normal, sandbox rules minor. */
+const RANK = ['trivial', 'minor', 'normal', 'critical', 'blocker'];
+
+/**
+ * The test's severity label. With findings, the gravest one decides: a failed spec clause is
+ * critical, another failure (a profile or sandbox rule under --strict) normal, a warning minor. A test
+ * without findings takes its clause's: spec critical, profile normal, sandbox minor.
+ */
 export function severityOf(t: TestRecord): string {
+  if (t.findings.length > 0) {
+    const of = (f: TestRecord['findings'][number]) => (f.severity !== 'failure' ? 'minor' : clauseSource(f.clause) === 'spec' ? 'critical' : 'normal');
+    return t.findings.map(of).reduce((a, b) => (RANK.indexOf(b) > RANK.indexOf(a) ? b : a));
+  }
   return { spec: 'critical', profile: 'normal', sandbox: 'minor' }[clauseSource(t.clause)] ?? 'normal';
 }
 

@@ -46,4 +46,20 @@ describe('summary.json', () => {
     const s = buildSummary(runRecord([testRecord()]), tool, target);
     expect(s).toEqual({ tool, target, verdict: 'pass', counts: { tests: 1, passed: 1, failed: 0, skipped: 0, failures: 0, warnings: 0 }, findings: [], blocked: [] });
   });
+
+  it('adds the seed, the start and end, and every skipped test with its reason, keeping the other fields', () => {
+    const blockedBy = { check: 'convergence.deadline', severity: 'failure' as const, clause: 'spec#x', message: 'never final', test: 'payment > first' };
+    const run = runRecord([
+      testRecord({ scenario: 'ok' }),
+      testRecord({ scenario: 'manual', state: 'skipped', skipReason: 'needs a person at the terminal' }),
+      testRecord({ scenario: 'later', state: 'skipped', blockedBy }),
+    ]);
+    const when = { seed: -5, startedAt: '2026-11-25T10:00:00.000Z', finishedAt: '2026-11-25T10:00:13.000Z' };
+    const s = buildSummary(run, tool, target, when);
+    expect(s).toMatchObject({ ...buildSummary(run, tool, target), ...when });
+    expect(s.skipped).toEqual([
+      { test: 'payment > manual', reason: 'needs a person at the terminal' },
+      { test: 'payment > later', reason: 'blocked by [convergence.deadline] never final' },
+    ]);
+  });
 });

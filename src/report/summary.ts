@@ -43,6 +43,13 @@ export interface Summary {
   incomplete?: { reason: string; tests: string[] };
   /** Present when checks were turned off (`checks.disable`): their ids. */
   checksDisabled?: string[];
+  /** The seed of the run's random choices, to replay it (`--seed`); absent for merged shards of different seeds. */
+  seed?: number;
+  /** When the run started and ended (ISO 8601). */
+  startedAt?: string;
+  finishedAt?: string;
+  /** Every skipped test with its reason (a blocked test names the finding that blocked it). */
+  skipped?: { test: string; reason: string }[];
   /** Present for a run of one shard (`--shard i/n`), or for shards merged by `merge-reports`. */
   shards?: ShardSummary[];
 }
@@ -79,7 +86,7 @@ function blockedEntries(tests: readonly TestRecord[]): BlockedEntry[] {
 }
 
 /** Builds the summary. A failed test without a failure finding still fails the verdict. */
-export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target']): Summary {
+export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string }): Summary {
   const blocked = blockedEntries(run.tests);
   const raw = run.tests.flatMap((t) => t.findings.map((f) => ({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null })));
   const findings: SummaryFinding[] = raw.map((f) => {
@@ -101,7 +108,16 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     findings: order.map((o) => o.f),
     blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
     ...(notFinished.length > 0 ? { incomplete: { reason: 'run budget exceeded', tests: notFinished.map((t) => t.name) } } : {}),
+    ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests) } : {}),
   };
+}
+
+/** The skipped tests and why: their own reason, else the finding that blocked them, else vitest's skip. */
+function skippedOf(tests: readonly TestRecord[]): { test: string; reason: string }[] {
+  return tests.filter((t) => t.state === 'skipped').map((t) => ({
+    test: t.name,
+    reason: t.skipReason ?? (t.blockedBy ? `blocked by [${t.blockedBy.check}] ${t.blockedBy.message}` : 'skipped (no reason recorded)'),
+  }));
 }
 
 /** Exit code: 2 for a toolkit error, 1 for a failure of the service, 0 otherwise (warnings allowed). */
