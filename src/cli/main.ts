@@ -2,6 +2,7 @@
  * The command line: a thin shell over the programmatic API. It maps a toolkit error to one clear
  * message and exit code 2, and otherwise returns what the command returned.
  */
+import { appendFileSync } from 'node:fs';
 import { isToolkitError } from '../core/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
@@ -34,15 +35,25 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
   }
   const config = await resolveConfig({ argv, env, cwd: process.cwd() });
   io.stdout(`payconnect-conformance: target ${config.target.kind === 'url' ? config.target.baseUrl : config.target.kind}, profile ${config.profile}, terminal ${config.terminal}, seed ${config.seed}\n`);
-  // Live progress on a terminal only: a CI log gets the final table and nothing in between.
-  const progress = (io.progress ?? io.interactive) ? new LiveProgress({ write: io.stdout }) : undefined;
+  // A terminal gets a redrawn running line; a log (CI) a line per test and a heartbeat, no control characters.
+  const progress = new LiveProgress({ write: io.stdout, live: io.progress ?? io.interactive });
   try {
-    const result = await runConformance(config, io, progress ?? {});
-    progress?.stop();
+    const result = await runConformance(config, io, progress);
+    progress.stop();
     io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
+    if (env.GITHUB_ACTIONS === 'true') {
+      const { githubAnnotations, githubJobSummary } = await import('../report/index.ts');
+      for (const line of githubAnnotations(result.summary)) io.stdout(`${line}\n`);
+      try {
+        if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, githubJobSummary(result.summary, result.reports.certification));
+      } catch (e) {
+        // The run's verdict stands; the missing job summary is said, not hidden.
+        io.stderr(`the job summary could not be appended to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the reports hold the same\n`);
+      }
+    }
     return result.exitCode;
   } finally {
-    progress?.stop();
+    progress.stop();
   }
 }
 

@@ -14,3 +14,4 @@ export * from './summary.ts';
 export * from './write-reports.ts';
 export * from './write.ts';
 export * from './shard-record.ts';
+export * from './github.ts';

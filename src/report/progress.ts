@@ -1,6 +1,9 @@
 /**
- * Live progress of a run in a terminal: the suite, the running test with its elapsed time, and one
- * line per finished test. Meant for a TTY only: the CLI does not attach it when output is a log.
+ * Progress of a run while it goes: one line per finished test (`✓ capability > scenario (ms)`, with
+ * its failures, warnings or skip reason). Tests finish in any order, several at a time on a pool of
+ * terminals, so every line names its capability. In a terminal (`live`), a redrawn last row shows
+ * how many tests are running and the newest of them; in a log (CI, no TTY), a heartbeat line every
+ * `heartbeatMs` without a finished test says the run is alive.
  */
 import type { RunEvents } from './collector.ts';
 import type { TestRecord } from './records.ts';
@@ -8,8 +11,12 @@ import type { TestRecord } from './records.ts';
 /** Options of {@link LiveProgress}. */
 export interface LiveProgressOptions {
   write: (s: string) => void;
-  /** How often the running line is redrawn. @default 100 */
+  /** Redraw a running line (a terminal), or print heartbeats (a log). @default true */
+  live?: boolean;
+  /** How often the running line is redrawn, or a heartbeat considered. @default 100 (live), 1000 (log) */
   tickMs?: number;
+  /** A log gets a heartbeat after this long without a line. @default 30000 */
+  heartbeatMs?: number;
   /** The terminal width, to keep the running line on one row. @default () => process.stdout.columns || 100 */
   columns?: () => number;
   /** @default Date.now */
@@ -27,41 +34,44 @@ export function clock(ms: number): string {
 export class LiveProgress implements RunEvents {
   readonly #o: Required<LiveProgressOptions>;
   readonly #started: number;
-  #suite: string | undefined;
-  #test: { name: string; started: number } | undefined;
+  /** Running tests, by name, with when each started (newest last). */
+  readonly #running = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #frame = 0;
   #drawn = false;
   #done = 0;
+  #lastLine: number;
 
   constructor(opts: LiveProgressOptions) {
-    this.#o = { tickMs: 100, columns: () => process.stdout.columns || 100, now: Date.now, ...opts };
+    const live = opts.live ?? true;
+    this.#o = { live, tickMs: live ? 100 : 1000, heartbeatMs: 30_000, columns: () => process.stdout.columns || 100, now: Date.now, ...opts };
     this.#started = this.#o.now();
-  }
-
-  onSuiteStart(e: { capability: string }): void {
-    this.#header(e.capability);
+    this.#lastLine = this.#started;
   }
 
   onTestStart(e: { capability: string; name: string }): void {
-    this.#header(e.capability);
-    this.#test = { name: e.name, started: this.#o.now() };
-    this.#timer ??= setInterval(() => this.#draw(), this.#o.tickMs);
+    this.#running.set(`${e.capability} > ${e.name}`, this.#o.now());
+    this.#timer ??= setInterval(() => this.#tick(), this.#o.tickMs);
     this.#timer.unref?.();
-    this.#draw();
+    if (this.#o.live) this.#draw();
   }
 
   onTest(t: TestRecord): void {
-    this.#header(t.capability);
     this.#clear();
     const mark = t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-';
     const warns = t.findings.filter((f) => f.severity === 'warning').length;
-    const fails = t.findings.filter((f) => f.severity === 'failure').length;
-    const notes = [...(fails ? [`${fails} failure${fails > 1 ? 's' : ''}`] : []), ...(warns ? [`${warns} warning${warns > 1 ? 's' : ''}`] : []), ...(t.toolkitError ? [t.toolkitError.code] : []), ...(t.skipReason ? [t.skipReason] : [])];
-    const scenario = t.name.startsWith(`${t.capability} > `) ? t.name.slice(t.capability.length + 3) : t.name;
-    this.#o.write(`  ${mark} ${scenario} (${t.durationMs.toFixed(0)} ms)${notes.length ? `  ${notes.join('; ')}` : ''}\n`);
+    const fails = t.findings.filter((f) => f.severity === 'failure');
+    const notes = [
+      ...(fails.length ? [`${fails.length} failure${fails.length > 1 ? 's' : ''}: ${fails[0]!.check}`] : []),
+      ...(warns ? [`${warns} warning${warns > 1 ? 's' : ''}`] : []),
+      ...(t.toolkitError ? [t.toolkitError.code] : []),
+      ...(t.skipReason ? [t.skipReason] : []),
+    ];
+    this.#o.write(`  ${mark} ${t.name} (${t.durationMs.toFixed(0)} ms)${notes.length ? `  ${notes.join('; ')}` : ''}\n`);
     this.#done++;
-    if (this.#test?.name === scenario) this.#test = undefined;
+    this.#lastLine = this.#o.now();
+    this.#running.delete(t.name);
+    if (this.#o.live) this.#draw();
   }
 
   /** Stops redrawing and clears the running line. */
@@ -71,11 +81,13 @@ export class LiveProgress implements RunEvents {
     this.#clear();
   }
 
-  #header(capability: string): void {
-    if (capability === this.#suite) return;
-    this.#clear();
-    this.#suite = capability;
-    this.#o.write(`${capability}\n`);
+  #tick(): void {
+    if (this.#o.live) return this.#draw();
+    const now = this.#o.now();
+    if (now - this.#lastLine < this.#o.heartbeatMs) return;
+    const newest = [...this.#running.keys()].at(-1);
+    this.#o.write(`  … ${this.#done} done, ${this.#running.size} running${newest ? ` (${newest})` : ''}, ${clock(now - this.#started)}\n`);
+    this.#lastLine = now;
   }
 
   #clear(): void {
@@ -84,13 +96,15 @@ export class LiveProgress implements RunEvents {
   }
 
   #draw(): void {
-    if (!this.#test) return;
+    const newest = [...this.#running].at(-1);
+    if (!newest) return this.#clear();
     const now = this.#o.now();
     const spin = SPINNER[this.#frame++ % SPINNER.length];
-    const tail = `  ${((now - this.#test.started) / 1000).toFixed(1)} s  [${this.#done} done, ${clock(now - this.#started)}]`;
-    const room = Math.max(10, this.#o.columns() - tail.length - (this.#suite?.length ?? 0) - 9);
-    const name = this.#test.name.length > room ? `${this.#test.name.slice(0, room - 1)}…` : this.#test.name;
-    this.#o.write(`\r\x1b[2K  ${spin} ${this.#suite ?? ''} > ${name}${tail}`);
+    const others = this.#running.size > 1 ? ` +${this.#running.size - 1}` : '';
+    const tail = `  ${((now - newest[1]) / 1000).toFixed(1)} s${others}  [${this.#done} done, ${clock(now - this.#started)}]`;
+    const room = Math.max(10, this.#o.columns() - tail.length - 6);
+    const name = newest[0].length > room ? `${newest[0].slice(0, room - 1)}…` : newest[0];
+    this.#o.write(`\r\x1b[2K  ${spin} ${name}${tail}`);
     this.#drawn = true;
   }
 }

@@ -1,0 +1,39 @@
+/** Unit tests of the GitHub Actions output: annotations escaped as workflow commands, and the job summary. */
+import { describe, expect, it } from 'vitest';
+import { MAX_ANNOTATIONS, githubAnnotations, githubJobSummary } from './github.ts';
+import { buildSummary } from './summary.ts';
+import { finding, runRecord, testRecord } from './testing.ts';
+
+const tool = { name: 'payconnect-conformance', version: '0.1.0' };
+const target = { kind: 'sim', baseUrl: 'http://127.0.0.1:1' };
+
+describe('githubAnnotations', () => {
+  it('writes an ::error per failure and a ::warning per warning, escaped as workflow commands', () => {
+    const run = runRecord([testRecord({ scenario: 'slip', state: 'failed', findings: [
+      finding({ check: 'invariant.total-amount', clause: 'spec#transaction-print-slip', message: '100% off,\nreally: 1 != 2', test: 'payment > slip' }),
+      finding({ severity: 'warning', check: 'webhook.retried', clause: 'profile#webhooks', message: 'no retry', test: 'payment > slip' }),
+    ] })]);
+    expect(githubAnnotations(buildSummary(run, tool, target))).toEqual([
+      '::error title=invariant.total-amount (spec#transaction-print-slip)::payment > slip: 100%25 off,%0Areally: 1 != 2',
+      '::warning title=webhook.retried (profile#webhooks)::payment > slip: no retry',
+    ]);
+  });
+
+  it('escapes the title\'s colons and commas, and keeps to MAX_ANNOTATIONS of a kind', () => {
+    const many = Array.from({ length: MAX_ANNOTATIONS + 5 }, (_, i) => finding({ check: `c.${i}`, clause: 'spec#a,b:c', message: `m${i}`, test: 't' }));
+    const lines = githubAnnotations(buildSummary(runRecord([testRecord({ state: 'failed', findings: many })]), tool, target));
+    expect(lines).toHaveLength(MAX_ANNOTATIONS);
+    expect(lines[0]).toBe('::error title=c.0 (spec#a%2Cb%3Ac)::t: m0');
+  });
+});
+
+describe('githubJobSummary', () => {
+  it('gives the verdict, counts, certification and a table of findings with pipes escaped', () => {
+    const run = runRecord([testRecord({ scenario: 'slip', state: 'failed', findings: [finding({ message: 'a | b', test: 'payment > slip' })] })]);
+    const md = githubJobSummary(buildSummary(run, tool, target, { seed: 9, startedAt: 'x', finishedAt: 'y' }), { certified: false, reasons: ['a spec clause failed'] });
+    expect(md).toContain('## Pay-Connect conformance: FAIL');
+    expect(md).toContain('Target sim, seed 9: 1 tests, 0 passed, 1 failed, 0 skipped; 1 failures, 0 warnings.');
+    expect(md).toContain('**Certification: NOT CERTIFIED** (a spec clause failed)');
+    expect(md).toMatch(/^\| FAIL \| invariant\.total-amount \| spec#transaction-print-slip \| payment > slip \| a \\\| b \|$/m);
+  });
+});

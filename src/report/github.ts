@@ -1,0 +1,39 @@
+/**
+ * GitHub Actions output of a run: workflow-command annotations for its findings (root causes first,
+ * as summary.json orders them) and a Markdown job summary for `$GITHUB_STEP_SUMMARY`. Nothing here is
+ * a secret: it is made from the summary, which is redacted.
+ */
+import type { Summary } from './summary.ts';
+
+/** GitHub shows at most 10 annotations of a kind per step; a few more are written for the log. */
+export const MAX_ANNOTATIONS = 20;
+
+const data = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const property = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+/** `::error title=…::…` per failure and `::warning …` per warning, at most {@link MAX_ANNOTATIONS} of each. */
+export function githubAnnotations(summary: Summary): string[] {
+  const lines = (severity: 'failure' | 'warning', command: 'error' | 'warning') =>
+    summary.findings.filter((f) => f.severity === severity).slice(0, MAX_ANNOTATIONS)
+      .map((f) => `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}`)}`);
+  return [...lines('failure', 'error'), ...lines('warning', 'warning')];
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+
+/** The job summary: verdict, counts, certification, and the findings, root causes first. */
+export function githubJobSummary(summary: Summary, certification?: { certified: boolean; reasons: string[] }): string {
+  const c = summary.counts;
+  const out = [
+    `## Pay-Connect conformance: ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`,
+    '',
+    `Target ${summary.target.kind === 'url' ? summary.target.baseUrl : summary.target.kind}${summary.seed !== undefined ? `, seed ${summary.seed}` : ''}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failures} failures, ${c.warnings} warnings.`,
+  ];
+  if (certification) out.push('', certification.certified ? '**Certification: CERTIFIED**' : `**Certification: NOT CERTIFIED** (${cell(certification.reasons[0] ?? '')})`);
+  if (summary.findings.length > 0) {
+    out.push('', '| | check | clause | test | finding |', '|---|---|---|---|---|');
+    for (const f of summary.findings.slice(0, 50)) out.push(`| ${f.severity === 'failure' ? 'FAIL' : 'WARN'} | ${cell(f.check)} | ${cell(f.clause)} | ${cell(f.test)} | ${cell(f.message)} |`);
+    if (summary.findings.length > 50) out.push('', `… and ${summary.findings.length - 50} more in summary.json.`);
+  }
+  return `${out.join('\n')}\n`;
+}

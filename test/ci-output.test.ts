@@ -1,0 +1,36 @@
+/**
+ * What a CI log shows, as CI runs it (no TTY, CI=true): a line per finished test with its capability,
+ * no control characters, the final table with a re-run line per failure; under GitHub Actions, an
+ * ::error annotation per failure and a job summary appended to $GITHUB_STEP_SUMMARY.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempDir } from './support/run-cli.ts';
+
+describe('output in CI', () => {
+  it('a failing run under GitHub Actions: test lines, annotations, re-run line and job summary', async () => {
+    const stepSummary = join(tempDir('pcc-gha-'), 'step-summary.md');
+    writeFileSync(stepSummary, '# earlier step\n');
+    const r = await runCli(['run', '--no-html', '--suite', 'print-slip', '--sim-fault', 'slip.total-mismatch', '--seed', '3'], {
+      env: { CI: 'true', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: stepSummary },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).not.toMatch(/\x1b|\r/);
+    const testLines = r.stdout.split('\n').filter((l) => /^ {2}[✓✗-] print-slip > /.test(l));
+    expect(testLines.length).toBe(r.summary!.counts.tests);
+    expect(testLines.some((l) => /^ {2}✗ print-slip > .*1 failure: invariant\.total-amount/.test(l))).toBe(true);
+    expect(r.stdout).toMatch(/^ {2}re-run: payconnect-conformance run --seed 3 --grep '[^']+' /m);
+    expect(r.stdout).toMatch(/^::error title=invariant\.total-amount \(spec#transaction-print-slip\)::print-slip > /m);
+    const md = readFileSync(stepSummary, 'utf8');
+    expect(md.startsWith('# earlier step\n## Pay-Connect conformance: FAIL')).toBe(true);
+    expect(md).toContain('| FAIL | invariant.total-amount |');
+  }, 120_000);
+
+  it('outside GitHub Actions: no annotations', async () => {
+    const r = await runCli(['run', '--no-html', '--suite', 'config'], { env: { CI: 'true', GITHUB_ACTIONS: '' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/^::/m);
+    expect(r.stdout).toMatch(/^ {2}✓ config > /m);
+  }, 120_000);
+});
