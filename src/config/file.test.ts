@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findConfigFile, readConfigFile } from './file.ts';
@@ -60,6 +61,26 @@ describe('readConfigFile', () => {
     expect(error.message).toContain(join(dir, 'payconnect.config.mjs'));
     expect(error.message).toContain('boom from config');
     expect((error.cause as Error).message).toBe('boom from config');
+  });
+
+  it('a TypeScript syntax error keeps the file, line, column and text', async () => {
+    const dir = await dirWith({ 'payconnect.config.ts': `export default {\n  target: 'sim',,\n};\n` });
+    const error = await rejection(readConfigFile(undefined, dir));
+    expect(error.code).toBe('PCC_CONFIG_INVALID');
+    expect(error.message).toMatch(new RegExp(`^config file ${join(dir, 'payconnect.config.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:17: .*\\(in: target: 'sim',,\\)$`));
+    expect(readdirSync(dir)).toEqual(['payconnect.config.ts']);
+  });
+
+  it('loads a TypeScript config in a CommonJS project, and leaves no compiled file behind', async () => {
+    const dir = await dirWith({
+      'package.json': JSON.stringify({ name: 'a-cjs-project', type: 'commonjs' }),
+      'helper.mjs': `export const suites = ['config'];`,
+      'payconnect.config.ts': `import { suites } from './helper.mjs';\nconst html: boolean = false;\nexport default { suites, html };\n`,
+    });
+    const loaded = await readConfigFile(undefined, dir);
+    expect(loaded?.values.suites?.value).toEqual(['config']);
+    expect(loaded?.values.html?.value).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(['helper.mjs', 'package.json', 'payconnect.config.ts']);
   });
 
   it('rejects a file with a syntax error', async () => {

@@ -3,8 +3,9 @@
  * directory), imported, and checked for its shape (a default-exported object with known keys). The
  * values themselves are validated by the resolver, like flag and environment values.
  */
-import { stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolkitError } from '../core/errors.ts';
 import { invalidValue, type Candidate, type Candidates } from './candidate.ts';
@@ -70,19 +71,21 @@ async function kindOf(path: string): Promise<'file' | 'other' | 'missing'> {
   }
 }
 
+/**
+ * Imports a config file. A TypeScript one (.ts, .mts, .cts) is compiled by esbuild to an ES module
+ * beside it and imported natively, whatever the user's project is (ESM or CommonJS): it then shares
+ * the running toolkit's modules (a second copy under a loader's namespace broke undici), and a syntax
+ * error keeps its line and column.
+ */
 async function importConfig(path: string): Promise<Record<string, unknown>> {
   let mod: Record<string, unknown>;
   try {
-    const url = pathToFileURL(path).href;
-    // A TypeScript config is compiled by tsx for this one import; the toolkit itself may run built.
-    mod = (/\.[cm]?ts$/.test(path) ? await (await import('tsx/esm/api')).tsImport(url, import.meta.url) : await import(url)) as Record<string, unknown>;
+    mod = (/\.[cm]?ts$/.test(path) ? await importTypeScript(path) : await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
+    if (error instanceof ToolkitError) throw error;
     const e = error as { code?: unknown; message?: unknown };
     const why = typeof e.message === 'string' ? e.message.split('\n')[0] : String(error);
-    const hint = e.code === 'ERR_UNKNOWN_FILE_EXTENSION'
-      ? 'a .ts config file needs the tsx loader (the payconnect-conformance command has it); or write payconnect.config.mjs'
-      : `fix the error in the file; ${SHAPE_HINT}`;
-    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${path} could not be loaded: ${why}`, hint, { cause: error });
+    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${path} could not be loaded: ${why}`, `fix the error in the file; ${SHAPE_HINT}`, { cause: error });
   }
   let config = mod.default;
   // A .ts file outside an ESM package is compiled to CommonJS: its default export arrives wrapped once more.
@@ -94,6 +97,40 @@ async function importConfig(path: string): Promise<Record<string, unknown>> {
     throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${path} must export an object, it exports ${typeOf(config)}`, SHAPE_HINT);
   }
   return config;
+}
+
+/** Compiles `path` to a temporary ES module beside it (relative imports keep working), imports it, removes it. */
+async function importTypeScript(path: string): Promise<unknown> {
+  const { transform } = await import('esbuild');
+  let code: string;
+  try {
+    ({ code } = await transform(await readFile(path, 'utf8'), { loader: 'ts', format: 'esm', sourcefile: path, target: 'node20' }));
+  } catch (error) {
+    const first = (error as { errors?: { text: string; location?: { line: number; column: number; lineText: string } | null }[] }).errors?.[0];
+    const at = first?.location ? `${path}:${first.location.line}:${first.location.column + 1}` : path;
+    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${at}: ${first?.text ?? (error as Error).message}${first?.location ? ` (in: ${first.location.lineText.trim()})` : ''}`,
+      `fix the file at that line; ${SHAPE_HINT}`, { cause: error });
+  }
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
+  try {
+    await writeFile(temp, code, { mode: 0o600 });
+  } catch {
+    return tsxImport(path); // a folder that takes no file: tsx compiles it in memory
+  }
+  try {
+    return await import(pathToFileURL(temp).href);
+  } catch (error) {
+    // It imports TypeScript of its own (./shared.ts): only a loader can follow that.
+    if ((error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION') return tsxImport(path);
+    throw error;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function tsxImport(path: string): Promise<unknown> {
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(pathToFileURL(path).href, import.meta.url);
 }
 
 function toCandidates(config: Record<string, unknown>, path: string): Candidates {
