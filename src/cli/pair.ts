@@ -10,7 +10,7 @@ import { resolveProfile } from '../profile/index.ts';
 import { DEFAULTS } from '../config/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { pairByOtp } from '../pairing/index.ts';
-import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index.ts';
+import { findPairings, loadPrivateVault, removeVaultEntry, seedVaultFromEnv } from '../vault/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
 const PAIR_USAGE = `usage: payconnect-conformance pair --target <url> --integrator-id <id> --otp <six digits> [options]
@@ -99,6 +99,7 @@ export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     return 0;
   }
   const { values, request, vaultPath } = parse(argv, env);
+  await seedVaultFromEnv(vaultPath, env);
   const { vault } = await loadPrivateVault(vaultPath); // a malformed or open vault stops us before any request
   const { baseUrl, integratorId } = await openTarget(request);
   const entries = findPairings(vault, baseUrl, integratorId);

@@ -12,3 +12,4 @@ export {
 export { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
 export { withVaultLock } from './with-vault-lock.ts';
 export { writeFileAtomic } from './write-file-atomic.ts';
+export { VAULT_JSON_ENV, seedVaultFromEnv } from './seed-vault-from-env.ts';

@@ -33,6 +33,10 @@ describe('parseVault', () => {
   it('names the file and the wrong field, without echoing values', () => {
     expect(errorOf('{"version": 1, "pairings": [')).toMatch(/^vault file \/vaults\/v\.json: is not valid JSON/);
     expect(errorOf('')).toMatch(/is not valid JSON/);
+    // The parser's own message quotes the text; a vault's text holds secrets.
+    const secret = errorOf('{"version": 1, "pairings": [{"client_secret": "cs-top-secret-value" oops}]}');
+    expect(secret).toMatch(/is not valid JSON \(at character \d+\)$/);
+    expect(secret).not.toContain('cs-top-secret');
     expect(errorOf([])).toMatch(/must be a JSON object, found an array/);
     expect(errorOf({ version: 2, pairings: [] })).toMatch(/version must be 1, found 2/);
     expect(errorOf({ pairings: [] })).toMatch(/version must be 1, found nothing/);

@@ -20,7 +20,9 @@ export function parseVault(text: string, file: string): Vault {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return fail(`is not valid JSON (${(error as Error).message})`);
+    // Only where: the parser's message quotes the text around the error, and the text holds secrets.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    return fail(`is not valid JSON${at === undefined ? '' : ` (at character ${at})`}`);
   }
   if (!isObject(data)) return fail(`must be a JSON object, found ${kind(data)}`);
   if (data['version'] !== VAULT_VERSION) {

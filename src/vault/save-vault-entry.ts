@@ -52,7 +52,7 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
  * a directory the vault made, or in the default `.payconnect/`, unless one is there already. A
  * directory the user chose and keeps is left as it is.
  */
-async function keepOutOfGit(dir: string, madeHere: boolean, fs: VaultFs): Promise<void> {
+export async function keepOutOfGit(dir: string, madeHere: boolean, fs: VaultFs = nodeVaultFs): Promise<void> {
   if (!madeHere && basename(dir) !== '.payconnect') return;
   try {
     const handle = await fs.open(join(dir, '.gitignore'), 'wx', 0o600);
