@@ -26,6 +26,17 @@ describe('the vault on disk', () => {
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
   });
 
+  it('pair into a vault that cannot be written stops before the OTP is used (it still pairs afterwards)', async () => {
+    const otp = sim.mintOtp();
+    const r = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', otp, '--vault', '/proc/pcc-nowhere/vault.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^PCC_VAULT_WRITE: the vault \/proc\/pcc-nowhere\/vault\.json could not be written \(\w+\); nothing was sent, no OTP was used/);
+    expect(r.stderr).not.toContain(otp);
+    const cwd = tempDir('pcc-project-');
+    const again = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', otp], { cwd });
+    expect(again.code, again.stderr).toBe(0);
+  });
+
   it('pair, unpair and run refuse a vault readable by others before sending anything, and leave it as it was', async () => {
     const cwd = tempDir('pcc-project-');
     const paired = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', sim.mintOtp()], { cwd });

@@ -58,7 +58,7 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   }
   const target = (v.target as string | undefined) ?? 'sim';
   const otps = (v.otp as string[] | undefined) ?? [];
-  for (const otp of otps) if (!/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (got ${otp})`);
+  for (const otp of otps) if (!/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', '--otp must be six digits (a value given is not; not shown)');
   const faults = (v['sim-fault'] as string[] | undefined) ?? [];
   const deadline = v.deadline === undefined ? undefined : Number(v.deadline);
   if (deadline !== undefined && !(Number.isInteger(deadline) && deadline > 0)) throw new ToolkitError('PCC_USAGE', `--deadline must be a positive number of milliseconds (got ${String(v.deadline)})`);

@@ -10,7 +10,7 @@ import { resolveProfile } from '../profile/index.ts';
 import { DEFAULTS } from '../config/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { pairByOtp } from '../pairing/index.ts';
-import { findPairings, loadPrivateVault, removeVaultEntry, seedVaultFromEnv } from '../vault/index.ts';
+import { assertVaultWritable, findPairings, loadPrivateVault, removeVaultEntry, seedVaultFromEnv } from '../vault/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
 const PAIR_USAGE = `usage: payconnect-conformance pair --target <url> --integrator-id <id> --otp <six digits> [options]
@@ -75,8 +75,11 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
   }
   const { values, request, vaultPath } = parse(argv, env);
   const otp = values.otp ?? env.PAYCONNECT_OTP;
-  if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (got ${otp ?? 'nothing'})`, 'read the OTP off the terminal, or ask the vendor support for one');
-  await loadPrivateVault(vaultPath); // a malformed or open vault stops us before the OTP is consumed
+  if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (${otp ? 'the value given is not; not shown' : 'none given'})`, 'read the OTP off the terminal, or ask the vendor support for one');
+  // A malformed, open or unwritable vault stops us before the OTP is consumed.
+  await seedVaultFromEnv(vaultPath, env);
+  await loadPrivateVault(vaultPath);
+  await assertVaultWritable(vaultPath);
   const { baseUrl, integratorId } = await openTarget(request);
   const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor() });
   try {

@@ -5,3 +5,4 @@ export * from './operation.ts';
 export * from './test-meta.ts';
 export * from './observation.ts';
 export * from './defect.ts';
+export * from './make-dirs.ts';

@@ -114,7 +114,7 @@ function mergeAllureResults(dirs: readonly string[], into: string): void {
 /** Merges the shards' reports into `outDir`. */
 export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string) => void }): Promise<MergeResult> {
   const shards = orderShards(opts.dirs.map((d) => ({ ...readShardRecord(resolve(d)), dir: d })));
-  prepareReportsDir(opts.outDir);
+  await prepareReportsDir(opts.outDir);
   const { record, info } = mergeRecords(shards);
   const seeds = new Set(shards.map((s) => s.info.seed));
   const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt });

@@ -37,7 +37,7 @@ import {
 } from '../report/index.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
-import { findPairings, loadPrivateVault, seedVaultFromEnv } from '../vault/index.ts';
+import { assertVaultWritable, findPairings, loadPrivateVault, seedVaultFromEnv } from '../vault/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -165,13 +165,17 @@ function suiteGlobs(suites: string[]): string[] {
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const runDeadlineAt = Date.now() + config.maxDurationMs;
   assertKnownChecks(config.disabledChecks);
-  prepareReportsDir(config.reportsDir);
+  await prepareReportsDir(config.reportsDir);
   const target = await openRunTarget(config);
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   try {
     // CI credentials from the environment become the vault (a sim's vault is its own, throw-away one).
-    if (config.target.kind === 'url') await seedVaultFromEnv(target.vaultPath, process.env);
+    if (config.target.kind === 'url') {
+      await seedVaultFromEnv(target.vaultPath, process.env);
+      // The run may pair (an OTP given or minted): credentials it cannot save would be lost.
+      await assertVaultWritable(target.vaultPath);
+    }
     const known = config.target.kind === 'pact' ? [] : findPairings((await loadPrivateVault(target.vaultPath)).vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id);
     const { workers, reason } = workersFor(config, target, known.length);
     if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);

@@ -11,9 +11,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const failure = (path: string) => {
+const failure = async (path: string) => {
   try {
-    prepareReportsDir(path);
+    await prepareReportsDir(path);
   } catch (e) {
     return e as { code: string; message: string; hint: string };
   }
@@ -21,20 +21,20 @@ const failure = (path: string) => {
 };
 
 describe('prepareReportsDir', () => {
-  it('makes missing folders and leaves an existing one as it was (no probe file behind)', () => {
+  it('makes missing folders and leaves an existing one as it was (no probe file behind)', async () => {
     const nested = join(dir, 'a', 'b', 'reports');
-    prepareReportsDir(nested);
+    await prepareReportsDir(nested);
     expect(statSync(nested).isDirectory()).toBe(true);
-    prepareReportsDir(dir);
+    await prepareReportsDir(dir);
     expect(readdirSync(dir)).toEqual(['a']);
     expect(readdirSync(nested)).toEqual([]);
   });
 
-  it('refuses a file, a path under a file and a path that cannot be made, each with the fix', () => {
+  it('refuses a file, a path under a file and a path that cannot be made, each with the fix', async () => {
     const file = join(dir, 'summary.json');
     writeFileSync(file, '{}');
-    expect(failure(file)).toMatchObject({ code: 'PCC_REPORT_WRITE', message: `the reports folder ${file} is a file, not a folder`, hint: 'choose a writable folder with --reports <dir>' });
-    expect(failure(join(file, 'sub')).code).toBe('PCC_REPORT_WRITE');
-    expect(failure('/proc/pcc-no-such-folder/reports')).toMatchObject({ code: 'PCC_REPORT_WRITE', message: expect.stringContaining('cannot be made') });
+    expect(await failure(file)).toMatchObject({ code: 'PCC_REPORT_WRITE', message: `the reports folder ${file} is a file, not a folder`, hint: 'choose a writable folder with --reports <dir>' });
+    expect((await failure(join(file, 'sub'))).code).toBe('PCC_REPORT_WRITE');
+    expect(await failure('/proc/pcc-no-such-folder/reports')).toMatchObject({ code: 'PCC_REPORT_WRITE', message: expect.stringContaining('cannot be made') });
   });
 });

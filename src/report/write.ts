@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve as resolvePath } from 'node:path';
-import { ToolkitError } from '../core/index.ts';
+import { basename, dirname, join } from 'node:path';
+import { ToolkitError, makeDirs } from '../core/index.ts';
 
 /** Writes a report file whole or not at all (temporary file, then rename). */
 export function writeReportFile(path: string, content: string): void {
@@ -52,36 +52,24 @@ export function replaceDirectory(staged: string, final: string): void {
 /**
  * Checks, before a run starts, that the reports can be written to `dir`, creating it if needed: an
  * existing file there, a parent that is no folder, or a folder that refuses a file is one clear
- * error, never a half-written report later. Missing folders are made one level at a time: Node's
- * recursive mkdir spins forever under /proc.
+ * error, never a half-written report later.
  *
  * @throws ToolkitError PCC_REPORT_WRITE
  */
-export function prepareReportsDir(dir: string): void {
+export async function prepareReportsDir(dir: string): Promise<void> {
   const fail = (why: string, cause?: unknown) => new ToolkitError('PCC_REPORT_WRITE', `the reports folder ${dir} ${why}`, 'choose a writable folder with --reports <dir>', { cause });
-  const missing: string[] = [];
-  let at = resolvePath(dir);
-  for (;;) {
-    let stat;
-    try {
-      stat = statSync(at);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw fail(`cannot be checked (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, e);
-      const parent = dirname(at);
-      if (parent === at) throw fail('has no existing parent folder');
-      missing.unshift(at);
-      at = parent;
-      continue;
-    }
-    if (!stat.isDirectory()) throw fail(missing.length === 0 ? 'is a file, not a folder' : `cannot be made: ${at} is a file, not a folder`);
-    break;
-  }
-  for (const d of missing) {
-    try {
-      mkdirSync(d);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw fail(`cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message} at ${d})`, e);
-    }
+  try {
+    await makeDirs(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const isFile = code === 'ENOTDIR' && (() => {
+      try {
+        return !statSync(dir).isDirectory();
+      } catch {
+        return false;
+      }
+    })();
+    throw fail(isFile ? 'is a file, not a folder' : `cannot be made (${code ?? (e as Error).message})`, e);
   }
   const probe = join(dir, `.pcc-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {

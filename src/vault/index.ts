@@ -13,3 +13,4 @@ export { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
 export { withVaultLock } from './with-vault-lock.ts';
 export { writeFileAtomic } from './write-file-atomic.ts';
 export { VAULT_JSON_ENV, seedVaultFromEnv } from './seed-vault-from-env.ts';
+export { assertVaultWritable } from './assert-vault-writable.ts';

@@ -1,5 +1,6 @@
 import { basename, dirname, join } from 'node:path';
 import { ToolkitError } from '../core/errors.ts';
+import { makeDirs } from '../core/make-dirs.ts';
 import { loadVault } from './load-vault.ts';
 import { VAULT_VERSION, vaultKey, type NewVaultEntry, type VaultEntry } from './vault.ts';
 import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
@@ -27,7 +28,7 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
   };
   let created: string | undefined;
   try {
-    created = await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    created = await makeDirs(dirname(file), 0o700, fs);
   } catch (error) {
     throw new ToolkitError('PCC_VAULT_WRITE', `the vault's directory ${dirname(file)} could not be created`,
       'choose a vault path in a writable directory', { cause: error });

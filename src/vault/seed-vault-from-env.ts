@@ -6,6 +6,7 @@
  */
 import { dirname } from 'node:path';
 import { ToolkitError } from '../core/errors.ts';
+import { makeDirs } from '../core/make-dirs.ts';
 import { parseVault } from './parse-vault.ts';
 import { keepOutOfGit } from './save-vault-entry.ts';
 import { nodeVaultFs } from './vault-fs.ts';
@@ -27,7 +28,7 @@ export async function seedVaultFromEnv(file: string, env: NodeJS.ProcessEnv): Pr
   const vault = parseVault(text, `from ${VAULT_JSON_ENV}`);
   let created: string | undefined;
   try {
-    created = await nodeVaultFs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
+    created = await makeDirs(dirname(file), 0o700);
   } catch (error) {
     throw new ToolkitError('PCC_VAULT_WRITE', `the vault's directory ${dirname(file)} could not be created`, 'choose a vault path in a writable directory', { cause: error });
   }
