@@ -1,15 +1,30 @@
 /**
- * `npm run generate`: regenerates every file derived from the contract.
+ * `npm run generate`: regenerates every file derived from the contract, and the bundled spec text.
  * `npm run check:generated` (`--check`): exits 1, naming the files, when any is stale or missing,
  * or when a file in a generated folder is no longer produced.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ROOT, loadContract } from './contract.ts';
 import { emitAll } from './emit.ts';
 
 /** Folders whose every file is generated (a leftover file there is stale too). */
 const GENERATED_DIRS = ['contracts/schemas', 'src/generated'];
+
+/**
+ * The spec documents, bundled into the package (contracts/spec/) so reports can link a clause to its
+ * text wherever the toolkit is installed. Their source is ../shared/spec beside the repository; where
+ * it is absent (an installed package), the bundled copies are neither checked nor touched.
+ */
+const SPEC_SOURCE = join(ROOT, '..', 'shared', 'spec');
+const SPEC_DIR = 'contracts/spec';
+
+function specCopies(): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!existsSync(SPEC_SOURCE)) return out;
+  for (const f of readdirSync(SPEC_SOURCE).filter((n) => n.endsWith('.md')).sort()) out.set(`${SPEC_DIR}/${f}`, readFileSync(join(SPEC_SOURCE, f), 'utf8'));
+  return out;
+}
 
 function existing(dir: string): string[] {
   try {
@@ -31,8 +46,11 @@ async function main(): Promise<number> {
   const check = process.argv.includes('--check');
   const { doc, text } = loadContract();
   const files = await emitAll(doc, text);
+  const spec = specCopies();
+  for (const [p, c] of spec) files.set(p, c);
+  const dirs = spec.size > 0 ? [...GENERATED_DIRS, SPEC_DIR] : GENERATED_DIRS;
   const stale = [...files].filter(([path, content]) => read(path) !== content).map(([p]) => p);
-  const leftover = GENERATED_DIRS.flatMap(existing).filter((p) => !files.has(p));
+  const leftover = dirs.flatMap(existing).filter((p) => !files.has(p));
   if (check) {
     if (stale.length === 0 && leftover.length === 0) {
       console.log(`generated files are up to date (${files.size} files)`);

@@ -3,7 +3,8 @@
  * playwright-core), served over HTTP from 127.0.0.1, and checks what a person would look at:
  * - the overview shows the run's test count (summary.json's);
  * - when the run failed: a failing test, its error and category, and its failed step with the
- *   request, response and curl attachments.
+ *   request, response and curl attachments, and the clause's text;
+ * - index.html opened from disk (file://) shows the overview too.
  * Screenshots go to the reports folder. Exit code 0 when every check holds, 1 otherwise.
  * For people and release checks (CI has no Chromium):
  *   apt-get update && apt-get install -y chromium
@@ -84,6 +85,22 @@ async function failingTest(page: Page): Promise<void> {
   await header.evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(reports, 'allure-failing-step.png') });
+  await clauseLink(page);
+}
+
+/** The failing test carries its clause's text (Allure 3 shows relative links as names only). */
+async function clauseLink(page: Page): Promise<void> {
+  const header = page.locator('[data-testid="test-result-attachment-header"]').filter({ hasText: 'clause ' }).first();
+  check((await header.count()) > 0, 'the failing test has its clause text attached');
+  if ((await header.count()) === 0) return;
+  const name = (await header.innerText()).split('\n').map((l) => l.trim()).find((l) => l.startsWith('clause ')) ?? '';
+  await header.click();
+  await page.waitForTimeout(800);
+  const attachment = page.locator('[data-testid="test-result-attachment"]').filter({ has: header }).first();
+  const text = await attachment.innerText();
+  check(/\.md — #{1,6} \S/.test(text), `it shows the clause's own words ("${name}": ${text.split('\n').find((l) => l.includes('.md — '))?.trim() ?? 'nothing'})`);
+  await header.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: join(reports, 'allure-clause.png') });
 }
 
 const server = await serveReport(reportDir);
@@ -121,6 +138,13 @@ try {
     console.log(`screenshots: ${join(reports, 'allure-failing-test.png')}, ${join(reports, 'allure-failing-step.png')}`);
   }
   check(external.length === 0, `no request left 127.0.0.1${external.length ? `: ${external.join(', ')}` : ''}`);
+  // The single-file report opens from disk too (no server).
+  const fromDisk = await context.newPage();
+  await fromDisk.goto(`file://${join(reportDir, 'index.html')}`);
+  const diskTotal = fromDisk.locator('[data-testid="metadata-item-total"]').first();
+  const opened = await diskTotal.waitFor({ timeout: 30_000 }).then(() => true, () => false);
+  check(opened && new RegExp(`\\b${summary.counts.tests}\\b`).test(await diskTotal.innerText()), 'index.html opened from disk (file://) shows the overview');
+  await fromDisk.close();
 } catch (e) {
   problems.push(String(e));
   console.error(e);

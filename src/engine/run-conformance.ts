@@ -23,6 +23,7 @@ import {
   type Summary,
   type WrittenReports,
   buildSummary,
+  clauseText,
   clauseUrlFrom,
   defaultClauseUrl,
   exitCodeFor,
@@ -224,7 +225,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
         seed: String(config.seed),
         ...(config.target.kind === 'sim' && config.sim.faults.length > 0 ? { 'sim.faults': config.sim.faults.join(', ') } : {}),
       },
-      messages: { clauseUrl: clauseLinks(process.env), endpoints: operations },
+      messages: { clauseUrl: clauseLinks(process.env), endpoints: operations, clauseText: (c) => clauseText(c) },
     });
     const perTest = config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6);
     try {

@@ -32,6 +32,8 @@ export interface AllureMessageOptions {
   clauseUrl?: (clause: string) => string;
   /** The contract's endpoints (for the feature label). @default [] (the first exchange's operation is used) */
   endpoints?: readonly EndpointRef[];
+  /** The text of a clause (its section of the spec, profile or sandbox document), attached to each test it concerns. */
+  clauseText?: (clause: string) => string | undefined;
   /** Attachment bodies longer than this are cut. @default 65536 */
   maxBodyChars?: number;
   /**
@@ -53,7 +55,10 @@ export function clauseUrlFrom(base: string): (clause: string) => string {
   };
 }
 
-/** Clause links relative to the report: `spec/pay-connect-spec.md#...` (set a base URL to publish them). */
+/**
+ * Clause links relative to the report (`spec/pay-connect-spec.md#...`): Allure 3 shows them as names
+ * only, and the clause's text is attached instead; PAYCONNECT_SPEC_BASE_URL makes them real links.
+ */
 export const defaultClauseUrl = clauseUrlFrom('spec/');
 
 /** The anchor a Markdown heading gets (GitHub's rule): `POST /v1/a/{id}/` -> `post-v1aidj`. */
@@ -220,6 +225,12 @@ export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}
       description: description(t),
     },
   }];
+  // The clause's own words beside the verdict: Allure 3 shows only absolute links, so the text
+  // travels with the test instead (a published spec can still be linked: PAYCONNECT_SPEC_BASE_URL).
+  for (const c of clauses) {
+    const text = opts.clauseText?.(c);
+    if (text) messages.push(attach(`clause ${c}`, text, 'text/plain', 'txt'));
+  }
   const placed = new Set<Finding>();
   const events = eventsOf(t);
   const keep = opts.attachExchanges ?? { first: 50, last: 10 };

@@ -15,3 +15,4 @@ export * from './write-reports.ts';
 export * from './write.ts';
 export * from './shard-record.ts';
 export * from './github.ts';
+export * from './clause-text.ts';

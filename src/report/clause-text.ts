@@ -1,0 +1,41 @@
+/**
+ * The spec's own words for a clause id, from the documents bundled with the package
+ * (contracts/spec/*.md, copied from the spec by `npm run generate`): the report attaches them to each
+ * test, so whoever reads the verdict reads the clause, wherever the toolkit is installed.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { headingAnchor } from './allure-messages.ts';
+
+/** Where the bundled spec documents are (the same depth from src/ and dist/). */
+export const SPEC_SOURCE_DIR = fileURLToPath(new URL('../../contracts/spec/', import.meta.url));
+
+const sections = new Map<string, Map<string, string>>();
+
+/**
+ * The text of a clause (`spec#anchor`, `profile#…`, `sandbox#…`): its heading and everything up to the
+ * next heading of the same or a higher level, from the bundled document; undefined when not found.
+ */
+export function clauseText(clause: string, sourceDir = SPEC_SOURCE_DIR): string | undefined {
+  const [source = '', anchor = ''] = clause.split('#');
+  const file = { spec: 'pay-connect-spec.md', profile: 'public-profile.md', sandbox: 'sandbox.md' }[source];
+  if (!file || !anchor) return undefined;
+  const key = join(sourceDir, file);
+  let byAnchor = sections.get(key);
+  if (!byAnchor) {
+    byAnchor = new Map();
+    sections.set(key, byAnchor);
+    if (existsSync(key)) {
+      const lines = readFileSync(key, 'utf8').split(/\r?\n/);
+      lines.forEach((line, i) => {
+        const h = /^(#{1,6})\s+(.*)$/.exec(line);
+        if (!h) return;
+        let end = i + 1;
+        while (end < lines.length && !(/^(#{1,6})\s/.exec(lines[end]!) && /^(#{1,6})\s/.exec(lines[end]!)![1]!.length <= h[1]!.length)) end++;
+        byAnchor!.set(headingAnchor(h[2]!), `${file} — ${lines.slice(i, end).join('\n').trim()}\n`);
+      });
+    }
+  }
+  return byAnchor.get(anchor);
+}
