@@ -7,6 +7,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { dirname, join } from 'node:path';
 import { ROOT, loadContract } from './contract.ts';
 import { emitAll } from './emit.ts';
+import { configJsonSchema } from '../src/index.ts';
+
+/** The JSON Schema of the config file (from the option table). */
+const CONFIG_SCHEMA = 'contracts/payconnect.config.schema.json';
 
 /** Folders whose every file is generated (a leftover file there is stale too). */
 const GENERATED_DIRS = ['contracts/schemas', 'src/generated'];
@@ -46,6 +50,7 @@ async function main(): Promise<number> {
   const check = process.argv.includes('--check');
   const { doc, text } = loadContract();
   const files = await emitAll(doc, text);
+  files.set(CONFIG_SCHEMA, `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
   const spec = specCopies();
   for (const [p, c] of spec) files.set(p, c);
   const dirs = spec.size > 0 ? [...GENERATED_DIRS, SPEC_DIR] : GENERATED_DIRS;

@@ -4,7 +4,7 @@
 export { ERROR_CODES, ToolkitError, isToolkitError, severityFor, META_KEY } from './core/index.ts';
 export type { ErrorCode, Exchange, Finding, OperationEntry, RuleSource, Severity, TestMeta } from './core/index.ts';
 
-export { defineConfig, resolveConfig } from './config/index.ts';
+export { configJsonSchema, defineConfig, resolveConfig } from './config/index.ts';
 export type { ResolvedConfig, UserConfig } from './config/index.ts';
 
 export { PROFILES, resolveProfile, expectedOutcome, isReachable } from './profile/index.ts';

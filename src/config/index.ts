@@ -23,3 +23,4 @@ export {
   type TerminalMode,
   type UserConfig,
 } from './types.ts';
+export { OPTION_SCHEMAS, configJsonSchema } from './json-schema.ts';
