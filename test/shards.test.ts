@@ -42,6 +42,12 @@ describe('shards and merge-reports', () => {
     expect(results(out)).toBe(results(one.reportsDir) + results(two.reportsDir));
     expect(existsSync(join(out, 'allure-report', 'index.html'))).toBe(true);
 
+    // As in CI: folders given relative to the working directory, the HTML report included.
+    const cwd = tempDir('pcc-ci-job-');
+    const relative = await runCli(['merge-reports', one.reportsDir, two.reportsDir, '--reports', 'reports'], { cwd });
+    expect(relative.code, relative.stdout + relative.stderr).toBe(0);
+    expect(existsSync(join(cwd, 'reports', 'allure-report', 'index.html'))).toBe(true);
+
     const partial = await runCli(['merge-reports', one.reportsDir, '--reports', tempDir('pcc-merged-'), '--no-html']);
     expect(partial.code).toBe(2);
     expect(partial.stderr).toContain('shard 2/2 missing');

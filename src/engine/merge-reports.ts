@@ -113,6 +113,7 @@ function mergeAllureResults(dirs: readonly string[], into: string): void {
 
 /** Merges the shards' reports into `outDir`. */
 export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string) => void }): Promise<MergeResult> {
+  opts = { ...opts, outDir: resolve(opts.outDir) };
   const shards = orderShards(opts.dirs.map((d) => ({ ...readShardRecord(resolve(d)), dir: d })));
   await prepareReportsDir(opts.outDir);
   const { record, info } = mergeRecords(shards);

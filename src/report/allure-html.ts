@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { ToolkitError } from '../core/index.ts';
 import { allure3Categories } from './allure-reporter.ts';
 import { replaceDirectory, stagingDirectory } from './write.ts';
@@ -93,7 +93,9 @@ function run(args: string[], cwd: string, timeoutMs: number): Promise<{ code: nu
 }
 
 /** Generates the HTML report; the previous one stays until the new one is complete. */
-export async function generateAllureHtml(opts: AllureHtmlOptions): Promise<void> {
+export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void> {
+  // Absolute: the Allure command runs in another folder, where relative paths would point elsewhere.
+  const opts = { ...given, resultsDir: resolvePath(given.resultsDir), outputDir: resolvePath(given.outputDir), ...(given.historyPath ? { historyPath: resolvePath(given.historyPath) } : {}) };
   const fail = (why: string, cause?: unknown) =>
     new ToolkitError('PCC_REPORT_WRITE', `the Allure HTML report could not be generated into ${opts.outputDir}: ${why}`, 'check that the reports folder is writable; --no-html skips the HTML report', { cause });
   if (!existsSync(opts.resultsDir)) throw fail(`no results in ${opts.resultsDir}`);
