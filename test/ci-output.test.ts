@@ -27,6 +27,14 @@ describe('output in CI', () => {
     expect(md).toContain('| FAIL | invariant.total-amount |');
   }, 120_000);
 
+  it('with --quiet: a line per suite file, none per test', async () => {
+    const r = await runCli(['run', '--no-html', '--suite', 'config', '--suite', 'payment', '--quiet'], { env: { CI: 'true' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/^ {2}✓ (config|payment) > /m);
+    expect(r.stdout).toMatch(/^ {2}✓ config: \d+ passed, 0 failed, 0 skipped$/m);
+    expect(r.stdout).toMatch(/^ {2}✓ payment: \d+ passed, 0 failed, \d+ skipped$/m);
+  }, 120_000);
+
   it('outside GitHub Actions: no annotations', async () => {
     const r = await runCli(['run', '--no-html', '--suite', 'config'], { env: { CI: 'true', GITHUB_ACTIONS: '' } });
     expect(r.code, r.stderr).toBe(0);

@@ -36,7 +36,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
   const config = await resolveConfig({ argv, env, cwd: process.cwd() });
   io.stdout(`payconnect-conformance: target ${config.target.kind === 'url' ? config.target.baseUrl : config.target.kind}, profile ${config.profile}, terminal ${config.terminal}, seed ${config.seed}\n`);
   // A terminal gets a redrawn running line; a log (CI) a line per test and a heartbeat, no control characters.
-  const progress = new LiveProgress({ write: io.stdout, live: io.progress ?? io.interactive });
+  const progress = new LiveProgress({ write: io.stdout, live: io.progress ?? io.interactive, quiet: config.quiet });
   try {
     const result = await runConformance(config, io, progress);
     progress.stop();

@@ -83,9 +83,11 @@ describe('readConfigFile', () => {
     expect(readdirSync(dir).sort()).toEqual(['helper.mjs', 'package.json', 'payconnect.config.ts']);
   });
 
-  it('rejects a file with a syntax error', async () => {
-    const dir = await dirWith({ 'payconnect.config.mjs': `export default { target: ` });
-    expect((await rejection(readConfigFile(undefined, dir))).code).toBe('PCC_CONFIG_INVALID');
+  it('rejects a JavaScript file with a syntax error, saying where', async () => {
+    const dir = await dirWith({ 'payconnect.config.mjs': `export default {\n  target: 'sim'\n  strict: true,\n};\n` });
+    const error = await rejection(readConfigFile(undefined, dir));
+    expect(error.code).toBe('PCC_CONFIG_INVALID');
+    expect(error.message).toContain(`${join(dir, 'payconnect.config.mjs')}:3:3: Expected "}" but found "strict" (in: strict: true,)`);
   });
 
   it.each([

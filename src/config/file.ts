@@ -80,7 +80,11 @@ async function kindOf(path: string): Promise<'file' | 'other' | 'missing'> {
 async function importConfig(path: string): Promise<Record<string, unknown>> {
   let mod: Record<string, unknown>;
   try {
-    mod = (/\.[cm]?ts$/.test(path) ? await importTypeScript(path) : await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    if (/\.[cm]?ts$/.test(path)) mod = (await importTypeScript(path)) as Record<string, unknown>;
+    else {
+      await checkSyntax(path); // Node's own SyntaxError names no line
+      mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    }
   } catch (error) {
     if (error instanceof ToolkitError) throw error;
     const e = error as { code?: unknown; message?: unknown };
@@ -99,6 +103,25 @@ async function importConfig(path: string): Promise<Record<string, unknown>> {
   return config;
 }
 
+/** esbuild's error for `path`, as a config error with file:line:column and the line's text. */
+function syntaxError(path: string, error: unknown): ToolkitError {
+  const first = (error as { errors?: { text: string; location?: { line: number; column: number; lineText: string } | null }[] }).errors?.[0];
+  const at = first?.location ? `${path}:${first.location.line}:${first.location.column + 1}` : path;
+  return new ToolkitError('PCC_CONFIG_INVALID', `config file ${at}: ${first?.text ?? (error as Error).message}${first?.location ? ` (in: ${first.location.lineText.trim()})` : ''}`,
+    `fix the file at that line; ${SHAPE_HINT}`, { cause: error });
+}
+
+/** A JavaScript config's syntax, checked by esbuild (which says where) before Node imports it. */
+async function checkSyntax(path: string): Promise<void> {
+  const { transform } = await import('esbuild');
+  const source = await readFile(path, 'utf8');
+  try {
+    await transform(source, { loader: 'js', format: path.endsWith('.cjs') ? 'cjs' : 'esm', sourcefile: path, target: 'node20' });
+  } catch (error) {
+    throw syntaxError(path, error);
+  }
+}
+
 /** Compiles `path` to a temporary ES module beside it (relative imports keep working), imports it, removes it. */
 async function importTypeScript(path: string): Promise<unknown> {
   const { transform } = await import('esbuild');
@@ -106,10 +129,7 @@ async function importTypeScript(path: string): Promise<unknown> {
   try {
     ({ code } = await transform(await readFile(path, 'utf8'), { loader: 'ts', format: 'esm', sourcefile: path, target: 'node20' }));
   } catch (error) {
-    const first = (error as { errors?: { text: string; location?: { line: number; column: number; lineText: string } | null }[] }).errors?.[0];
-    const at = first?.location ? `${path}:${first.location.line}:${first.location.column + 1}` : path;
-    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${at}: ${first?.text ?? (error as Error).message}${first?.location ? ` (in: ${first.location.lineText.trim()})` : ''}`,
-      `fix the file at that line; ${SHAPE_HINT}`, { cause: error });
+    throw syntaxError(path, error);
   }
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   try {

@@ -79,6 +79,7 @@ const TABLE = [
   { name: 'shard', key: 'shard', type: 'string', placeholder: '<i/n>', group: 'run',
     description: 'Run the i-th of n parts of the test files (CI shards); merge the reports with merge-reports' },
   { name: 'strict', key: 'strict', type: 'boolean', group: 'run', description: 'Count warnings as failures' },
+  { name: 'quiet', key: 'quiet', type: 'boolean', group: 'run', description: 'Progress as a line per finished suite file instead of one per test' },
   { name: 'allow-production', key: 'allowProduction', type: 'boolean', group: 'run',
     description: 'Allow a production target' },
   { name: 'disable-check', key: 'checks.disable', type: 'string', multiple: true, placeholder: '<check id>', group: 'run',

@@ -34,6 +34,7 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   terminals: { type: 'integer', minimum: 1, maximum: 32 },
   shard: { type: 'string', pattern: '^\\s*\\d{1,4}\\s*/\\s*\\d{1,4}\\s*$' },
   strict: { type: 'boolean' },
+  quiet: { type: 'boolean' },
   allowProduction: { type: 'boolean' },
   'checks.disable': strings(),
   maxAmount: { type: 'integer', minimum: 1 },

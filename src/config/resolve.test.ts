@@ -27,6 +27,7 @@ describe('resolveConfig defaults', () => {
       settleMs: undefined,
       maxDurationMs: 300_000,
       strict: false,
+      quiet: false,
       reportsDir: join(cwd, 'reports'),
       allowProduction: false,
       maxAmount: 100,
@@ -40,7 +41,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(27);
+    expect(Object.keys(config.sources)).toHaveLength(28);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

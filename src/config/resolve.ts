@@ -109,6 +109,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     suites: take('suites', p.list(p.member(SUITE_NAMES, 'suite'), `give suite names as an array: ${SUITE_NAMES.join(', ')}`)) ?? [],
     grep: take('grep', p.regex),
     strict: take('strict', p.boolean) ?? DEFAULTS.strict,
+    quiet: take('quiet', p.boolean) ?? false,
     reportsDir: takePath('reports', DEFAULTS.reports),
     allowProduction: take('allowProduction', p.boolean) ?? DEFAULTS.allowProduction,
     maxAmount: take('maxAmount', p.integer(1, Number.MAX_SAFE_INTEGER, 'give a positive whole number of cents, such as 100 for 1.00')) ?? DEFAULTS.maxAmount,

@@ -90,6 +90,8 @@ export interface UserConfig {
   grep?: string;
   /** Turn warnings into failures. */
   strict?: boolean;
+  /** Progress as a line per finished suite file instead of one per test. */
+  quiet?: boolean;
   /** The folder the reports are written to. */
   reports?: string;
   /** Allow a production target (the safety policy lives elsewhere; this only carries the choice). */
@@ -153,6 +155,7 @@ export interface ResolvedConfig {
   /** A regular expression scenario names must match; undefined: all. */
   readonly grep: string | undefined;
   readonly strict: boolean;
+  readonly quiet: boolean;
   /** Absolute. */
   readonly reportsDir: string;
   readonly allowProduction: boolean;

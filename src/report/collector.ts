@@ -15,6 +15,8 @@ export interface RunEvents {
   onTestStart?(e: { capability: string; name: string }): void;
   /** A test finished (passed, failed or skipped). */
   onTest?(t: TestRecord): void;
+  /** A suite file finished, with its tests. */
+  onSuiteEnd?(e: { capability: string; file: string; tests: TestRecord[] }): void;
 }
 
 /** The capability of a suite file: its folder under `suites/`. */
@@ -74,6 +76,10 @@ export class CollectorReporter implements Reporter {
     const rec = testRecordOf(tc);
     this.tests.push(rec);
     this.events.onTest?.(rec);
+  }
+
+  onTestModuleEnd(m: TestModule): void {
+    this.events.onSuiteEnd?.({ capability: capabilityOfFile(m.moduleId), file: m.moduleId, tests: this.tests.filter((t) => t.file === m.moduleId) });
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>): void {

@@ -47,6 +47,17 @@ describe('progress in a log (no TTY)', () => {
     expect(out.join('')).not.toMatch(/\x1b|\r/);
   });
 
+  it('with quiet, a line per finished suite file (its capability, part and counts) instead of one per test', () => {
+    const out: string[] = [];
+    const p = new LiveProgress({ write: (s) => out.push(s), live: false, quiet: true });
+    const tests = [testRecord({ scenario: 'a' }), testRecord({ scenario: 'b', state: 'skipped' })];
+    for (const t of tests) p.onTest(t);
+    p.onSuiteEnd({ capability: 'payment', file: '/x/suites/payment/payment.suite.ts', tests });
+    p.onSuiteEnd({ capability: 'properties', file: '/x/suites/properties/request-bodies-2.suite.ts', tests: [testRecord({ capability: 'properties', state: 'failed' })] });
+    p.stop();
+    expect(out).toEqual(['  ✓ payment: 1 passed, 0 failed, 1 skipped\n', '  ✗ properties (request-bodies-2): 0 passed, 1 failed, 0 skipped\n']);
+  });
+
   it('formats the run clock', () => {
     expect(clock(61_000)).toBe('1:01');
   });

@@ -13,6 +13,8 @@ export interface LiveProgressOptions {
   write: (s: string) => void;
   /** Redraw a running line (a terminal), or print heartbeats (a log). @default true */
   live?: boolean;
+  /** A line per finished suite file (capability and counts) instead of one per test. @default false */
+  quiet?: boolean;
   /** How often the running line is redrawn, or a heartbeat considered. @default 100 (live), 1000 (log) */
   tickMs?: number;
   /** A log gets a heartbeat after this long without a line. @default 30000 */
@@ -44,7 +46,7 @@ export class LiveProgress implements RunEvents {
 
   constructor(opts: LiveProgressOptions) {
     const live = opts.live ?? true;
-    this.#o = { live, tickMs: live ? 100 : 1000, heartbeatMs: 30_000, columns: () => process.stdout.columns || 100, now: Date.now, ...opts };
+    this.#o = { live, quiet: false, tickMs: live ? 100 : 1000, heartbeatMs: 30_000, columns: () => process.stdout.columns || 100, now: Date.now, ...opts };
     this.#started = this.#o.now();
     this.#lastLine = this.#started;
   }
@@ -67,10 +69,24 @@ export class LiveProgress implements RunEvents {
       ...(t.toolkitError ? [t.toolkitError.code] : []),
       ...(t.skipReason ? [t.skipReason] : []),
     ];
-    this.#o.write(`  ${mark} ${t.name} (${t.durationMs.toFixed(0)} ms)${notes.length ? `  ${notes.join('; ')}` : ''}\n`);
+    if (!this.#o.quiet) {
+      this.#o.write(`  ${mark} ${t.name} (${t.durationMs.toFixed(0)} ms)${notes.length ? `  ${notes.join('; ')}` : ''}\n`);
+      this.#lastLine = this.#o.now();
+    }
     this.#done++;
-    this.#lastLine = this.#o.now();
     this.#running.delete(t.name);
+    if (this.#o.live) this.#draw();
+  }
+
+  /** With `quiet`: one line per finished suite file, its capability and counts. */
+  onSuiteEnd(e: { capability: string; file: string; tests: TestRecord[] }): void {
+    if (!this.#o.quiet || e.tests.length === 0) return;
+    this.#clear();
+    const n = (s: TestRecord['state']) => e.tests.filter((t) => t.state === s).length;
+    const failed = n('failed');
+    const part = e.file.split('/').pop()!.replace(/\.suite\.ts$/, '');
+    this.#o.write(`  ${failed > 0 ? '✗' : '✓'} ${e.capability}${part === e.capability ? '' : ` (${part})`}: ${n('passed')} passed, ${failed} failed, ${n('skipped')} skipped\n`);
+    this.#lastLine = this.#o.now();
     if (this.#o.live) this.#draw();
   }
 
