@@ -10,7 +10,7 @@ import { resolveProfile } from '../profile/index.ts';
 import { DEFAULTS } from '../config/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { pairByOtp } from '../pairing/index.ts';
-import { assertVaultWritable, findPairings, loadPrivateVault, removeVaultEntry, seedVaultFromEnv } from '../vault/index.ts';
+import { findPairings, prepareVault, removeVaultEntry } from '../vault/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
 const PAIR_USAGE = `usage: payconnect-conformance pair --target <url> --integrator-id <id> --otp <six digits> [options]
@@ -77,9 +77,7 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
   const otp = values.otp ?? env.PAYCONNECT_OTP;
   if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (${otp ? 'the value given is not; not shown' : 'none given'})`, 'read the OTP off the terminal, or ask the vendor support for one');
   // A malformed, open or unwritable vault stops us before the OTP is consumed.
-  await seedVaultFromEnv(vaultPath, env);
-  await loadPrivateVault(vaultPath);
-  await assertVaultWritable(vaultPath);
+  await prepareVault(vaultPath, env, { mayPair: true });
   const { baseUrl, integratorId } = await openTarget(request);
   const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor() });
   try {
@@ -102,8 +100,7 @@ export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     return 0;
   }
   const { values, request, vaultPath } = parse(argv, env);
-  await seedVaultFromEnv(vaultPath, env);
-  const { vault } = await loadPrivateVault(vaultPath); // a malformed or open vault stops us before any request
+  const { vault } = await prepareVault(vaultPath, env, { mayPair: false }); // a malformed or open vault stops us before any request
   const { baseUrl, integratorId } = await openTarget(request);
   const entries = findPairings(vault, baseUrl, integratorId);
   const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);

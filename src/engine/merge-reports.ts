@@ -6,7 +6,7 @@
  */
 import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { ToolkitError } from '../core/index.ts';
 import {
   REPORT_FILES,
   type RunInfo,
@@ -16,13 +16,13 @@ import {
   type WrittenReports,
   buildSummary,
   exitCodeFor,
-  generateAllureHtml,
   prepareReportsDir,
   readShardRecord,
   replaceDirectory,
   stagingDirectory,
   writeRunReports,
 } from '../report/index.ts';
+import { writeHtmlReport } from './html-report.ts';
 
 export interface MergeOptions {
   /** The shards' reports folders. */
@@ -131,18 +131,7 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   }
   replaceDirectory(staged, allureResults);
   const written = writeRunReports(opts.outDir, record, summary, info);
-  let exitCode = exitCodeFor(record, summary);
-  const reports: MergeResult['reports'] = { ...written, allureResults };
-  if (opts.html) {
-    const allureReport = join(opts.outDir, REPORT_FILES.allureReport);
-    try {
-      await generateAllureHtml({ resultsDir: allureResults, outputDir: allureReport, historyPath: join(opts.outDir, REPORT_FILES.allureHistory) });
-      reports.allureReport = allureReport;
-    } catch (e) {
-      reports.htmlError = isToolkitError(e) ? e.toUserMessage() : String(e);
-      io.stderr(`${reports.htmlError}\n`);
-      exitCode = 2;
-    }
-  }
-  return { exitCode, summary, record, reports };
+  const html = opts.html ? await writeHtmlReport(opts.outDir, allureResults, io.stderr) : {};
+  const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
+  return { exitCode, summary, record, reports: { ...written, allureResults, ...html } };
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification, startVitest } from 'vitest/node';
 import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
 import { CHECKS } from '../checks/index.ts';
-import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { ToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { operations } from '../generated/contract.ts';
 import {
@@ -27,7 +27,6 @@ import {
   clauseUrlFrom,
   defaultClauseUrl,
   exitCodeFor,
-  generateAllureHtml,
   prepareReportsDir,
   replaceDirectory,
   scrubSecrets,
@@ -36,9 +35,10 @@ import {
   writeRunReports,
   writeShardRecord,
 } from '../report/index.ts';
+import { writeHtmlReport } from './html-report.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
-import { assertVaultWritable, findPairings, loadPrivateVault, seedVaultFromEnv } from '../vault/index.ts';
+import { findPairings, loadPrivateVault, prepareVault } from '../vault/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -171,13 +171,11 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   try {
-    // CI credentials from the environment become the vault (a sim's vault is its own, throw-away one).
-    if (config.target.kind === 'url') {
-      await seedVaultFromEnv(target.vaultPath, process.env);
-      // The run may pair (an OTP given or minted): credentials it cannot save would be lost.
-      await assertVaultWritable(target.vaultPath);
-    }
-    const known = config.target.kind === 'pact' ? [] : findPairings((await loadPrivateVault(target.vaultPath)).vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id);
+    // Against a URL the run may pair (an OTP given or minted), and CI credentials from the
+    // environment become the vault; a sim's vault is its own, throw-away one.
+    const vault = config.target.kind === 'url' ? await prepareVault(target.vaultPath, process.env, { mayPair: true })
+      : config.target.kind === 'sim' ? await loadPrivateVault(target.vaultPath) : undefined;
+    const known = vault ? findPairings(vault.vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id) : [];
     const { workers, reason } = workersFor(config, target, known.length);
     if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);
     const ctx: RunContext = {
@@ -289,21 +287,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       writeShardRecord(config.reportsDir, config.shard, info, record);
     }
     const written = writeRunReports(config.reportsDir, record, summary, info);
-    let exitCode = exitCodeFor(record, summary);
-    const reports: RunResult['reports'] = { ...written, allureResults };
-    if (config.html) {
-      const allureReport = join(config.reportsDir, REPORT_FILES.allureReport);
-      try {
-        await generateAllureHtml({ resultsDir: allureResults, outputDir: allureReport, historyPath: join(config.reportsDir, REPORT_FILES.allureHistory) });
-        reports.allureReport = allureReport;
-      } catch (e) {
-        // The other reports are written: say what failed, and count it as an error of the toolkit.
-        reports.htmlError = isToolkitError(e) ? e.toUserMessage() : String(e);
-        io.stderr(`${reports.htmlError}\n`);
-        exitCode = 2;
-      }
-    }
-    return { exitCode, summary, record, baseUrl: target.baseUrl, reports };
+    const html = config.html ? await writeHtmlReport(config.reportsDir, allureResults, io.stderr) : {};
+    const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
+    return { exitCode, summary, record, baseUrl: target.baseUrl, reports: { ...written, allureResults, ...html } };
   } finally {
     await target.close();
   }

@@ -14,3 +14,4 @@ export { withVaultLock } from './with-vault-lock.ts';
 export { writeFileAtomic } from './write-file-atomic.ts';
 export { VAULT_JSON_ENV, seedVaultFromEnv } from './seed-vault-from-env.ts';
 export { assertVaultWritable } from './assert-vault-writable.ts';
+export { prepareVault } from './prepare-vault.ts';
