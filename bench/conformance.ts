@@ -4,7 +4,8 @@
  * 1. `run` against the embedded simulator, HTML report included (what `npm run conformance` does);
  * 2. `run` against `sim --step-delay 100 --deadline 2500` started as a separate process, used as a
  *    sandbox URL.
- * For each: wall time, max RSS, the verdict and counts, and requests per second over the run.
+ * For each: wall time, max RSS, the verdict and counts, requests per second over the run, and the size
+ * of the reports folder it left (bytes, disk blocks, files; the target is under 10 MB).
  * Prints figures; asserts nothing (the machines are shared and noisy: compare medians of several).
  *
  *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [-- <extra run flags, e.g. --terminals 4>]
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { type DirSize, dirSize } from '../test/support/dir-size.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'payconnect-conformance.js');
@@ -33,6 +35,7 @@ interface Figures {
   verdict?: string;
   tests?: number;
   requests?: number;
+  reports?: DirSize;
 }
 
 /** Runs `node bin run <args>` under /usr/bin/time (when there) with its own reports folder. */
@@ -56,6 +59,8 @@ function timedRun(args: string[]): Promise<Figures> {
         out.tests = summary.counts.tests;
         out.requests = record.record.tests.reduce((n, t) => n + t.exchangeCount, 0);
       } catch { /* no reports: the exit code says why */ }
+      rmSync(timeFile, { force: true });
+      out.reports = dirSize(reports);
       rmSync(reports, { recursive: true, force: true });
       resolve(out);
     });
@@ -82,7 +87,9 @@ function startSim(): Promise<{ url: string; stop: () => void }> {
 
 function line(name: string, f: Figures): string {
   const rps = f.requests !== undefined ? `${(f.requests / f.wallS).toFixed(0)} req/s (${f.requests} requests)` : '-';
-  return `${name}: ${f.wallS.toFixed(1)} s wall, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}`;
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  const size = f.reports ? `reports ${mb(f.reports.bytes)} MB (${mb(f.reports.disk)} MB on disk, ${f.reports.files} files)` : 'no reports';
+  return `${name}: ${f.wallS.toFixed(1)} s wall, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}`;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;

@@ -3,7 +3,7 @@
  * playwright-core), served over HTTP from 127.0.0.1, and checks what a person would look at:
  * - the overview shows the run's test count (summary.json's);
  * - when the run failed: a failing test, its error and category, and its failed step with the
- *   request, response and curl attachments, and the clause's text;
+ *   exchange (curl line and answer) attached, and the clause's text;
  * - index.html opened from disk (file://) shows the overview too.
  * Screenshots go to the reports folder. Exit code 0 when every check holds, 1 otherwise.
  * For people and release checks (CI has no Chromium):
@@ -70,9 +70,9 @@ async function failingTest(page: Page): Promise<void> {
   const attachments = failed.locator('[data-testid="test-result-attachment"]');
   await attachments.first().waitFor({ timeout: 10_000 });
   const names = (await failed.locator('[data-testid="test-result-attachment-header"]').allInnerTexts()).map((s) => s.trim().split('\n').map((l) => l.trim()).find((l) => /^[a-z]+$/.test(l)) ?? s.trim());
-  check(['request', 'response', 'curl'].every((n) => names.some((x) => x.includes(n))), `failed step "${stepTitle}" has request, response and curl attached (${names.join(', ')})`);
-  // Open the response and the curl line.
-  for (const n of ['response', 'curl']) {
+  check(names.some((x) => x === 'exchange' || x === 'delivery'), `failed step "${stepTitle}" has its exchange (curl line and answer) attached (${names.join(', ')})`);
+  // Open the exchange.
+  for (const n of ['exchange', 'delivery']) {
     const h = failed.locator('[data-testid="test-result-attachment-header"]').filter({ hasText: n }).first();
     if (await h.count()) await h.click();
   }

@@ -36,6 +36,7 @@ interface AllureResult {
   status: string;
   labels: { name: string; value: string }[];
   steps: AllureStep[];
+  attachments: { name: string; source: string }[];
 }
 interface AllureStep {
   name: string;
@@ -118,11 +119,14 @@ describe('reports of a run restricted to the payment suite, then of the same wit
     expect(r.labels).toContainEqual({ name: 'conformance', value: 'spec-failure' });
     const slipStep = r.steps.find((s) => s.name.includes('(getPrintSlip)') && s.status === 'failed')!;
     expect(slipStep).toBeDefined();
-    expect(slipStep.attachments.map((a) => a.name)).toEqual(['request', 'response', 'curl']);
+    expect(slipStep.attachments.map((a) => a.name)).toEqual(['exchange']);
     for (const a of slipStep.attachments) expect(existsSync(join(reports, 'allure-results', a.source))).toBe(true);
     expect(slipStep.steps[0]!.name).toMatch(/^FAIL \[invariant\.total-amount\] \(spec#transaction-print-slip\)/);
-    const curl = readFileSync(join(reports, 'allure-results', slipStep.attachments[2]!.source), 'utf8');
-    expect(curl).toContain('-H "authorization: Bearer $PAYCONNECT_TOKEN"');
+    const exchange = readFileSync(join(reports, 'allure-results', slipStep.attachments[0]!.source), 'utf8');
+    expect(exchange).toContain('-H "authorization: Bearer $PAYCONNECT_TOKEN"');
+    expect(exchange).toMatch(/\nHTTP 200\n[^]*"total_amount"/);
+    // The whole conversation, once per test, at the test's top level; clause text beside the finding.
+    expect(r.attachments.map((a) => a.name)).toEqual(expect.arrayContaining(['exchanges', 'clause spec#transaction-print-slip']));
 
     const categories = readFileSync(join(reports, 'allure-results', 'categories.json'), 'utf8');
     expect(categories).toContain('Spec failures');

@@ -26,6 +26,10 @@ describe('shards and merge-reports', () => {
     expect([...a, ...b].sort()).toEqual([...new Set([...a, ...b])].sort());
     expect([...a, ...b].length).toBe(whole.summary!.counts.tests);
     expect(existsSync(join(whole.reportsDir, 'run-record.json'))).toBe(false);
+    // The shard record keeps each test's exchange count, not the exchanges (allure-results has them).
+    const recorded = (JSON.parse(readFileSync(join(one.reportsDir, 'run-record.json'), 'utf8')) as { record: { tests: { exchanges: unknown[]; exchangeCount: number }[] } }).record.tests;
+    expect(recorded.every((t) => t.exchanges.length === 0)).toBe(true);
+    expect(recorded.some((t) => t.exchangeCount > 0)).toBe(true);
 
     const out = tempDir('pcc-merged-');
     const merged = await runCli(['merge-reports', one.reportsDir, two.reportsDir, '--reports', out]);

@@ -31,6 +31,9 @@ export interface AllureHtmlOptions {
   timeoutMs?: number;
 }
 
+/** How many runs the Allure history keeps (its trend charts and each test's history tab). */
+export const HISTORY_RUNS = 3;
+
 /** The `allure` command line script of the installed package. */
 export function allureCliPath(): string {
   const main = createRequire(import.meta.url).resolve('allure');
@@ -105,7 +108,8 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
     const config = {
       name: opts.name ?? 'Pay-Connect conformance',
       output: tmpOut,
-      ...(opts.historyPath ? { historyPath: opts.historyPath, appendHistory: opts.appendHistory ?? true } : {}),
+      // The last runs only: the history file and the report (which embeds it per test) stay bounded.
+      ...(opts.historyPath ? { historyPath: opts.historyPath, appendHistory: opts.appendHistory ?? true, historyLimit: HISTORY_RUNS } : {}),
       // One self-contained index.html: written in well under half the time of thousands of files
       // (attachments embedded), and it opens from the file system as well as over HTTP.
       plugins: { awesome: { options: { reportName: opts.name ?? 'Pay-Connect conformance', groupBy: ['epic', 'feature'], singleFile: true } } },

@@ -55,7 +55,7 @@ describe('Allure messages of a test', () => {
     expect(meta.data.parameters).toEqual([{ name: 'amount', value: '100', excluded: true }, { name: 'terminal', value: 'auto', excluded: true }]);
   });
 
-  it('makes one step per exchange and delivery, in time order, each with request, response and curl', () => {
+  it('makes one step per exchange and delivery, in time order; attachments only where a finding is', () => {
     const tops: string[] = [];
     let depth = 0;
     for (const m of messages) {
@@ -72,10 +72,31 @@ describe('Allure messages of a test', () => {
       'WARN [sandbox.outcome] (sandbox#transactions) tip',
     ]);
     const names = messages.filter((m) => m.type === 'attachment_content').map((m) => (m.type === 'attachment_content' ? m.data.name : ''));
-    expect(names.filter((n) => n === 'curl')).toHaveLength(3);
-    expect(names.filter((n) => n === 'request')).toHaveLength(3);
-    const curl = messages.find((m) => m.type === 'attachment_content' && m.data.name === 'curl')!;
-    expect(decoded(curl)).toContain('-H "authorization: Bearer $PAYCONNECT_TOKEN"');
+    // The exchange with a failure (#2) and the delivery with a warning (e1) carry their own evidence;
+    // #1 is only in the transcript.
+    expect(names.filter((n) => n === 'exchange')).toHaveLength(1);
+    expect(names.filter((n) => n === 'delivery')).toHaveLength(1);
+    expect(names.filter((n) => n === 'exchanges')).toHaveLength(1);
+    const firstStep = messages.findIndex((m) => m.type === 'step_start');
+    expect(messages[firstStep + 1]).toMatchObject({ type: 'step_stop' });
+    const own = (name: string) => decoded(messages.find((m) => m.type === 'attachment_content' && m.data.name === name)!);
+    expect(own('delivery')).toContain("curl -sS -i -X POST 'http://127.0.0.1:9/webhook'");
+    expect(own('exchange')).toMatch(/^# set PAYCONNECT_TOKEN: .*\n=== #2 GET .*\n.*\n  -H "authorization: Bearer \$PAYCONNECT_TOKEN"\n\nHTTP 200\n/);
+  });
+
+  it('attaches the whole conversation once, before the steps: curl line and answer of each exchange, each delivery', () => {
+    const at = messages.findIndex((m) => m.type === 'attachment_content' && m.data.name === 'exchanges');
+    expect(at).toBeLessThan(messages.findIndex((m) => m.type === 'step_start'));
+    const text = decoded(messages[at]!);
+    expect(text).toMatch(/^# 2 HTTP exchanges and 1 webhook deliveries of this test, in time order \(secrets redacted\)\.\n# set PAYCONNECT_TOKEN: /);
+    const entries = text.split('\n=== ').slice(1).map((e) => e.split('\n')[0]);
+    expect(entries).toEqual([
+      '#1 GET /v1/pay-connect/transactions/t1/print-slip/ → 200 (generateTransaction), 5 ms at 2023-11-14T22:13:21.000Z',
+      'webhook transaction.success #1 → 200 (signature valid) at 2023-11-14T22:13:21.500Z',
+      '#2 GET /v1/pay-connect/transactions/t2/print-slip/ → 200 (getPrintSlip), 5 ms at 2023-11-14T22:13:22.000Z',
+    ]);
+    expect(text).toContain("curl -sS -i 'http://127.0.0.1:1/v1/pay-connect/transactions/t2/print-slip/' \\\n  -H \"authorization: Bearer $PAYCONNECT_TOKEN\"\n\nHTTP 200\ncontent-type: application/json\n\n{\n  \"total_amount\": 101\n}");
+    expect(text).toContain("curl -sS -i -X POST 'http://127.0.0.1:9/webhook'");
   });
 
   it('puts a finding under the exchange its evidence names, and fails that step', () => {
@@ -136,13 +157,55 @@ describe('report files helpers', () => {
 });
 
 describe('a long test', () => {
-  it('keeps the attachments of its first and last exchanges and of those with a finding', () => {
-    const exchanges = Array.from({ length: 30 }, (_, i) => exchange(i + 1));
-    const t = testRecord({ exchanges, findings: [finding({ evidence: { exchange: { seq: 15 } } })] });
+  it('shows its first and last exchanges and those with a finding; a run between them is one step, a line each in the transcript', () => {
+    const exchanges = Array.from({ length: 30 }, (_, i) => exchange(i + 1, i === 20 ? { response: undefined, error: { code: 'ECONNRESET', message: 'socket hang up' } } : {}));
+    // A delivery between #18 and #19 does not split the run it falls in.
+    const deliveries = [{ seq: 7, receivedAt: new Date(1_700_000_018_500).toISOString(), method: 'POST', url: 'http://127.0.0.1:9/w', headers: {}, body: {}, event: 'transaction.success', eventId: 'e7', signature: 'valid', status: 200 }];
+    const t = testRecord({ exchanges, deliveries, findings: [finding({ evidence: { exchange: { seq: 15 } } })] });
     const messages = allureMessagesFor(t, { attachExchanges: { first: 5, last: 3 } });
-    const curls = messages.filter((m) => m.type === 'attachment_content' && m.data.name === 'curl');
-    expect(curls).toHaveLength(5 + 3 + 1);
-    const last = messages.filter((m) => m.type === 'step_start').at(-1)!;
-    expect(last).toMatchObject({ data: { name: '21 of 30 exchanges shown without attachments (kept: the first 5, the last 3 and those with a finding)' } });
+    let depth = 0;
+    const tops: string[] = [];
+    for (const m of messages) {
+      if (m.type === 'step_start' && depth++ === 0) tops.push(m.data.name);
+      if (m.type === 'step_stop') depth--;
+    }
+    expect(tops.slice(5, 8)).toEqual([
+      '9 exchanges (#6 to #14), one line each in the "exchanges" attachment',
+      'GET /v1/pay-connect/transactions/t15/print-slip/ → 200 (getPrintSlip)',
+      '12 exchanges (#16 to #27) and 1 webhook delivery, one line each in the "exchanges" attachment',
+    ]);
+    // the first 5, a run, #15 (its finding under it), a run, the last 3
+    expect(tops).toHaveLength(5 + 1 + 1 + 1 + 3);
+    const run = messages.findIndex((m) => m.type === 'step_start' && m.data.name.startsWith('12 exchanges'));
+    expect(messages[run]).toMatchObject({ data: { start: Date.parse(exchanges[15]!.startedAt), name: expect.any(String) } });
+    expect(messages[run + 1]).toMatchObject({ type: 'step_stop', data: { status: 'broken' } });
+    expect(messages.filter((m) => m.type === 'attachment_content' && m.data.name === 'exchange')).toHaveLength(1);
+    const text = decoded(messages.find((m) => m.type === 'attachment_content' && m.data.name === 'exchanges')!);
+    expect(text).toContain('# In full: the first 5, the last 3 and those a finding is about; the others one line each.');
+    expect(text).toContain('=== 12 exchanges (#16 to #27) and 1 webhook delivery, one line each\n#16 GET /v1/pay-connect/transactions/t16/print-slip/ → 200 (getPrintSlip), 5 ms\n');
+    expect(text).toContain('\nwebhook transaction.success #7 → 200 (signature valid)\n#19 GET');
+    expect(text).toContain('#21 GET /v1/pay-connect/transactions/t21/print-slip/ → ECONNRESET (getPrintSlip), 5 ms');
+    expect(text.match(/^curl /gm)).toHaveLength(5 + 1 + 3);
+  });
+
+  it('cuts a long body in the transcript', () => {
+    const t = testRecord({ exchanges: [exchange(1, { response: { status: 200, headers: {}, body: { slip: 'x'.repeat(500) } } })] });
+    const text = decoded(allureMessagesFor(t, { transcriptBodyChars: 100 }).find((m) => m.type === 'attachment_content' && m.data.name === 'exchanges')!);
+    expect(text).toMatch(/x… \(\d{3} chars, cut\)/);
+  });
+});
+
+describe('clause text', () => {
+  const clauseText = (c: string) => `text of ${c}\n`;
+  const names = (t: ReturnType<typeof testRecord>) =>
+    allureMessagesFor(t, { clauseText }).flatMap((m) => (m.type === 'attachment_content' && m.data.name.startsWith('clause ') ? [m.data.name] : []));
+
+  it('is attached for each clause of a test with a finding, and for a failed test', () => {
+    expect(names(testRecord({ clause: 'spec#pairing-result', findings: [finding({ severity: 'warning', clause: 'profile#webhooks' })] }))).toEqual(['clause spec#pairing-result', 'clause profile#webhooks']);
+    expect(names(testRecord({ clause: 'spec#pairing-result', state: 'failed' }))).toEqual(['clause spec#pairing-result']);
+  });
+
+  it('is left out of a test that passed without findings (its clause stays in the label and description)', () => {
+    expect(names(testRecord({ clause: 'spec#pairing-result', state: 'passed' }))).toEqual([]);
   });
 });

@@ -1,8 +1,11 @@
 /**
  * The Allure picture of one test, as allure-js runtime messages: labels (epic = capability, feature =
- * endpoint, story = scenario, tag = clause, severity), parameters, a link per clause, and one step per
- * HTTP exchange and per webhook delivery with its request, response and a curl line attached. Pure:
- * it reads a redacted TestRecord and returns data; the Allure reporter hands it to allure-vitest.
+ * endpoint, story = scenario, tag = clause, severity), parameters, a link per clause, one step per
+ * HTTP exchange and per webhook delivery, and the evidence sized to stay small (a full run's reports
+ * under 10 MB): the test's whole conversation is ONE text attachment (`exchanges`: curl line and
+ * answer of each, in time order), and only an exchange or delivery that a finding is about carries its
+ * own attachment (`exchange`, `delivery`) under its step, with the finding. Pure: it reads a redacted TestRecord and returns data;
+ * the Allure reporter hands it to allure-vitest.
  */
 import type { Exchange, Finding } from '../core/index.ts';
 import { curlForDelivery, curlForExchange, curlPreamble } from './curl.ts';
@@ -32,14 +35,17 @@ export interface AllureMessageOptions {
   clauseUrl?: (clause: string) => string;
   /** The contract's endpoints (for the feature label). @default [] (the first exchange's operation is used) */
   endpoints?: readonly EndpointRef[];
-  /** The text of a clause (its section of the spec, profile or sandbox document), attached to each test it concerns. */
+  /** The text of a clause (its section of the spec, profile or sandbox document), attached to each test with a finding or a failure that it concerns. */
   clauseText?: (clause: string) => string | undefined;
-  /** Attachment bodies longer than this are cut. @default 65536 */
+  /** Bodies longer than this are cut (in the attachment of an exchange a finding is about). @default 16384 */
   maxBodyChars?: number;
+  /** Bodies longer than this are cut in the `exchanges` transcript. @default 4096 */
+  transcriptBodyChars?: number;
   /**
-   * A long test (a fuzz run of hundreds of requests) keeps the attachments of its first and last
-   * exchanges and of every exchange with a finding; the others are steps without attachments.
-   * @default { first: 50, last: 10 }
+   * A long test (a fuzz run of hundreds of requests) shows its first and last exchanges and webhook
+   * deliveries, and every one with a finding, in full (a step each, their curl line and answer in the
+   * transcript); a run of them in between is one step, and one line each in the transcript.
+   * @default { first: 5, last: 3 }
    */
   attachExchanges?: { first: number; last: number };
 }
@@ -96,15 +102,6 @@ function attach(name: string, content: string, contentType: string, fileExtensio
   return { type: 'attachment_content', data: { name, content: encode(content), encoding: 'base64', contentType, fileExtension, wrapInStep: false } };
 }
 
-function cut(value: unknown, max: number): unknown {
-  if (typeof value === 'string' && value.length > max) return `${value.slice(0, max)}… (${value.length} chars)`;
-  if (value !== undefined && typeof value === 'object') {
-    const text = JSON.stringify(value);
-    if (text !== undefined && text.length > max) return `${text.slice(0, max)}… (${text.length} chars, cut)`;
-  }
-  return value;
-}
-
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 type Event = { at: number; seq: number; kind: 'exchange'; ex: Partial<Exchange> } | { at: number; seq: number; kind: 'delivery'; d: DeliveryView };
@@ -148,41 +145,85 @@ function findingSteps(findings: Finding[], at: number, dropExchange: boolean): A
   return out;
 }
 
-function exchangeStep(ex: Partial<Exchange>, findings: Finding[], max: number, attachments: boolean): AllureMessage[] {
+const stepName = (ex: Partial<Exchange>) => {
   const req = ex.request!;
-  const start = Date.parse(ex.startedAt ?? '') || 0;
-  const stop = start + Math.round(ex.durationMs ?? 0);
   const answer = ex.response ? String(ex.response.status) : (ex.error?.code ?? 'no answer');
-  const name = `${req.method} ${req.path} → ${answer}${ex.operationId ? ` (${ex.operationId})` : ''}`;
-  const status: AllureStatus = findings.some((f) => f.severity === 'failure') ? 'failed' : ex.response ? 'passed' : 'broken';
-  if (!attachments) return [{ type: 'step_start', data: { name, start } }, { type: 'step_stop', data: { stop, status } }];
-  const curl = curlForExchange({ request: req });
-  return [
-    { type: 'step_start', data: { name, start } },
-    attach('request', json({ method: req.method, url: req.url, headers: req.headers, ...(req.body === undefined ? {} : { body: cut(req.body, max) }) }), 'application/json', 'json'),
-    ex.response
-      ? attach('response', json({ status: ex.response.status, headers: ex.response.headers, body: ex.response.body !== undefined ? cut(ex.response.body, max) : cut(ex.response.rawBody ?? '', max) }), 'application/json', 'json')
-      : attach('error', json(ex.error ?? { message: 'no response' }), 'application/json', 'json'),
-    attach('curl', `${curlPreamble(curl)}${curl}\n`, 'text/plain', 'sh'),
-    ...findingSteps(findings, stop, true),
-    { type: 'step_stop', data: { stop, status } },
-  ];
+  return `${req.method} ${req.path} → ${answer}${ex.operationId ? ` (${ex.operationId})` : ''}`;
+};
+
+const deliveryName = (d: DeliveryView) => {
+  const flags = [`signature ${d.signature ?? '?'}`, ...(d.duplicate ? ['duplicate'] : []), ...(d.failedOnPurpose ? ['answered 500 on purpose'] : [])];
+  return `webhook ${d.event ?? '(no event)'} #${d.seq ?? '?'} → ${d.status ?? '?'} (${flags.join(', ')})`;
+};
+
+/** Answer headers that describe the connection or the moment, not the service's answer: left out of the transcript. */
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'date', 'content-length', 'transfer-encoding']);
+
+/** A body for reading: JSON indented, text as is, cut at `max` characters. */
+function bodyText(body: unknown, max: number): string {
+  const text = typeof body === 'string' ? body : JSON.stringify(body, null, 2) ?? '';
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars, cut)` : text;
 }
 
-function deliveryStep(d: DeliveryView, findings: Finding[], max: number): AllureMessage[] {
-  const at = Date.parse(d.receivedAt ?? '') || 0;
-  const flags = [`signature ${d.signature ?? '?'}`, ...(d.duplicate ? ['duplicate'] : []), ...(d.failedOnPurpose ? ['answered 500 on purpose'] : [])];
-  const name = `webhook ${d.event ?? '(no event)'} #${d.seq ?? '?'} → ${d.status ?? '?'} (${flags.join(', ')})`;
-  const curl = curlForDelivery(d);
-  const status: AllureStatus = findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed';
-  return [
-    { type: 'step_start', data: { name, start: at } },
-    attach('request', json({ method: d.method ?? 'POST', url: d.url ?? d.path, headers: d.headers ?? {}, body: d.body !== undefined ? cut(d.body, max) : cut(d.rawBody ?? '', max) }), 'application/json', 'json'),
-    attach('response', json({ status: d.status ?? null, receiver: { signature: d.signature, duplicate: d.duplicate ?? false, eventId: d.eventId ?? null, pairing: d.pairing ?? null } }), 'application/json', 'json'),
-    attach('curl', `# replays the delivery to the run's receiver (gone after the run: change the URL)\n${curl}\n`, 'text/plain', 'sh'),
-    ...findingSteps(findings, at, false),
-    { type: 'step_stop', data: { stop: at, status } },
+const startOf = (ex: Partial<Exchange>) => Date.parse(ex.startedAt ?? '') || 0;
+const stopOf = (ex: Partial<Exchange>) => startOf(ex) + Math.round(ex.durationMs ?? 0);
+const ms = (ex: Partial<Exchange>) => (ex.durationMs === undefined ? '' : `, ${Math.round(ex.durationMs)} ms`);
+
+/** One exchange in the transcript: a heading, the curl line that repeats it, and the answer. */
+function exchangeEntry(ex: Partial<Exchange>, max: number): string {
+  const lines = [`=== #${ex.seq ?? '?'} ${stepName(ex)}${ms(ex)}${ex.startedAt ? ` at ${ex.startedAt}` : ''}`, curlForExchange({ request: ex.request! }), ''];
+  if (ex.response) {
+    lines.push(`HTTP ${ex.response.status}`, ...Object.entries(ex.response.headers ?? {}).filter(([k]) => !CONNECTION_HEADERS.has(k.toLowerCase())).map(([k, v]) => `${k}: ${v}`));
+    const body = ex.response.body !== undefined ? ex.response.body : ex.response.rawBody;
+    if (body !== undefined && body !== '') lines.push('', bodyText(body, max));
+  } else {
+    lines.push(`(no answer: ${[ex.error?.code, ex.error?.message].filter(Boolean).join(' ') || 'none recorded'})`);
+  }
+  return lines.join('\n');
+}
+
+/** One webhook delivery in the transcript: what the receiver answered, and the curl line that replays it. */
+function deliveryEntry(d: DeliveryView): string {
+  const who = d.pairing ? ` for ${d.pairing}` : '';
+  return [`=== ${deliveryName(d)}${who}${d.receivedAt ? ` at ${d.receivedAt}` : ''}`, "# replays the delivery to the run's receiver (gone after the run: change the URL)", curlForDelivery(d)].join('\n');
+}
+
+/** A run of events in the middle of a long test: what it holds, for the step's name and the transcript. */
+function runTitle(run: Event[]): string {
+  const exchanges = run.filter((e) => e.kind === 'exchange').map((e) => e.ex);
+  const deliveries = run.length - exchanges.length;
+  const what = [
+    ...(exchanges.length > 0 ? [`${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}${exchanges.length > 1 ? ` (#${exchanges[0]!.seq ?? '?'} to #${exchanges.at(-1)!.seq ?? '?'})` : ` (#${exchanges[0]!.seq ?? '?'})`}`] : []),
+    ...(deliveries > 0 ? [`${deliveries} webhook deliver${deliveries === 1 ? 'y' : 'ies'}`] : []),
   ];
+  return what.join(' and ');
+}
+
+/** Events shown as one line each (the middle of a long test). */
+function runLines(run: Event[]): string {
+  return [`=== ${runTitle(run)}, one line each`, ...run.map((e) => (e.kind === 'exchange' ? `#${e.ex.seq ?? '?'} ${stepName(e.ex)}${ms(e.ex)}` : deliveryName(e.d)))].join('\n');
+}
+
+/** The step of an exchange; with a finding, the exchange attached (curl line and answer) and the finding under it. */
+function exchangeStep(ex: Partial<Exchange>, findings: Finding[], max: number): AllureMessage[] {
+  const status: AllureStatus = findings.some((f) => f.severity === 'failure') ? 'failed' : ex.response ? 'passed' : 'broken';
+  const out: AllureMessage[] = [{ type: 'step_start', data: { name: stepName(ex), start: startOf(ex) } }];
+  if (findings.length > 0) {
+    const text = exchangeEntry(ex, max);
+    out.push(attach('exchange', `${curlPreamble(text)}${text}\n`, 'text/plain', 'txt'), ...findingSteps(findings, stopOf(ex), true));
+  }
+  out.push({ type: 'step_stop', data: { stop: stopOf(ex), status } });
+  return out;
+}
+
+/** The step of a webhook delivery; with a finding, the delivery attached (what the receiver answered, a replaying curl line) and the finding under it. */
+function deliveryStep(d: DeliveryView, findings: Finding[]): AllureMessage[] {
+  const at = Date.parse(d.receivedAt ?? '') || 0;
+  const status: AllureStatus = findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed';
+  const out: AllureMessage[] = [{ type: 'step_start', data: { name: deliveryName(d), start: at } }];
+  if (findings.length > 0) out.push(attach('delivery', `${deliveryEntry(d)}\n`, 'text/plain', 'txt'), ...findingSteps(findings, at, false));
+  out.push({ type: 'step_stop', data: { stop: at, status } });
+  return out;
 }
 
 function description(t: TestRecord): string {
@@ -204,7 +245,7 @@ function description(t: TestRecord): string {
 /** The runtime messages of one test. */
 export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}): AllureMessage[] {
   const clauseUrl = opts.clauseUrl ?? defaultClauseUrl;
-  const max = opts.maxBodyChars ?? 65_536;
+  const max = opts.maxBodyChars ?? 16_384;
   const clauses = [...new Set([t.clause, ...t.findings.map((f) => f.clause)].filter((c) => c !== ''))];
   const feature = featureOf(t, opts.endpoints);
   const labels = [
@@ -225,38 +266,60 @@ export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}
       description: description(t),
     },
   }];
-  // The clause's own words beside the verdict: Allure 3 shows only absolute links, so the text
-  // travels with the test instead (a published spec can still be linked: PAYCONNECT_SPEC_BASE_URL).
-  for (const c of clauses) {
+  // The clause's own words beside a finding: Allure 3 shows only absolute links, so the text travels
+  // with the test instead (a published spec can still be linked: PAYCONNECT_SPEC_BASE_URL). A test
+  // without findings names its clause only (label, link name, description): the reports stay small.
+  const withText = t.findings.length > 0 || t.state === 'failed' ? clauses : [];
+  for (const c of withText) {
     const text = opts.clauseText?.(c);
     if (text) messages.push(attach(`clause ${c}`, text, 'text/plain', 'txt'));
   }
   const placed = new Set<Finding>();
   const events = eventsOf(t);
-  const keep = opts.attachExchanges ?? { first: 50, last: 10 };
+  const keep = opts.attachExchanges ?? { first: 5, last: 3 };
+  const tmax = opts.transcriptBodyChars ?? 4096;
   const exchangeCount = events.filter((e) => e.kind === 'exchange').length;
-  let index = 0;
-  let bare = 0;
-  for (const e of events) {
-    if (e.kind === 'exchange') {
-      const mine = t.findings.filter((f) => !placed.has(f) && anchorOf(f).exchangeSeq === e.ex.seq);
-      mine.forEach((f) => placed.add(f));
-      const attach = mine.length > 0 || index < keep.first || index >= exchangeCount - keep.last;
-      if (!attach) bare++;
-      index++;
-      messages.push(...exchangeStep(e.ex, mine, max, attach));
-    } else {
-      const mine = t.findings.filter((f) => !placed.has(f) && e.d.eventId !== undefined && anchorOf(f).eventId === e.d.eventId);
-      mine.forEach((f) => placed.add(f));
-      messages.push(...deliveryStep(e.d, mine, max));
+  const steps: AllureMessage[] = [];
+  const transcript: string[] = [];
+  let between: Event[] = [];
+  const flush = () => {
+    if (between.length === 0) return;
+    const name = `${runTitle(between)}, one line each in the "exchanges" attachment`;
+    const status: AllureStatus = between.every((e) => e.kind !== 'exchange' || e.ex.response) ? 'passed' : 'broken';
+    const last = between.at(-1)!;
+    steps.push({ type: 'step_start', data: { name, start: between[0]!.at } }, { type: 'step_stop', data: { stop: last.kind === 'exchange' ? stopOf(last.ex) : last.at, status } });
+    transcript.push(runLines(between));
+    between = [];
+  };
+  events.forEach((e, index) => {
+    const mine = t.findings.filter((f) => !placed.has(f) && (e.kind === 'exchange' ? anchorOf(f).exchangeSeq === e.ex.seq : e.d.eventId !== undefined && anchorOf(f).eventId === e.d.eventId));
+    mine.forEach((f) => placed.add(f));
+    if (mine.length === 0 && index >= keep.first && index < events.length - keep.last) {
+      between.push(e);
+      return;
     }
+    flush();
+    if (e.kind === 'exchange') {
+      steps.push(...exchangeStep(e.ex, mine, max));
+      transcript.push(exchangeEntry(e.ex, tmax));
+    } else {
+      steps.push(...deliveryStep(e.d, mine));
+      transcript.push(deliveryEntry(e.d));
+    }
+  });
+  flush();
+  if (transcript.length > 0) {
+    const deliveries = events.length - exchangeCount;
+    const head = [
+      `# ${exchangeCount} HTTP exchanges${deliveries > 0 ? ` and ${deliveries} webhook deliveries` : ''} of this test, in time order (secrets redacted).`,
+      ...(events.length > keep.first + keep.last ? [`# In full: the first ${keep.first}, the last ${keep.last} and those a finding is about; the others one line each.`] : []),
+    ].join('\n');
+    const body = transcript.join('\n\n');
+    messages.push(attach('exchanges', `${head}\n${curlPreamble(body)}\n${body}\n`, 'text/plain', 'txt'));
   }
+  messages.push(...steps);
   const rest = t.findings.filter((f) => !placed.has(f));
   const end = events.length > 0 ? Math.max(...events.map((e) => e.at)) : Date.parse(t.startedAt ?? '') || 0;
   messages.push(...findingSteps(rest, end, false));
-  if (bare > 0) {
-    const name = `${bare} of ${exchangeCount} exchanges shown without attachments (kept: the first ${keep.first}, the last ${keep.last} and those with a finding)`;
-    messages.push({ type: 'step_start', data: { name, start: end } }, { type: 'step_stop', data: { stop: end, status: 'passed' } });
-  }
   return messages;
 }

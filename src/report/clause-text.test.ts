@@ -18,4 +18,13 @@ describe('clauseText', () => {
     expect(clauseText('spec#no-such-heading')).toBeUndefined();
     expect(clauseText('elsewhere#x')).toBeUndefined();
   });
+
+  it('cuts a long section at a line end, saying where the whole of it is', () => {
+    const whole = clauseText('spec#endpoints', undefined, 1_000_000)!;
+    expect(whole.length).toBeGreaterThan(2000);
+    const cut = clauseText('spec#endpoints')!;
+    expect(cut.length).toBeLessThan(2200);
+    expect(cut).toMatch(/\n… \(cut: the whole section is in pay-connect-spec\.md, under contracts\/spec\/ where the toolkit is installed\)\n$/);
+    expect(whole.startsWith(cut.slice(0, cut.indexOf('\n…')))).toBe(true);
+  });
 });

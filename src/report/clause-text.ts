@@ -13,11 +13,15 @@ export const SPEC_SOURCE_DIR = fileURLToPath(new URL('../../contracts/spec/', im
 
 const sections = new Map<string, Map<string, string>>();
 
+/** A clause's text is cut (at a line) after this many characters: a chapter heading's section is long. */
+export const CLAUSE_TEXT_CHARS = 2000;
+
 /**
  * The text of a clause (`spec#anchor`, `profile#…`, `sandbox#…`): its heading and everything up to the
- * next heading of the same or a higher level, from the bundled document; undefined when not found.
+ * next heading of the same or a higher level, from the bundled document, cut after `maxChars` at a
+ * line end with a pointer to the whole document; undefined when not found.
  */
-export function clauseText(clause: string, sourceDir = SPEC_SOURCE_DIR): string | undefined {
+export function clauseText(clause: string, sourceDir = SPEC_SOURCE_DIR, maxChars = CLAUSE_TEXT_CHARS): string | undefined {
   const [source = '', anchor = ''] = clause.split('#');
   const file = { spec: 'pay-connect-spec.md', profile: 'public-profile.md', sandbox: 'sandbox.md' }[source];
   if (!file || !anchor) return undefined;
@@ -37,5 +41,8 @@ export function clauseText(clause: string, sourceDir = SPEC_SOURCE_DIR): string 
       });
     }
   }
-  return byAnchor.get(anchor);
+  const text = byAnchor.get(anchor);
+  if (text === undefined || text.length <= maxChars) return text;
+  const end = text.lastIndexOf('\n', maxChars);
+  return `${text.slice(0, end > 0 ? end : maxChars)}\n… (cut: the whole section is in ${file}, under contracts/spec/ where the toolkit is installed)\n`;
 }

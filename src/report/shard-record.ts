@@ -21,10 +21,15 @@ export interface ShardRecord {
   record: RunRecord;
 }
 
-/** Writes a shard's record (whole or not at all). `record` is redacted already. */
+/**
+ * Writes a shard's record (whole or not at all). `record` is redacted already. The tests' exchanges
+ * and deliveries are left out (their count stays): the merged summary, JUnit and certification do
+ * not use them, and the shard's allure-results, which the merge copies, hold them already.
+ */
 export function writeShardRecord(dir: string, shard: { index: number; count: number }, info: RunInfo, record: RunRecord): string {
   const path = join(dir, SHARD_RECORD_FILE);
-  const content: ShardRecord = { format: FORMAT, shard, info, record };
+  const tests = record.tests.map((t) => ({ ...t, exchanges: [], ...(t.deliveries ? { deliveries: [] } : {}) }));
+  const content: ShardRecord = { format: FORMAT, shard, info, record: { ...record, tests } };
   writeReportFile(path, `${JSON.stringify(content)}\n`);
   return path;
 }
