@@ -135,6 +135,40 @@ describe('reports of a run restricted to the payment suite, then of the same wit
   });
 });
 
+describe('labels of a run (--label) in summary.json, junit.xml, the Allure environment and the certification', () => {
+  it('carries each label to every report; a label named like a fact of the run keeps both', async () => {
+    const { result, reports } = await run(tempDir(), ['--suite', 'config', '--no-html', '--label', 'firmware=4.2.1', '--label', 'terminal=SN-0042', '--label', 'tester=Ana Lima', '--label', 'seed=lab-7']);
+    expect(result.exitCode).toBe(0);
+    const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { labels: Record<string, string>; seed: number };
+    expect(summary.labels).toEqual({ firmware: '4.2.1', terminal: 'SN-0042', tester: 'Ana Lima', seed: 'lab-7' });
+    expect(typeof summary.seed).toBe('number');
+
+    const doc = parseXml(readFileSync(join(reports, 'junit.xml'), 'utf8'));
+    const props = Object.fromEntries(findAll(doc, 'property').map((p) => [p.attrs.name, p.attrs.value]));
+    expect(props).toMatchObject({ 'label.firmware': '4.2.1', 'label.terminal': 'SN-0042', 'label.tester': 'Ana Lima', 'label.seed': 'lab-7' });
+
+    const env = readFileSync(join(reports, 'allure-results', 'environment.properties'), 'utf8');
+    expect(env).toMatch(/^firmware=4\.2\.1$/m);
+    expect(env).toMatch(/^terminal=SN-0042$/m);
+    expect(env).toMatch(/^tester=Ana Lima$/m);
+    expect(env).toMatch(/^label\.seed=lab-7$/m);
+    expect(env).toMatch(/^seed=-?\d+$/m);
+
+    const md = readFileSync(join(reports, 'certification.md'), 'utf8');
+    expect(md).toContain('| Label firmware | 4.2.1 |');
+    expect(md).toContain('| Label terminal | SN-0042 |');
+    expect(md).toContain('| Label tester | Ana Lima |');
+    expect(readFileSync(join(reports, 'certification.html'), 'utf8')).toContain('<th>Label firmware</th><td>4.2.1</td>');
+  });
+
+  it('writes an empty labels object and no label property when none is given', async () => {
+    const { result, reports } = await run(tempDir(), ['--suite', 'config', '--no-html']);
+    expect(result.exitCode).toBe(0);
+    expect((JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { labels: unknown }).labels).toEqual({});
+    expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).not.toContain('label.');
+  });
+});
+
 describe('certification of a clean run of every spec-level suite', () => {
   it('says certified', async () => {
     const dir = tempDir();

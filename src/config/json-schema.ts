@@ -32,6 +32,11 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   grep: { type: 'string', description: 'a regular expression scenario names must match' },
   runs: { oneOf: [{ enum: Object.keys(DEFAULTS.runsPresets) }, { type: 'integer', minimum: 1 }] },
   terminals: { type: 'integer', minimum: 1, maximum: 32 },
+  labels: { oneOf: [
+    { type: 'object', propertyNames: { pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$' }, additionalProperties: { type: 'string', minLength: 1, maxLength: 200 } },
+    strings({ type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}=.+$' }),
+  ] },
+  resume: { type: 'boolean' },
   shard: { type: 'string', pattern: '^\\s*\\d{1,4}\\s*/\\s*\\d{1,4}\\s*$' },
   strict: { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -43,6 +48,7 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   'sim.faults': strings(),
   'sim.stepDelay': duration,
   'sim.deadline': duration,
+  'sim.terminal': { enum: ['auto', 'manual'] },
 };
 
 /** The schema document. */

@@ -236,3 +236,35 @@ export const shard: Parser<{ index: number; count: number }> = (value) => {
   if (count < 1 || index < 1 || index > count) throw new InvalidValue(`part ${index} of ${count} does not exist`, SHARD_HINT);
   return { index, count };
 };
+
+const LABEL_HINT = 'give labels as key=value, such as firmware=4.2.1 (keys: letters, digits, _ . -; values up to 200 characters on one line)';
+const LABEL_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+function label(key: string, value: string, out: Record<string, string>): void {
+  if (!LABEL_KEY.test(key)) throw new InvalidValue(`label key ${JSON.stringify(key)} is not letters, digits, _ . - (up to 64)`, LABEL_HINT);
+  if (value === '' || value.length > 200 || /[\r\n]/.test(value)) throw new InvalidValue(`label ${key} needs a value of 1 to 200 characters on one line`, LABEL_HINT);
+  if (key in out && out[key] !== value) throw new InvalidValue(`label ${key} is given twice, as ${JSON.stringify(out[key])} and ${JSON.stringify(value)}`, 'give each label once');
+  out[key] = value;
+}
+
+/**
+ * Run labels: `key=value` items (flags, the environment: repeated or comma-separated), or in a config
+ * file an object of strings or an array of `key=value` strings.
+ */
+export const labels: Parser<Record<string, string>> = (value, fromText) => {
+  const out: Record<string, string> = {};
+  if (!fromText && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (typeof v !== 'string') throw new InvalidValue(`label ${k} is ${typeOf(v)}, not a string`, LABEL_HINT);
+      label(k, v.trim(), out);
+    }
+    return out;
+  }
+  const items = list((s) => s, LABEL_HINT)(value, fromText);
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq < 0) throw new InvalidValue(`${JSON.stringify(item)} is not key=value`, LABEL_HINT);
+    label(item.slice(0, eq).trim(), item.slice(eq + 1).trim(), out);
+  }
+  return out;
+};

@@ -35,13 +35,15 @@ describe('resolveConfig defaults', () => {
       runs: 50,
       terminals: availableParallelism() > 1 ? 8 : 2,
       shard: undefined,
-      sim: { faults: [], stepDelayMs: 20, deadlineMs: 1500 },
+      labels: {},
+      resume: false,
+      sim: { faults: [], stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
       disabledChecks: [],
       configFile: undefined,
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(28);
+    expect(Object.keys(config.sources)).toHaveLength(31);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
@@ -105,7 +107,7 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
   it('resolves sim settings, durations and runs presets', async () => {
     const cwd = await dirWithConfig({ sim: { stepDelay: 0, deadline: '2s' }, runs: 'thorough' });
     const config = await resolveIn(cwd, ['--sim-fault', 'slip.bad-currency', '--sim-fault', 'token.type-lowercase'], { PAYCONNECT_SIM_DEADLINE: '750ms' });
-    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], stepDelayMs: 0, deadlineMs: 750 });
+    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], stepDelayMs: 0, deadlineMs: 750, terminal: 'auto' });
     expect(config.runs).toBe(1000);
     expect((await resolveIn(cwd, ['--runs', '7'])).runs).toBe(7);
     expect(config.sources).toMatchObject({ 'sim.faults': 'flag', 'sim.stepDelay': 'file', 'sim.deadline': 'env' });
@@ -213,5 +215,58 @@ describe('negative numbers', () => {
   it('takes a negative value after a flag as its value (--seed -5), for the flag\'s own check to judge', async () => {
     expect((await resolveIn(await emptyDir(), ['--seed', '-5'])).seed).toBe(-5);
     expect((await resolveIn(await emptyDir(), ['--seed=-6'])).seed).toBe(-6);
+  });
+});
+
+describe('labels', () => {
+  it('takes key=value from repeated flags, the environment (comma-separated) and the config file, flag first', async () => {
+    expect((await resolveIn(await emptyDir(), ['--label', 'firmware=4.2.1', '--label', 'terminal = SN-0042'])).labels).toEqual({ firmware: '4.2.1', terminal: 'SN-0042' });
+    expect((await resolveIn(await emptyDir(), [], { PAYCONNECT_LABEL: 'firmware=4.2.1,tester=Ana Lima' })).labels).toEqual({ firmware: '4.2.1', tester: 'Ana Lima' });
+    const cwd = await dirWithConfig({ labels: { firmware: '4.2.0', site: 'lab 2' } });
+    expect((await resolveIn(cwd)).labels).toEqual({ firmware: '4.2.0', site: 'lab 2' });
+    expect((await resolveIn(cwd, ['--label', 'firmware=4.2.1'])).labels).toEqual({ firmware: '4.2.1' });
+    expect((await resolveIn(await dirWithConfig({ labels: ['a=1', 'b=x=y'] }))).labels).toEqual({ a: '1', b: 'x=y' });
+  });
+
+  it.each([
+    [['--label', 'firmware'], /not key=value/],
+    [['--label', '=4.2.1'], /label key ""/],
+    [['--label', 'firm ware=1'], /label key "firm ware"/],
+    [['--label', 'firmware='], /needs a value/],
+    [['--label', 'a=1', '--label', 'a=2'], /given twice/],
+  ])('refuses %j with one message naming the flag', async (argv, message) => {
+    const err = await resolveIn(await emptyDir(), argv).then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(message);
+    expect(err?.message).toMatch(/--label/);
+  });
+
+  it('refuses a label of the config file that is not a string', async () => {
+    const err = await resolveIn(await dirWithConfig({ labels: { firmware: 4 } as never })).then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(/label firmware is a number, not a string/);
+  });
+});
+
+describe('--sim-terminal', () => {
+  it('defaults to auto; manual implies --terminal manual', async () => {
+    expect((await resolveIn(await emptyDir())).sim.terminal).toBe('auto');
+    const config = await resolveIn(await emptyDir(), ['--sim-terminal', 'manual']);
+    expect(config.sim.terminal).toBe('manual');
+    expect(config.terminal).toBe('manual');
+    expect((await resolveIn(await emptyDir(), ['--sim-terminal', 'manual', '--terminal', 'manual'])).terminal).toBe('manual');
+  });
+
+  it('refuses a manual virtual terminal driven in auto mode, and an unknown mode', async () => {
+    const conflict = await resolveIn(await emptyDir(), ['--sim-terminal', 'manual', '--terminal', 'auto']).then(() => undefined, (e: Error) => e);
+    expect(conflict?.message).toMatch(/manual/);
+    const bad = await resolveIn(await emptyDir(), ['--sim-terminal', 'robot']).then(() => undefined, (e: Error) => e);
+    expect(bad?.message).toMatch(/sim-terminal/);
+  });
+});
+
+describe('--resume', () => {
+  it('is off by default and on with the flag or PAYCONNECT_RESUME', async () => {
+    expect((await resolveIn(await emptyDir())).resume).toBe(false);
+    expect((await resolveIn(await emptyDir(), ['--resume'])).resume).toBe(true);
+    expect((await resolveIn(await emptyDir(), [], { PAYCONNECT_RESUME: '1' })).resume).toBe(true);
   });
 });

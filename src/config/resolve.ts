@@ -13,10 +13,10 @@ import { readEnv } from './env.ts';
 import { readConfigFile } from './file.ts';
 import { parseRunFlags } from './flags.ts';
 import * as p from './parsers.ts';
-import { PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
+import { PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
 const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
-const SIM_KEYS = ['sim.faults', 'sim.stepDelay', 'sim.deadline'] as const;
+const SIM_KEYS = ['sim.faults', 'sim.stepDelay', 'sim.deadline', 'sim.terminal'] as const;
 
 /**
  * Resolves the `run` configuration. Reads only what it is given (argv, env, cwd) plus the config
@@ -81,6 +81,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     faults: take('sim.faults', p.list(p.faultId, 'give fault ids as an array of strings')) ?? [...DEFAULTS.sim.faults],
     stepDelayMs: take('sim.stepDelay', p.duration(0)) ?? DEFAULTS.sim.stepDelayMs,
     deadlineMs: take('sim.deadline', p.duration(1)) ?? DEFAULTS.sim.deadlineMs,
+    terminal: take('sim.terminal', p.choice(SIM_TERMINAL_MODES)) ?? 'auto',
   };
   // From a file or the environment, sim settings may simply be shared with sim runs; typed on the
   // command line next to another target they are a mistake worth stopping for.
@@ -93,13 +94,23 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     );
   }
 
+  // A manual virtual terminal decides nothing by amount: the run must drive it as a person would.
+  const terminal = take('terminal', p.choice(TERMINAL_MODES)) ?? (target.kind === 'sim' && sim.terminal === 'manual' ? 'manual' : DEFAULTS.terminal);
+  if (target.kind === 'sim' && sim.terminal === 'manual' && terminal !== 'manual') {
+    throw conflict(
+      [{ key: 'sim.terminal', value: 'manual', from: from['sim.terminal'] }, { key: 'terminal', value: terminal, from: from.terminal }],
+      'a manual virtual terminal waits for operator actions, so the run must drive it in manual mode',
+      'drop --terminal (manual follows from --sim-terminal manual), or drop --sim-terminal manual',
+    );
+  }
+
   return {
     target,
     integratorId,
     otps: take('otp', p.list(p.otp, 'give OTPs as an array of six-digit strings')) ?? [],
     vaultPath: takePath('vault', DEFAULTS.vault),
     profile,
-    terminal: take('terminal', p.choice(TERMINAL_MODES)) ?? DEFAULTS.terminal,
+    terminal,
     webhookListen: take('webhookListen', p.listen) ?? p.listen(DEFAULTS.webhookListen, true),
     webhookPublicUrl: take('webhookPublicUrl', p.httpUrl),
     deadlineMs: take('deadline', p.duration(1)) ?? (target.kind === 'sim' ? DEFAULTS.deadlineSimMs : DEFAULTS.deadlineMs),
@@ -117,6 +128,8 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     runs: take('runs', p.runs(DEFAULTS.runsPresets)) ?? DEFAULTS.runsPresets[DEFAULTS.runs],
     terminals: take('terminals', p.integer(1, 32, 'give a whole number of terminals from 1 to 32, such as 4')) ?? (availableParallelism() > 1 ? DEFAULTS.terminals : DEFAULTS.terminalsOneCore),
     shard: take('shard', p.shard),
+    labels: take('labels', p.labels) ?? {},
+    resume: take('resume', p.boolean) ?? false,
     sim,
     disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
     configFile: file?.path,

@@ -52,7 +52,16 @@ export interface SimUserConfig {
   stepDelay?: Duration;
   /** The simulator's own deadline for a terminal operation. */
   deadline?: Duration;
+  /**
+   * `manual`: the virtual terminal waits for an operator action (`POST /_sim/terminals/{id}/actions`)
+   * instead of deciding by the amount; the run then drives the terminal in manual mode. @default 'auto'
+   */
+  terminal?: SimTerminalMode;
 }
+
+/** How the embedded simulator's virtual terminal decides an outcome. */
+export const SIM_TERMINAL_MODES = ['auto', 'manual'] as const;
+export type SimTerminalMode = (typeof SIM_TERMINAL_MODES)[number];
 
 /**
  * What a user writes in `payconnect.config.ts` (every key optional). Each key is also a `run` flag
@@ -109,6 +118,13 @@ export interface UserConfig {
   terminals?: number;
   /** Run only this part of the test files, `i/n` (CI shards; merge the reports with `merge-reports`). */
   shard?: string;
+  /**
+   * Labels of the run (`firmware: '4.2.1'`, `terminal: 'SN-0042'`, `tester: '...'`), shown in every
+   * report. As flags and in the environment: `key=value` items.
+   */
+  labels?: Readonly<Record<string, string>> | readonly string[];
+  /** Continue the interrupted session whose state is in the reports folder, without repeating what passed. */
+  resume?: boolean;
   /** Settings of the embedded simulator. */
   sim?: SimUserConfig;
   /** Settings of the checks. */
@@ -167,7 +183,10 @@ export interface ResolvedConfig {
   readonly terminals: number;
   /** This run's part of the test files; undefined: all. */
   readonly shard: { index: number; count: number } | undefined;
-  readonly sim: { faults: string[]; stepDelayMs: number; deadlineMs: number };
+  /** key -> value, in the order given. */
+  readonly labels: Record<string, string>;
+  readonly resume: boolean;
+  readonly sim: { faults: string[]; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];
   /** The config file that was loaded (absolute), if any. */

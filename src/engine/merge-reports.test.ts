@@ -27,6 +27,7 @@ describe('orderShards', () => {
     ['another contract', [shard(1, 2), shard(2, 2, { contract: { file: 'c', sha256: 'def' } })], 'differ in contract'],
     ['other faults', [shard(1, 2), shard(2, 2, { faults: ['webhook.none'] })], 'differ in simulator faults'],
     ['strict in one only', [shard(1, 2), shard(2, 2, { strict: true })], 'differ in strict'],
+    ['other labels', [shard(1, 2, { labels: { firmware: '4.2.1' } }), shard(2, 2, { labels: { firmware: '4.2.0' } })], 'differ in labels'],
   ])('refuses %s (PCC_USAGE)', (_what, shards, text) => {
     expect(() => orderShards(shards)).toThrow(expect.objectContaining({ code: 'PCC_USAGE', message: expect.stringContaining(text) }));
   });

@@ -51,6 +51,7 @@ const SAME: readonly [string, (i: RunInfo) => unknown][] = [
   ['suites', (i) => [...i.suitesSelected].sort().join(',')],
   ['simulator faults', (i) => [...i.faults].sort().join(',')],
   ['disabled checks', (i) => [...(i.checksDisabled ?? [])].sort().join(',')],
+  ['labels', (i) => Object.entries(i.labels ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(', ')],
 ];
 
 /** The shards in order, or a usage error naming what does not fit. */
@@ -118,7 +119,7 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   await prepareReportsDir(opts.outDir);
   const { record, info } = mergeRecords(shards);
   const seeds = new Set(shards.map((s) => s.info.seed));
-  const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt });
+  const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
   summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
   const allureResults = join(opts.outDir, REPORT_FILES.allureResults);

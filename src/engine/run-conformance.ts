@@ -27,6 +27,7 @@ import {
   clauseUrlFrom,
   defaultClauseUrl,
   exitCodeFor,
+  labelKey,
   prepareReportsDir,
   replaceDirectory,
   scrubSecrets,
@@ -210,19 +211,23 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const allureResults = join(config.reportsDir, REPORT_FILES.allureResults);
     // This run's results go to a staging folder, moved in place once complete (history lives in its own file).
     const staged = stagingDirectory(allureResults);
+    const environment: Record<string, string> = {
+      target: config.target.kind === 'url' ? target.baseUrl : `${config.target.kind} (${target.baseUrl})`,
+      'toolkit.version': `${tool.name} ${tool.version}`,
+      'contract.sha256': contract.sha256,
+      'integrator.id': target.integratorId,
+      profile: config.profile,
+      'terminal.mode': config.terminal,
+      seed: String(config.seed),
+      ...(config.target.kind === 'sim' && config.sim.faults.length > 0 ? { 'sim.faults': config.sim.faults.join(', ') } : {}),
+    };
+    // Labels (firmware, terminal serial, tester) beside the run's own facts; a clash keeps both.
+    const own = { ...environment, 'terminal.id': '' };
+    for (const [k, v] of Object.entries(config.labels)) environment[labelKey(k, own)] = v;
     const allure = new AllureReporter({
       resultsDir: staged,
       root: PACKAGE_ROOT,
-      environment: {
-        target: config.target.kind === 'url' ? target.baseUrl : `${config.target.kind} (${target.baseUrl})`,
-        'toolkit.version': `${tool.name} ${tool.version}`,
-        'contract.sha256': contract.sha256,
-        'integrator.id': target.integratorId,
-        profile: config.profile,
-        'terminal.mode': config.terminal,
-        seed: String(config.seed),
-        ...(config.target.kind === 'sim' && config.sim.faults.length > 0 ? { 'sim.faults': config.sim.faults.join(', ') } : {}),
-      },
+      environment,
       messages: { clauseUrl: clauseLinks(process.env), endpoints: operations, clauseText: (c) => clauseText(c) },
     });
     const perTest = config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6);
@@ -265,7 +270,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       record.unhandled.push(`no test ran (suites: ${suites.join(', ') || 'all'})`);
     }
     const finishedAt = new Date().toISOString();
-    const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt });
+    const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels });
     if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];
     const info: RunInfo = {
       tool,
@@ -279,6 +284,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       contract,
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       checksDisabled: [...config.disabledChecks],
+      labels: { ...config.labels },
       startedAt,
       finishedAt,
     };

@@ -95,6 +95,7 @@ function facts(info: RunInfo, cert: Certification): [string, string][] {
     ['Date', `${info.startedAt} – ${info.finishedAt}`],
     ['Toolkit', `${info.tool.name} ${info.tool.version} (Node ${process.versions.node})`],
     ['Contract', `${info.contract.file}, SHA-256 ${info.contract.sha256}`],
+    ...Object.entries(info.labels ?? {}).map(([k, v]): [string, string] => [`Label ${k}`, v]),
     ['Integrator id', info.integratorId],
     ['Terminal id', terminalIdText(cert.terminalIds)],
     ['Profile / terminal mode', `${info.profile} / ${info.terminalMode}${info.strict ? ' (strict)' : ''}`],

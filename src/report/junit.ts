@@ -76,7 +76,7 @@ function counts(tests: TestRecord[]) {
 }
 
 /** The JUnit XML of a run. */
-export function buildJunitXml(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'target' | 'tool' | 'contract'>): string {
+export function buildJunitXml(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'target' | 'tool' | 'contract' | 'labels'>): string {
   const byCapability = new Map<string, TestRecord[]>();
   for (const t of record.tests) byCapability.set(t.capability, [...(byCapability.get(t.capability) ?? []), t]);
   const all = counts(record.tests);
@@ -87,6 +87,7 @@ export function buildJunitXml(record: RunRecord, summary: Summary, info: Pick<Ru
     ['verdict', summary.verdict],
     ['findings.failures', String(summary.counts.failures)],
     ['findings.warnings', String(summary.counts.warnings)],
+    ...Object.entries(info.labels ?? {}).map(([k, v]): [string, string] => [`label.${k}`, v]),
   ];
   const properties = ['    <properties>', ...runProps.map(([k, v]) => `      <property ${attr('name', k)} ${attr('value', v)}/>`), '    </properties>'];
   const suites = [...byCapability].map(([capability, tests]) => {

@@ -24,6 +24,8 @@ export interface RunInfo {
   faults: string[];
   /** Check ids turned off by `checks.disable` / `--disable-check` (absent or empty: none). */
   checksDisabled?: string[];
+  /** The run's labels (`--label firmware=4.2.1`), in the order given; absent or empty: none. */
+  labels?: Record<string, string>;
   startedAt: string;
   finishedAt: string;
 }
@@ -46,6 +48,11 @@ export function terminalIdsOf(record: RunRecord): string[] {
     }
   }
   return [...seen].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+}
+
+/** The environment key of a label: its own key, unless one of the run's own keys already has it. */
+export function labelKey(key: string, taken: Readonly<Record<string, string>>): string {
+  return key in taken ? `label.${key}` : key;
 }
 
 /** `main (+N more)`, or `(not seen)`. */

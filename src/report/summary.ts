@@ -50,6 +50,8 @@ export interface Summary {
   finishedAt?: string;
   /** Every skipped test with its reason (a blocked test names the finding that blocked it). */
   skipped?: { test: string; reason: string }[];
+  /** The run's labels (`--label key=value`): firmware, terminal, tester and the like; `{}` when none. */
+  labels?: Record<string, string>;
   /** Present for a run of one shard (`--shard i/n`), or for shards merged by `merge-reports`. */
   shards?: ShardSummary[];
 }
@@ -86,7 +88,7 @@ function blockedEntries(tests: readonly TestRecord[]): BlockedEntry[] {
 }
 
 /** Builds the summary. A failed test without a failure finding still fails the verdict. */
-export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string }): Summary {
+export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string> }): Summary {
   const blocked = blockedEntries(run.tests);
   const raw = run.tests.flatMap((t) => t.findings.map((f) => ({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null })));
   const findings: SummaryFinding[] = raw.map((f) => {
@@ -108,7 +110,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     findings: order.map((o) => o.f),
     blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
     ...(notFinished.length > 0 ? { incomplete: { reason: 'run budget exceeded', tests: notFinished.map((t) => t.name) } } : {}),
-    ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests) } : {}),
+    ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests), labels: { ...(when.labels ?? {}) } } : {}),
   };
 }
 
