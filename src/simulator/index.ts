@@ -4,5 +4,6 @@
  */
 export { startSimulator, SIM_INTEGRATOR_ID, type SimulatorHandle } from './simulator.ts';
 export { FAULTS, isFaultId, type FaultId, type FaultInfo, type FaultKind } from './faults.ts';
-export { SIMULATOR_DEFAULTS, type SimulatorOptions } from './options.ts';
+export { SIMULATOR_DEFAULTS, type SimulatorOptions, type TerminalMode, type TerminalView, type WaitingTransaction } from './options.ts';
+export { TERMINAL_ACTIONS, type ActionResult, type TerminalAction, type TerminalsAnswer } from './control.ts';
 export { simCommand, type SimCommandIo } from './sim-command.ts';

@@ -25,6 +25,39 @@ export interface SimulatorOptions {
   maxFinalPerTerminal?: number;
   /** Receives one line per request: method, path, status, duration. Never a secret, token or body. @default undefined */
   onRequest?: (line: string) => void;
+  /**
+   * How the virtual terminal decides a transaction. `auto`: by the amount's last two digits
+   * (sandbox#transactions). `manual`: a payment, preauthorization or refund is picked up and then waits
+   * for an operator action (`POST /_sim/terminals/{terminal_id}/actions`, or `handle.act`); the amount
+   * decides nothing. @default 'auto'
+   */
+  terminal?: TerminalMode;
+  /** Manual mode: time from creation after which a transaction given no action is EXPIRED, ms, 1000..3600000 and above 2 steps. @default 120000 */
+  manualDeadlineMs?: number;
+  /** Manual mode: called when a transaction starts waiting for an operator action (at its creation). @default undefined */
+  onTerminalWaiting?: (terminal: TerminalView) => void;
+}
+
+/** How the virtual terminal decides a transaction: by the amount, or by an operator's action. */
+export type TerminalMode = 'auto' | 'manual';
+
+/** A transaction waiting for an operator action (manual mode). */
+export interface WaitingTransaction {
+  readonly transaction_id: string;
+  readonly kind: 'payment' | 'preauth' | 'refund';
+  /** Minor units (cents). */
+  readonly amount: number;
+  readonly status: 'INITIATED' | 'IN_PROGRESS';
+  /** The pending tip an `add-tip` set (0 when none). */
+  readonly tip: number;
+  /** How long it has waited, ms (since its creation). */
+  readonly since_ms: number;
+}
+
+/** One live virtual terminal and what waits on it (`waiting` is always null in auto mode). */
+export interface TerminalView {
+  readonly terminal_id: string;
+  readonly waiting: WaitingTransaction | null;
 }
 
 /** Options with every default filled in. */
@@ -39,6 +72,9 @@ export interface ResolvedSimulatorOptions {
   readonly tokenLifetimeSec: number;
   readonly maxFinalPerTerminal: number;
   readonly onRequest: ((line: string) => void) | undefined;
+  readonly terminal: TerminalMode;
+  readonly manualDeadlineMs: number;
+  readonly onTerminalWaiting: ((terminal: TerminalView) => void) | undefined;
 }
 
 /** The defaults of every option but `seed` (random per start). */
@@ -50,6 +86,8 @@ export const SIMULATOR_DEFAULTS = {
   webhookRetryScale: 0.01,
   tokenLifetimeSec: 3600,
   maxFinalPerTerminal: 1000,
+  terminal: 'auto',
+  manualDeadlineMs: 120_000,
 } as const;
 
 function check(ok: boolean, option: string, expected: string, value: unknown): void {
@@ -75,6 +113,9 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     tokenLifetimeSec: o.tokenLifetimeSec ?? SIMULATOR_DEFAULTS.tokenLifetimeSec,
     maxFinalPerTerminal: o.maxFinalPerTerminal ?? SIMULATOR_DEFAULTS.maxFinalPerTerminal,
     onRequest: o.onRequest,
+    terminal: o.terminal ?? SIMULATOR_DEFAULTS.terminal,
+    manualDeadlineMs: o.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs,
+    onTerminalWaiting: o.onTerminalWaiting,
   };
   check(typeof r.host === 'string' && r.host !== '', 'host', 'a host name or IP address', r.host);
   check(isInt(r.port, 0, 65535), 'port', 'an integer from 0 to 65535', r.port);
@@ -87,6 +128,10 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
   check(isInt(r.tokenLifetimeSec, 1, 86_400 * 365), 'tokenLifetimeSec', 'a positive integer of seconds', r.tokenLifetimeSec);
   check(isInt(r.maxFinalPerTerminal, 1, 1_000_000), 'maxFinalPerTerminal', 'an integer from 1 to 1000000', r.maxFinalPerTerminal);
   check(r.onRequest === undefined || typeof r.onRequest === 'function', 'onRequest', 'a function', typeof r.onRequest);
+  check(r.terminal === 'auto' || r.terminal === 'manual', 'terminal', '"auto" or "manual"', r.terminal);
+  check(isInt(r.manualDeadlineMs, 1000, 3_600_000) && r.manualDeadlineMs > 2 * r.stepDelayMs, 'manualDeadlineMs',
+    'an integer from 1000 to 3600000, above two step delays', r.manualDeadlineMs);
+  check(r.onTerminalWaiting === undefined || typeof r.onTerminalWaiting === 'function', 'onTerminalWaiting', 'a function', typeof r.onTerminalWaiting);
   assertFaultIds(r.faults);
   return r;
 }

@@ -29,6 +29,8 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly auth: 'none' | 'bearer';
+  /** The simulator's own control surface (`/_sim/...`): no fault switch bends its answers. */
+  readonly control?: boolean;
   readonly handle: (req: ApiRequest) => Reply;
 }
 

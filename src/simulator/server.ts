@@ -15,8 +15,11 @@ import type { Pairing } from './store.ts';
 /** Delay of every answer under the `slow` fault. */
 export const SLOW_MS = 150;
 
-/** An answer about to be written: a reply, or an error. */
-type Answer = { readonly reply: Reply } | { readonly error: HttpError };
+/**
+ * An answer about to be written: a reply, or an error. `control`: an answer of the simulator's
+ * control surface, which no fault switch bends (no slow, no text bodies).
+ */
+type Answer = ({ readonly reply: Reply } | { readonly error: HttpError }) & { readonly control?: boolean };
 
 /** The request path without query or fragment; null when not origin-form. */
 function pathOf(url: string | undefined): string | null {
@@ -51,7 +54,12 @@ function dispatch(ctx: SimContext, router: Router, req: IncomingMessage, path: s
       return pairing;
     },
   };
-  return { reply: m.route.handle(apiReq) };
+  if (!m.route.control) return { reply: m.route.handle(apiReq) };
+  try {
+    return { reply: m.route.handle(apiReq), control: true };
+  } catch (e) {
+    return { ...toAnswer(e), control: true };
+  }
 }
 
 function toAnswer(e: unknown): Answer {
@@ -60,9 +68,10 @@ function toAnswer(e: unknown): Answer {
 
 function write(ctx: SimContext, res: ServerResponse, a: Answer): number {
   if (res.headersSent || res.destroyed) return res.statusCode;
+  const bent = (id: 'error.non-json' | 'content-type.text-plain') => !a.control && ctx.faults.has(id);
   if ('error' in a) {
     const { status, detail, headers } = a.error;
-    const text = ctx.faults.has('error.non-json');
+    const text = bent('error.non-json');
     const payload = text ? detail : JSON.stringify({ detail });
     res.writeHead(status, {
       ...headers,
@@ -79,7 +88,7 @@ function write(ctx: SimContext, res: ServerResponse, a: Answer): number {
     return status;
   }
   const payload = json ?? JSON.stringify(body);
-  const type = ctx.faults.has('content-type.text-plain') ? 'text/plain; charset=utf-8' : 'application/json';
+  const type = bent('content-type.text-plain') ? 'text/plain; charset=utf-8' : 'application/json';
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store' });
   res.end(payload);
   return status;
@@ -116,7 +125,7 @@ export function createSimServer(ctx: SimContext, router: Router): SimServer {
       const status = write(ctx, res, answer);
       ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
     };
-    if (ctx.faults.has('slow')) wait(SLOW_MS).then(send, () => res.destroy());
+    if (ctx.faults.has('slow') && !answer.control) wait(SLOW_MS).then(send, () => res.destroy());
     else send();
   };
 

@@ -1,17 +1,26 @@
 /**
  * `sim` command: starts the simulator in the foreground, prints how to use it, logs one line per
  * request, and stops cleanly on SIGINT/SIGTERM. A thin shell over startSimulator.
+ * With `--terminal manual` it is also the operator's keypad: single keys on a TTY (raw mode), or the
+ * same letters one per line on a pipe, act on the terminal that waits.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { ToolkitError, isToolkitError } from '../core/errors.ts';
+import { CONTROL_PATH, DEFAULT_MANUAL_TIP, type TerminalAction } from './control.ts';
 import { FAULTS, isFaultId, type FaultId } from './faults.ts';
-import type { SimulatorOptions } from './options.ts';
-import { startSimulator } from './simulator.ts';
+import { SIMULATOR_DEFAULTS, type SimulatorOptions, type TerminalView } from './options.ts';
+import { startSimulator, type SimulatorHandle } from './simulator.ts';
 
-/** Where the command writes. */
+/** What the manual terminal's keys are read from: process.stdin, or a stream a test or embedder gives. */
+export type SimInput = NodeJS.ReadableStream & { readonly isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+
+/** Where the command writes (and, in manual mode, reads keys from). */
 export interface SimCommandIo {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** Manual mode only: where keys come from. @default process.stdin */
+  stdin?: SimInput;
 }
 
 const FLAGS = {
@@ -23,11 +32,19 @@ const FLAGS = {
   seed: { type: 'string' },
   fault: { type: 'string', multiple: true },
   otps: { type: 'string' },
+  terminal: { type: 'string' },
+  'manual-deadline': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The keys of a manual terminal and the action each takes. */
+const ACTION_KEYS: Readonly<Record<string, TerminalAction>> = {
+  p: 'present-card', d: 'decline', f: 'fail', r: 'remove-card', t: 'timeout', i: 'add-tip',
+};
+const KEYS_HELP = 'p present card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list waiting, q stop';
+
 const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS] [--webhook-retry-scale X]
-           [--seed N] [--fault ID]... [--otps N]
+           [--seed N] [--fault ID]... [--otps N] [--terminal auto|manual] [--manual-deadline MS]
   --port                 port to listen on (0 = any free port; default 0)
   --host                 address to listen on (default 127.0.0.1)
   --step-delay           terminal step delay in ms, 0..1000 (default 50)
@@ -35,7 +52,15 @@ const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS
   --webhook-retry-scale  factor on the 5/10/20/40/80 s webhook retry schedule, (0, 1] (default 0.01)
   --seed                 seed of ids and OTPs, 0..4294967295 (default random)
   --fault                a fault switch, repeatable; one of: ${FAULTS.map((f) => f.id).join(', ')}
-  --otps                 how many fresh OTPs to print, 0..100 (default 5)`;
+  --otps                 how many fresh OTPs to print, 0..100 (default 5)
+  --terminal             auto (default): the amount's last two digits decide the outcome; manual: each
+                         payment, preauthorization or refund waits for an operator action: keys p present
+                         card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list, q stop
+                         (on a pipe: the same letters, one per line), or POST /_sim/terminals/<terminal_id>/actions
+                         {"action": "present-card"|"decline"|"fail"|"remove-card"|"timeout"|"add-tip",
+                         "amount"?: N}; GET /_sim/terminals shows what waits
+  --manual-deadline      manual: ms after which a transaction given no action expires, 1000..3600000
+                         (default 120000)`;
 
 /** A usage error: one message naming the flag and the fix. */
 class UsageError extends Error {}
@@ -45,6 +70,17 @@ function int(flag: string, v: string | undefined, min: number, max: number): num
   const n = /^[0-9]+$/.test(v) ? Number(v) : NaN;
   if (!(n >= min && n <= max)) throw new UsageError(`--${flag} is "${v}". Fix: give an integer from ${min} to ${max}.`);
   return n;
+}
+
+function terminalOptions(str: (k: string) => string | undefined, step: number): Pick<SimulatorOptions, 'terminal' | 'manualDeadlineMs'> {
+  const mode = str('terminal');
+  if (mode !== undefined && mode !== 'auto' && mode !== 'manual') throw new UsageError(`--terminal is "${mode}". Fix: give auto or manual.`);
+  const deadline = int('manual-deadline', str('manual-deadline'), 1000, 3_600_000);
+  if (deadline !== undefined && mode !== 'manual') throw new UsageError('--manual-deadline is given without --terminal manual. Fix: add --terminal manual, or drop --manual-deadline.');
+  if (deadline !== undefined && deadline <= 2 * step) {
+    throw new UsageError(`--manual-deadline is ${deadline}. Fix: make it larger than two step delays (${2 * step} ms).`);
+  }
+  return { terminal: mode, manualDeadlineMs: deadline };
 }
 
 function toOptions(values: Record<string, unknown>): { options: SimulatorOptions; otps: number } {
@@ -69,6 +105,7 @@ function toOptions(values: Record<string, unknown>): { options: SimulatorOptions
   const options: SimulatorOptions = {
     host, port: int('port', str('port'), 0, 65535), stepDelayMs: step, deadlineMs: deadline,
     webhookRetryScale: scale, seed: int('seed', str('seed'), 0, 2 ** 32 - 1), faults: faults as FaultId[],
+    ...terminalOptions(str, step ?? SIMULATOR_DEFAULTS.stepDelayMs),
   };
   return { options, otps: int('otps', str('otps'), 0, 100) ?? 5 };
 }
@@ -104,8 +141,99 @@ function stopRequested(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** Cents as units with two decimals (`1000` -> `10.00`). */
+function money(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const a = Math.abs(cents);
+  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, '0')}`;
+}
+
+/** The line printed when a transaction starts waiting for an operator action. */
+function waitingLine(v: TerminalView): string {
+  const w = v.waiting;
+  if (!w) return `terminal ${v.terminal_id}: nothing waits for an action`;
+  return `terminal ${v.terminal_id}: transaction ${w.transaction_id} (${w.kind}, ${money(w.amount)}) waits for the card: ` +
+    'p present, d decline, f fail, r remove, t timeout, i tip';
+}
+
+/** The terminal that has waited longest for an action, or null. */
+function longestWaiting(sim: SimulatorHandle): TerminalView | null {
+  let best: TerminalView | null = null;
+  for (const v of sim.terminals()) {
+    if (v.waiting && (!best || v.waiting.since_ms > (best.waiting?.since_ms ?? -1))) best = v;
+  }
+  return best;
+}
+
+/** One key of the operator: acts, and answers the one line to print (null: ignore the key). */
+function onKey(sim: SimulatorHandle, key: string): string | null {
+  if (key === 'l') {
+    const waiting = sim.terminals().filter((v) => v.waiting);
+    if (waiting.length === 0) return 'nothing waits for an action';
+    return `waiting: ${waiting.map((v) => `terminal ${v.terminal_id} transaction ${v.waiting!.transaction_id} ` +
+      `(${v.waiting!.kind}, ${money(v.waiting!.amount)}, ${v.waiting!.status}, tip ${money(v.waiting!.tip)}, ` +
+      `${(v.waiting!.since_ms / 1000).toFixed(1)} s)`).join('; ')}`;
+  }
+  const action = Object.hasOwn(ACTION_KEYS, key) ? ACTION_KEYS[key] : undefined;
+  if (!action) return `unknown key ${JSON.stringify(key)}: ${KEYS_HELP}`;
+  const target = longestWaiting(sim);
+  if (!target) return 'nothing waits for an action';
+  try {
+    const r = sim.act(target.terminal_id, action);
+    const tip = action === 'add-tip' ? ` ${money(DEFAULT_MANUAL_TIP)}` : '';
+    return `terminal ${r.terminal_id}: ${r.action}${tip} on transaction ${r.transaction_id}, now ${r.status}`;
+  } catch (e) {
+    // The transaction finished between the look and the action (its deadline, a cancel).
+    return /^409\b/.test((e as Error).message) ? 'nothing waits for an action' : (e as Error).message;
+  }
+}
+
 /**
- * Runs the simulator until SIGINT/SIGTERM (or `opts.signal`, for tests and embedding).
+ * Reads the operator's keys until `stop`: raw single keys on a TTY (Ctrl+C and q stop), the same
+ * letters one per line otherwise. The end of the input does not stop the simulator.
+ * @returns a function that detaches from the input and restores the TTY mode
+ */
+function readKeys(input: SimInput, sim: SimulatorHandle, write: (line: string) => void, stop: () => void): () => void {
+  const raw = Boolean(input.isTTY && typeof input.setRawMode === 'function');
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  const key = (k: string) => {
+    if (k === 'q' || k === '\u0003') return stop();
+    const line = onKey(sim, k);
+    if (line !== null) write(`${line}\n`);
+  };
+  const onData = (chunk: Buffer | string) => {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (raw) {
+      if (text.startsWith('\u001b')) return; // arrows and other escape sequences are no keys
+      for (const ch of text) if (ch === '\u0003' || ch > ' ') key(ch.toLowerCase());
+      return;
+    }
+    pending += text;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      const line = pending.slice(0, nl).trim().toLowerCase();
+      pending = pending.slice(nl + 1);
+      if (line !== '') key(line);
+    }
+    if (pending.length > 1024) pending = ''; // a runaway line without a newline is nobody's key
+  };
+  const ignore = () => undefined; // EOF or a read error: keep serving over HTTP
+  if (raw) input.setRawMode!(true);
+  input.on('data', onData);
+  input.on('error', ignore);
+  input.resume();
+  return () => {
+    input.off('data', onData);
+    input.off('error', ignore);
+    if (raw) input.setRawMode!(false);
+    input.pause();
+  };
+}
+
+/**
+ * Runs the simulator until SIGINT/SIGTERM (or `opts.signal`, for tests and embedding; in manual
+ * mode also `q` or Ctrl+C on the input).
  * @returns 0 after a clean stop, 2 on a usage error or when the simulator cannot start.
  */
 export async function simCommand(argv: string[], io: SimCommandIo, opts: { signal?: AbortSignal } = {}): Promise<number> {
@@ -122,25 +250,49 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
     io.stdout(`${USAGE}\n`);
     return 0;
   }
-  let sim;
+  const manual = parsed.options.terminal === 'manual';
+  let sim: SimulatorHandle;
   try {
-    sim = await startSimulator({ ...parsed.options, onRequest: (line) => io.stdout(`${line}\n`) });
+    sim = await startSimulator({
+      ...parsed.options,
+      onRequest: (line) => io.stdout(`${line}\n`),
+      ...(manual ? { onTerminalWaiting: (v: TerminalView) => io.stdout(`${waitingLine(v)}\n`) } : {}),
+    });
   } catch (e) {
     // A busy port or a refused setting is the user's to fix: exit 2, like every command.
     io.stderr(`${isToolkitError(e) ? e.toUserMessage() : new ToolkitError('PCC_SIMULATOR', `the simulator did not start: ${String(e)}`).toUserMessage()}\n`);
     return 2;
   }
-  const stopped = stopRequested(opts.signal);
+  const quit = new AbortController();
+  const forward = () => quit.abort();
+  if (opts.signal?.aborted) quit.abort();
+  else opts.signal?.addEventListener('abort', forward, { once: true });
+  const stopped = stopRequested(quit.signal);
   const otps = Array.from({ length: parsed.otps }, () => `  ${sim.mintOtp()}`);
+  const input = manual ? io.stdin ?? process.stdin : null;
+  const tty = Boolean(input?.isTTY && typeof input.setRawMode === 'function');
+  const deadline = parsed.options.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs;
   io.stdout([
     `Pay-Connect simulator listening on ${sim.url}`,
     `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
     `seed: ${sim.seed}`,
     `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}`,
     ...(otps.length > 0 ? ['one-time passwords (each pairs once):', ...otps] : []),
-    'press Ctrl+C to stop',
+    ...(manual ? [
+      `terminal: manual (each payment, preauthorization and refund waits for an operator action; without one it expires after ${deadline} ms)`,
+      `keys${tty ? '' : ' (stdin is not a terminal: type them one per line)'}: ${KEYS_HELP}`,
+      `or over HTTP: curl -X POST ${sim.url}${CONTROL_PATH}/<terminal_id>/actions -H 'content-type: application/json' -d '{"action":"present-card"}'`,
+      `  actions: present-card, decline, fail, remove-card, timeout, add-tip (with "amount": N); what waits: curl ${sim.url}${CONTROL_PATH}`,
+      'press q or Ctrl+C to stop',
+    ] : ['press Ctrl+C to stop']),
   ].join('\n') + '\n');
-  await stopped;
+  const detach = input ? readKeys(input, sim, io.stdout, () => quit.abort()) : () => undefined;
+  try {
+    await stopped;
+  } finally {
+    detach();
+    opts.signal?.removeEventListener('abort', forward);
+  }
   await sim.close();
   io.stdout('simulator stopped\n');
   return 0;

@@ -3,7 +3,7 @@
  */
 import { FaultSet } from './faults.ts';
 import { isFinal, type Txn } from './model.ts';
-import type { ResolvedSimulatorOptions } from './options.ts';
+import type { ResolvedSimulatorOptions, WaitingTransaction } from './options.ts';
 import { OtpBook } from './otp.ts';
 import { operationRecord, statusRecord } from './records.ts';
 import { Rng } from './rng.ts';
@@ -58,14 +58,28 @@ function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHo
   };
 }
 
+/** What a manual terminal shows of a transaction that waits for an operator action. */
+export function waitingView(ctx: SimContext, terminal: VirtualTerminal, t: Txn): WaitingTransaction {
+  return {
+    transaction_id: t.id, kind: t.kind, amount: t.amount, status: t.status === 'INITIATED' ? 'INITIATED' : 'IN_PROGRESS',
+    tip: terminal.pendingTip(t), since_ms: Math.max(0, ctx.now() - t.createdAt),
+  };
+}
+
 /** Creates and registers a pairing with a fresh virtual terminal. */
 export function createPairing(ctx: SimContext, name: string, integratorId: string, webhookUrl: string | null): Pairing {
   const { rng, options } = ctx;
   const id = rng.uuid();
   const webhookSecret = webhookUrl === null ? null : secret();
   const target = webhookUrl === null || webhookSecret === null ? null : { key: id, url: webhookUrl, secret: webhookSecret };
+  const onWaiting = options.onTerminalWaiting;
+  const hooks: TerminalHooks = {
+    ...webhookHooks(ctx, target),
+    // Manual mode: tell the operator (the `sim` command prints a line) what waits for an action.
+    ...(onWaiting ? { onWaiting: (t, term) => onWaiting({ terminal_id: term.id, waiting: waitingView(ctx, term, t) }) } : {}),
+  };
   const terminal = new VirtualTerminal(
-    { settings: options, faults: ctx.faults, rng, now: ctx.now, hooks: webhookHooks(ctx, target) },
+    { settings: options, faults: ctx.faults, rng, now: ctx.now, hooks },
     makeMerchant(rng),
   );
   const pairing: Pairing = {

@@ -4,9 +4,10 @@ import { ToolkitError } from '../core/errors.ts';
 import { operationRoutes } from './api-operations.ts';
 import { pairingRoutes } from './api-pairing.ts';
 import { transactionRoutes } from './api-transactions.ts';
+import { controlRoutes, takeAction, terminalViews, type ActionResult, type TerminalAction } from './control.ts';
 import { createContext } from './sim-state.ts';
 import type { FaultId } from './faults.ts';
-import { resolveSimulatorOptions, type SimulatorOptions } from './options.ts';
+import { resolveSimulatorOptions, type SimulatorOptions, type TerminalMode, type TerminalView } from './options.ts';
 import { Router } from './router.ts';
 import { createSimServer } from './server.ts';
 
@@ -32,6 +33,19 @@ export interface SimulatorHandle {
   setFaults(ids: readonly FaultId[]): void;
   /** The active fault switches. */
   readonly faults: readonly FaultId[];
+  /** How the virtual terminals decide transactions (the `terminal` option). */
+  readonly terminalMode: TerminalMode;
+  /** Every live terminal and what waits on it for an operator action: the data of `GET /_sim/terminals`. */
+  terminals(): TerminalView[];
+  /**
+   * Manual mode: an operator action on a terminal, as `POST /_sim/terminals/{terminalId}/actions`.
+   * `amount` is add-tip's tip (minor units 1..100000, default 100).
+   * @returns the same object the endpoint answers: terminal_id, transaction_id, action, status
+   * @throws ToolkitError PCC_SIMULATOR when the endpoint would refuse: its message starts with the
+   *   HTTP status it would answer (404 not manual mode or unknown terminal, 400 bad action or
+   *   amount, 409 nothing waits for an action)
+   */
+  act(terminalId: string, action: TerminalAction, amount?: number): ActionResult;
   /** Closes the server, keep-alive sockets, terminal timers and webhook deliveries. Idempotent. */
   close(): Promise<void>;
 }
@@ -40,7 +54,7 @@ export interface SimulatorHandle {
 export async function startSimulator(options?: SimulatorOptions): Promise<SimulatorHandle> {
   const resolved = resolveSimulatorOptions(options);
   const ctx = createContext(resolved);
-  const router = new Router([...pairingRoutes(ctx), ...transactionRoutes(ctx), ...operationRoutes(ctx)]);
+  const router = new Router([...pairingRoutes(ctx), ...transactionRoutes(ctx), ...operationRoutes(ctx), ...controlRoutes(ctx)]);
   const sim = createSimServer(ctx, router);
 
   try {
@@ -71,6 +85,16 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
     setFaults: (ids) => ctx.faults.set(ids),
     get faults() {
       return ctx.faults.list();
+    },
+    terminalMode: resolved.terminal,
+    terminals: () => terminalViews(ctx),
+    act: (terminalId, action, amount) => {
+      const out = takeAction(ctx, terminalId, action, amount);
+      if (out.ok) return out.result;
+      throw new ToolkitError('PCC_SIMULATOR', `${out.status}: ${out.detail} (terminal ${terminalId}, action ${String(action)})`,
+        out.status === 409 ? 'act when terminals() shows a transaction waiting on that terminal'
+          : out.status === 404 ? 'start the simulator with terminal: "manual" and use a terminal_id from terminals()'
+            : 'use one of present-card, decline, fail, remove-card, timeout, add-tip (amount: add-tip only, 1..100000)');
     },
     close: () =>
       (closing ??= (async () => {

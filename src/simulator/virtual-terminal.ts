@@ -2,25 +2,69 @@
  * The virtual terminal: one per pairing, a timer-driven state machine for its transactions and
  * operations that follows the outcome table of sandbox.md. It knows nothing about HTTP; it reports
  * every status change (creation included) through `hooks`, and the webhook layer listens there.
+ *
+ * In manual mode (`settings.terminal === 'manual'`) the amount decides nothing: a transaction is
+ * picked up and then waits for an operator action (`act`), or expires at `manualDeadlineMs`.
+ * Operations are host-side and proceed on their own in both modes.
  */
 import type { FaultSet } from './faults.ts';
 import type { Card, Merchant, Op, OpType, Txn, TxnKind, TxnStatus } from './model.ts';
 import { finishStatus, isFinal, row } from './model.ts';
+import { SIMULATOR_DEFAULTS, type TerminalMode } from './options.ts';
 import type { Rng } from './rng.ts';
 
-/** Timing and retention settings of a terminal. */
+/** Timing, retention and mode settings of a terminal. */
 export interface TerminalSettings {
   readonly stepDelayMs: number;
   readonly deadlineMs: number;
   /** Final transactions (and, separately, final operations) kept per terminal; older ones are evicted. */
   readonly maxFinalPerTerminal: number;
+  /** @default 'auto' */
+  readonly terminal?: TerminalMode;
+  /** The deadline of a transaction in manual mode. @default 120000 */
+  readonly manualDeadlineMs?: number;
 }
 
 /** Listeners of status changes. */
 export interface TerminalHooks {
   onTransaction(t: Txn, terminal: VirtualTerminal): void;
   onOperation(o: Op, terminal: VirtualTerminal): void;
+  /** Manual mode: `t` (just created) waits for an operator action. */
+  onWaiting?(t: Txn, terminal: VirtualTerminal): void;
 }
+
+/** The operator actions of a manual terminal. */
+export const TERMINAL_ACTIONS = ['present-card', 'decline', 'fail', 'remove-card', 'timeout', 'add-tip'] as const;
+/** One operator action of a manual terminal. */
+export type TerminalAction = (typeof TERMINAL_ACTIONS)[number];
+
+/** The tip `add-tip` sets when no amount is given, minor units. */
+export const DEFAULT_MANUAL_TIP = 100;
+
+/** The final status each finishing action leads to (after one step; `timeout` at once). */
+const ACTION_END: Readonly<Record<Exclude<TerminalAction, 'add-tip'>, TxnStatus>> = {
+  'present-card': 'SUCCESS',
+  decline: 'DECLINED',
+  fail: 'FAILED',
+  'remove-card': 'FAILED',
+  timeout: 'EXPIRED',
+};
+
+/** What a manual terminal keeps about a pending transaction. */
+interface ManualState {
+  /** The pending tip (`add-tip`), applied on SUCCESS. */
+  tip: number;
+  /** The status a finishing action leads to; null while the transaction still waits. */
+  end: TxnStatus | null;
+  /** An effective cancel is under way: the transaction no longer waits for an action. */
+  canceling: boolean;
+}
+
+/** The result of `act`: the transaction acted on, or why nothing was done. */
+export type ActOutcome =
+  | { readonly kind: 'ok'; readonly t: Txn }
+  | { readonly kind: 'nothing-waits' }
+  | { readonly kind: 'no-tip-on-refund'; readonly t: Txn };
 
 /** What a terminal needs from the simulator around it. */
 export interface TerminalEnv {
@@ -47,11 +91,63 @@ export class VirtualTerminal {
   private finalOps = 0;
   private lastSuccess: string | null = null;
   private disposed = false;
+  /** Manual mode: pending transactions, oldest first, with what the operator did to them. */
+  private readonly manual = new Map<Txn, ManualState>();
 
   constructor(private readonly env: TerminalEnv, readonly merchant: Merchant) {
     const id = `8${env.rng.digits(7)}`; // drawn either way, so the fault leaves the seed's sequence alone
     this.id = env.faults.has('pair.shared-terminal-id') ? SHARED_TERMINAL_ID : id;
     this.cardTid = `T${env.rng.digits(7)}`;
+  }
+
+  /** How this terminal decides transactions. */
+  get mode(): TerminalMode {
+    return this.env.settings.terminal ?? 'auto';
+  }
+
+  /**
+   * Manual mode: the oldest transaction that waits for an operator action (INITIATED or IN_PROGRESS,
+   * given no finishing action, no cancel under way); null when none (always null in auto mode).
+   */
+  waiting(): Txn | null {
+    for (const [t, st] of this.manual) if (st.end === null && !st.canceling && !isFinal(t.status)) return t;
+    return null;
+  }
+
+  /** The pending tip of a manual transaction (0 when none or not manual). */
+  pendingTip(t: Txn): number {
+    return this.manual.get(t)?.tip ?? 0;
+  }
+
+  /**
+   * Manual mode: an operator action on the transaction that waits. `present-card`, `decline`, `fail`
+   * and `remove-card` finish it after one step (an INITIATED one is picked up at once first);
+   * `timeout` expires it at once; `add-tip` sets the pending tip and keeps it waiting. Under
+   * `transaction.never-converges` the action is accepted and ignored.
+   */
+  act(action: TerminalAction, tip = DEFAULT_MANUAL_TIP): ActOutcome {
+    const t = this.waiting();
+    if (!t) return { kind: 'nothing-waits' };
+    const st = this.manual.get(t) as ManualState;
+    if (action === 'add-tip' && t.kind === 'refund') return { kind: 'no-tip-on-refund', t };
+    if (this.env.faults.has('transaction.never-converges')) return { kind: 'ok', t };
+    if (action === 'add-tip') {
+      st.tip = tip;
+      return { kind: 'ok', t };
+    }
+    const end = ACTION_END[action];
+    if (action === 'timeout') {
+      this.finalize(t, end); // the terminal gives up
+      return { kind: 'ok', t };
+    }
+    st.end = end;
+    if (t.deadline) {
+      clearTimeout(t.deadline); // decided: the deadline no longer applies
+      t.deadline = null;
+    }
+    if (t.status === 'INITIATED') this.enterInProgress(t);
+    this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, end));
+    return { kind: 'ok', t };
   }
 
   /** True while a transaction of this terminal is INITIATED or IN_PROGRESS. */
@@ -81,14 +177,23 @@ export class VirtualTerminal {
     };
     this.txns.set(t.id, t);
     this.pending++;
+    const manual = this.mode === 'manual';
+    if (manual) this.manual.set(t, { tip: 0, end: null, canceling: false });
     this.emitTxn(t);
+    if (manual) this.emitWaiting(t);
     const { stepDelayMs, deadlineMs } = this.env.settings;
     if (this.env.faults.has('transaction.never-converges')) {
       this.schedule(t, stepDelayMs, () => this.pickUp(t));
       return t;
     }
-    t.deadline = setTimeout(() => this.finalize(t, 'EXPIRED'), deadlineMs);
+    const deadline = manual ? this.env.settings.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs : deadlineMs;
+    t.deadline = setTimeout(() => this.finalize(t, 'EXPIRED'), deadline);
     this.timed.add(t);
+    // Manual: picked up after one step, then it waits for the operator (no outcome row applies).
+    if (manual) {
+      this.schedule(t, stepDelayMs, () => this.pickUp(t));
+      return t;
+    }
     // 55: the terminal is offline, the transaction stays INITIATED until canceled or expired
     // (under `terminal.offline-picks-up` it is picked up at once and waits like a 54).
     if (row(amount) !== 55) this.schedule(t, stepDelayMs, () => this.pickUp(t));
@@ -101,6 +206,8 @@ export class VirtualTerminal {
     if (isFinal(t.status)) return 'final';
     if (t.cancelRequested) return 'accepted';
     t.cancelRequested = true;
+    const st = this.manual.get(t);
+    if (st) return this.cancelManual(t, st);
     const r = row(t.amount);
     // 56 refuses cancellation and completes anyway; a never-converging terminal ignores everything.
     if (r === 56 || this.env.faults.has('transaction.never-converges')) return 'accepted';
@@ -113,6 +220,25 @@ export class VirtualTerminal {
     if (approving && this.env.faults.has('cancel.race-success')) return 'accepted';
     const end = approving && this.env.faults.has('cancel.in-progress-fails') ? 'FAILED' : 'CANCELED';
     this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, end));
+    return 'accepted';
+  }
+
+  /** Cancel in manual mode: no row refuses it; a finishing action that came first wins. */
+  private cancelManual(t: Txn, st: ManualState): 'accepted' {
+    if (this.env.faults.has('transaction.never-converges')) return 'accepted';
+    if (t.status === 'INITIATED') {
+      this.finalize(t, 'CANCELED');
+      return 'accepted';
+    }
+    if (st.end !== null) {
+      // Too late: the operator's action decides. A card already presented may still be bent by the fault.
+      if (st.end === 'SUCCESS' && this.env.faults.has('cancel.in-progress-fails')) {
+        this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, 'FAILED'));
+      }
+      return 'accepted';
+    }
+    st.canceling = true;
+    this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, 'CANCELED'));
     return 'accepted';
   }
 
@@ -140,13 +266,19 @@ export class VirtualTerminal {
     this.disposed = true;
     for (const r of this.timed) this.clearTimers(r);
     this.timed.clear();
+    this.manual.clear();
   }
 
-  private pickUp(t: Txn): void {
+  private enterInProgress(t: Txn): void {
     t.status = 'IN_PROGRESS';
     t.method ??= 'CARD'; // the virtual customer picks CARD on the terminal's picker
     this.emitTxn(t);
+  }
+
+  private pickUp(t: Txn): void {
+    this.enterInProgress(t);
     if (this.env.faults.has('transaction.never-converges')) return this.clearTimers(t);
+    if (this.manual.has(t)) return; // waits for the operator, or its deadline
     // 54 waits for a card until canceled or expired (and so does a 55 picked up by a fault).
     if (row(t.amount) !== 54 && row(t.amount) !== 55) this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, finishStatus(t.amount)));
   }
@@ -159,7 +291,9 @@ export class VirtualTerminal {
     t.method ??= 'CARD'; // the print slip requires a method: a never-picked one is the terminal's default
     if (status === 'CANCELED') t.canceledAt = now;
     else if (status !== 'EXPIRED') t.completedAt = now;
-    if (status === 'SUCCESS') this.approve(t);
+    const manual = this.manual.get(t);
+    this.manual.delete(t);
+    if (status === 'SUCCESS') this.approve(t, manual);
     this.pending--;
     this.emitTxn(t);
     this.finalTxns++;
@@ -173,9 +307,10 @@ export class VirtualTerminal {
     }
   }
 
-  private approve(t: Txn): void {
+  private approve(t: Txn, manual: ManualState | undefined): void {
     const { rng, faults } = this.env;
-    if (row(t.amount) === 57 && !faults.has('tip.ignored')) t.tip = 100;
+    const tip = manual ? manual.tip : row(t.amount) === 57 ? 100 : 0;
+    if (tip > 0 && !faults.has('tip.ignored')) t.tip = tip;
     if (t.method === 'CARD') t.card = makeCard(rng);
     this.lastSuccess = t.id;
     if (t.parentId !== null) {
@@ -186,7 +321,8 @@ export class VirtualTerminal {
 
   private resolve(op: Op): void {
     this.clearTimers(op);
-    const r = op.amount === null ? 0 : row(op.amount);
+    // Manual mode: operations are host-side, no outcome row applies; only the rules of apply().
+    const r = op.amount === null || this.mode === 'manual' ? 0 : row(op.amount);
     op.status = r === 51 ? 'FAILED' : r === 53 ? 'EXPIRED' : this.apply(op) ? 'SUCCESS' : 'FAILED';
     this.emitOp(op);
     this.finalOps++;
@@ -269,6 +405,15 @@ export class VirtualTerminal {
       this.env.hooks.onTransaction(t, this);
     } catch {
       // a failing listener must not stop the terminal
+    }
+  }
+
+  private emitWaiting(t: Txn): void {
+    if (this.disposed) return;
+    try {
+      this.env.hooks.onWaiting?.(t, this);
+    } catch {
+      // as above
     }
   }
 

@@ -28,7 +28,7 @@ export interface TargetRequest {
   profile: Profile;
   allowProduction?: boolean;
   /** The simulator's settings (kind `sim`). */
-  sim?: { seed?: number; faults?: readonly string[]; stepDelayMs?: number; deadlineMs?: number };
+  sim?: { seed?: number; faults?: readonly string[]; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual' };
   /** Where the Pact mock writes its pact when it closes (kind `pact`). */
   pactDir?: string;
 }
@@ -84,6 +84,8 @@ async function openSim(req: TargetRequest): Promise<Target> {
     sim = await startSimulator({
       host: '127.0.0.1', port: 0, seed: s.seed, faults: (s.faults ?? DEFAULTS.sim.faults) as never,
       stepDelayMs: s.stepDelayMs ?? DEFAULTS.sim.stepDelayMs, deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
+      // A manual virtual terminal waits for the operator's actions (keys or its control endpoint).
+      terminal: s.terminal ?? 'auto',
     });
   } catch (e) {
     if (isToolkitError(e)) throw e; // a setting it refused (an unknown fault) says what to fix
