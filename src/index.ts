@@ -1,8 +1,8 @@
 /**
  * The public API of payconnect-conformance. Suites, generators and users import from here only.
  */
-export { ERROR_CODES, ToolkitError, isToolkitError, severityFor, META_KEY } from './core/index.ts';
-export type { ErrorCode, Exchange, Finding, OperationEntry, RuleSource, Severity, TestMeta } from './core/index.ts';
+export { ERROR_CODES, ToolkitError, isToolkitError, severityFor, META_KEY, OPERATOR_META_KEY } from './core/index.ts';
+export type { ErrorCode, Exchange, Finding, OperationEntry, OperatorEntry, RuleSource, Severity, TestMeta } from './core/index.ts';
 
 export { configJsonSchema, defineConfig, resolveConfig } from './config/index.ts';
 export type { ResolvedConfig, UserConfig } from './config/index.ts';
@@ -25,7 +25,7 @@ export type { VaultEntry, PairingCredentials } from './vault/index.ts';
 
 export { observe } from './convergence/index.ts';
 export { createTerminalDriver } from './terminal/index.ts';
-export type { Outcome, Plan, TerminalDriver } from './terminal/index.ts';
+export type { AttendStep, Outcome, Plan, TerminalDriver } from './terminal/index.ts';
 
 export { Harness, Pairing, Scope, ScenarioBlocked, OtpSource, RUN_CONTEXT_KEY } from './runtime/index.ts';
 export type { RunContext } from './runtime/index.ts';

@@ -34,13 +34,21 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
     return 0;
   }
   const config = await resolveConfig({ argv, env, cwd: process.cwd() });
-  io.stdout(`payconnect-conformance: target ${config.target.kind === 'url' ? config.target.baseUrl : config.target.kind}, profile ${config.profile}, terminal ${config.terminal}, seed ${config.seed}\n`);
+  io.stdout(`payconnect-conformance: target ${config.target.kind === 'url' ? config.target.baseUrl : config.target.kind}, profile ${config.profile}, terminal ${config.terminal}, seed ${config.resume ? 'of the session resumed' : config.seed}\n`);
   // A terminal gets a redrawn running line; a log (CI) a line per test and a heartbeat, no control characters.
-  const progress = new LiveProgress({ write: io.stdout, live: io.progress ?? io.interactive, quiet: config.quiet });
+  // In a manual session at a terminal the operator's console owns the screen (a step's end is its own
+  // line there); the final table follows. Without a terminal, progress is one line per test.
+  const manualAtTerminal = config.terminal === 'manual' && io.interactive;
+  const progress = new LiveProgress({ write: manualAtTerminal ? () => {} : io.stdout, live: config.terminal !== 'manual' && (io.progress ?? io.interactive), quiet: config.quiet });
   try {
     const result = await runConformance(config, io, progress);
     progress.stop();
     io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
+    const notPassed = result.record.tests.filter((t) => t.state !== 'passed').length;
+    if (notPassed > 0 && result.record.tests.some((t) => t.notFinished === 'stopped by the operator')) {
+      const again = ['payconnect-conformance', 'run', ...argv.filter((a) => a !== '--resume'), '--resume'].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
+      io.stdout(`session stopped by the operator: ${result.record.tests.length - notPassed} passed and kept in ${config.reportsDir}/session.json; go on with:\n  ${again}\n`);
+    }
     if (env.GITHUB_ACTIONS === 'true') {
       const { githubAnnotations, githubJobSummary } = await import('../report/index.ts');
       for (const line of githubAnnotations(result.summary)) io.stdout(`${line}\n`);

@@ -17,12 +17,16 @@ export const DEFAULTS = Object.freeze({
   webhookListen: '127.0.0.1:0',
   /** Convergence deadline with the simulator, which answers fast. @default 10_000 */
   deadlineSimMs: 10_000,
+  /** A manual session: the wait for a person at the terminal (the terminal itself times out sooner). */
+  deadlineManualMs: 300_000,
   /** Convergence deadline with a real or Pact target, where a person may be at the terminal. @default 120_000 */
   deadlineMs: 120_000,
   /** The run's time budget with the simulator (a clean run takes under a minute). @default 300_000 */
   maxDurationSimMs: 300_000,
   /** The run's time budget against a URL or Pact target. @default 900_000 */
   maxDurationMs: 900_000,
+  /** A manual session's time budget: an afternoon at the terminal (interrupted ones go on with --resume). */
+  maxDurationManualMs: 4 * 3_600_000,
   /** Absent: every suite runs. @default [] */
   suites: Object.freeze([]) as readonly never[],
   /** @default false */

@@ -113,9 +113,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     terminal,
     webhookListen: take('webhookListen', p.listen) ?? p.listen(DEFAULTS.webhookListen, true),
     webhookPublicUrl: take('webhookPublicUrl', p.httpUrl),
-    deadlineMs: take('deadline', p.duration(1)) ?? (target.kind === 'sim' ? DEFAULTS.deadlineSimMs : DEFAULTS.deadlineMs),
+    // A person at the terminal needs minutes, not the virtual terminal's seconds.
+    deadlineMs: take('deadline', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.deadlineManualMs : target.kind === 'sim' ? DEFAULTS.deadlineSimMs : DEFAULTS.deadlineMs),
     settleMs: take('settle', p.duration(0)),
-    maxDurationMs: take('maxDuration', p.duration(1)) ?? (target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
+    maxDurationMs: take('maxDuration', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.maxDurationManualMs : target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
     seed: take('seed', p.integer(-(2 ** 31), 2 ** 32 - 1, SEED_HINT)) ?? randomInt(0, 2 ** 31),
     suites: take('suites', p.list(p.member(SUITE_NAMES, 'suite'), `give suite names as an array: ${SUITE_NAMES.join(', ')}`)) ?? [],
     grep: take('grep', p.regex),

@@ -17,6 +17,25 @@ export interface RepeatRecord {
   count: number;
 }
 
+/** What the operator was asked to do in one step of a manual session, and what they did. */
+export interface OperatorEntry {
+  /** The outcome the step asked for (`approve`, `decline`...), or `redo` for a set-aside attempt. */
+  step: string;
+  instruction: string;
+  /** done: the step ended by itself; kept: it ended otherwise than expected and the operator kept it. */
+  verdict: 'done' | 'kept' | 'skip' | 'redo' | 'abort';
+  expected?: string;
+  final?: string;
+  /** The scenario's attempt (a redo starts the next). */
+  attempt: number;
+  at: string;
+  /** Findings of an attempt the operator redid: recorded here, not filed. */
+  setAside?: string[];
+}
+
+/** The key of a scenario's declared operator steps in vitest's test meta (read when a session is planned). */
+export const OPERATOR_META_KEY = 'pcc_operator';
+
 export interface TestMeta {
   capability: string;
   clause: string;
@@ -28,7 +47,7 @@ export interface TestMeta {
   /** Defects the test saw that an earlier test reported already. */
   repeats?: RepeatRecord[];
   /** Why the test did not finish: the run's or its own time budget ran out. */
-  notFinished?: 'run budget exceeded' | 'time budget exceeded';
+  notFinished?: 'run budget exceeded' | 'time budget exceeded' | 'stopped by the operator';
   /** Parameters worth showing in reports (amount, outcome, terminal mode). */
   parameters?: Record<string, string>;
   /**
@@ -40,6 +59,10 @@ export interface TestMeta {
   exchangeCount?: number;
   /** Deliveries seen by the receivers during the test, redacted. */
   deliveries?: unknown[];
+  /** Manual mode: what the operator was asked and did, step by step. */
+  operator?: OperatorEntry[];
+  /** The test passed earlier in the session being resumed and was not run again. */
+  carried?: boolean;
 }
 
 /** The key of TestMeta in vitest's task meta. */

@@ -7,16 +7,21 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BaseSequencer, type TestSpecification, startVitest } from 'vitest/node';
+import { BaseSequencer, type TestSpecification, createVitest, startVitest } from 'vitest/node';
 import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
 import { CHECKS } from '../checks/index.ts';
-import { ToolkitError } from '../core/index.ts';
+import { OPERATOR_META_KEY, ToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { operations } from '../generated/contract.ts';
 import {
   AllureReporter,
   CollectorReporter,
   REPORT_FILES,
+  type SessionFingerprint,
+  SessionWriter,
+  assertSameSession,
+  capabilityOfFile,
+  readSession,
   type RunEvents,
   type RunInfo,
   type RunRecord,
@@ -39,6 +44,9 @@ import {
 import { writeHtmlReport } from './html-report.ts';
 import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
+import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts';
+import { type Outcome } from '../terminal/driver.ts';
+import { type PlanStep, planSession } from '../terminal/session-plan.ts';
 import { findPairings, loadPrivateVault, prepareVault } from '../vault/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
@@ -58,6 +66,8 @@ export interface RunIo {
   interactive: boolean;
   /** Whether live progress is drawn (stdout is a terminal). @default interactive */
   progress?: boolean;
+  /** Where a manual session's plan is confirmed (tests); else stdin and stdout when interactive. */
+  operator?: ConsoleIo;
 }
 
 export interface RunResult {
@@ -158,6 +168,51 @@ export class LongFirstSequencer extends BaseSequencer {
   }
 }
 
+/** A sequencer that runs the files in `order` (a manual session's plan), the others after them. */
+function inFileOrder(order: readonly string[]): typeof BaseSequencer {
+  return class PlannedSequencer extends LongFirstSequencer {
+    override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+      const rank = (f: TestSpecification) => {
+        const i = order.indexOf(f.moduleId);
+        return i < 0 ? order.length : i;
+      };
+      return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
+    }
+  };
+}
+
+/**
+ * The steps a person does in a manual session: the operator steps the scenarios declare, read from
+ * vitest's collection of the run's files (nothing runs), in the files' declaration order.
+ */
+async function collectOperatorSteps(options: Parameters<typeof createVitest>[1], viteOverrides: Parameters<typeof createVitest>[2]): Promise<PlanStep[]> {
+  const vitest = await createVitest('test', { ...options, reporters: [] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
+  try {
+    const { testModules } = await vitest.collect();
+    const steps: PlanStep[] = [];
+    for (const m of testModules) {
+      for (const tc of m.children.allTests()) {
+        const declared = (tc.meta() as Record<string, unknown>)[OPERATOR_META_KEY];
+        if (!Array.isArray(declared) || tc.options.mode === 'skip' || tc.options.mode === 'todo') continue;
+        for (const outcome of declared as Outcome[]) steps.push({ test: `${capabilityOfFile(m.moduleId)} > ${tc.name}`, file: m.moduleId, outcome });
+      }
+    }
+    return steps;
+  } finally {
+    await vitest.close();
+  }
+}
+
+/** A writable that hands what is written to `write` (the run's stdout function). */
+function writerOf(write: (s: string) => void): Writable {
+  return new Writable({
+    write: (chunk, _e, cb) => {
+      write(String(chunk));
+      cb();
+    },
+  });
+}
+
 function suiteGlobs(suites: string[]): string[] {
   const names = suites.length > 0 ? suites : SUITE_NAMES;
   return names.map((s) => `suites/${s}/**/*.suite.ts`);
@@ -168,6 +223,22 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const runDeadlineAt = Date.now() + config.maxDurationMs;
   assertKnownChecks(config.disabledChecks);
   await prepareReportsDir(config.reportsDir);
+  const tool = toolInfo();
+  const fingerprint: SessionFingerprint = {
+    target: config.target.kind === 'url' ? config.target.baseUrl : config.target.kind,
+    profile: config.profile, terminalMode: config.terminal, strict: config.strict, suites: [...config.suites].sort(),
+    grep: config.grep ?? '', faults: config.target.kind === 'sim' ? [...config.sim.faults].sort() : [], contractSha256: contractSha256(), toolVersion: tool.version,
+  };
+  // A resumed session is the same run: its seed and labels, and its passed tests are not run again.
+  const resumed = config.resume ? readSession(config.reportsDir) : undefined;
+  if (resumed) {
+    assertSameSession(resumed, fingerprint, {
+      ...(config.sources.seed !== 'default' ? { seed: config.seed } : {}),
+      ...(config.sources.labels !== 'default' ? { labels: config.labels } : {}),
+    }, config.reportsDir);
+    config = { ...config, seed: resumed.seed, labels: { ...resumed.labels } };
+  }
+  const carried = new Map((resumed?.passed ?? []).map((t) => [t.name, t]));
   const target = await openRunTarget(config);
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
@@ -204,9 +275,23 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       disabledChecks: [...config.disabledChecks],
       workers,
       vaultPairings: known,
+      ...(carried.size > 0 ? { carried: [...carried.keys()] } : {}),
     };
-    const collector = new CollectorReporter(events);
-    const tool = toolInfo();
+    const since = resumed?.startedAt ?? startedAt;
+    const session = new SessionWriter(config.reportsDir, { fingerprint, seed: config.seed, labels: config.labels, startedAt: since, runs: (resumed?.runs ?? 0) + 1 }, resumed?.passed ?? [],
+      { throttleMs: config.terminal === 'manual' ? 0 : 5000, evidence: config.terminal === 'manual' });
+    if (resumed) io.stderr(`resuming the session of ${resumed.startedAt}: ${carried.size} passed test${carried.size === 1 ? '' : 's'} carried over, not run again\n`);
+    const carriedOver = carried.size > 0 ? { tests: carried, since } : undefined;
+    // Progress is often a class instance: its hooks are called through it, not copied off it.
+    const collector = new CollectorReporter({
+      onSuiteStart: (e) => events.onSuiteStart?.(e),
+      onTestStart: (e) => events.onTestStart?.(e),
+      onTest: (r) => {
+        session.add(r);
+        events.onTest?.(r);
+      },
+      onSuiteEnd: (e) => events.onSuiteEnd?.(e),
+    }, carriedOver);
     const contract = { file: CONTRACT_FILE, sha256: contractSha256() };
     const allureResults = join(config.reportsDir, REPORT_FILES.allureResults);
     // This run's results go to a staging folder, moved in place once complete (history lives in its own file).
@@ -229,40 +314,54 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       root: PACKAGE_ROOT,
       environment,
       messages: { clauseUrl: clauseLinks(process.env), endpoints: operations, clauseText: (c) => clauseText(c) },
+      ...(carriedOver ? { carried: carriedOver } : {}),
     });
     const perTest = config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6);
+    const options = (sequencer: typeof BaseSequencer) => ({
+      watch: false,
+      config: false as const,
+      root: PACKAGE_ROOT,
+      include: suiteGlobs(suites),
+      ...(config.grep ? { testNamePattern: config.grep } : {}),
+      provide: { [RUN_CONTEXT_KEY]: ctx } as never,
+      pool: 'forks' as const,
+      maxWorkers: workers,
+      fileParallelism: workers > 1,
+      sequence: { sequencer },
+      ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
+      isolate: false,
+      testTimeout: perTest,
+      hookTimeout: perTest,
+      passWithNoTests: false,
+      silent: true,
+      ...(RUNNING_BUILT ? { server: { deps: { external: [DIST_FILES] } } } : {}),
+    });
+    const viteOverrides = { logLevel: 'silent' as const, server: { watch: null }, ...builtHarness() };
+    let sequencer: typeof BaseSequencer = LongFirstSequencer;
+    if (config.terminal === 'manual') {
+      const steps = await collectOperatorSteps(options(sequencer), viteOverrides);
+      const plan = planSession(steps.filter((st) => !carried.has(st.test)), { expireMs: Math.min(config.deadlineMs, 120_000) });
+      ctx.manualPlan = plan.steps.map((st) => ({ test: st.test, outcome: st.outcome }));
+      sequencer = inFileOrder(plan.files);
+      const operatorIo = io.operator ?? (io.interactive ? { input: process.stdin, output: process.stdout } : undefined);
+      const planConsole = new OperatorConsole(operatorIo ?? { input: new PassThrough(), output: writerOf(io.stdout) });
+      try {
+        planConsole.showPlan(plan, carried.size);
+        if (operatorIo && !(await planConsole.confirmStart())) {
+          throw new ToolkitError('PCC_USAGE', 'the operator did not start the session', 'run again when the terminal and the test cards are ready');
+        }
+      } finally {
+        planConsole.close();
+      }
+    }
     try {
-      const vitest = await startVitest(
-        'test',
-        [],
-        {
-          watch: false,
-          config: false,
-          root: PACKAGE_ROOT,
-          include: suiteGlobs(suites),
-          ...(config.grep ? { testNamePattern: config.grep } : {}),
-          reporters: [collector, allure],
-          provide: { [RUN_CONTEXT_KEY]: ctx } as never,
-          pool: 'forks',
-          maxWorkers: workers,
-          fileParallelism: workers > 1,
-          sequence: { sequencer: LongFirstSequencer },
-          ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
-          isolate: false,
-          testTimeout: perTest,
-          hookTimeout: perTest,
-          passWithNoTests: false,
-          silent: true,
-          ...(RUNNING_BUILT ? { server: { deps: { external: [DIST_FILES] } } } : {}),
-        },
-        { logLevel: 'silent', server: { watch: null }, ...builtHarness() },
-        { stdout: devNull(), stderr: devNull() },
-      );
+      const vitest = await startVitest('test', [], { ...options(sequencer), reporters: [collector, allure] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
       await vitest.close();
     } catch (e) {
       rmSync(staged, { recursive: true, force: true });
       throw e;
     }
+    session.flush();
     replaceDirectory(staged, allureResults);
     // Redacted in the worker already; scrubbed by shape once more before anything is written.
     const record = scrubSecrets(collector.record());
@@ -301,7 +400,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   }
 }
 
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 function devNull(): Writable {
   return new Writable({ write: (_c, _e, cb) => cb() });
 }

@@ -7,7 +7,7 @@
  * own attachment (`exchange`, `delivery`) under its step, with the finding. Pure: it reads a redacted TestRecord and returns data;
  * the Allure reporter hands it to allure-vitest.
  */
-import type { Exchange, Finding } from '../core/index.ts';
+import type { Exchange, Finding, OperatorEntry } from '../core/index.ts';
 import { curlForDelivery, curlForExchange, curlPreamble } from './curl.ts';
 import { clauseSource, findingLine, outcomeOf, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
 import type { DeliveryView, TestRecord } from './records.ts';
@@ -243,6 +243,21 @@ function description(t: TestRecord): string {
 }
 
 /** The runtime messages of one test. */
+/** Manual mode: one step per thing the operator was asked to do, named by what they did. */
+function operatorSteps(t: TestRecord): AllureMessage[] {
+  const said: Record<OperatorEntry['verdict'], string> = { done: 'done', kept: 'kept an unexpected result', skip: 'skipped', redo: 'redid the step', abort: 'stopped the session' };
+  return (t.operator ?? []).flatMap((o) => {
+    const at = Date.parse(o.at) || 0;
+    const end = o.final ? `, ended ${o.final}${o.expected && o.expected !== o.final ? ` (expected ${o.expected})` : ''}` : '';
+    const status: AllureStatus = o.verdict === 'done' ? 'passed' : o.verdict === 'kept' ? 'failed' : 'skipped';
+    return [
+      { type: 'step_start', data: { name: `operator (attempt ${o.attempt}): ${o.instruction} -> ${said[o.verdict]}${end}`, start: at } },
+      ...(o.setAside && o.setAside.length > 0 ? [attach('findings set aside by the redo', o.setAside.join('\n'), 'text/plain', 'txt')] : []),
+      { type: 'step_stop', data: { stop: at, status } },
+    ] as AllureMessage[];
+  });
+}
+
 export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}): AllureMessage[] {
   const clauseUrl = opts.clauseUrl ?? defaultClauseUrl;
   const max = opts.maxBodyChars ?? 16_384;
@@ -317,7 +332,7 @@ export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}
     const body = transcript.join('\n\n');
     messages.push(attach('exchanges', `${head}\n${curlPreamble(body)}\n${body}\n`, 'text/plain', 'txt'));
   }
-  messages.push(...steps);
+  messages.push(...steps, ...operatorSteps(t));
   const rest = t.findings.filter((f) => !placed.has(f));
   const end = events.length > 0 ? Math.max(...events.map((e) => e.at)) : Date.parse(t.startedAt ?? '') || 0;
   messages.push(...findingSteps(rest, end, false));

@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { type AllureMessageOptions, allureMessagesFor } from './allure-messages.ts';
-import { testRecordOf } from './collector.ts';
+import { carriedOr, testRecordOf } from './collector.ts';
 import { type Outcome, findingLine, outcomeOf, warningsOf } from './outcome.ts';
 import type { TestRecord } from './records.ts';
 import { terminalIdText, terminalIdsOf } from './run-info.ts';
@@ -26,6 +26,8 @@ export interface AllureReporterOptions {
   root: string;
   /** Clause links, endpoints for the feature label. */
   messages?: AllureMessageOptions;
+  /** A resumed session's passed tests, by name: a carried test is reported with its earlier record. */
+  carried?: { tests: ReadonlyMap<string, TestRecord>; since: string };
 }
 
 /** The category names of the reports, one per kind of outcome. */
@@ -34,7 +36,7 @@ export const ALLURE_CATEGORIES = {
   profile: 'Profile rule failures (--strict)',
   warning: 'Profile warnings',
   blocked: 'Blocked by a service defect',
-  notFinished: 'Not finished (time budget)',
+  notFinished: 'Not finished (time budget, or the operator stopped the session)',
   toolkit: 'Toolkit errors',
 } as const;
 
@@ -47,7 +49,7 @@ export const ALLURE2_CATEGORIES: NonNullable<ConstructorParameters<typeof Allure
   { name: ALLURE_CATEGORIES.profile, matchedStatuses: ['failed' as never] },
   { name: ALLURE_CATEGORIES.warning, matchedStatuses: ['passed' as never], messageRegex: '^warning[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.blocked, matchedStatuses: ['skipped' as never], messageRegex: '^blocked by[\\s\\S]*' },
-  { name: ALLURE_CATEGORIES.notFinished, matchedStatuses: ['failed' as never, 'skipped' as never], messageRegex: '[\\s\\S]*(budget)[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.notFinished, matchedStatuses: ['failed' as never, 'skipped' as never], messageRegex: '[\\s\\S]*(budget|stopped the session)[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.toolkit, matchedStatuses: ['broken' as never] },
 ];
 
@@ -156,7 +158,7 @@ export class AllureReporter implements Reporter {
   /** Adds the test's messages to its meta, where allure-vitest reads them. */
   #prepare(tc: TestCase): TestRecord {
     const meta = tc.meta() as Record<string, unknown>;
-    const record = scrubSecrets(testRecordOf(tc));
+    const record = scrubSecrets(carriedOr(testRecordOf(tc), this.opts.carried?.tests, this.opts.carried?.since ?? ''));
     const list = ((meta.allureRuntimeMessages as unknown[] | undefined) ??= []);
     list.push(...allureMessagesFor(record, this.opts.messages));
     list.push({ type: 'metadata', data: { labels: [{ name: REF_LABEL, value: tc.id }] } });

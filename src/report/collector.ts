@@ -50,7 +50,17 @@ export function testRecordOf(tc: TestCase): TestRecord {
     exchangeCount: meta?.exchangeCount ?? meta?.exchanges?.length ?? 0,
     deliveries: meta?.deliveries ?? [],
     ...(diagnostic?.startTime ? { startedAt: new Date(diagnostic.startTime).toISOString() } : {}),
+    ...(meta?.operator ? { operator: meta.operator } : {}),
   };
+}
+
+/**
+ * The record a test stands for: a test a resumed session carried over (it passed earlier and was
+ * skipped now) is its earlier record, marked with when that was; any other is its own.
+ */
+export function carriedOr(rec: TestRecord, carried: ReadonlyMap<string, TestRecord> | undefined, since: string): TestRecord {
+  const earlier = rec.state === 'skipped' ? carried?.get(rec.name) : undefined;
+  return earlier ? { ...earlier, carriedFrom: since, parameters: { ...earlier.parameters, 'carried over from': since } } : rec;
 }
 
 export class CollectorReporter implements Reporter {
@@ -59,8 +69,11 @@ export class CollectorReporter implements Reporter {
   private readonly started = Date.now();
   private readonly events: RunEvents;
 
-  /** `events`: hooks for live progress; a function is taken as `onTest`. */
-  constructor(events?: RunEvents | ((t: TestRecord) => void)) {
+  /**
+   * `events`: hooks for live progress; a function is taken as `onTest`. `carried`: the passed tests
+   * of the session being resumed, by name, and when that session began.
+   */
+  constructor(events?: RunEvents | ((t: TestRecord) => void), private readonly carried?: { tests: ReadonlyMap<string, TestRecord>; since: string }) {
     this.events = typeof events === 'function' ? { onTest: events } : (events ?? {});
   }
 
@@ -73,7 +86,7 @@ export class CollectorReporter implements Reporter {
   }
 
   onTestCaseResult(tc: TestCase): void {
-    const rec = testRecordOf(tc);
+    const rec = carriedOr(testRecordOf(tc), this.carried?.tests, this.carried?.since ?? '');
     this.tests.push(rec);
     this.events.onTest?.(rec);
   }

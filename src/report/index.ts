@@ -16,3 +16,4 @@ export * from './write.ts';
 export * from './shard-record.ts';
 export * from './github.ts';
 export * from './clause-text.ts';
+export * from './session-state.ts';

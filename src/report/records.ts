@@ -1,5 +1,5 @@
 /** What the reporters keep of each test. */
-import type { Finding, RepeatRecord, RootCause } from '../core/index.ts';
+import type { Finding, OperatorEntry, RepeatRecord, RootCause } from '../core/index.ts';
 
 export interface TestRecord {
   /** `capability > scenario`. */
@@ -16,7 +16,7 @@ export interface TestRecord {
   /** Defects the test saw again after an earlier test reported them. */
   repeats?: RepeatRecord[];
   /** Why the test did not finish, when a time budget stopped it. */
-  notFinished?: 'run budget exceeded' | 'time budget exceeded';
+  notFinished?: 'run budget exceeded' | 'time budget exceeded' | 'stopped by the operator';
   toolkitError?: { code: string; message: string; hint?: string };
   /** Assertion or crash messages vitest recorded. */
   errors: string[];
@@ -28,6 +28,10 @@ export interface TestRecord {
   deliveries?: unknown[];
   /** When the test started, ISO 8601 (absent when it never ran). */
   startedAt?: string;
+  /** Manual mode: what the operator was asked and did. */
+  operator?: OperatorEntry[];
+  /** Passed earlier in the session this run resumed: the record is that earlier one. */
+  carriedFrom?: string;
 }
 
 /** The whole run's outcome, as the reporters see it. */

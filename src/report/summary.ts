@@ -98,7 +98,9 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const blocks = (f: SummaryFinding) => blocked.filter((b) => sameDefect(b, f)).reduce((n, b) => n + b.count, 0);
   const order = findings.map((f, i) => ({ f, i, blocks: blocks(f) }));
   order.sort((a, b) => b.blocks - a.blocks || Number(b.f.severity === 'failure') - Number(a.f.severity === 'failure') || b.f.repeats - a.f.repeats || a.i - b.i);
-  const notFinished = run.tests.filter((t) => t.notFinished === 'run budget exceeded');
+  // Not finished by the run as a whole: its time budget ran out, or the operator stopped the session.
+  const notFinished = run.tests.filter((t) => t.notFinished === 'run budget exceeded' || t.notFinished === 'stopped by the operator');
+  const incompleteReason = [...new Set(notFinished.map((t) => t.notFinished!))].join(', ');
   const count = (s: string) => run.tests.filter((t) => t.state === s).length;
   const failures = findings.filter((f) => f.severity === 'failure').length;
   const failed = count('failed');
@@ -109,7 +111,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     counts: { tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures },
     findings: order.map((o) => o.f),
     blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
-    ...(notFinished.length > 0 ? { incomplete: { reason: 'run budget exceeded', tests: notFinished.map((t) => t.name) } } : {}),
+    ...(notFinished.length > 0 ? { incomplete: { reason: incompleteReason, tests: notFinished.map((t) => t.name) } } : {}),
     ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests), labels: { ...(when.labels ?? {}) } } : {}),
   };
 }

@@ -42,6 +42,13 @@ export interface RunContext {
   disabledChecks?: string[];
   /** When the run's time budget ends (epoch ms): waits are cut to it, and tests not finished by then stop. */
   runDeadlineAt?: number;
+  /**
+   * A manual session's plan: the tests that need the operator, in run order (numbers the steps the
+   * operator sees). Absent outside manual mode.
+   */
+  manualPlan?: { test: string; outcome: string }[];
+  /** Tests that passed earlier in the session being resumed (`--resume`): not run again. */
+  carried?: string[];
 }
 
 /** The key under which the run context is provided to the suites. */

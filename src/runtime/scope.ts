@@ -307,7 +307,7 @@ export class Scope {
    * A kind of wait that has failed twice in a row is not waited for again: the scenario is blocked by
    * its root finding at once; likewise the wait for a valid webhook is dropped (polling goes on).
    */
-  async converge(pairing: Pairing, kind: 'transaction' | 'operation', id: string, opts: { deadlineMs?: number } = {}): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
+  async converge(pairing: Pairing, kind: 'transaction' | 'operation', id: string, opts: { deadlineMs?: number; onStatus?: (status: string) => void } = {}): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
     this.assertOpen();
     const profile = this.harness.profile;
     const defects = this.harness.defects;
@@ -343,6 +343,7 @@ export class Scope {
       deadlineMs: this.harness.budgeted(opts.deadlineMs ?? this.harness.ctx.deadlineMs),
       settleMs: this.harness.ctx.settleMs,
       signal: this.signal,
+      ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
     });
     this.assertOpen();
     const roots: Partial<Record<string, RootCause>> = {};

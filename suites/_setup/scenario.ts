@@ -11,6 +11,9 @@ import {
   type Delivery,
   Harness,
   META_KEY,
+  OPERATOR_META_KEY,
+  type OperatorEntry,
+  type Outcome,
   RUN_CONTEXT_KEY,
   type RunContext,
   ScenarioBlocked,
@@ -74,9 +77,24 @@ export function getHarness(): Harness {
 
 function getDriver(): TerminalDriver {
   const h = getHarness();
-  driver ??= createTerminalDriver({ mode: h.ctx.terminal, profile: h.profile, maxAmount: h.ctx.maxAmount, sandbox: h.ctx.sandbox, interactive: h.ctx.interactive });
+  driver ??= createTerminalDriver({
+    mode: h.ctx.terminal, profile: h.profile, maxAmount: h.ctx.maxAmount, sandbox: h.ctx.sandbox, interactive: h.ctx.interactive,
+    baseUrl: h.ctx.baseUrl, steps: (h.ctx.manualPlan ?? []).map((s) => s.test),
+  });
   return driver;
 }
+
+/** The operator asked to do the step again: the attempt is set aside and the scenario starts over. */
+export class OperatorRedo extends Error {}
+
+/** The operator stopped the session: this test and every later one are skipped; `--resume` goes on. */
+export class OperatorAbort extends Error {}
+
+/** Why tests are skipped once the operator stopped the session (set in this worker). */
+let sessionStopped: string | undefined;
+
+/** How often one test may be redone before its last attempt counts. */
+const MAX_REDOS = 5;
 
 /** What a scenario body gets. */
 export interface ScenarioContext {
@@ -87,6 +105,8 @@ export interface ScenarioContext {
   param(name: string, value: string | number): void;
   /** Skips the rest of the test with a reason (no finding). */
   skip(reason: string): never;
+  /** Records what the operator was asked to do and did (manual mode), in the test's evidence. */
+  operator(entry: Omit<OperatorEntry, 'attempt' | 'at'>): void;
 }
 
 export interface ScenarioInfo {
@@ -95,12 +115,20 @@ export interface ScenarioInfo {
   /** The clause the scenario checks, e.g. `spec#authentication`. */
   clause: string;
   timeout?: number;
+  /**
+   * The steps a person does at the terminal in manual mode, in order (absent: none, or the scenario
+   * skips itself in manual mode). The session's plan is made of these; a step not declared is a bug.
+   */
+  operator?: Outcome[];
 }
 
 class Skipped extends Error {}
 
 /** Grace vitest gives a test beyond its own budget and clean-up: the scenario ends itself first. */
 const VITEST_GRACE_MS = 15_000;
+
+/** A scenario's time budget in manual mode. */
+const MANUAL_BUDGET_MS = 30 * 60_000;
 
 /** A scenario's time budget when it names none. */
 const DEFAULT_BUDGET_MS = 120_000;
@@ -111,8 +139,9 @@ const DEFAULT_BUDGET_MS = 120_000;
  * budget), and vitest's time-out adds the clean-up after it: a cancel and one more full wait, when
  * the test leaves a shared terminal busy. So a test is never dropped by vitest with its findings.
  */
-export function budgetsOf(ctx: Pick<RunContext, 'deadlineMs' | 'timeoutMs'>, timeout?: number): { budgetMs: number; vitestMs: number } {
-  const budgetMs = Math.max(timeout ?? DEFAULT_BUDGET_MS, 2 * ctx.deadlineMs + 30_000);
+export function budgetsOf(ctx: Pick<RunContext, 'deadlineMs' | 'timeoutMs'> & { terminal?: RunContext['terminal'] }, timeout?: number): { budgetMs: number; vitestMs: number } {
+  // A person at the terminal takes the time they need (redos included): the wait has its own deadline.
+  const budgetMs = Math.max(timeout ?? DEFAULT_BUDGET_MS, 2 * ctx.deadlineMs + 30_000, ctx.terminal === 'manual' ? MANUAL_BUDGET_MS : 0);
   return { budgetMs, vitestMs: budgetMs + ctx.deadlineMs + 2 * ctx.timeoutMs + VITEST_GRACE_MS };
 }
 
@@ -131,16 +160,29 @@ function repeatsOf(scope: Scope): NonNullable<TestMeta['repeats']> {
 /** Declares a conformance scenario. */
 export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioContext) => Promise<void>): void {
   const { budgetMs, vitestMs } = budgetsOf(inject(RUN_CONTEXT_KEY as never) as RunContext, info.timeout);
-  test(name, { timeout: vitestMs }, async (ctx) => {
+  // The operator steps ride in the test's meta, where the run reads them when it plans a session.
+  test(name, { timeout: vitestMs, ...(info.operator ? { meta: { [OPERATOR_META_KEY]: info.operator } as never } : {}) }, async (ctx) => {
     const h = getHarness();
+    const testName = `${info.capability} > ${name}`;
     const meta: TestMeta = { capability: info.capability, clause: info.clause, findings: [], parameters: { terminal: h.ctx.terminal } };
     (ctx.task.meta as Record<string, unknown>)[META_KEY] = meta;
+    if (h.ctx.carried?.includes(testName)) {
+      meta.carried = true;
+      meta.skipReason = 'passed earlier in this session (carried over by --resume)';
+      ctx.skip(meta.skipReason);
+    }
+    if (sessionStopped !== undefined) {
+      meta.notFinished = 'stopped by the operator';
+      meta.skipReason = sessionStopped;
+      ctx.skip(meta.skipReason);
+    }
     if (h.budgeted(1) === 0) {
       meta.notFinished = 'run budget exceeded';
       meta.skipReason = 'run budget exceeded: not started';
       ctx.skip(meta.skipReason);
     }
-    const scope = h.begin(`${info.capability} > ${name}`);
+    let scope = h.begin(testName);
+    let attempt = 1;
     let skipReason: string | undefined;
     let crash: unknown;
     // The scenario's own budget, cut to what is left of the run's: when it runs out the scope is
@@ -148,7 +190,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     const myBudget = h.budgeted(budgetMs);
     let timer: NodeJS.Timeout | undefined;
     const over = new Promise<'over'>((resolve) => (timer = setTimeout(() => resolve('over'), myBudget)));
-    const body = fn({
+    const context = (): ScenarioContext => ({
       scope,
       harness: h,
       terminal: getDriver(),
@@ -156,7 +198,29 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       skip: (reason) => {
         throw new Skipped(reason);
       },
-    }).then(() => 'done' as const);
+      operator: (entry) => (meta.operator ??= []).push({ ...entry, attempt, at: new Date().toISOString() }),
+    });
+    // A redo sets the attempt aside (its findings are kept in the operator's record, not filed) and
+    // starts the scenario over on a fresh scope.
+    const attempts = async (): Promise<'done'> => {
+      for (;;) {
+        try {
+          await fn(context());
+          return 'done';
+        } catch (e) {
+          if (!(e instanceof OperatorRedo)) throw e;
+          if (attempt > MAX_REDOS) throw new Skipped(`the operator redid this test ${MAX_REDOS} times; skipped so the session goes on`);
+          const setAside = scope.findings.map((f) => h.redactor.redactText(`[${f.check}] ${f.message}`));
+          const step = meta.operator?.at(-1);
+          if (step && setAside.length > 0) step.setAside = setAside;
+          await h.end(scope);
+          deliveriesOf.delete(scope.testName);
+          scope = h.begin(testName);
+          attempt++;
+        }
+      }
+    };
+    const body = attempts();
     body.catch(() => undefined);
     try {
       if ((await Promise.race([body, over])) === 'over') {
@@ -167,6 +231,11 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       // A request the service left unanswered outside a scope call (pairing by OTP) is a finding too.
       const e = isToolkitError(thrown) && !scope.closed ? scope.stoppedByService(thrown, 'a request of the test') : thrown;
       if (e instanceof Skipped) skipReason = e.message;
+      else if (e instanceof OperatorAbort) {
+        sessionStopped = 'the operator stopped the session before this test; run again with --resume to go on';
+        meta.notFinished = 'stopped by the operator';
+        skipReason = `the operator stopped the session here: ${e.message}`;
+      }
       else if (e instanceof ScenarioBlocked) {
         if (e.blockedBy) meta.blockedBy = e.blockedBy;
         skipReason = scope.hasFailures() ? undefined : e.blockedBy ? `blocked by ${e.blockedBy.check} (seen in ${e.blockedBy.test}): ${e.blockedBy.message}` : `blocked: ${e.message}`;
@@ -208,6 +277,10 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     }
     if (meta.notFinished === 'run budget exceeded') {
       meta.skipReason = 'run budget exceeded: stopped before it finished';
+      ctx.skip(meta.skipReason);
+    }
+    if (meta.notFinished === 'stopped by the operator') {
+      meta.skipReason = skipReason ?? 'the operator stopped the session';
       ctx.skip(meta.skipReason);
     }
     if (meta.notFinished) throw new Error(`the scenario did not finish within its time budget of ${budgetMs / 1000} s`);

@@ -39,7 +39,7 @@ function judgeForeign(t: ScenarioContext, res: PayConnectResponse): void {
 }
 
 describe('isolation', () => {
-  scenario("the first pairing's transaction and operation to probe", { capability, clause: 'sandbox#isolation' }, async (t) => {
+  scenario("the first pairing's transaction and operation to probe", { capability, clause: 'sandbox#isolation', operator: ['approve'] }, async (t) => {
     first.why = 'the setup test did not finish';
     const q = await t.harness.another(t.scope);
     if (typeof q === 'string') {

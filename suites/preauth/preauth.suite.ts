@@ -8,9 +8,11 @@ const capability = 'preauth';
 const rules = { capability, clause: 'sandbox#preauthorization' };
 const increment = { capability, clause: 'spec#post-v1pay-connecttransaction-operationstransaction_idpreauth-increment' };
 const complete = { capability, clause: 'spec#post-v1pay-connecttransaction-operationstransaction_idpreauth-complete' };
+/** The scenarios that start an authorization: one card step at the terminal. */
+const card = { operator: ['approve' as const] };
 
 describe('preauth', () => {
-  scenario('increment (success, 51 FAILED, 53 EXPIRED) then complete with the exact sum', increment, async (t) => {
+  scenario('increment (success, 51 FAILED, 53 EXPIRED) then complete with the exact sum', { ...increment, ...card }, async (t) => {
     const a = await preauthorize(t);
     let authorized = a.amount;
     const ok = await operate(t, a, 'preauthIncrement', 200);
@@ -24,13 +26,13 @@ describe('preauth', () => {
     await completeAndCheck(t, a, authorized);
   });
 
-  scenario('complete above the authorized amount fails; the authorization stays completable', complete, async (t) => {
+  scenario('complete above the authorized amount fails; the authorization stays completable', { ...complete, ...card }, async (t) => {
     const a = await preauthorize(t);
     await operate(t, a, 'preauthComplete', a.amount + 100, { rule: 'complete above the authorized amount ends FAILED' });
     await completeAndCheck(t, a, a.amount);
   });
 
-  scenario('after completion, increment and complete answer 200 and their operations fail', rules, async (t) => {
+  scenario('after completion, increment and complete answer 200 and their operations fail', { ...rules, ...card }, async (t) => {
     const a = await preauthorize(t);
     const done = await completeAndCheck(t, a, a.amount);
     if (done !== 'SUCCESS') t.skip(`the complete ended ${done ?? 'nowhere'}; the rule needs a completed preauthorization`);
@@ -42,7 +44,7 @@ describe('preauth', () => {
     t.scope.check('preauth.completed-amount', { completed: a.amount, record: after.record });
   });
 
-  scenario('increment and complete of a plain charge answer 400', rules, async (t) => {
+  scenario('increment and complete of a plain charge answer 400', { ...rules, ...card }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
     const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount });

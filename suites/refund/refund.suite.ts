@@ -36,7 +36,7 @@ async function refusedRefund(t: ScenarioContext, p: Pairing, id: string, amount:
 }
 
 describe('refund', () => {
-  scenario('revert: only the most recent SUCCESS; it ends REVERTED with reverted_at', rules, async (t) => {
+  scenario('revert: only the most recent SUCCESS; it ends REVERTED with reverted_at', { ...rules, operator: ['approve', 'approve'] }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const older = await pay(t, p, amountFor(t, 'approve', baseAmount(t)));
     const latest = await pay(t, p, amountFor(t, 'approve', baseAmount(t, 1)));
@@ -57,7 +57,8 @@ describe('refund', () => {
     t.scope.check('revert.reverted', { record: now.record, slip });
   });
 
-  scenario('linked refund: at most the unrefunded remainder, grows refund_total_amount, tagged refund', rules, async (t) => {
+  // The refund runs through the terminal like a payment: a second card step.
+  scenario('linked refund: at most the unrefunded remainder, grows refund_total_amount, tagged refund', { ...rules, operator: ['approve', 'approve'] }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
     const original = await pay(t, p, plan);
@@ -99,7 +100,7 @@ describe('refund', () => {
     }
   });
 
-  scenario('independent refund: a new transaction tagged refund', sandboxRefund, async (t) => {
+  scenario('independent refund: a new transaction tagged refund', { ...sandboxRefund, operator: ['approve'] }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
     const ctid = `pcc-refund-${t.harness.ctx.seed}`;

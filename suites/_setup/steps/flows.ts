@@ -3,7 +3,7 @@
  * it, and check its outcome and slip.
  */
 import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
-import type { ScenarioContext } from '../scenario.ts';
+import { OperatorAbort, OperatorRedo, type ScenarioContext } from '../scenario.ts';
 
 /** The plan for `want`, or skips the test when the terminal mode cannot produce it. */
 export function planFor(t: ScenarioContext, want: Outcome, base?: number): Plan {
@@ -21,14 +21,44 @@ export async function start(t: ScenarioContext, p: Pairing, op: string, body: Re
   return { id, res };
 }
 
-/** Converges a transaction and, in auto mode, checks the outcome table. */
+/**
+ * Converges a transaction and checks the planned outcome. In manual mode the operator is told what to
+ * do and watches the status converge; skip, redo and abort end the step at once (the transaction is
+ * canceled so the terminal is free), and what they did is kept in the test's evidence.
+ */
 export async function settle(t: ScenarioContext, p: Pairing, id: string, plan: Plan, what = 'amount') {
-  if (plan.instruction) await t.terminal.instruct(plan.instruction);
-  const obs = await t.scope.converge(p, 'transaction', id);
+  const obs = t.terminal.mode === 'manual' ? await attended(t, p, id, plan) : await t.scope.converge(p, 'transaction', id);
   if (plan.expect) {
     t.scope.check('sandbox.outcome', { amount: plan.amount, expected: plan.expect.final, actual: obs.finalByPoll, expectedTip: plan.expect.tip, actualTip: obs.last?.tip_amount, what });
   }
   return obs;
+}
+
+/** What a manual step asks when the scenario planned no outcome of its own. */
+const ANY_PAYMENT = 'Complete the payment on the terminal with the approve test card.';
+
+type Converged = Awaited<ReturnType<ScenarioContext['scope']['converge']>>;
+
+/** The manual form of settle: the operator's step around the convergence. */
+async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan): Promise<Converged> {
+  const instruction = plan.instruction ?? ANY_PAYMENT;
+  const step = t.harness.ctx.manualPlan?.find((s) => s.test === t.scope.testName)?.outcome ?? 'approve';
+  let obs: Converged | undefined;
+  const verdict = await t.terminal.attend(
+    { test: t.scope.testName, instruction, ...(plan.expect ? { expected: plan.expect.final } : {}), ...(p.credentials.terminal_id ? { terminalId: p.credentials.terminal_id } : {}) },
+    async (status, stop) => {
+      // The operator ended the step: cancel, so the wait ends and the terminal is free for the next.
+      stop.addEventListener('abort', () => void t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } }).catch(() => undefined), { once: true });
+      obs = await t.scope.converge(p, 'transaction', id, { onStatus: status });
+      return obs.finalByPoll !== undefined ? { final: obs.finalByPoll } : {};
+    },
+  );
+  const kind = verdict.kind === 'done' && verdict.kept ? 'kept' : verdict.kind;
+  t.operator({ step, instruction, verdict: kind, ...(plan.expect ? { expected: plan.expect.final } : {}), ...(obs?.finalByPoll ? { final: obs.finalByPoll } : {}) });
+  if (verdict.kind === 'skip') t.skip(`skipped by the operator at: ${instruction}`);
+  if (verdict.kind === 'redo') throw new OperatorRedo(`redone by the operator after: ${instruction}`);
+  if (verdict.kind === 'abort') throw new OperatorAbort(instruction);
+  return obs!;
 }
 
 /** Fetches the print slip and checks it agrees with the configuration. */
