@@ -93,7 +93,7 @@ export class OperatorAbort extends Error {}
 /** Why tests are skipped once the operator stopped the session (set in this worker). */
 let sessionStopped: string | undefined;
 
-/** How often one test may be redone before its last attempt counts. */
+/** How often one test may be redone; one more redo skips it, so the session goes on. */
 const MAX_REDOS = 5;
 
 /** What a scenario body gets. */
@@ -117,7 +117,8 @@ export interface ScenarioInfo {
   timeout?: number;
   /**
    * The steps a person does at the terminal in manual mode, in order (absent: none, or the scenario
-   * skips itself in manual mode). The session's plan is made of these; a step not declared is a bug.
+   * skips itself in manual mode). The session's plan is made of these; a step a scenario takes
+   * without declaring it still runs, numbered after the plan's, and the plan's estimate misses it.
    */
   operator?: Outcome[];
 }
