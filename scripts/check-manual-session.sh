@@ -16,9 +16,11 @@ WORK=$(mktemp -d)
 SESSION="pcc-manual-$$"
 STOP_AFTER=${STOP_AFTER:-6}   # Ctrl+C during this step of the first run
 SIM_PID=
+# Its own tmux server (socket), so it neither touches the user's sessions nor meets another run's.
+tmux() { command tmux -L "$SESSION" "$@"; }
 
 cleanup() {
-  tmux kill-session -t "$SESSION" 2>/dev/null || true
+  tmux kill-server 2>/dev/null || true
   [ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null || true
   rm -rf "$WORK"
 }
@@ -111,8 +113,8 @@ CMD=(node "$ROOT/bin/payconnect-conformance.js" run --target "$URL" --integrator
   --terminal manual --vault "$WORK/vault.json" --reports "$OUT/reports" --no-html --webhook-listen "127.0.0.1:$PORT"
   --label firmware=4.2.1 --label terminal=SN-0042 --label tester=check-manual-session)
 rm -rf "$OUT/reports"
-tmux new-session -d -s "$SESSION" -x 110 -y 50
-tmux set-option -t "$SESSION" history-limit 20000 >/dev/null
+# The whole session stays in the pane's history for the transcript (set before the window exists).
+tmux -f /dev/null start-server \; set-option -g history-limit 20000 \; new-session -d -s "$SESSION" -x 110 -y 50
 RUNS_ENDED=0 PLANS_ANSWERED=0 STEPS_BEFORE=0
 
 say "first run: stopped with Ctrl+C during step $STOP_AFTER"
