@@ -20,6 +20,7 @@ commands:
   merge-reports  merge the reports of CI shards (run --shard i/n) into one
   verify-pacts   verify pact files against a service (provider states through the public API)
   publish-pacts  publish pact files to a Pact Broker
+  check-pact     check an integrator's consumer pact against the contract (is every interaction possible?)
 
 'payconnect-conformance run --help' lists the run options.
 `;
@@ -77,6 +78,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'merge-reports': async (argv, env, io) => (await import('./merge-command.ts')).mergeCommand(argv, env, io),
   'verify-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).verifyPactsCommand(argv, env, io),
   'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),
+  'check-pact': async (argv, env, io) => (await import('./pact-commands.ts')).checkPactCommand(argv, env, io),
 };
 
 /** Runs a command line; returns the exit code. */

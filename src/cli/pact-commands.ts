@@ -1,23 +1,51 @@
 /**
- * `verify-pacts` and `publish-pacts`: provider verification of the toolkit's pacts against the
- * embedded simulator or a service, and publishing them to a Pact Broker. Thin shells over src/pact;
+ * `check-pact`, `verify-pacts` and `publish-pacts`: an integrator's consumer pact checked against the
+ * contract, provider verification of the toolkit's pacts (or an integrator's) against the embedded
+ * simulator or a service, and publishing them to a Pact Broker. Thin shells over src/pact;
  * the target is opened by src/targets, like every command's (src/pact must not import the simulator).
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { ToolkitError } from '../core/index.ts';
-import { DEFAULT_PACT_DIR, brokerAuthFromEnv, formatVerification, pactFilesOf, publishPacts, verifyPacts } from '../pact/index.ts';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { DEFAULT_PACT_DIR, brokerAuthFromEnv, checkPactFiles, formatCheckPact, STATE, formatVerification, pactFilesOf, publishPacts, readAnyPact, verifyPacts } from '../pact/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
-const VERIFY_HELP = `usage: payconnect-conformance verify-pacts [options]
+/** The help of `check-pact`. */
+export const CHECK_PACT_USAGE = `usage: payconnect-conformance check-pact [--json] FILE...
+
+Checks consumer pacts (Pact V2, V3 or V4 JSON files) against contracts/pay-connect.openapi.yaml:
+is every interaction possible for a provider that follows the contract?
+  requests   an operation of the contract (method, path with its trailing slash), the
+             X-Pay-Connect-Integrator-Id header and Authorization: Bearer where the operation
+             requires them, only documented query parameters, a body the request schema accepts
+  responses  a status the operation documents, application/json, a body that status's schema
+             accepts, no field the schema does not define (the contract does not promise it)
+  messages   (V3 message pacts, V4 asynchronous messages) the webhook payload schemas
+             (TransactionEvent, OperationEvent), the Signature metadata's pattern
+Matchers: the example values are validated (they are what a provider is sent and answers);
+matching rules only loosen the comparison, and a regex rule its own example fails is reported.
+Secrets in a pact (Authorization values, client_secret, access_token, ...) are never printed.
+
+  --json        print the result as JSON
+  -h, --help    this help
+
+Exit code: 0 every interaction is possible, 1 one is not, 2 usage error (a file missing, not
+JSON, not a pact). To verify a pact against the simulator: verify-pacts --pact FILE --target sim.
+`;
+
+/** The help of `verify-pacts`. */
+export const VERIFY_PACTS_USAGE = `usage: payconnect-conformance verify-pacts [options]
 
 Verifies pact files against a provider with the pact-js Verifier. Provider states are set up
 through the public API only (pairing from the vault or by OTP, transactions by sandbox.md's
 amounts); webhook messages are triggered on the target and captured by a loopback receiver.
+An integrator's pact may name the toolkit's provider states (below) and take the ids they supply
+with fromProviderState (\${transactionId}, \${operationId}, \${otp}, \${webhookUrl}); a state the
+toolkit does not know is reported and run with a paired terminal only.
 
   --target <sim|url>      the embedded simulator (default) or a service's base URL
-  --pact <file|dir>       pact file or folder (default: contracts/pacts)
+  --pact <file|dir>       pact file or folder, repeatable (default: contracts/pacts, the toolkit's)
   --integrator-id <id>    integrator id (required for a URL; default sim-integrator)
   --otp <six digits>      an unused OTP, repeatable (a URL target: for pairing, the pair and unpair interactions)
   --vault <file>          the vault of pairings (default .payconnect/vault.json; sim: a throw-away one)
@@ -25,6 +53,8 @@ amounts); webhook messages are triggered on the target and captured by a loopbac
   --deadline <ms>         how long a state may wait for a status (default: as run's --deadline,
                           10000 sim, 120000 URL)
   --allow-production      allow the vendor's production address
+
+Provider states: ${Object.values(STATE).map((x) => `"${x}"`).join(', ')}.
 `;
 
 const PUBLISH_HELP = `usage: payconnect-conformance publish-pacts --broker-url <url> --consumer-version <v> [options]
@@ -46,14 +76,42 @@ function parse(argv: string[], options: NonNullable<ParseArgsConfig['options']>)
   }
 }
 
+/**
+ * `check-pact FILE...`: exit 0 when every interaction of every file is possible under the contract,
+ * 1 when one is not, 2 for a usage error (printed here as `PCC_USAGE: ...` and its fix).
+ */
+export async function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+    } catch (e) {
+      throw new ToolkitError('PCC_USAGE', (e as Error).message.split('\n')[0]!, 'usage: payconnect-conformance check-pact [--json] FILE... (see check-pact --help)');
+    }
+    if (parsed.values.help) {
+      io.stdout(CHECK_PACT_USAGE);
+      return 0;
+    }
+    const files = parsed.positionals;
+    if (files.length === 0) throw new ToolkitError('PCC_USAGE', 'check-pact needs at least one pact file', 'pass the pact files your consumer tests wrote: check-pact pacts/my-pos-pay-connect.json');
+    const report = checkPactFiles(files);
+    io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckPact(report));
+    return report.ok ? 0 : 1;
+  } catch (e) {
+    if (!isToolkitError(e) || e.code !== 'PCC_USAGE') throw e;
+    io.stderr(`${e.toUserMessage()}\n`);
+    return 2;
+  }
+}
+
 /** `verify-pacts`: exit 0 when every interaction verified, 1 when one failed. */
 export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
   const v = parse(argv, {
-    target: { type: 'string' }, pact: { type: 'string' }, 'integrator-id': { type: 'string' }, otp: { type: 'string', multiple: true },
+    target: { type: 'string' }, pact: { type: 'string', multiple: true }, 'integrator-id': { type: 'string' }, otp: { type: 'string', multiple: true },
     vault: { type: 'string' }, 'sim-fault': { type: 'string', multiple: true }, deadline: { type: 'string' }, 'allow-production': { type: 'boolean' },
   });
   if (v.help) {
-    io.stdout(VERIFY_HELP);
+    io.stdout(VERIFY_PACTS_USAGE);
     return 0;
   }
   const target = (v.target as string | undefined) ?? 'sim';
@@ -62,7 +120,9 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   const faults = (v['sim-fault'] as string[] | undefined) ?? [];
   const deadline = v.deadline === undefined ? undefined : Number(v.deadline);
   if (deadline !== undefined && !(Number.isInteger(deadline) && deadline > 0)) throw new ToolkitError('PCC_USAGE', `--deadline must be a positive number of milliseconds (got ${String(v.deadline)})`);
-  const pactFiles = pactFilesOf((v.pact as string | undefined) ?? DEFAULT_PACT_DIR);
+  const pactFiles = [...new Set(((v.pact as string[] | undefined) ?? [DEFAULT_PACT_DIR]).flatMap((p) => pactFilesOf(p)))];
+  // A file that is no pact is a usage error here, not a verifier crash later.
+  for (const f of pactFiles) readAnyPact(f);
 
   if (target !== 'sim' && faults.length > 0) throw new ToolkitError('PCC_USAGE', '--sim-fault applies to --target sim only', 'drop --sim-fault, or use --target sim');
   const kind = target === 'sim' ? 'sim' : 'url';

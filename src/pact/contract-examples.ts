@@ -60,3 +60,17 @@ export function parameterSchema(name: string): Record<string, unknown> {
   if (!p) throw new ToolkitError('PCC_INTERNAL', `no parameter ${name} in the contract`);
   return p.schema as Record<string, unknown>;
 }
+
+/** A query parameter of an operation (the contract's own or a component's, dereferenced). */
+export interface QueryParameter {
+  name: string;
+  required: boolean;
+  schema: Record<string, unknown>;
+}
+
+/** The query parameters an operation documents (none, today: the list is read from the contract). */
+export function queryParameters(operationId: string): QueryParameter[] {
+  const params = (operation(operationId).parameters ?? []) as Json[];
+  return params.map(deref).filter((p) => p.in === 'query')
+    .map((p) => ({ name: String(p.name), required: p.required === true, schema: (p.schema ?? {}) as Record<string, unknown> }));
+}

@@ -18,3 +18,6 @@ export * from './states.ts';
 export * from './consumer/mock-target.ts';
 export * from './provider/verify.ts';
 export * from './provider/verify-isolated.ts';
+export * from './any-pact.ts';
+export * from './pact-possible.ts';
+export * from './check-pact.ts';

@@ -81,3 +81,25 @@ export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unk
   }
   return out;
 }
+
+/**
+ * The handler of a state the toolkit does not know (an integrator's pact may name any): the interaction
+ * runs with the run's pairing and nothing else set up; teardown frees the terminal as for any state.
+ */
+export function unknownStateHandler(d: ProviderDriver, onError: (state: string, e: unknown) => void, state: string): StateHandler {
+  return {
+    setup: async () => {
+      try {
+        await d.paired();
+      } catch (e) {
+        onError(state, e);
+        throw e;
+      }
+      return undefined;
+    },
+    teardown: async () => {
+      await d.teardown().catch((e) => onError(state, e));
+      return undefined;
+    },
+  };
+}

@@ -9,11 +9,12 @@ import { Redactor } from '../../client/index.ts';
 import { isToolkitError } from '../../core/index.ts';
 import { messageProvider } from './message-providers.ts';
 import { webhookMessages } from '../consumer/messages.ts';
+import { readAnyPact } from '../any-pact.ts';
+import { learnPactSecrets } from '../check-pact.ts';
 import { PROVIDER } from '../names.ts';
-import { readPact } from '../pact-file.ts';
 import { ProviderDriver, type ProviderOptions } from './provider-states.ts';
 import { requestFilter } from './request-filter.ts';
-import { stateHandlers } from './state-handlers.ts';
+import { stateHandlers, unknownStateHandler } from './state-handlers.ts';
 
 /** Options of {@link runVerification}. */
 export interface VerifyOptions extends Omit<ProviderOptions, 'redactor'> {
@@ -35,6 +36,8 @@ export interface InteractionVerdict {
   result: 'passed' | 'failed' | 'pending-failed' | 'not-run';
   /** Mismatches and setup errors, redacted. */
   problems: string[];
+  /** What the verifier could not do as the pact asks (a provider state it does not know), redacted. */
+  notes?: string[];
 }
 
 /** The outcome of a verification run. */
@@ -64,14 +67,31 @@ export async function runVerification(o: VerifyOptions): Promise<VerificationRep
   const errors: string[] = [];
   const note = (map: Map<string, string[]>, key: string, e: unknown) => map.set(key, [...(map.get(key) ?? []), messageOf(e)]);
 
-  const declared = o.pactFiles.flatMap((f) => readPact(f).interactions).map((i) => ({
+  // Any consumer's pact (V2, V3, V4): the toolkit's, or an integrator's, whose secrets are learned first.
+  const pacts = o.pactFiles.map((f) => readAnyPact(f));
+  for (const p of pacts) learnPactSecrets(redactor, p);
+  const all = pacts.flatMap((p) => p.interactions);
+  const declared = all.map((i) => ({
     description: i.description,
-    type: (i.type === 'Synchronous/HTTP' ? 'http' : 'message') as 'http' | 'message',
-    state: i.providerStates?.[0]?.name,
-    pending: i.pending === true,
+    type: (i.kind === 'http' ? 'http' : 'message') as 'http' | 'message',
+    state: i.states[0]?.name,
+    pending: i.pending,
   }));
+  const handlers = stateHandlers(driver, (state, e) => note(stateErrors, state, e));
+  // A state the toolkit does not set up: said, and run with a paired terminal only.
+  const unknownStates = new Set(all.flatMap((i) => i.states.map((s) => s.name)).filter((s) => !Object.hasOwn(handlers, s)));
+  for (const s of unknownStates) handlers[s] = unknownStateHandler(driver, (state, e) => note(stateErrors, state, e), s);
+  const known = webhookMessages();
   const messageProviders: Record<string, () => Promise<unknown>> = {};
-  for (const m of webhookMessages()) messageProviders[m.description] = messageProvider(driver, m, (e) => note(messageErrors, m.description, e));
+  for (const m of known) messageProviders[m.description] = messageProvider(driver, m, (e) => note(messageErrors, m.description, e));
+  // An integrator's message is produced by the toolkit's message of the same event.
+  const unproducible = new Set<string>();
+  for (const i of all.filter((x) => x.kind === 'message' && !Object.hasOwn(messageProviders, x.description))) {
+    const event = (i.message?.contents as { event?: unknown } | undefined)?.event;
+    const m = known.find((k) => k.event === event);
+    if (m) messageProviders[i.description] = messageProvider(driver, m, (e) => note(messageErrors, i.description, e));
+    else unproducible.add(i.description);
+  }
 
   let results: CoreResults = {};
   try {
@@ -81,7 +101,7 @@ export async function runVerification(o: VerifyOptions): Promise<VerificationRep
       pactUrls: o.pactFiles,
       logLevel: o.logLevel ?? 'error',
       timeout: Math.max(30_000, o.deadlineMs * 4),
-      stateHandlers: stateHandlers(driver, (state, e) => note(stateErrors, state, e)) as never,
+      stateHandlers: handlers as never,
       messageProviders,
       requestFilter: requestFilter(driver, redactor, (e) => errors.push(messageOf(e))) as never,
     });
@@ -111,7 +131,11 @@ export async function runVerification(o: VerifyOptions): Promise<VerificationRep
       ...(failed ? (messageErrors.get(d.description) ?? []).map((m) => `message provider: ${m}`) : []),
     ])].map((s) => redactor.redactText(s));
     const result = !ran ? 'not-run' : !failed ? 'passed' : d.pending ? 'pending-failed' : 'failed';
-    return { ...d, result, problems };
+    const notes = [
+      ...(d.state && unknownStates.has(d.state) ? [`provider state "${d.state}" is not one the toolkit sets up: run with a paired terminal only (known states: ${Object.keys(handlers).filter((x) => !unknownStates.has(x)).map((x) => `"${x}"`).join(', ')})`] : []),
+      ...(unproducible.has(d.description) ? ['no webhook event of the contract to produce this message from (its contents name no known event)'] : []),
+    ].map((s) => redactor.redactText(s));
+    return { ...d, result, problems, ...(notes.length ? { notes } : {}) };
   });
   const ok = errors.length === 0 && interactions.every((i) => i.result === 'passed' || i.result === 'pending-failed');
   return { ok, provider: PROVIDER, baseUrl: o.baseUrl, pactFiles: o.pactFiles, interactions, errors: errors.map((s) => redactor.redactText(s)) };
@@ -132,6 +156,7 @@ export function formatVerification(r: VerificationReport): string {
   const lines = [`verifying ${r.pactFiles.length} pact file(s) against ${r.baseUrl}`, ''];
   for (const i of r.interactions) {
     lines.push(`  ${mark[i.result]} ${i.type === 'message' ? '[message] ' : ''}${i.description}${i.state ? ` (given ${i.state})` : ''}${i.result === 'pending-failed' ? ' [pending]' : ''}`);
+    for (const n of i.notes ?? []) lines.push(`      note: ${n}`);
     for (const p of i.problems) lines.push(`      ${p.replace(/\n/g, '\n      ')}`);
   }
   for (const e of r.errors) lines.push(`ERROR ${e}`);
