@@ -22,6 +22,8 @@ const forbidden = {
   report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime', 'engine', 'pairing'],
   // The run's assembly (runConformance): used by cli and the public barrel only.
   engine: ['cli'],
+  // check-receiver judges an integrator's endpoint: a command's assembly beside engine, never the simulator's logic.
+  'receiver-check': ['simulator', 'cli', 'runtime', 'targets', 'terminal', 'pact', 'vault', 'pairing', 'client', 'convergence', 'checks', 'profile'],
 };
 
 function restrict(folder, layers) {

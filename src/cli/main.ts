@@ -21,6 +21,7 @@ commands:
   verify-pacts   verify pact files against a service (provider states through the public API)
   publish-pacts  publish pact files to a Pact Broker
   check-pact     check an integrator's consumer pact against the contract (is every interaction possible?)
+  check-receiver judge an integrator's webhook endpoint (signatures, duplicates, bad bodies)
 
 'payconnect-conformance run --help' lists the run options.
 `;
@@ -79,6 +80,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'verify-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).verifyPactsCommand(argv, env, io),
   'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),
   'check-pact': async (argv, env, io) => (await import('./pact-commands.ts')).checkPactCommand(argv, env, io),
+  'check-receiver': async (argv, env, io) => (await import('../receiver-check/index.ts')).checkReceiverCommand(argv, env, io),
 };
 
 /** Runs a command line; returns the exit code. */

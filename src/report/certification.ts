@@ -59,17 +59,22 @@ function whyFailed(t: TestRecord): string {
   return t.errors[0]?.split('\n')[0] ?? 'failed';
 }
 
-/** Decides the certification of a run. */
-export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected' | 'checksDisabled'>, summarySha256: string, terminalIds: string[] = []): Certification {
+/**
+ * Decides the certification of a run. `required`: the capabilities that must each have run with no
+ * failure (default: the spec-level suites, {@link SPEC_LEVEL_SUITES}); a command that judges something
+ * other than a service (`check-receiver`) names its own.
+ */
+export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected' | 'checksDisabled'>, summarySha256: string, terminalIds: string[] = [], required?: readonly string[]): Certification {
+  const mustRun: readonly string[] = required ?? SPEC_LEVEL_SUITES;
   // Root causes first: a finding that kept other tests from going on leads, before what it caused.
   const reasons: string[] = summary.blocked.map((b) => `root cause: ${findingLine(b)} (first in ${b.test}; blocked ${b.count} test${b.count === 1 ? '' : 's'})`);
   if (summary.incomplete) reasons.push(`${summary.incomplete.reason}: ${summary.incomplete.tests.length} test(s) not finished`);
   const selected = info.suitesSelected;
-  const unselected = selected.length > 0 ? SPEC_LEVEL_SUITES.filter((s) => !selected.includes(s)) : [];
+  const unselected = selected.length > 0 ? mustRun.filter((s) => !selected.includes(s)) : [];
   if (unselected.length > 0) reasons.push(`the run was restricted by --suite (${selected.join(', ')}): ${unselected.join(', ')} not run`);
   const disabled = info.checksDisabled ?? [];
   if (disabled.length > 0) reasons.push(`checks were disabled (${disabled.join(', ')}): what they judge was not judged`);
-  for (const suite of SPEC_LEVEL_SUITES) {
+  for (const suite of mustRun) {
     if (unselected.includes(suite)) continue;
     const tests = record.tests.filter((t) => t.capability === suite);
     if (tests.length === 0) {
@@ -80,7 +85,7 @@ export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo,
     for (const t of failed) reasons.push(`suite ${suite} failed: ${t.name}: ${whyFailed(t)}`);
     if (tests.every((t) => t.state === 'skipped')) reasons.push(`suite ${suite} was skipped entirely (${tests.length} test${tests.length > 1 ? 's' : ''}; e.g. ${tests[0]!.skipReason ?? 'no reason given'})`);
   }
-  const spec = new Set<string>(SPEC_LEVEL_SUITES);
+  const spec = new Set<string>(mustRun);
   for (const t of record.tests.filter((x) => x.state === 'failed' && !spec.has(x.capability))) reasons.push(`${t.name} failed: ${whyFailed(t)}`);
   for (const u of record.unhandled) reasons.push(`an error outside the tests: ${u.split('\n')[0]}`);
   if (reasons.length === 0 && summary.verdict !== 'pass') reasons.push(`the run's verdict is ${summary.verdict}`);

@@ -17,3 +17,4 @@ export * from './shard-record.ts';
 export * from './github.ts';
 export * from './clause-text.ts';
 export * from './session-state.ts';
+export * from './record-reports.ts';

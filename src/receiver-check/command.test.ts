@@ -1,0 +1,110 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { isToolkitError } from '../core/index.ts';
+import { capFor, checkReceiver } from './check-receiver.ts';
+import { CHECK_RECEIVER_DEFAULTS, parseCheckReceiverArgs, shownUrl } from './command.ts';
+import { RECEIVER_RULES } from './rules.ts';
+import { sendDelivery } from './send.ts';
+
+const env = { PAYCONNECT_WEBHOOK_SECRET: 'env-secret-value-42' };
+
+function usageOf(argv: string[], e: NodeJS.ProcessEnv = env): string {
+  try {
+    parseCheckReceiverArgs(argv, e);
+  } catch (err) {
+    if (isToolkitError(err) && err.code === 'PCC_USAGE') return err.toUserMessage();
+    throw err;
+  }
+  throw new Error('no usage error');
+}
+
+describe('parseCheckReceiverArgs', () => {
+  it('reads the flags, with defaults', () => {
+    const a = parseCheckReceiverArgs(['--url', 'https://hooks.example/pc'], env);
+    expect(a).toMatchObject({ secret: env.PAYCONNECT_WEBHOOK_SECRET, timeoutMs: CHECK_RECEIVER_DEFAULTS.timeoutMs, strict: false, reports: 'reports/receiver', html: true });
+    expect(parseCheckReceiverArgs(['--url', 'http://127.0.0.1:1/x', '--timeout', '2s', '--strict', '--reports', 'out', '--no-html'], env)).toMatchObject({ timeoutMs: 2000, strict: true, reports: 'out', html: false });
+    expect(parseCheckReceiverArgs(['--help'], {})).toBe('help');
+  });
+
+  it('usage errors name what is wrong and never the secret', () => {
+    expect(usageOf(['--url', 'http://x/'], {})).toMatch(/^PCC_USAGE: no webhook secret key given\n {2}fix: set PAYCONNECT_WEBHOOK_SECRET/);
+    expect(usageOf(['--url', 'mailto:a@b'])).toContain('must be http or https, not mailto');
+    const flag = usageOf(['--url', 'http://x/', '--webhook-secret=hunter2-secret']);
+    expect(flag).toContain('unknown option --webhook-secret: the secret is never given as a flag value');
+    expect(flag).not.toContain('hunter2');
+    expect(usageOf(['--url'])).toMatch(/^PCC_USAGE: /);
+    expect(usageOf(['--url', 'http://x/', 'stray'])).not.toContain('stray');
+  });
+});
+
+describe('shownUrl', () => {
+  it('redacts credentials and query values, keeps the rest', () => {
+    expect(shownUrl(new URL('https://user:pw@hooks.example:8443/pc/hook?token=abc&x=1'))).toBe('https://[REDACTED]@hooks.example:8443/pc/hook?token=[REDACTED]&x=[REDACTED]');
+    expect(shownUrl(new URL('http://127.0.0.1:8080/webhooks'))).toBe('http://127.0.0.1:8080/webhooks');
+  });
+});
+
+describe('sendDelivery and checkReceiver', () => {
+  it('sends the exact bytes and headers, records the answer, and gives up at the cap', async () => {
+    let got: { headers: Record<string, unknown>; body: Buffer } | undefined;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        got = { headers: req.headers, body: Buffer.concat(chunks) };
+        if (req.url === '/hang') return;
+        res.writeHead(202, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const body = Buffer.from('{"b": 1,\n "a": "\\u00e9"}');
+      const s = await sendDelivery(7, { url: new URL(`${base}/ok`), shownUrl: `${base}/ok`, headers: { Signature: 'ab'.repeat(32), 'Content-Type': 'application/json' }, body, capMs: 2000 });
+      expect(got!.body.equals(body)).toBe(true);
+      expect(got!.headers.signature).toBe('ab'.repeat(32));
+      expect(got!.headers['content-length']).toBe(String(body.length));
+      expect(s.status).toBe(202);
+      expect(s.exchange).toMatchObject({ seq: 7, request: { method: 'POST', path: '/ok', body: body.toString() }, response: { status: 202, body: { ok: true } } });
+      const hang = await sendDelivery(8, { url: new URL(`${base}/hang`), shownUrl: `${base}/hang`, headers: {}, body, capMs: 150 });
+      expect(hang.status).toBeUndefined();
+      expect(hang.errorCode).toBe('PCC_TIMEOUT');
+      expect(hang.exchange.error?.message).toContain('150 ms');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('an answer that echoes the key has it redacted; a receiver accepting everything fails the refusal rules', async () => {
+    const secret = 'echoed-secret-key-value';
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end(`ok ${secret}`));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/h`;
+    try {
+      const record = await checkReceiver({ url: new URL(url), shownUrl: url, secret, timeoutMs: 2000, strict: false, userAgent: 'test' });
+      expect(JSON.stringify(record)).not.toContain(secret);
+      const failed = record.tests.filter((t) => t.state === 'failed').map((t) => t.parameters.rule);
+      expect(failed).toEqual(['receiver.unsigned-refused', 'receiver.wrong-signature-refused', 'receiver.other-key-refused', 'receiver.tampered-refused']);
+      const warned = record.tests.filter((t) => t.state === 'passed' && t.findings.length > 0).map((t) => t.parameters.rule);
+      expect(warned).toEqual(['receiver.oversized-refused', 'receiver.malformed-refused']);
+      expect(record.tests).toHaveLength(RECEIVER_RULES.length + 1);
+      const valid = record.tests[0]!;
+      expect(valid.exchangeCount).toBe(13);
+      expect((valid.exchanges[0] as { operationId?: string }).operationId).toBe('transactionEvent');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('the cap: the timeout and as long again, at least 5 s more', () => {
+    expect(capFor(10_000)).toBe(20_000);
+    expect(capFor(300)).toBe(5_300);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * `check-receiver --url URL`: judges an integrator's webhook endpoint (the system under test) by
+ * sending it deliveries exactly as sandbox.md describes them, genuine and forged, and writes the same
+ * reports as a run. Exit 0: every rule passed (warnings allowed); 1: a failure finding (an
+ * unreachable receiver is one); 2: a usage error or an error of the toolkit.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { DURATION_HINT, formatDuration, tryParseDuration } from '../config/duration.ts';
+import { CONTRACT_FILE, type RunIo, contractSha256, toolInfo } from '../engine/index.ts';
+import { type RunInfo, type TestRecord, findingLine, prepareReportsDir, writeRecordReports } from '../report/index.ts';
+import { RECEIVER_CAPABILITY, checkReceiver } from './check-receiver.ts';
+import { ANSWERED_IN_TIME, RECEIVER_RULES } from './rules.ts';
+
+/** The environment variable that holds the webhook secret key. */
+export const SECRET_ENV = 'PAYCONNECT_WEBHOOK_SECRET';
+
+/** Defaults of the command's flags. */
+export const CHECK_RECEIVER_DEFAULTS = { timeoutMs: 10_000, reports: 'reports/receiver' } as const;
+
+const ruleLines = [...RECEIVER_RULES, ANSWERED_IN_TIME].map((r) => `  ${r.id.padEnd(34)} ${r.source === 'spec' ? 'failure' : 'warning'}  ${r.clause}`).join('\n');
+
+export const CHECK_RECEIVER_USAGE = `usage: payconnect-conformance check-receiver --url <url> [options]
+
+Judges your webhook endpoint: sends it Pay-Connect deliveries as sandbox.md describes them (POST,
+Content-Type: application/json, body {"data","event","event_id"} with sorted keys, header Signature =
+lowercase hex HMAC-SHA256 of the exact body bytes keyed with your webhook_secret_key), genuine and
+forged, and checks each answer. The deliveries name transactions your system never started (ids
+pcc-check-...): answer them 2xx and ignore them, as you would any event you cannot use.
+
+The secret key: environment variable ${SECRET_ENV}, or --secret-file (never a flag value; never
+printed or written to a report).
+
+options:
+  --url <url>            the endpoint to judge (http or https; required)
+  --secret-file <file>   a file holding the webhook secret key (one trailing newline is ignored)
+  --timeout <duration>   an answer later than this is a warning (default ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}; 500ms, 30s, 2m)
+  --strict               profile rules (warnings) fail too
+  --reports <dir>        where the reports go (default ${CHECK_RECEIVER_DEFAULTS.reports})
+  --no-html              skip the Allure HTML report
+  -h, --help             this text
+
+rules (severity without --strict, clause):
+${ruleLines}
+
+exit: 0 every rule passed (warnings allowed), 1 a failure (an unreachable receiver is one), 2 usage or toolkit error.
+reports: summary.json, junit.xml, certification.md/.html, allure-results/, allure-report/index.html
+`;
+
+const usage = (message: string, fix: string) => new ToolkitError('PCC_USAGE', message, fix);
+
+/** Parsed flags (the secret read, never shown). */
+interface CheckReceiverArgs {
+  url: URL;
+  secret: string;
+  timeoutMs: number;
+  strict: boolean;
+  reports: string;
+  html: boolean;
+}
+
+/** The URL as the reports show it: no user or password, every query value redacted (a token may live there). */
+export function shownUrl(url: URL): string {
+  const u = new URL(url.href);
+  if (u.username || u.password) {
+    u.username = '[REDACTED]';
+    u.password = '';
+  }
+  for (const key of [...new Set(u.searchParams.keys())]) u.searchParams.set(key, '[REDACTED]');
+  return u.href.replace(/%5BREDACTED%5D/g, '[REDACTED]');
+}
+
+function readSecretFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw usage(`--secret-file ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a readable file that holds the webhook secret key');
+  }
+  const secret = text.replace(/\r?\n$/, '');
+  if (secret === '') throw usage(`--secret-file ${path} is empty`, 'put the webhook_secret_key of the pairing in it');
+  return secret;
+}
+
+/**
+ * Reads the flags and the secret. Never echoes a value that could be the secret (an unknown flag is
+ * named without its value).
+ *
+ * @throws ToolkitError PCC_USAGE
+ */
+export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): CheckReceiverArgs | 'help' {
+  const fix = "see 'payconnect-conformance check-receiver --help'";
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        url: { type: 'string' },
+        'secret-file': { type: 'string' },
+        timeout: { type: 'string' },
+        strict: { type: 'boolean' },
+        reports: { type: 'string' },
+        'no-html': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const flag = argv.find((a) => a.startsWith('-') && !['--url', '--secret-file', '--timeout', '--strict', '--reports', '--no-html', '--help', '-h'].includes(a.split('=')[0]!));
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+      const name = flag.split('=')[0]!;
+      if (/^--?secret$|^--(webhook-)?(secret|key)/.test(name)) throw usage(`unknown option ${name}: the secret is never given as a flag value`, `set ${SECRET_ENV} or use --secret-file <file>`);
+      throw usage(`unknown option ${name}`, fix);
+    }
+    // Node's message names the flag only (a value is never part of it for these codes).
+    const message = code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? ((e as Error).message.split('\n')[0] ?? 'a flag needs a value') : 'the command line cannot be read';
+    throw usage(message, fix);
+  }
+  const v = parsed.values;
+  if (v.help) return 'help';
+  if (parsed.positionals.length > 0) throw usage(`unexpected argument (${parsed.positionals.length} given; the command takes flags only)`, fix);
+  if (v.url === undefined) throw usage('--url is required', 'give the webhook endpoint to judge: --url https://example.test/webhooks/pay-connect');
+  let url: URL;
+  try {
+    url = new URL(v.url);
+  } catch {
+    throw usage('--url is not a URL', 'give an absolute http or https URL, e.g. --url http://127.0.0.1:8080/webhooks');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`--url must be http or https, not ${url.protocol.replace(/:$/, '')}`, 'give an absolute http or https URL');
+  const fromEnv = env[SECRET_ENV];
+  const file = v['secret-file'];
+  if (fromEnv !== undefined && fromEnv !== '' && file !== undefined) throw usage(`both ${SECRET_ENV} and --secret-file give the secret`, 'give it one way only');
+  let secret: string;
+  if (file !== undefined) secret = readSecretFile(file);
+  else if (fromEnv !== undefined && fromEnv !== '') secret = fromEnv;
+  else throw usage('no webhook secret key given', `set ${SECRET_ENV} or use --secret-file <file> (the webhook_secret_key of the pairing)`);
+  let timeoutMs: number = CHECK_RECEIVER_DEFAULTS.timeoutMs;
+  if (v.timeout !== undefined) {
+    const t = tryParseDuration(v.timeout);
+    if (!t.ok || t.ms <= 0) throw usage(`--timeout ${JSON.stringify(v.timeout)} is not a duration above 0`, DURATION_HINT);
+    timeoutMs = t.ms;
+  }
+  return { url, secret, timeoutMs, strict: v.strict ?? false, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: !v['no-html'] };
+}
+
+/** One line per rule as it ends. */
+function ruleLine(t: TestRecord): string {
+  const id = t.parameters.rule ?? '';
+  if (t.state === 'skipped') return `- ${id}: not judged (${t.skipReason ?? 'skipped'})\n`;
+  const mark = t.findings.some((f) => f.severity === 'failure') ? '✗' : t.findings.length > 0 ? '!' : '✓';
+  const head = `${mark} ${id}: ${t.name.slice(`${RECEIVER_CAPABILITY} > `.length)}\n`;
+  return head + t.findings.map((f) => `    ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}\n`).join('');
+}
+
+/**
+ * The command: `check-receiver --url URL [--secret-file F] [--timeout 10s] [--strict] [--reports DIR] [--no-html]`.
+ * A usage error is one line (`PCC_USAGE: ...` and its fix) on stderr and exit 2.
+ */
+export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  try {
+    const args = parseCheckReceiverArgs(argv, env);
+    if (args === 'help') {
+      io.stdout(CHECK_RECEIVER_USAGE);
+      return 0;
+    }
+    await prepareReportsDir(args.reports);
+    const tool = toolInfo();
+    const shown = shownUrl(args.url);
+    const startedAt = new Date().toISOString();
+    io.stdout(`check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ${RECEIVER_RULES.length + 1} rules\n`);
+    const record = await checkReceiver({
+      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict,
+      userAgent: `${tool.name}/${tool.version} (check-receiver)`,
+      onRule: (t) => io.stdout(ruleLine(t)),
+      onUnreachable: (line) => io.stderr(`${line}\n`),
+    });
+    const info: RunInfo = {
+      tool,
+      target: { kind: 'receiver', baseUrl: shown },
+      profile: 'public',
+      terminalMode: 'none',
+      seed: 0,
+      strict: args.strict,
+      integratorId: '',
+      suitesSelected: [],
+      contract: { file: CONTRACT_FILE, sha256: contractSha256() },
+      faults: [],
+      labels: {},
+      startedAt,
+      finishedAt: new Date().toISOString(),
+    };
+    const result = await writeRecordReports({
+      dir: args.reports, record, info, html: args.html, stderr: io.stderr,
+      certification: { subject: `webhook receiver ${shown}`, required: [RECEIVER_CAPABILITY] },
+    });
+    const c = result.summary.counts;
+    io.stdout(`${result.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} not judged; ${c.failures} failure${c.failures === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}; ${result.reports.certification.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}\n`);
+    io.stdout(`reports: ${result.reports.summary}, ${result.reports.certificationMd}${result.reports.allureReport ? `, ${result.reports.allureReport}/index.html` : ''}\n`);
+    return result.exitCode;
+  } catch (e) {
+    if (isToolkitError(e)) {
+      io.stderr(`${e.toUserMessage()}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
