@@ -24,6 +24,9 @@ const forbidden = {
   engine: ['cli'],
   // check-receiver judges an integrator's endpoint: a command's assembly beside engine, never the simulator's logic.
   'receiver-check': ['simulator', 'cli', 'runtime', 'targets', 'terminal', 'pact', 'vault', 'pairing', 'client', 'convergence', 'checks', 'profile'],
+  // certify-client runs the integrator's client against the simulator (its environment, not what it
+  // judges) and judges the recording with rules of its own: never the harness's runtime or client.
+  'client-check': ['cli', 'runtime', 'targets', 'terminal', 'pact', 'vault', 'pairing', 'client', 'convergence', 'receiver-check'],
 };
 
 function restrict(folder, layers) {

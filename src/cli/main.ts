@@ -22,6 +22,7 @@ commands:
   publish-pacts  publish pact files to a Pact Broker
   check-pact     check an integrator's consumer pact against the contract (is every interaction possible?)
   check-receiver judge an integrator's webhook endpoint (signatures, duplicates, bad bodies)
+  certify-client judge an integrator's client: runs it against the simulator and judges what it sent
 
 'payconnect-conformance run --help' lists the run options.
 `;
@@ -81,6 +82,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),
   'check-pact': async (argv, env, io) => (await import('./pact-commands.ts')).checkPactCommand(argv, env, io),
   'check-receiver': async (argv, env, io) => (await import('../receiver-check/index.ts')).checkReceiverCommand(argv, env, io),
+  'certify-client': async (argv, env, io) => (await import('../client-check/index.ts')).certifyClientCommand(argv, env, io),
 };
 
 /** Runs a command line; returns the exit code. */

@@ -7,3 +7,5 @@ export { FAULTS, isFaultId, type FaultId, type FaultInfo, type FaultKind } from 
 export { SIMULATOR_DEFAULTS, type SimulatorOptions, type TerminalMode, type TerminalView, type WaitingTransaction } from './options.ts';
 export { TERMINAL_ACTIONS, type ActionResult, type TerminalAction, type TerminalsAnswer } from './control.ts';
 export { simCommand, type SimCommandIo } from './sim-command.ts';
+export { jsonLinesSink, REDACTED, type SimRecordEntry, type RecordedRequest, type RecordedDelivery, type RecordedStart } from './recording.ts';
+export type { ForgedOutcome } from './webhooks.ts';

@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { ToolkitError } from '../core/errors.ts';
 import { assertFaultIds, type FaultId } from './faults.ts';
+import type { SimRecordEntry } from './recording.ts';
 
 /** Options of {@link startSimulator}; all optional. */
 export interface SimulatorOptions {
@@ -36,6 +37,18 @@ export interface SimulatorOptions {
   manualDeadlineMs?: number;
   /** Manual mode: called when a transaction starts waiting for an operator action (at its creation). @default undefined */
   onTerminalWaiting?: (terminal: TerminalView) => void;
+  /**
+   * Receives the recording of what clients do, redacted: a `start` entry, then one entry per request
+   * (method, path, headers, body, answer, timing) and per webhook delivery attempt (recording.ts).
+   * `jsonLinesSink(file)` appends them to a file. @default undefined
+   */
+  record?: (entry: SimRecordEntry) => void;
+  /**
+   * After the first webhook delivery of a pairing that its receiver accepted, send that receiver one
+   * forged delivery (the same event, a fresh event_id, a wrong signature); it is recorded as forged.
+   * @default false
+   */
+  forgeWebhook?: boolean;
 }
 
 /** How the virtual terminal decides a transaction: by the amount, or by an operator's action. */
@@ -75,6 +88,8 @@ export interface ResolvedSimulatorOptions {
   readonly terminal: TerminalMode;
   readonly manualDeadlineMs: number;
   readonly onTerminalWaiting: ((terminal: TerminalView) => void) | undefined;
+  readonly record: ((entry: SimRecordEntry) => void) | undefined;
+  readonly forgeWebhook: boolean;
 }
 
 /** The defaults of every option but `seed` (random per start). */
@@ -116,6 +131,8 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     terminal: o.terminal ?? SIMULATOR_DEFAULTS.terminal,
     manualDeadlineMs: o.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs,
     onTerminalWaiting: o.onTerminalWaiting,
+    record: o.record,
+    forgeWebhook: o.forgeWebhook ?? false,
   };
   check(typeof r.host === 'string' && r.host !== '', 'host', 'a host name or IP address', r.host);
   check(isInt(r.port, 0, 65535), 'port', 'an integer from 0 to 65535', r.port);
@@ -132,6 +149,8 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
   check(isInt(r.manualDeadlineMs, 1000, 3_600_000) && r.manualDeadlineMs > 2 * r.stepDelayMs, 'manualDeadlineMs',
     'an integer from 1000 to 3600000, above two step delays', r.manualDeadlineMs);
   check(r.onTerminalWaiting === undefined || typeof r.onTerminalWaiting === 'function', 'onTerminalWaiting', 'a function', typeof r.onTerminalWaiting);
+  check(r.record === undefined || typeof r.record === 'function', 'record', 'a function (e.g. jsonLinesSink(file))', typeof r.record);
+  check(typeof r.forgeWebhook === 'boolean', 'forgeWebhook', 'true or false', r.forgeWebhook);
   assertFaultIds(r.faults);
   return r;
 }

@@ -123,6 +123,10 @@ export function createSimServer(ctx: SimContext, router: Router): SimServer {
     }
     const send = () => {
       const status = write(ctx, res, answer);
+      if (ctx.recorder) {
+        const answerJson = 'error' in answer ? JSON.stringify({ detail: answer.error.detail }) : answer.reply.json ?? (answer.reply.body === undefined ? undefined : JSON.stringify(answer.reply.body));
+        ctx.recorder.request({ req, path, raw: body.kind === 'ok' ? body.raw : null, status, answerJson, started, ended: performance.now() });
+      }
       ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
     };
     if (ctx.faults.has('slow') && !answer.control) wait(SLOW_MS).then(send, () => res.destroy());

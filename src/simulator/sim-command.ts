@@ -10,6 +10,7 @@ import { ToolkitError, isToolkitError } from '../core/errors.ts';
 import { CONTROL_PATH, DEFAULT_MANUAL_TIP, type TerminalAction } from './control.ts';
 import { FAULTS, isFaultId, type FaultId } from './faults.ts';
 import { SIMULATOR_DEFAULTS, type SimulatorOptions, type TerminalView } from './options.ts';
+import { jsonLinesSink } from './recording.ts';
 import { startSimulator, type SimulatorHandle } from './simulator.ts';
 
 /** What the manual terminal's keys are read from: process.stdin, or a stream a test or embedder gives. */
@@ -34,6 +35,7 @@ const FLAGS = {
   otps: { type: 'string' },
   terminal: { type: 'string' },
   'manual-deadline': { type: 'string' },
+  record: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,7 +46,7 @@ const ACTION_KEYS: Readonly<Record<string, TerminalAction>> = {
 const KEYS_HELP = 'p present card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list waiting, q stop';
 
 const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS] [--webhook-retry-scale X]
-           [--seed N] [--fault ID]... [--otps N] [--terminal auto|manual] [--manual-deadline MS]
+           [--seed N] [--fault ID]... [--otps N] [--terminal auto|manual] [--manual-deadline MS] [--record FILE]
   --port                 port to listen on (0 = any free port; default 0)
   --host                 address to listen on (default 127.0.0.1)
   --step-delay           terminal step delay in ms, 0..1000 (default 50)
@@ -60,7 +62,10 @@ const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS
                          {"action": "present-card"|"decline"|"fail"|"remove-card"|"timeout"|"add-tip",
                          "amount"?: N}; GET /_sim/terminals shows what waits
   --manual-deadline      manual: ms after which a transaction given no action expires, 1000..3600000
-                         (default 120000)`;
+                         (default 120000)
+  --record               append every request and webhook delivery to FILE, one JSON line each, secrets
+                         redacted; each pairing's receiver also gets one forged (wrongly signed) delivery
+                         after its first accepted one. Judge it with: certify-client --recording FILE`;
 
 /** A usage error: one message naming the flag and the fix. */
 class UsageError extends Error {}
@@ -83,7 +88,7 @@ function terminalOptions(str: (k: string) => string | undefined, step: number): 
   return { terminal: mode, manualDeadlineMs: deadline };
 }
 
-function toOptions(values: Record<string, unknown>): { options: SimulatorOptions; otps: number } {
+function toOptions(values: Record<string, unknown>): Parsed {
   const str = (k: string) => values[k] as string | undefined;
   const scaleText = str('webhook-retry-scale');
   let scale: number | undefined;
@@ -107,10 +112,14 @@ function toOptions(values: Record<string, unknown>): { options: SimulatorOptions
     webhookRetryScale: scale, seed: int('seed', str('seed'), 0, 2 ** 32 - 1), faults: faults as FaultId[],
     ...terminalOptions(str, step ?? SIMULATOR_DEFAULTS.stepDelayMs),
   };
-  return { options, otps: int('otps', str('otps'), 0, 100) ?? 5 };
+  const record = str('record');
+  if (record !== undefined && record.trim() === '') throw new UsageError('--record is empty. Fix: give a file to append the recording to, e.g. --record recording.jsonl.');
+  return { options, otps: int('otps', str('otps'), 0, 100) ?? 5, ...(record !== undefined ? { record } : {}) };
 }
 
-function parse(argv: string[]): { options: SimulatorOptions; otps: number } | 'help' {
+interface Parsed { options: SimulatorOptions; otps: number; record?: string }
+
+function parse(argv: string[]): Parsed | 'help' {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
@@ -251,10 +260,20 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
     return 0;
   }
   const manual = parsed.options.terminal === 'manual';
+  let record: Pick<SimulatorOptions, 'record' | 'forgeWebhook'> = {};
+  if (parsed.record !== undefined) {
+    try {
+      record = { record: jsonLinesSink(parsed.record), forgeWebhook: true };
+    } catch (e) {
+      io.stderr(`${new ToolkitError('PCC_USAGE', `--record ${parsed.record} cannot be opened for appending (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`);
+      return 2;
+    }
+  }
   let sim: SimulatorHandle;
   try {
     sim = await startSimulator({
       ...parsed.options,
+      ...record,
       onRequest: (line) => io.stdout(`${line}\n`),
       ...(manual ? { onTerminalWaiting: (v: TerminalView) => io.stdout(`${waitingLine(v)}\n`) } : {}),
     });
@@ -277,6 +296,7 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
     `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
     `seed: ${sim.seed}`,
     `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}`,
+    ...(parsed.record !== undefined ? [`recording to ${parsed.record} (judge it with: payconnect-conformance certify-client --recording ${parsed.record})`] : []),
     ...(otps.length > 0 ? ['one-time passwords (each pairs once):', ...otps] : []),
     ...(manual ? [
       `terminal: manual (each payment, preauthorization and refund waits for an operator action; without one it expires after ${deadline} ms)`,

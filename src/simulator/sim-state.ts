@@ -6,6 +6,7 @@ import { isFinal, type Txn } from './model.ts';
 import type { ResolvedSimulatorOptions, WaitingTransaction } from './options.ts';
 import { OtpBook } from './otp.ts';
 import { operationRecord, statusRecord } from './records.ts';
+import { SimRecorder } from './recording.ts';
 import { Rng } from './rng.ts';
 import { makeMerchant, Registry, secret, type Pairing } from './store.ts';
 import { VirtualTerminal, type TerminalHooks } from './virtual-terminal.ts';
@@ -20,6 +21,8 @@ export interface SimContext {
   readonly registry: Registry;
   readonly webhooks: WebhookSender;
   readonly now: () => number;
+  /** The recording of requests and deliveries (the `record` option), or null. */
+  readonly recorder: SimRecorder | null;
 }
 
 /** Builds the state of one simulator instance. */
@@ -27,11 +30,16 @@ export function createContext(options: ResolvedSimulatorOptions): SimContext {
   const now = () => Date.now();
   const rng = new Rng(options.seed);
   const faults = new FaultSet(options.faults);
+  const registry = new Registry(now);
+  const recorder = options.record ? new SimRecorder(options.record, () => registry.issuedSecrets()) : null;
   return {
-    options, faults, rng, now,
+    options, faults, rng, now, registry, recorder,
     otps: new OtpBook(rng),
-    registry: new Registry(now),
-    webhooks: new WebhookSender({ retryScale: options.webhookRetryScale, faults, rng, stepDelayMs: options.stepDelayMs }),
+    webhooks: new WebhookSender({
+      retryScale: options.webhookRetryScale, faults, rng, stepDelayMs: options.stepDelayMs,
+      forgeAfterFirstAccepted: options.forgeWebhook,
+      ...(recorder ? { onAttempt: (a) => recorder.delivery(a) } : {}),
+    }),
   };
 }
 

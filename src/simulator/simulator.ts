@@ -10,6 +10,7 @@ import type { FaultId } from './faults.ts';
 import { resolveSimulatorOptions, type SimulatorOptions, type TerminalMode, type TerminalView } from './options.ts';
 import { Router } from './router.ts';
 import { createSimServer } from './server.ts';
+import type { ForgedOutcome } from './webhooks.ts';
 
 /** The integrator id the simulator suggests; any non-empty id is accepted at pairing. */
 export const SIM_INTEGRATOR_ID = 'sim-integrator';
@@ -46,6 +47,13 @@ export interface SimulatorHandle {
    *   amount, 409 nothing waits for an action)
    */
   act(terminalId: string, action: TerminalAction, amount?: number): ActionResult;
+  /**
+   * Sends one forged webhook delivery (the pairing's last event with a fresh event_id, signed with a
+   * wrong key; never retried; recorded as forged) to the webhook_url of the pairing of `terminalId`,
+   * or, without it, of the most recent pairing that has a webhook_url.
+   * @returns what the receiver answered; null when no such pairing has had an event yet
+   */
+  forgeDelivery(terminalId?: string): Promise<ForgedOutcome | null>;
   /** Closes the server, keep-alive sockets, terminal timers and webhook deliveries. Idempotent. */
   close(): Promise<void>;
 }
@@ -74,6 +82,7 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
   const addr = sim.server.address() as AddressInfo;
   const host = addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address === '::' ? '::1' : addr.address;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+  ctx.recorder?.start({ url, seed: resolved.seed, tokenLifetimeSec: resolved.tokenLifetimeSec });
 
   let closing: Promise<void> | null = null;
   return {
@@ -95,6 +104,11 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
         out.status === 409 ? 'act when terminals() shows a transaction waiting on that terminal'
           : out.status === 404 ? 'start the simulator with terminal: "manual" and use a terminal_id from terminals()'
             : 'use one of present-card, decline, fail, remove-card, timeout, add-tip (amount: add-tip only, 1..100000)');
+    },
+    forgeDelivery: async (terminalId) => {
+      const candidates = [...ctx.registry.all()].filter((p) => p.webhookUrl !== null && (terminalId === undefined || p.terminal.id === terminalId));
+      const p = candidates.at(-1);
+      return p ? ctx.webhooks.forge(p.id) : null;
     },
     close: () =>
       (closing ??= (async () => {

@@ -5,10 +5,11 @@
  * in-flight cap, and the total number of pending deliveries is capped so a dead receiver cannot
  * grow memory without bound (beyond the cap new deliveries are dropped and counted).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { canonicalJson, spacedJson } from './canonical-json.ts';
 import type { FaultSet } from './faults.ts';
+import type { DeliveryAttempt } from './recording.ts';
 import type { Rng } from './rng.ts';
 
 /** Back-off before each retry, in ms, before scaling (sandbox#webhooks). */
@@ -35,10 +36,26 @@ export interface WebhookSenderOptions {
   readonly maxPending?: number;
   /** @default 10000 */
   readonly attemptTimeoutMs?: number;
+  /** Told about every finished attempt, forged ones included (the recording). @default undefined */
+  readonly onAttempt?: (a: DeliveryAttempt) => void;
+  /**
+   * After the first delivery of a lane that the receiver accepted (2xx), send that lane one forged
+   * delivery: the same event with a fresh event_id, signed with a wrong key. @default false
+   */
+  readonly forgeAfterFirstAccepted?: boolean;
+}
+
+/** What a forged delivery got. */
+export interface ForgedOutcome {
+  readonly url: string;
+  readonly event: string;
+  /** The receiver's answer, or null when there was none. */
+  readonly answer: number | null;
 }
 
 interface Delivery {
   readonly target: WebhookTarget;
+  readonly payload: Record<string, unknown>;
   readonly body: Buffer;
   readonly signature: string | null;
   attempt: number;
@@ -71,6 +88,10 @@ export class WebhookSender {
   private readonly maxInFlight: number;
   private readonly maxPending: number;
   private readonly attemptTimeoutMs: number;
+  /** The last event sent on each lane (what a forged delivery copies). */
+  private readonly lastPayload = new Map<string, { target: WebhookTarget; payload: Record<string, unknown> }>();
+  /** Lanes that got their forged delivery. */
+  private readonly forgedLanes = new Set<string>();
 
   constructor(private readonly opts: WebhookSenderOptions) {
     this.maxInFlight = opts.maxInFlight ?? 16;
@@ -82,7 +103,8 @@ export class WebhookSender {
   send(target: WebhookTarget, event: string, data: unknown): void {
     const { faults, rng } = this.opts;
     if (this.closed || faults.has('webhook.none')) return;
-    const payload = faults.has('webhook.bad-schema') ? { data, event } : { data, event, event_id: rng.uuid() };
+    const payload: Record<string, unknown> = faults.has('webhook.bad-schema') ? { data, event } : { data, event, event_id: rng.uuid() };
+    this.lastPayload.set(target.key, { target, payload });
     const signed = Buffer.from(canonicalJson(payload), 'utf8');
     const key = faults.has('webhook.bad-signature') ? `${target.secret}-wrong` : target.secret;
     const signature = faults.has('webhook.unsigned') ? null : sign(key, signed);
@@ -95,10 +117,25 @@ export class WebhookSender {
         continue;
       }
       this.pending++;
-      const d: Delivery = { target, body, signature, attempt: 0 };
+      const d: Delivery = { target, payload, body, signature, attempt: 0 };
       if (faults.has('webhook.out-of-order')) this.later(rng.int(4 * this.opts.stepDelayMs + 20), () => this.enqueue(d));
       else this.enqueue(d);
     }
+  }
+
+  /**
+   * Sends one forged delivery to the lane `key` (a pairing): its last event with a fresh event_id,
+   * signed with a random wrong key; never retried. Resolves null when the lane never had an event.
+   */
+  async forge(key: string): Promise<ForgedOutcome | null> {
+    const last = this.lastPayload.get(key);
+    if (!last || this.closed) return null;
+    this.forgedLanes.add(key);
+    const payload: Record<string, unknown> = { ...last.payload, event_id: randomUUID() };
+    const body = Buffer.from(canonicalJson(payload), 'utf8');
+    const d: Delivery = { target: last.target, payload, body, signature: sign(randomBytes(32).toString('hex'), body), attempt: 0 };
+    const answer = await this.attempt(d, true);
+    return { url: last.target.url, event: String(payload.event), answer };
   }
 
   /** Cancels pending retries and in-flight deliveries, and closes the connections. */
@@ -146,7 +183,11 @@ export class WebhookSender {
       if (!d) continue;
       lane.busy = true;
       this.inFlight++;
-      void this.attempt(d).then((ok) => this.settle(lane, d, ok));
+      void this.attempt(d, false).then((answer) => {
+        const ok = answer !== null && answer >= 200 && answer < 300;
+        if (ok && this.opts.forgeAfterFirstAccepted && !this.forgedLanes.has(d.target.key)) void this.forge(d.target.key);
+        this.settle(lane, d, ok);
+      });
     }
   }
 
@@ -166,19 +207,29 @@ export class WebhookSender {
     this.pump();
   }
 
-  /** One POST; true on a 2xx answer. Never throws. */
-  private async attempt(d: Delivery): Promise<boolean> {
+  /** One POST; the receiver's status, or null without an answer. Never throws. */
+  private async attempt(d: Delivery, forged: boolean): Promise<number | null> {
     const ac = new AbortController();
     this.controllers.add(ac);
     const timer = setTimeout(() => ac.abort(), this.attemptTimeoutMs);
+    const startedAt = performance.now();
+    const report = (answer: number | null, error?: string) => {
+      try {
+        this.opts.onAttempt?.({ url: d.target.url, payload: d.payload, attempt: d.attempt, forged, startedAt, answer, error, durationMs: performance.now() - startedAt });
+      } catch {
+        // the recording must not break delivery
+      }
+    };
     try {
       const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pay-connect-simulator' };
       if (d.signature !== null) headers.signature = d.signature;
       const res = await request(d.target.url, { method: 'POST', headers, body: d.body, dispatcher: this.agent, signal: ac.signal });
       await res.body.dump().catch(() => undefined);
-      return res.statusCode >= 200 && res.statusCode < 300;
-    } catch {
-      return false;
+      report(res.statusCode);
+      return res.statusCode;
+    } catch (e) {
+      if (!this.closed) report(null, (e as NodeJS.ErrnoException).code ?? (e as Error).name);
+      return null;
     } finally {
       clearTimeout(timer);
       this.controllers.delete(ac);

@@ -1,0 +1,340 @@
+/**
+ * `certify-client`: judges an integrator's client against the rules of rules.ts.
+ *
+ * - `certify-client [options] -- <command ...>` starts the embedded simulator (recording on, one
+ *   forged webhook per receiver), runs the command with PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID
+ *   and a fresh PAYCONNECT_OTP, kills it after --timeout, and judges what it did.
+ * - `certify-client [options] --recording FILE` judges a client run by hand against `sim --record FILE`.
+ *
+ * The client needs nothing else: its credentials and webhook key come from pairing, and its webhook
+ * endpoint is whatever webhook_url it gives there. Reports are those of `run` (summary.json,
+ * junit.xml, certification, Allure); exit 0 certified, 1 not, 2 usage or toolkit error.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
+import type { RunIo } from '../engine/run-conformance.ts';
+import { writeRecordReports } from '../report/record-reports.ts';
+import type { RunRecord, TestRecord } from '../report/records.ts';
+import { type RunInfo, sha256Hex } from '../report/run-info.ts';
+import { prepareReportsDir } from '../report/write.ts';
+import { type SimRecordEntry, type SimulatorHandle, startSimulator } from '../simulator/index.ts';
+import { CLIENT_PROFILE_DEFAULTS, type ClientProfile, clientRunOf, readRecordingFile } from './client-run.ts';
+import { CLIENT_CAPABILITY, judgeClient } from './judge.ts';
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';
+
+/** The integrator id given to the client unless --integrator-id says otherwise. */
+export const DEFAULT_CLIENT_INTEGRATOR_ID = 'pos-client';
+
+/** The usage text of certify-client. */
+export const CERTIFY_CLIENT_USAGE = `usage: certify-client [options] -- <command> [args...]
+       certify-client [options] --recording FILE
+
+Runs <command> against the embedded simulator and judges how it uses Pay-Connect; or judges a
+recording that 'sim --record FILE' made while a client was run by hand. The command gets
+PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID and a fresh PAYCONNECT_OTP in its environment; its
+credentials and webhook key come from pairing, its webhook endpoint is the webhook_url it gives there.
+
+options:
+  --recording FILE       judge this recording instead of running a command
+  --reports DIR          where the reports go (default reports)
+  --timeout DURATION     the command is killed after this long, e.g. 30s, 2m (default 2m)
+  --strict               profile and sandbox rules fail instead of warning
+  --no-html              skip the Allure HTML report
+  --integrator-id ID     the integrator id given to the command (default ${DEFAULT_CLIENT_INTEGRATOR_ID})
+  --token-lifetime SEC   the simulator's token lifetime, to see renewal on 401 (default 3600)
+  --step-delay MS        the virtual terminal's step delay, 0..1000 (default 50)
+  --seed N               the simulator's seed (default random)
+  --min-poll-interval MS polls of one transaction at least this far apart (default ${CLIENT_PROFILE_DEFAULTS.minPollIntervalMs})
+  --busy-retry-min MS    after a 409, the same request waits at least this long (default ${CLIENT_PROFILE_DEFAULTS.busyRetryMinMs})
+
+exit: 0 certified (warnings allowed), 1 not certified, 2 usage or toolkit error`;
+
+const FLAGS = {
+  recording: { type: 'string' },
+  reports: { type: 'string' },
+  timeout: { type: 'string' },
+  strict: { type: 'boolean' },
+  'no-html': { type: 'boolean' },
+  'integrator-id': { type: 'string' },
+  'token-lifetime': { type: 'string' },
+  'step-delay': { type: 'string' },
+  seed: { type: 'string' },
+  'min-poll-interval': { type: 'string' },
+  'busy-retry-min': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const usage = (what: string, fix: string) => new ToolkitError('PCC_USAGE', what, fix);
+
+function int(flag: string, v: string | undefined, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (!(n >= min && n <= max)) throw usage(`--${flag} is ${JSON.stringify(v)}`, `give a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function duration(flag: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(v.trim());
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[(m[2] ?? 'ms') as 'ms'] : NaN;
+  if (!(Number.isSafeInteger(ms) && ms > 0)) throw usage(`--${flag} is ${JSON.stringify(v)}`, 'give a duration such as 500ms, 30s or 2m');
+  return ms;
+}
+
+/** What the command line asks for. */
+export interface CertifyClientOptions {
+  command: string[] | null;
+  recording: string | null;
+  reportsDir: string;
+  timeoutMs: number;
+  strict: boolean;
+  html: boolean;
+  integratorId: string;
+  tokenLifetimeSec: number | undefined;
+  stepDelayMs: number | undefined;
+  seed: number | undefined;
+  settings: ClientProfile;
+}
+
+/**
+ * Parses the command line.
+ * @throws ToolkitError PCC_USAGE
+ */
+export function parseCertifyClientArgs(argv: string[]): CertifyClientOptions | 'help' {
+  const dash = argv.indexOf('--');
+  const flags = dash === -1 ? argv : argv.slice(0, dash);
+  const command = dash === -1 ? null : argv.slice(dash + 1);
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({ args: flags, options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const flag = /'([^']+)'/.exec(err.message)?.[1] ?? '';
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(`unknown flag ${flag}`, 'remove it (certify-client --help lists the flags)');
+    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usage(`${flag.split(' ')[0]} needs a value`, `${flag.split(' ')[0]} <value>, or see certify-client --help`);
+    if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw usage(`unexpected argument ${flag}`, 'put the command after --: certify-client [options] -- <command> [args...]');
+    throw usage(err.message, 'see certify-client --help');
+  }
+  if (values.help) return 'help';
+  const str = (k: string) => values[k] as string | undefined;
+  const recording = str('recording') ?? null;
+  if (recording !== null && command !== null) throw usage('both --recording and a command after -- are given', 'either judge a recording or run a command, not both');
+  if (recording === null && (command === null || command.length === 0)) {
+    throw usage(command === null ? 'no command to certify' : 'no command after --', 'certify-client [options] -- <command> [args...], or certify-client --recording FILE');
+  }
+  if (recording !== null && recording.trim() === '') throw usage('--recording is empty', 'give the file that sim --record FILE wrote');
+  const integratorId = str('integrator-id') ?? DEFAULT_CLIENT_INTEGRATOR_ID;
+  if (integratorId.trim() === '') throw usage('--integrator-id is empty', 'give an integrator id, e.g. --integrator-id acme');
+  const reportsDir = str('reports') ?? 'reports';
+  if (reportsDir.trim() === '') throw usage('--reports is empty', 'give a folder, e.g. --reports reports');
+  const stepDelayMs = int('step-delay', str('step-delay'), 0, 1000);
+  return {
+    command, recording, reportsDir,
+    timeoutMs: duration('timeout', str('timeout')) ?? 120_000,
+    strict: values.strict === true,
+    html: values['no-html'] !== true,
+    integratorId,
+    tokenLifetimeSec: int('token-lifetime', str('token-lifetime'), 1, 86_400 * 365),
+    stepDelayMs,
+    seed: int('seed', str('seed'), 0, 2 ** 32 - 1),
+    settings: {
+      ...CLIENT_PROFILE_DEFAULTS,
+      minPollIntervalMs: int('min-poll-interval', str('min-poll-interval'), 0, 3_600_000) ?? CLIENT_PROFILE_DEFAULTS.minPollIntervalMs,
+      busyRetryMinMs: int('busy-retry-min', str('busy-retry-min'), 0, 3_600_000) ?? CLIENT_PROFILE_DEFAULTS.busyRetryMinMs,
+    },
+  };
+}
+
+/** `s` with every secret the simulator handed out replaced (the client's own output may print them). */
+function scrubber(sim: SimulatorHandle | null): (s: string) => string {
+  return (s) => {
+    let out = s;
+    for (const secret of sim?.issuedSecrets() ?? []) if (secret.length >= 8 && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+    return out;
+  };
+}
+
+/** Forwards a stream line by line, scrubbed and prefixed. */
+function forward(stream: NodeJS.ReadableStream, write: (s: string) => void, scrub: (s: string) => string): () => void {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (chunk: string) => {
+    pending += chunk;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      write(`client | ${scrub(pending.slice(0, nl))}\n`);
+      pending = pending.slice(nl + 1);
+    }
+    if (pending.length > 64 * 1024) pending = pending.slice(-64 * 1024);
+  });
+  return () => {
+    if (pending !== '') write(`client | ${scrub(pending)}\n`);
+    pending = '';
+  };
+}
+
+const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
+
+/** What became of the command. */
+interface CommandEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  /** Date.now() when it ended. */
+  endedAt: number;
+}
+
+/** Runs the command with the simulator's coordinates; kills its process group after `timeoutMs`. */
+async function runCommand(command: string[], env: NodeJS.ProcessEnv, timeoutMs: number, io: RunIo, scrub: (s: string) => string): Promise<CommandEnd> {
+  const child = spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+  const flushOut = forward(child.stdout!, io.stdout, scrub);
+  const flushErr = forward(child.stderr!, io.stderr, scrub);
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
+  let timedOut = false;
+  let hard: NodeJS.Timeout | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill('SIGTERM');
+    hard = setTimeout(() => kill('SIGKILL'), 2000);
+  }, timeoutMs);
+  try {
+    return await new Promise<CommandEnd>((resolve, reject) => {
+      child.once('error', (e) => reject(usage(`the command ${quote(command[0]!)} could not be started (${(e as NodeJS.ErrnoException).code ?? e.message})`,
+        'give a command that exists on PATH, or its path, after --')));
+      child.once('close', (code, signal) => resolve({ code, signal, timedOut, endedAt: Date.now() }));
+    });
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(hard);
+    if (timedOut) kill('SIGKILL'); // whatever the command left behind in its group
+    flushOut();
+    flushErr();
+  }
+}
+
+/** The test that the command ran to completion: it fails (no finding: no rule) when the command was killed or exited non-zero. */
+function completionTest(end: CommandEnd, timeoutMs: number, startedAt: string, started: number): TestRecord {
+  const error = end.timedOut ? `the command did not finish within ${timeoutMs / 1000} s and was killed: a client must end on its own`
+    : end.code !== 0 ? `the command exited with ${end.code === null ? `signal ${end.signal}` : `code ${end.code}`}: a certified client completes its flow and exits 0`
+      : undefined;
+  return {
+    name: `${CLIENT_CAPABILITY} > the command ran its flow to completion and exited 0`, capability: CLIENT_CAPABILITY, clause: 'spec#what-the-service-does',
+    file: 'certify-client', state: error ? 'failed' : 'passed', durationMs: end.endedAt - started, findings: [], errors: error ? [error] : [],
+    parameters: { exit: end.timedOut ? 'killed after the timeout' : end.code === null ? `signal ${end.signal}` : String(end.code) },
+    exchanges: [], exchangeCount: 0, startedAt,
+  };
+}
+
+function toolInfo(): { name: string; version: string } {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
+}
+
+/** What the reports say about one certification run. */
+function runInfo(o: CertifyClientOptions, target: RunInfo['target'], seed: number, startedAt: string, subject: string): RunInfo {
+  return {
+    tool: toolInfo(), target, profile: 'client', terminalMode: 'auto', seed, strict: o.strict,
+    integratorId: o.integratorId, suitesSelected: [],
+    contract: { file: CONTRACT_FILE, sha256: sha256Hex(readFileSync(join(PACKAGE_ROOT, CONTRACT_FILE))) },
+    faults: [], labels: { client: subject }, startedAt, finishedAt: new Date().toISOString(),
+  };
+}
+
+/** For tests and embedders: what the command started. */
+export interface CertifyClientHooks {
+  /** Called with the simulator once it runs (e.g. to read issuedSecrets() for a leak test). */
+  onSimulator?: (sim: SimulatorHandle) => void;
+}
+
+/**
+ * The certify-client command.
+ * @returns 0 certified, 1 not certified, 2 usage or toolkit error
+ */
+export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo, hooks: CertifyClientHooks = {}): Promise<number> {
+  let sim: SimulatorHandle | null = null;
+  try {
+    const o = parseCertifyClientArgs(argv);
+    if (o === 'help') {
+      io.stdout(`${CERTIFY_CLIENT_USAGE}\n`);
+      return 0;
+    }
+    const started = Date.now();
+    const startedAt = new Date(started).toISOString();
+    let entries: SimRecordEntry[];
+    let subject: string;
+    let completion: TestRecord | undefined;
+    let endedAt: number | undefined;
+    let target: RunInfo['target'];
+    let seed: number;
+    if (o.recording !== null) {
+      entries = readRecordingFile(o.recording);
+      subject = `the client recorded in ${o.recording}`;
+      const start = entries.find((e) => e.type === 'start');
+      target = { kind: 'recording', baseUrl: start?.url ?? '(unknown)' };
+      seed = start?.seed ?? 0;
+      await prepareReportsDir(o.reportsDir);
+    } else {
+      await prepareReportsDir(o.reportsDir);
+      entries = [];
+      const command = o.command!;
+      subject = command.map(quote).join(' ');
+      sim = await startSimulator({
+        record: (e) => entries.push(e), forgeWebhook: true,
+        ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
+        ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs, deadlineMs: Math.max(3000, 2 * o.stepDelayMs + 1) } : {}),
+        ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      });
+      hooks.onSimulator?.(sim);
+      target = { kind: 'sim', baseUrl: sim.url };
+      seed = sim.seed;
+      io.stdout(`certify-client: running ${subject} against the simulator at ${sim.url} (integrator id ${o.integratorId}, timeout ${o.timeoutMs / 1000} s)\n`);
+      const childEnv = { ...env, PAYCONNECT_BASE_URL: sim.url, PAYCONNECT_INTEGRATOR_ID: o.integratorId, PAYCONNECT_OTP: sim.mintOtp() };
+      const end = await runCommand(command, childEnv, o.timeoutMs, io, scrubber(sim));
+      // Deliveries and the forged one in flight when the command ended get their answers recorded.
+      await new Promise((r) => setTimeout(r, 150));
+      await sim.close();
+      const t0 = entries[0]?.type === 'start' ? Date.parse(entries[0].at) : started;
+      endedAt = end.endedAt - t0;
+      completion = completionTest(end, o.timeoutMs, startedAt, started);
+    }
+    const run = clientRunOf(entries, { settings: o.settings, ...(o.recording === null ? { integratorId: o.integratorId } : {}), ...(endedAt !== undefined ? { endedAt } : {}) });
+    const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: target.baseUrl });
+    if (completion) tests.push(completion);
+    const record: RunRecord = { tests, unhandled: [], startedAt, durationMs: Date.now() - started };
+    const result = await writeRecordReports({
+      dir: o.reportsDir, record, info: runInfo(o, target, seed, startedAt, subject), html: o.html,
+      certification: { subject: `Pay-Connect client: ${subject}`, required: [CLIENT_CAPABILITY] }, stderr: io.stderr,
+    });
+    const lines = tests.map((t) => {
+      const mark = t.state === 'passed' ? (t.findings.length > 0 ? '!' : '✓') : t.state === 'failed' ? '✗' : '-';
+      const detail = t.state === 'skipped' ? `: skipped, ${t.skipReason}`
+        : [...t.findings.map((f) => `\n    ${f.severity}: [${f.check}] (${f.clause}) ${f.message}`), ...t.errors.map((e) => `\n    ${e}`)].join('');
+      return `${mark} ${t.name}${detail}`;
+    });
+    const certified = result.reports.certification?.certified ?? (result.exitCode === 0);
+    io.stdout([
+      `${run.requests.length} requests and ${run.deliveries.length} webhook deliveries recorded`,
+      ...lines,
+      `${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: reports in ${o.reportsDir} (summary.json, junit.xml, certification.md)`,
+    ].join('\n') + '\n');
+    return result.exitCode === 0 && !certified ? 1 : result.exitCode;
+  } catch (e) {
+    io.stderr(`${isToolkitError(e) ? e.toUserMessage() : new ToolkitError('PCC_INTERNAL', `certify-client failed: ${(e as Error).message}`).toUserMessage()}\n`);
+    return 2;
+  } finally {
+    await sim?.close();
+  }
+}
