@@ -73,8 +73,10 @@ describe('recording', () => {
       const before = receiver.deliveries.length;
       const out = await t.sim.forgeDelivery();
       expect(out).toMatchObject({ url: receiver.url, answer: 204 });
-      const forged = receiver.deliveries[before]!;
-      expect(forged.headers.signature).not.toBe(createHmac('sha256', c.pairing.webhook_secret_key as string).update(forged.raw).digest('hex'));
+      // Genuine deliveries of the payment may still arrive around it: exactly one after the mark is forged.
+      const valid = (d: (typeof receiver.deliveries)[number]) => d.headers.signature === createHmac('sha256', c.pairing.webhook_secret_key as string).update(d.raw).digest('hex');
+      expect(receiver.deliveries.slice(before).filter((d) => !valid(d))).toHaveLength(1);
+      expect(receiver.deliveries.slice(0, before).every(valid)).toBe(true);
       await waitFinal(c, gen.json.transaction_id);
     } finally {
       await receiver.close();
