@@ -31,6 +31,13 @@ test('a slip fault fails the print slip interactions only', async () => {
   expect(r.stdout).toContain('digital_slip');
 }, 120_000);
 
+test('a fault the flow scenarios meet fails the interactions that depend on it', async () => {
+  const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'cancel.final-accepted']);
+  expect(r.code, r.stderr).toBe(1);
+  const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]).sort();
+  expect(failed).toEqual(['cancel of a declined transaction is refused', 'cancel of a successful transaction is refused']);
+}, 120_000);
+
 test('verify-pacts refuses --sim-fault with a URL target and an unknown fault', async () => {
   const url = await runCli(['verify-pacts', '--target', 'http://127.0.0.1:9', '--integrator-id', 'x', '--sim-fault', 'slow']);
   expect(url.code).toBe(2);

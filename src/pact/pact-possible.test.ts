@@ -56,6 +56,15 @@ describe('checkPactPossible', () => {
     expect(reasons({ headers: { ...HEADERS, 'Content-Type': ['text/plain'] } })).toEqual(['request: Content-Type text/plain where generateTransaction takes application/json']);
   });
 
+  test('a negative interaction: what the contract refuses, answered with a documented 4xx, is possible', () => {
+    const refused = { status: 400, body: { content: { detail: 'amount must be a positive integer' } } };
+    expect(reasons({ body: { content: { amount: 12.5 } } }, refused)).toEqual([]);
+    expect(reasons({ headers: { 'X-Pay-Connect-Integrator-Id': ['a'] } }, { status: 401, body: { content: { detail: 'no token' } } })).toEqual([]);
+    // The same request expecting a success is not; nor is a 4xx the operation does not document.
+    expect(reasons({ body: { content: { amount: 12.5 } } })).toEqual(['request body: /amount must be integer']);
+    expect(reasons({ body: { content: { amount: 12.5 } } }, { status: 418, body: { content: {} } })[0]).toMatch(/^request body: \/amount must be integer$/);
+  });
+
   test('query parameters the operation does not document', () => {
     expect(reasons({ query: { debug: ['1'] } })).toEqual(['request query debug: not a parameter of generateTransaction (it documents none)']);
   });

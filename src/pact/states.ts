@@ -27,6 +27,10 @@ export const STATE = Object.freeze({
   tip: 'a successful transaction with a tip',
   /** A preauthorization the terminal authorized (supplies `transactionId`). */
   preauth: 'a successful preauthorization',
+  /** A preauthorization the terminal declined (`amount % 100 == 51`) (supplies `transactionId`). */
+  preauthDeclined: 'a declined preauthorization',
+  /** An independent refund the terminal completed (supplies `transactionId`). */
+  refund: 'a successful independent refund',
   /** An increment of a successful preauthorization (supplies `operationId`). */
   operation: 'an operation on a successful preauthorization',
   /** The toolkit is paired with a `webhook_url` whose deliveries it receives. */
@@ -68,6 +72,7 @@ export const OUTCOMES: readonly OutcomeState[] = [
 export const EXAMPLE_IDS = Object.freeze({
   inProgress: 'tx_example_in_progress',
   preauth: 'tx_example_preauth',
+  preauthDeclined: 'tx_example_preauth_declined',
   refund: 'tx_example_refund',
   linkedRefund: 'tx_example_linked_refund',
   increment: 'op_example_increment',

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { begin, cancelJudged, isAuto, isFinal, notManual, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
+import { begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const cancelClause = { capability: 'cancel', clause: 'spec#post-v1pay-connecttransactionstransaction_idcancel' };
 const table = { capability: 'cancel', clause: 'sandbox#transactions' };
@@ -9,6 +9,7 @@ const autoOnly = 'only --terminal auto can hold the terminal in a given state or
 
 describe('cancel', () => {
   scenario('cancel while INITIATED (55, terminal offline) ends CANCELED', table, async (t) => {
+    notUnderPact(t, 'a transaction INITIATED, then CANCELED after the cancel is a sequence of states; a stateless mock gives one fixed answer per request');
     if (!isAuto(t)) t.skip(autoOnly);
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'offline');
@@ -28,6 +29,7 @@ describe('cancel', () => {
 
   // In manual mode the operator leaves the card prompt open while the harness cancels.
   scenario('cancel while IN_PROGRESS (54, waits for a card) ends CANCELED', { ...table, operator: ['wait-in-progress'] }, async (t) => {
+    notUnderPact(t, 'a transaction IN_PROGRESS, then CANCELED after the cancel is a sequence of states; a stateless mock gives one fixed answer per request');
     if (t.terminal.mode === 'observe') t.skip('in observe mode nothing holds the terminal at the card prompt; auto and manual mode run this');
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'wait-in-progress');
@@ -50,6 +52,7 @@ describe('cancel', () => {
 
   // The 200 comes before the terminal acts: the result is the converged status, never the answer.
   scenario('cancel answers 200 but the terminal completes the payment (56): the result is the converged status', cancelClause, async (t) => {
+    notUnderPact(t, 'a cancel answered 200 while the terminal goes on to SUCCESS is a sequence of states; a stateless mock gives one fixed answer per request');
     if (!isAuto(t)) t.skip(autoOnly);
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'refuse-cancel');
@@ -68,6 +71,7 @@ describe('cancel', () => {
   });
 
   scenario('cancel while IN_PROGRESS races the terminal: CANCELED or SUCCESS, polling and webhook agree', table, async (t) => {
+    notUnderPact(t, 'a race between the cancel and the terminal is timing, and its end a sequence of states; a stateless mock gives one fixed answer per request');
     notManual(t);
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');

@@ -13,13 +13,18 @@ import type { Pairing, PayConnectResponse } from '../../src/index.ts';
 import { planFor, settle, slipOf, start } from '../_setup/steps/flows.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
 import { stringField, unknownId } from '../_setup/steps/pairing.ts';
+import { notUnderPact } from '../_setup/steps/payment.ts';
 
 const capability = 'isolation';
 
 const first: { p?: Pairing; txn?: string; op?: string; why?: string } = {};
 
+/** Why the pairings' scenarios skip against the Pact mock. */
+const ONE_PAIRING = "needs a second pairing; the pact's provider state is one paired terminal, and a stateless mock answers the same whoever asks";
+
 /** The second pairing, or skips. */
 async function second(t: ScenarioContext): Promise<Pairing> {
+  notUnderPact(t, ONE_PAIRING);
   const q = await t.harness.another(t.scope);
   if (typeof q === 'string') t.skip(q);
   return q;
@@ -27,6 +32,7 @@ async function second(t: ScenarioContext): Promise<Pairing> {
 
 /** The first pairing's transaction (and operation), or skips with the reason the setup gave. */
 function firstTxn(t: ScenarioContext): { p: Pairing; txn: string } {
+  notUnderPact(t, ONE_PAIRING);
   if (!first.p || !first.txn) t.skip(first.why ?? "the first pairing's transaction was not made");
   return { p: first.p, txn: first.txn };
 }
@@ -40,6 +46,7 @@ function judgeForeign(t: ScenarioContext, res: PayConnectResponse): void {
 
 describe('isolation', () => {
   scenario("the first pairing's transaction and operation to probe", { capability, clause: 'sandbox#isolation', operator: ['approve'] }, async (t) => {
+    notUnderPact(t, ONE_PAIRING);
     first.why = 'the setup test did not finish';
     const q = await t.harness.another(t.scope);
     if (typeof q === 'string') {

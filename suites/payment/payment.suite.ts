@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
+import { baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, notUnderPact, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 
 const table = { capability: 'payment', clause: 'sandbox#transactions' };
 
@@ -12,7 +12,7 @@ describe('payment', () => {
     scenario(`generate and converge: ${want}`, { ...table, operator: [want] }, async (t) => {
       const p = await t.harness.primary(t.scope);
       const plan = planFor(t, want);
-      const ctid = `pcc-${want}-${t.harness.ctx.seed}`;
+      const ctid = pactClientTransactionId(t, want, `pcc-${want}-${t.harness.ctx.seed}`);
       const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: ctid });
       const obs = await settle(t, p, id, plan);
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status');
@@ -52,6 +52,7 @@ describe('payment', () => {
 
   scenario('a second generate while a transaction is pending answers 409', table, async (t) => {
     notManual(t);
+    notUnderPact(t, 'a transaction INITIATED while a second generate is refused 409, then CANCELED, is a sequence of states; a stateless mock gives one fixed answer per request');
     const p = await t.harness.primary(t.scope);
     const auto = isAuto(t);
     // 55: the terminal is offline, the first transaction stays INITIATED until canceled.
@@ -81,16 +82,18 @@ describe('payment', () => {
   });
 
   // Each invalid body is its own test, so that every wrongly accepted one is reported.
-  const invalid: [string, (base: number) => Record<string, unknown>][] = [
-    ['amount 0', () => ({ amount: 0 })],
-    ['amount -1', () => ({ amount: -1 })],
-    ['amount 1.5', () => ({ amount: 1.5 })],
-    ['an amount given as a string', (base) => ({ amount: String(base) })],
-    ['a missing amount', () => ({})],
-    ['a payment_method not in the configuration', (base) => ({ amount: base, payment_method: 'PCC-NOT-A-METHOD' })],
+  // `schemaValid`: the body is one the contract's GenerateRequest accepts (only the pact can hold it).
+  const invalid: [string, (base: number) => Record<string, unknown>, boolean][] = [
+    ['amount 0', () => ({ amount: 0 }), false],
+    ['amount -1', () => ({ amount: -1 }), false],
+    ['amount 1.5', () => ({ amount: 1.5 }), false],
+    ['an amount given as a string', (base) => ({ amount: String(base) }), false],
+    ['a missing amount', () => ({}), false],
+    ['a payment_method not in the configuration', (base) => ({ amount: base, payment_method: 'PCC-NOT-A-METHOD' }), true],
   ];
-  for (const [what, body] of invalid) {
+  for (const [what, body, schemaValid] of invalid) {
     scenario(`generate refuses ${what} with 400 and starts nothing`, table, async (t) => {
+      if (!schemaValid) notUnderPact(t, 'the body breaks the contract\'s GenerateRequest schema, and the catalogue declares no interaction for it yet (a 400 interaction per probe would)');
       const p = await t.harness.primary(t.scope);
       const res = await callIdle(t, p, 'generateTransaction', body(baseAmount(t)));
       t.scope.check('request.invalid-rejected', res.exchange, { probe: what });

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { begin, isAuto, readStatus, sendable, slipChecked, unknownId } from '../_setup/steps/payment.ts';
+import { begin, isAuto, notUnderPact, readStatus, sendable, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 import { completeAndCheck, operate, preauthorize } from './operations.ts';
 
 const capability = 'preauth';
@@ -13,6 +13,7 @@ const card = { operator: ['approve' as const] };
 
 describe('preauth', () => {
   scenario('increment (success, 51 FAILED, 53 EXPIRED) then complete with the exact sum', { ...increment, ...card }, async (t) => {
+    notUnderPact(t, 'an authorization whose operations end one by one and whose record then carries the completed amount is a sequence of states; a stateless mock gives one fixed answer per request');
     const a = await preauthorize(t);
     let authorized = a.amount;
     const ok = await operate(t, a, 'preauthIncrement', 200);
@@ -27,12 +28,14 @@ describe('preauth', () => {
   });
 
   scenario('complete above the authorized amount fails; the authorization stays completable', { ...complete, ...card }, async (t) => {
+    notUnderPact(t, 'a complete that fails, then one that succeeds, on the same authorization is a sequence of states; a stateless mock gives one fixed answer per request');
     const a = await preauthorize(t);
     await operate(t, a, 'preauthComplete', a.amount + 100, { rule: 'complete above the authorized amount ends FAILED' });
     await completeAndCheck(t, a, a.amount);
   });
 
   scenario('after completion, increment and complete answer 200 and their operations fail', { ...rules, ...card }, async (t) => {
+    notUnderPact(t, 'an authorization completed, then operations on it that fail is a sequence of states; a stateless mock gives one fixed answer per request');
     const a = await preauthorize(t);
     const done = await completeAndCheck(t, a, a.amount);
     if (done !== 'SUCCESS') t.skip(`the complete ended ${done ?? 'nowhere'}; the rule needs a completed preauthorization`);

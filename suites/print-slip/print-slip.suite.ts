@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { begin, cancelJudged, isAuto, isFinal, notManual, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
+import { begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'print-slip';
 const slipClause = { capability, clause: 'spec#get-v1pay-connecttransactionstransaction_idprint-slip' };
@@ -23,6 +23,7 @@ describe('print-slip', () => {
 
   scenario('print slip of a CANCELED transaction', sandboxSlip, async (t) => {
     notManual(t);
+    notUnderPact(t, 'a transaction INITIATED, canceled, then CANCELED is a sequence of states; a stateless mock gives one fixed answer per request');
     const p = await t.harness.primary(t.scope);
     // 55 stays INITIATED, so the cancel is certain to land; in observe mode cancel at once.
     const plan = planFor(t, isAuto(t) ? 'offline' : 'approve');
@@ -41,6 +42,7 @@ describe('print-slip', () => {
   for (const [status, want] of [['INITIATED', 'offline'], ['IN_PROGRESS', 'wait-in-progress']] as const) {
     scenario(`print slip while ${status} answers 400`, sandboxSlip, async (t) => {
       notManual(t);
+      notUnderPact(t, `a slip refused while ${status}, then the transaction canceled, is a sequence of states; a stateless mock gives one fixed answer per request`);
       if (!isAuto(t) && status !== 'INITIATED') t.skip('only --terminal auto can hold the terminal IN_PROGRESS; the INITIATED variant asks while the transaction is not final');
       const p = await t.harness.primary(t.scope);
       const plan = planFor(t, isAuto(t) ? want : 'approve');

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import type { Pairing, Plan } from '../../src/index.ts';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { type ScenarioContext, scenario } from '../_setup/scenario.ts';
-import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, planOf, readStatus, release, sendable, slipChecked, waitForStatus } from '../_setup/steps/payment.ts';
+import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, notUnderPact, planOf, readStatus, release, sendable, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'refund';
 const rules = { capability, clause: 'profile#rules-of-behaviour' };
@@ -37,6 +37,7 @@ async function refusedRefund(t: ScenarioContext, p: Pairing, id: string, amount:
 
 describe('refund', () => {
   scenario('revert: only the most recent SUCCESS; it ends REVERTED with reverted_at', { ...rules, operator: ['approve', 'approve'] }, async (t) => {
+    notUnderPact(t, 'two payments, a revert refused for the older, then the latest SUCCESS turned REVERTED is a sequence of states; a stateless mock gives one fixed answer per request');
     const p = await t.harness.primary(t.scope);
     const older = await pay(t, p, amountFor(t, 'approve', baseAmount(t)));
     const latest = await pay(t, p, amountFor(t, 'approve', baseAmount(t, 1)));
@@ -59,6 +60,7 @@ describe('refund', () => {
 
   // The refund runs through the terminal like a payment: a second card step.
   scenario('linked refund: at most the unrefunded remainder, grows refund_total_amount, tagged refund', { ...rules, operator: ['approve', 'approve'] }, async (t) => {
+    notUnderPact(t, 'refund_total_amount growing with each refund, and the remainder it leaves refused, is a sequence of states; a stateless mock gives one fixed answer per request');
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
     const original = await pay(t, p, plan);
@@ -103,7 +105,8 @@ describe('refund', () => {
   scenario('independent refund: a new transaction tagged refund', { ...sandboxRefund, operator: ['approve'] }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
-    const ctid = `pcc-refund-${t.harness.ctx.seed}`;
+    // Against the Pact mock: the client_transaction_id its status record of the refund echoes.
+    const ctid = underPact(t) ? 'order-refund' : `pcc-refund-${t.harness.ctx.seed}`;
     const { id } = await begin(t, p, 'independentRefund', { amount: plan.amount, client_transaction_id: ctid });
     const obs = await settle(t, p, id, plan, 'refund amount');
     t.scope.need(obs.finalByPoll, 'the refund did not reach a final status');

@@ -133,7 +133,7 @@ function withBody(description: string, state: StateName, operationId: string, pa
 }
 
 /** The status record fields the harness reads besides `status` (the sandbox's record). */
-const RECORD_FIELDS = ['transaction_id', 'amount', 'tip_amount', 'total_amount', 'currency', 'payment_method', 'tags'];
+const RECORD_FIELDS = ['transaction_id', 'client_transaction_id', 'amount', 'tip_amount', 'total_amount', 'currency', 'payment_method', 'tags'];
 
 /**
  * Generate with a payment method: one the configuration lists (its example lists CARD) is accepted,
@@ -157,6 +157,130 @@ function paymentMethods(): HttpInteraction[] {
       ...withBody('generate with a payment method the configuration does not list is refused', STATE.paired, 'generateTransaction', pathOf('generateTransaction'), pathOf('generateTransaction'),
         'GenerateRequest', unknown, refused),
       body: schemaToMatcher('GenerateRequest', unknown, { mode: 'request', inject: { payment_method: MatchersV3.regex(anythingBut(ids[0]!), unknown.payment_method) } }),
+      status: 400,
+    },
+  ];
+}
+
+/** A literal JSON body (no matchers): the exact request a scenario sends with the pact's fixed amounts. */
+function literal(description: string, state: StateName, operationId: string, body: Record<string, unknown>, status: number, responseBody: Record<string, unknown>): HttpInteraction {
+  const path = pathOf(operationId);
+  return { description, state, operationId, method: 'POST', path, headers: BOTH, body, status, responseBody, drive: ({ client }) => send(client, 'POST', path, body) };
+}
+
+/**
+ * The ids the scenarios make up for a transaction or operation no service has issued: `pcc-unknown-`
+ * and a random UUID (payment steps), or a seeded UUID `00000000-0000-4000-8000-…` (pairing steps).
+ */
+const UNKNOWN_ID = { pattern: '(?:pcc-unknown-[0-9a-f-]{36}|00000000-0000-4000-8000-[0-9a-f]{12})', example: 'pcc-unknown-00000000-0000-4000-8000-000000000000' };
+
+/**
+ * The scenarios' requests the outcome table above does not cover: generate without a
+ * client_transaction_id for each outcome (the print-slip and payment scenarios), with the
+ * configuration's payment method CARD or one it does not list (literal bodies: against the pact the
+ * scenarios send the fixed base amount 1000, an approval), and the status and slip of an id no service
+ * issued (404).
+ */
+function scenarioRequests(): HttpInteraction[] {
+  const success = OUTCOMES[0]!;
+  const refused = schemaToMatcher('Error', { detail: 'payment_method is not a payment method of the configuration.' });
+  const unknown = (operationId: string, what: string, method: 'GET' | 'POST' = 'GET', body?: { schema: string; example: Record<string, unknown> }): HttpInteraction => {
+    const example = pathOf(operationId).replace(/\{\w+\}/, UNKNOWN_ID.example);
+    const kind = operationId === 'getOperation' ? 'an operation' : 'a transaction';
+    return {
+      ...simple(`${what} of ${kind} id no service issued`, STATE.paired, operationId, method, schemaToMatcher('Error', { detail: 'Not found.' }), 404),
+      path: MatchersV3.regex(`^${pathOf(operationId).replace(/\{\w+\}/, UNKNOWN_ID.pattern)}$`, example) as unknown as RawMatcher,
+      ...(body ? { body: schemaToMatcher(body.schema, body.example, { mode: 'request' }) } : {}),
+      drive: ({ client }) => send(client, method, example, body?.example),
+    };
+  };
+  // Cancel of a final transaction: refused, and the record stays as it was (the status interactions).
+  const cancelFinal = OUTCOMES.filter((o) => o.slug === 'success' || o.slug === 'declined').map((o): HttpInteraction => ({
+    ...simple(`cancel of ${o.state} is refused`, o.state, 'cancelTransaction', 'POST', schemaToMatcher('Error', { detail: 'Transaction is already final.' }), 400),
+    path: txPath('cancelTransaction', 'transactionId', o.exampleId),
+    drive: ({ client }) => send(client, 'POST', concrete('cancelTransaction', o.exampleId)),
+  }));
+  return [
+    ...OUTCOMES.map((o) => withBody(`generate a payment the terminal ends ${o.slug === 'tip' ? 'with a tip' : o.final}, without a client_transaction_id`, STATE.paired, 'generateTransaction',
+      pathOf('generateTransaction'), pathOf('generateTransaction'), 'GenerateRequest', { amount: o.amount }, created(o.exampleId), o.amountPattern)),
+    literal('generate a payment with the payment method CARD, without a client_transaction_id', STATE.paired, 'generateTransaction',
+      { amount: 1000, payment_method: 'CARD' }, 200, created(success.exampleId)),
+    literal('generate with a payment method the configuration does not list, without a client_transaction_id, is refused', STATE.paired, 'generateTransaction',
+      { amount: 1000, payment_method: 'PCC-NOT-A-METHOD' }, 400, refused),
+    unknown('getTransactionStatus', 'poll the status'),
+    unknown('getPrintSlip', 'fetch the print slip'),
+    ...cancelFinal,
+    unknown('cancelTransaction', 'cancel', 'POST'),
+    ...preauthRefusals(),
+    ...refundRequests(),
+    unknown('getOperation', 'poll the operation'),
+    unknown('linkedRefund', 'refund part', 'POST', { schema: 'LinkedRefundRequest', example: { amount: 100 } }),
+    unknown('preauthIncrement', 'increment', 'POST', { schema: 'PreauthOperationRequest', example: { amount: 100 } }),
+    unknown('preauthComplete', 'complete', 'POST', { schema: 'PreauthOperationRequest', example: { amount: 100 } }),
+    unknown('revertTransaction', 'revert', 'POST'),
+  ];
+}
+
+/**
+ * Increment and complete refused (400) on a transaction that is not an authorized preauthorization: a
+ * plain charge (SUCCESS) and a declined preauthorization, whose start, status and slip are here too.
+ */
+function preauthRefusals(): HttpInteraction[] {
+  const refused = schemaToMatcher('Error', { detail: 'Transaction is not an authorized preauthorization.' });
+  const declined = OUTCOMES.find((o) => o.slug === 'declined')!;
+  const id = EXAMPLE_IDS.preauthDeclined;
+  const list: HttpInteraction[] = [];
+  const refuse = (state: StateName, txId: string, what: string, op: 'preauthIncrement' | 'preauthComplete', amount: number) => list.push({
+    ...withBody(`${op === 'preauthIncrement' ? 'increment' : 'complete'} ${what} is refused`, state, op, txPath(op, 'transactionId', txId), concrete(op, txId),
+      'PreauthOperationRequest', { amount }, refused),
+    status: 400,
+  });
+  refuse(STATE.success, OUTCOMES[0]!.exampleId, 'a plain charge', 'preauthIncrement', 100);
+  refuse(STATE.success, OUTCOMES[0]!.exampleId, 'a plain charge', 'preauthComplete', 1000);
+  list.push(withBody('start a preauthorization the terminal declines, without a client_transaction_id', STATE.paired, 'startPreauth', pathOf('startPreauth'), pathOf('startPreauth'),
+    'PreauthRequest', { amount: declined.amount }, created(id), declined.amountPattern));
+  const record = { ...responseExample('getTransactionStatus', 200), transaction_id: id, status: 'DECLINED', amount: declined.amount, tip_amount: 0, total_amount: declined.amount };
+  list.push({
+    ...simple(`poll the status of ${STATE.preauthDeclined}`, STATE.preauthDeclined, 'getTransactionStatus', 'GET', schemaToMatcher('TransactionRecord', record, { include: RECORD_FIELDS })),
+    path: txPath('getTransactionStatus', 'transactionId', id),
+    drive: ({ client }) => send(client, 'GET', concrete('getTransactionStatus', id)),
+  });
+  refuse(STATE.preauthDeclined, id, 'a declined preauthorization', 'preauthIncrement', 100);
+  refuse(STATE.preauthDeclined, id, 'a declined preauthorization', 'preauthComplete', 100);
+  const slip = { ...responseExample('getPrintSlip', 200), transaction_id: id, status: 'DECLINED', amount: declined.amount, tip_amount: 0, total_amount: declined.amount };
+  list.push({
+    ...simple(`fetch the print slip of ${STATE.preauthDeclined}`, STATE.preauthDeclined, 'getPrintSlip', 'GET', schemaToMatcher('PrintSlip', slip)),
+    path: txPath('getPrintSlip', 'transactionId', id),
+    drive: ({ client }) => send(client, 'GET', concrete('getPrintSlip', id)),
+  });
+  return list;
+}
+
+/**
+ * The refund scenarios a stateless mock can answer: the status and slip of a completed independent
+ * refund (tagged refund; it echoes `order-refund`, the client_transaction_id the scenario sends against
+ * the pact), and a linked refund of a declined transaction, refused.
+ */
+function refundRequests(): HttpInteraction[] {
+  const id = EXAMPLE_IDS.refund;
+  const amount = 1000;
+  const record = { ...responseExample('getTransactionStatus', 200), transaction_id: id, client_transaction_id: 'order-refund', status: 'SUCCESS', amount, tip_amount: 0, total_amount: amount, tags: ['refund'] };
+  const slip = { ...responseExample('getPrintSlip', 200), transaction_id: id, status: 'SUCCESS', amount, tip_amount: 0, total_amount: amount, tags: ['refund'] };
+  const declined = OUTCOMES.find((o) => o.slug === 'declined')!;
+  return [
+    {
+      ...simple(`poll the status of ${STATE.refund}`, STATE.refund, 'getTransactionStatus', 'GET', schemaToMatcher('TransactionRecord', record, { include: RECORD_FIELDS })),
+      path: txPath('getTransactionStatus', 'transactionId', id),
+      drive: ({ client }) => send(client, 'GET', concrete('getTransactionStatus', id)),
+    },
+    {
+      ...simple(`fetch the print slip of ${STATE.refund}`, STATE.refund, 'getPrintSlip', 'GET', schemaToMatcher('PrintSlip', slip)),
+      path: txPath('getPrintSlip', 'transactionId', id),
+      drive: ({ client }) => send(client, 'GET', concrete('getPrintSlip', id)),
+    },
+    {
+      ...withBody('refund part of a declined transaction is refused', STATE.declined, 'linkedRefund', txPath('linkedRefund', 'transactionId', declined.exampleId),
+        concrete('linkedRefund', declined.exampleId), 'LinkedRefundRequest', { amount: 100 }, schemaToMatcher('Error', { detail: 'Only a SUCCESS transaction can be refunded.' })),
       status: 400,
     },
   ];
@@ -187,6 +311,7 @@ export function httpInteractions(): HttpInteraction[] {
   }
 
   list.push(...paymentMethods());
+  list.push(...scenarioRequests());
   list.push({
     ...simple('cancel a transaction in progress', STATE.inProgress, 'cancelTransaction', 'POST', schemaToMatcher('CancelAccepted', {})),
     path: txPath('cancelTransaction', 'transactionId', EXAMPLE_IDS.inProgress),

@@ -43,6 +43,18 @@ export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unk
     [STATE.expired]: txn('expired'),
     [STATE.tip]: txn('tip'),
     [STATE.preauth]: async () => ({ transactionId: (await d.preauth()).id }),
+    [STATE.refund]: async () => {
+      const p = await d.paired();
+      const id = await d.start(p, 'independentRefund', { amount: 1000 });
+      await d.waitFor(p, 'transaction', id, 'SUCCESS');
+      return { transactionId: id };
+    },
+    [STATE.preauthDeclined]: async () => {
+      const p = await d.paired();
+      const id = await d.start(p, 'startPreauth', { amount: 1051 });
+      await d.waitFor(p, 'transaction', id, 'DECLINED');
+      return { transactionId: id };
+    },
     [STATE.operation]: async () => {
       const { p, id } = await d.preauth();
       const res = await d.call(p, 'preauthIncrement', { params: { transaction_id: id }, body: { amount: 2000 } });

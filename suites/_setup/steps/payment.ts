@@ -4,7 +4,7 @@
  * happened, and fetch a print slip with the checks that relate it to the transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
+import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
 import { expectedOutcome } from '../../../src/index.ts';
 import { settle, slipOf } from './flows.ts';
 import type { ScenarioContext } from '../scenario.ts';
@@ -17,6 +17,34 @@ export const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== nu
 
 /** An id no service has issued. */
 export const unknownId = () => `pcc-unknown-${randomUUID()}`;
+
+/**
+ * True against the Pact mock (`--target pact`): every request gets the one fixed answer its interaction
+ * declares (src/pact/consumer/interactions.ts), status records already final. Amounts are not spread
+ * by seed there, and client_transaction_ids are the catalogue's (see {@link pactClientTransactionId}).
+ */
+export const underPact = (t: ScenarioContext) => t.harness.ctx.targetKind === 'pact';
+
+/**
+ * Skips against the Pact mock what it cannot honestly show: it keeps no state and gives one fixed
+ * answer per request (no sequence of states, no timing, no race, no retry), and holds only requests
+ * the contract allows.
+ */
+export function notUnderPact(t: ScenarioContext, why: string): void {
+  if (underPact(t)) t.skip(`not against the Pact mock: ${why}`);
+}
+
+/** The catalogue's slug of an outcome (its example ids `tx_example_<slug>` and `order-<slug>`). */
+const PACT_SLUG: Partial<Record<Outcome, string>> = { approve: 'success', decline: 'declined', fail: 'failed', expire: 'expired', tip: 'tip' };
+
+/**
+ * The client_transaction_id a scenario sends for an outcome: against the Pact mock the one the
+ * catalogue's status record echoes (`order-<slug>`), elsewhere `fallback`.
+ */
+export function pactClientTransactionId(t: ScenarioContext, want: Outcome, fallback: string): string {
+  const slug = PACT_SLUG[want];
+  return underPact(t) && slug ? `order-${slug}` : fallback;
+}
 
 /** True in `--terminal auto` (outcomes chosen by amount). */
 export const isAuto = (t: ScenarioContext) => t.terminal.mode === 'auto';
@@ -155,7 +183,8 @@ export async function slipChecked(t: ScenarioContext, p: Pairing, id: string, ob
 
 /** The base amount of this run (spread by seed, like planFor's), capped by --max-amount off a sandbox. */
 export const baseAmount = (t: ScenarioContext, offset = 0) => {
-  const amount = 1000 + ((t.harness.ctx.seed >>> 0) % 50) * 100 + offset * 100;
+  const spread = underPact(t) ? 0 : ((t.harness.ctx.seed >>> 0) % 50) * 100;
+  const amount = 1000 + spread + offset * 100;
   return t.harness.ctx.sandbox ? amount : Math.min(amount, t.harness.ctx.maxAmount);
 };
 
