@@ -3,7 +3,7 @@
  * way a closed laptop or a lost network leaves one) goes on from `session.json` in its reports folder,
  * with the session's seed, without running again what passed, and ends in one set of reports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './support/run-cli.ts';
@@ -31,6 +31,12 @@ describe('run --resume', () => {
     const passedFirst = stopped.passed.map((t) => t.name);
     expect(passedFirst.length).toBeGreaterThan(0);
     expect(passedFirst.length).toBeLessThan(first.summary!.counts.tests);
+
+    // Forgetting --resume would replace the session: the run says so (here on a copy of the folder).
+    const copy = join(tempDir('pcc-resume-'), 'reports');
+    cpSync(reports, copy, { recursive: true });
+    const fresh = await runCli(['run', '--no-html', '--suite', 'config', '--reports', copy]);
+    expect(fresh.stderr).toMatch(/a new session: the one of .* \(\d+ of \d+ passed\) is replaced; --resume goes on with a session instead/);
 
     const second = await runCli([...common, '--resume']);
     expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
@@ -60,6 +66,7 @@ describe('run --resume', () => {
     expect(none.stderr).toMatch(/^PCC_USAGE: --resume: .* holds no session\.json/m);
     const made = await runCli(['run', '--no-html', '--suite', 'config', '--reports', reports, '--seed', '3']);
     expect(made.code).toBe(0);
+    expect(made.stderr).not.toContain('a new session');
     const other = await runCli(['run', '--no-html', '--suite', 'payment', '--reports', reports, '--resume']);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/^PCC_USAGE: --resume: the session in .* ran with suites config, this run has payment/m);

@@ -21,6 +21,7 @@ import {
   SessionWriter,
   assertSameSession,
   capabilityOfFile,
+  peekSession,
   readSession,
   type RunEvents,
   type RunInfo,
@@ -239,6 +240,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     config = { ...config, seed: resumed.seed, labels: { ...resumed.labels } };
   }
   const carried = new Map((resumed?.passed ?? []).map((t) => [t.name, t]));
+  // Not resuming: an unfinished session in the folder is replaced; say so (the user may have meant --resume).
+  const earlier = resumed ? undefined : peekSession(config.reportsDir);
   const target = await openRunTarget(config);
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
@@ -278,16 +281,22 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       ...(carried.size > 0 ? { carried: [...carried.keys()] } : {}),
     };
     const since = resumed?.startedAt ?? startedAt;
-    const session = new SessionWriter(config.reportsDir, { fingerprint, seed: config.seed, labels: config.labels, startedAt: since, runs: (resumed?.runs ?? 0) + 1 }, resumed?.passed ?? [],
+    // Written once the tests start: a session refused at its plan leaves the folder's one as it was.
+    let session: SessionWriter | undefined;
+    const startSession = () => new SessionWriter(config.reportsDir, { fingerprint, seed: config.seed, labels: config.labels, startedAt: since, runs: (resumed?.runs ?? 0) + 1 }, resumed?.passed ?? [],
       { throttleMs: config.terminal === 'manual' ? 0 : 5000, evidence: config.terminal === 'manual' });
     if (resumed) io.stderr(`resuming the session of ${resumed.startedAt}: ${carried.size} passed test${carried.size === 1 ? '' : 's'} carried over, not run again\n`);
+    else if (earlier && earlier.passed.length > 0 && earlier.passed.length < earlier.total) {
+      const of = Number.isFinite(earlier.total) ? `${earlier.passed.length} of ${earlier.total} passed` : `${earlier.passed.length} passed before it was interrupted`;
+      io.stderr(`a new session: the one of ${earlier.startedAt} in ${config.reportsDir} (${of}) is replaced; --resume goes on with a session instead\n`);
+    }
     const carriedOver = carried.size > 0 ? { tests: carried, since } : undefined;
     // Progress is often a class instance: its hooks are called through it, not copied off it.
     const collector = new CollectorReporter({
       onSuiteStart: (e) => events.onSuiteStart?.(e),
       onTestStart: (e) => events.onTestStart?.(e),
       onTest: (r) => {
-        session.add(r);
+        session?.add(r);
         events.onTest?.(r);
       },
       onSuiteEnd: (e) => events.onSuiteEnd?.(e),
@@ -348,12 +357,14 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       try {
         planConsole.showPlan(plan, carried.size);
         if (operatorIo && !(await planConsole.confirmStart())) {
+          rmSync(staged, { recursive: true, force: true }); // nothing ran: no half-written report
           throw new ToolkitError('PCC_USAGE', 'the operator did not start the session', 'run again when the terminal and the test cards are ready');
         }
       } finally {
         planConsole.close();
       }
     }
+    session = startSession();
     try {
       const vitest = await startVitest('test', [], { ...options(sequencer), reporters: [collector, allure] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
       await vitest.close();
@@ -361,7 +372,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       rmSync(staged, { recursive: true, force: true });
       throw e;
     }
-    session.flush();
+    session.flush(collector.tests.length);
     replaceDirectory(staged, allureResults);
     // Redacted in the worker already; scrubbed by shape once more before anything is written.
     const record = scrubSecrets(collector.record());

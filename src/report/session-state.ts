@@ -42,6 +42,8 @@ export interface SessionState {
   runs: number;
   /** The tests that passed, with their evidence, in the order they passed. */
   passed: TestRecord[];
+  /** How many tests the last run of the session had (set when it ends). */
+  total?: number;
 }
 
 /** Reads the session of a reports folder; none, a broken file or another version is a usage error. */
@@ -60,6 +62,16 @@ export function readSession(dir: string): SessionState {
     throw new ToolkitError('PCC_USAGE', `--resume: ${path} is not a session of this version (${String(parsed.format)})`, `resume with the version that began the session (${FORMAT}), or start a new one without --resume`);
   }
   return parsed as SessionState;
+}
+
+/** The session in `dir`, if a readable one is there (never throws: for a note, not a decision). */
+export function peekSession(dir: string): SessionState & { total: number } | undefined {
+  try {
+    const s = readSession(dir);
+    return { ...s, total: s.total ?? Number.POSITIVE_INFINITY };
+  } catch {
+    return undefined;
+  }
 }
 
 const FIELDS: [keyof SessionFingerprint, string][] = [
@@ -117,8 +129,12 @@ export class SessionWriter {
     if (Date.now() - this.#lastWrite >= this.#throttleMs) this.#write();
   }
 
-  /** Writes what is not on disk yet. */
-  flush(): void {
+  /** Writes what is not on disk yet; `total`: the run ended, with this many tests. */
+  flush(total?: number): void {
+    if (total !== undefined) {
+      this.#state.total = total;
+      this.#dirty = true;
+    }
     if (this.#dirty) this.#write();
   }
 
