@@ -49,3 +49,5 @@ export async function runConformance(...args: Parameters<RunConformance>): Retur
 
 export { operations, validators, schemaSources, webhooks as webhookEvents } from './generated/contract.ts';
 export type { RunResult } from './engine/run-conformance.ts';
+/** The pairing probes the pairing suite sends and the Pact catalogue declares: one list for both. */
+export { PAIRING_PROBES } from './pact/names.ts';

@@ -14,9 +14,12 @@ test('run --target pact passes and writes the committed pact byte for byte', asy
   expect(r.summary?.counts.passed).toBeGreaterThan(0);
   expect(r.summary?.counts.failed).toBe(0);
   // The flow suites run against the mock; what needs a service keeping state skips, saying why.
-  for (const suite of ['config', 'payment', 'cancel', 'preauth', 'print-slip', 'refund', 'isolation']) expect(r.stdout).toMatch(new RegExp(`✓ ${suite} > `));
+  for (const suite of ['config', 'payment', 'cancel', 'preauth', 'print-slip', 'refund', 'isolation', 'auth', 'pairing']) expect(r.stdout).toMatch(new RegExp(`✓ ${suite} > `));
   expect(r.summary?.counts.skipped).toBeGreaterThan(0);
   expect(r.stdout).toMatch(/- cancel > cancel while INITIATED .* not against the Pact mock: .*sequence of states/);
+  expect(r.stdout).toMatch(/- pairing > the OTP is one-time: .* not against the Pact mock: one-time use spans two calls/);
+  expect(r.stdout).toMatch(/✓ auth > getConfig: with an invalid bearer token/);
+  expect(r.stdout).toMatch(/✓ pairing > a malformed or never-valid OTP is refused: never valid: 000000/);
   const written = readFileSync(join(r.reportsDir, 'pacts', PACT_FILE_NAME), 'utf8');
   expect(written).toBe(readFileSync(join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME), 'utf8'));
 }, 170_000);

@@ -2,6 +2,7 @@
  * `verify-pacts`: the committed pact verifies against the embedded simulator; a fault that changes a
  * response shape fails the verification and the report names the interaction it broke.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
 import { runCli } from './support/run-cli.ts';
 
@@ -36,6 +37,42 @@ test('a fault the flow scenarios meet fails the interactions that depend on it',
   expect(r.code, r.stderr).toBe(1);
   const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]).sort();
   expect(failed).toEqual(['cancel of a declined transaction is refused', 'cancel of a successful transaction is refused']);
+}, 120_000);
+
+test('an auth fault fails the auth probes that depend on it, and only them', async () => {
+  const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'auth.invalid-token-accepted', '--sim-fault', 'auth.any-secret-accepted']);
+  expect(r.code, r.stderr).toBe(1);
+  const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]!);
+  expect(failed).toContain('getConfig with an invalid bearer token is refused');
+  expect(failed).toContain('exchange client credentials with a wrong client_secret is refused');
+  expect(failed.every((d) => / with an invalid bearer token is refused$/.test(d) || d === 'exchange client credentials with a wrong client_secret is refused'), failed.join('\n')).toBe(true);
+  // The probe token reached the simulator as the probe's own, never as the pairing's.
+  expect(r.stdout).not.toMatch(/[✗~-] getConfig without a bearer token/);
+}, 120_000);
+
+test('a pairing fault fails the pairing steps that depend on it, and only them', async () => {
+  const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'pair.bad-otp-401', '--sim-fault', 'pair.name-not-echoed']);
+  expect(r.code, r.stderr).toBe(1);
+  const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]!).sort();
+  expect(failed).toHaveLength(7);
+  expect(failed.filter((d) => d.startsWith('pair with a malformed or never-valid OTP is refused: '))).toHaveLength(6);
+  expect(failed).toContain('pair without a webhook URL: the name, of spaces, punctuation and non-ASCII letters, is echoed exactly');
+}, 120_000);
+
+test('--webhook-public-url: the receivers are slots of one hub on --webhook-listen, reached through that URL', async () => {
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+  // A loopback "tunnel": the public URL is the hub's own address.
+  const r = await runCli(['verify-pacts', '--target', 'sim', '--webhook-listen', `127.0.0.1:${port}`, '--webhook-public-url', `http://localhost:${port}`]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.stdout).toContain('✓ [message] a transaction.success webhook');
+  const alone = await runCli(['verify-pacts', '--target', 'sim', '--webhook-public-url', 'https://tunnel.example']);
+  expect(alone.code).toBe(2);
+  expect(alone.stderr).toMatch(/PCC_USAGE: --webhook-public-url needs the port its tunnel forwards to/);
 }, 120_000);
 
 test('verify-pacts refuses --sim-fault with a URL target and an unknown fault', async () => {

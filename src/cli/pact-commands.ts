@@ -47,7 +47,12 @@ toolkit does not know is reported and run with a paired terminal only.
   --target <sim|url>      the embedded simulator (default) or a service's base URL
   --pact <file|dir>       pact file or folder, repeatable (default: contracts/pacts, the toolkit's)
   --integrator-id <id>    integrator id (required for a URL; default sim-integrator)
-  --otp <six digits>      an unused OTP, repeatable (a URL target: for pairing, the pair and unpair interactions)
+  --otp <six digits>      an unused OTP, repeatable; a URL target needs one each for its pairing and
+                          for the pairing interactions (the toolkit's pact: pair, pair echoing the
+                          name, unpair: four in all, fewer with a vault pairing)
+  --webhook-listen <host:port>  where the webhook receivers listen (default 127.0.0.1, any free port)
+  --webhook-public-url <url>    the public base URL a tunnel forwards to --webhook-listen's port, for a
+                          service that cannot reach loopback; each pairing gets <url>/webhooks/<slot>
   --vault <file>          the vault of pairings (default .payconnect/vault.json; sim: a throw-away one)
   --sim-fault <id>        a simulator fault switch, repeatable (sim only)
   --deadline <ms>         how long a state may wait for a status (default: as run's --deadline,
@@ -109,11 +114,13 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   const v = parse(argv, {
     target: { type: 'string' }, pact: { type: 'string', multiple: true }, 'integrator-id': { type: 'string' }, otp: { type: 'string', multiple: true },
     vault: { type: 'string' }, 'sim-fault': { type: 'string', multiple: true }, deadline: { type: 'string' }, 'allow-production': { type: 'boolean' },
+    'webhook-listen': { type: 'string' }, 'webhook-public-url': { type: 'string' },
   });
   if (v.help) {
     io.stdout(VERIFY_PACTS_USAGE);
     return 0;
   }
+  const webhooks = webhookOptions(v['webhook-listen'] as string | undefined, v['webhook-public-url'] as string | undefined);
   const target = (v.target as string | undefined) ?? 'sim';
   const otps = (v.otp as string[] | undefined) ?? [];
   for (const otp of otps) if (!/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', '--otp must be six digits (a value given is not; not shown)');
@@ -137,19 +144,31 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
     sim: { faults },
   });
   try {
-    // Pairing, the pair interaction and the unpair interaction each take one; sandbox.md: any six digits pair once.
+    // Pairing, the two pair interactions and the unpair interaction each take one (and a spare); sandbox.md: any six digits pair once.
     const allOtps = [...otps];
-    if (opened.mintOtp) for (let i = 0; i < 4; i++) allOtps.push(opened.mintOtp());
+    if (opened.mintOtp) for (let i = 0; i < 5; i++) allOtps.push(opened.mintOtp());
     io.stdout(`payconnect-conformance verify-pacts: target ${kind === 'sim' ? `sim${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` : opened.baseUrl}\n`);
     const report = await verifyPacts({
       baseUrl: opened.baseUrl, integratorId: opened.integratorId, vaultPath: opened.vaultPath, otps: allOtps, pactFiles,
-      deadlineMs: deadline ?? defaultDeadlineMs(kind), pollMs: defaultPollMs(kind),
+      deadlineMs: deadline ?? defaultDeadlineMs(kind), pollMs: defaultPollMs(kind), ...webhooks,
     });
     io.stdout(formatVerification(report));
     return report.ok ? 0 : 1;
   } finally {
     await opened.close();
   }
+}
+
+/** The receivers' address and public URL of `verify-pacts`, checked. */
+function webhookOptions(listen: string | undefined, publicUrl: string | undefined): { webhookHost?: string; webhookPort?: number; webhookPublicUrl?: string } {
+  const m = listen === undefined ? undefined : /^(.+):(\d{1,5})$/.exec(listen);
+  if (listen !== undefined && (!m || Number(m[2]) > 65535)) throw new ToolkitError('PCC_USAGE', `--webhook-listen must be host:port (got ${listen})`, 'e.g. --webhook-listen 127.0.0.1:8787');
+  const port = m ? Number(m[2]) : undefined;
+  if (publicUrl !== undefined) {
+    if (!/^https?:\/\/\S+$/.test(publicUrl)) throw new ToolkitError('PCC_USAGE', `--webhook-public-url must be an http(s) URL (got ${publicUrl})`);
+    if (!port) throw new ToolkitError('PCC_USAGE', '--webhook-public-url needs the port its tunnel forwards to', 'add --webhook-listen <host:port> with that port');
+  }
+  return { ...(m ? { webhookHost: m[1]!, webhookPort: port } : {}), ...(publicUrl ? { webhookPublicUrl: publicUrl } : {}) };
 }
 
 /** `publish-pacts`: exit 0 when every pact was accepted by the broker. */

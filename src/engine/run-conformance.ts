@@ -267,7 +267,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       seed: config.seed,
       runs: config.runs,
       vaultPath: target.vaultPath,
-      otps: config.otps,
+      otps: [...config.otps, ...(target.otps ?? [])],
       mintOtps: target.mintOtps,
       webhookListen: config.webhookListen,
       webhookPublicUrl: config.webhookPublicUrl,

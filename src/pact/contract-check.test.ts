@@ -39,6 +39,14 @@ describe('pact vs contract', () => {
       .toContainEqual(expect.stringContaining('getToken takes no bearer token'));
   });
 
+  test('a negative interaction (a documented 4xx) may send what the contract refuses; answered 200 it may not', () => {
+    expect(problems(changed('getConfig without a bearer token is refused', () => undefined))).toEqual([]);
+    expect(problems(changed('getConfig without a bearer token is refused', (i) => {
+      i.response!.status = 200;
+      i.response!.body = { ...i.response!.body!, content: {} };
+    }))).toContainEqual(expect.stringContaining('getConfig requires a bearer token; the request sends none'));
+  });
+
   test('a request body the schema refuses, and a field the schema does not define', () => {
     expect(problems(changed('start a preauthorization', (i) => ((i.request!.body!.content as Record<string, unknown>).amount = 0))))
       .toContainEqual(expect.stringContaining('request body does not match PreauthRequest'));

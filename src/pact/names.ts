@@ -29,5 +29,32 @@ export const EXAMPLE = Object.freeze({
   pairingName: 'payconnect-conformance',
 });
 
+/**
+ * What the auth suite's probes send, so that the pact can tell them from valid calls: an invalid
+ * bearer token starts with `invalidTokenPrefix`, another integrator id ends with
+ * `otherIntegratorSuffix`, a wrong client_secret ends with `wrongSecretSuffix`.
+ */
+export const PROBE = Object.freeze({
+  invalidTokenPrefix: 'pcc-invalid-',
+  otherIntegratorSuffix: '-other',
+  wrongSecretSuffix: '-not-the-secret',
+});
+
+/**
+ * What the pairing suite sends under the pact: its malformed or never-valid OTPs (label, OTP), each
+ * refused by an interaction of its own, and the name it expects echoed exactly.
+ */
+export const PAIRING_PROBES = Object.freeze({
+  badOtps: [
+    ['five digits', '12345'],
+    ['seven digits', '1234567'],
+    ['letters', 'abcdef'],
+    ['digits and letters', '12ab56'],
+    ['empty', ''],
+    ['never valid: 000000', '000000'],
+  ] as readonly (readonly [string, string])[],
+  echoedName: 'Blagajna 3 – Šiška "pcc"',
+});
+
 /** Fake values the pact must never hold anything but: the test of the pact file's secrets checks them. */
 export const FAKE_SECRET_VALUES: readonly string[] = [EXAMPLE.clientSecret, EXAMPLE.accessToken, EXAMPLE.webhookKey];

@@ -1,7 +1,7 @@
 /** JSON Schema -> Pact matchers: what each part of a schema becomes. */
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, test } from 'vitest';
-import { DATE_TIME_PATTERN, URI_PATTERN, anythingBut, enumPattern, schemaToMatcher } from './index.ts';
+import { DATE_TIME_PATTERN, URI_PATTERN, anythingBut, enumPattern, notEndingWith, notStartingWith, schemaToMatcher } from './index.ts';
 
 const rule = (m: unknown) => m as { 'pact:matcher:type': string; regex?: string; value?: unknown; min?: number };
 
@@ -48,4 +48,13 @@ test('anythingBut matches every string except the word', () => {
   const re = new RegExp(anythingBut('CARD'));
   for (const s of ['', 'C', 'CAR', 'CARDS', 'PCC_NO_SUCH_METHOD', 'card', 'XARD', 'CXRD', 'CAXD', 'CARX']) expect(re.test(s), s).toBe(true);
   expect(re.test('CARD')).toBe(false);
+});
+
+test('notStartingWith and notEndingWith: every non-blank string but those with the prefix or suffix', () => {
+  const token = new RegExp(`^Bearer ${notStartingWith('pcc-invalid-')}$`);
+  for (const s of ['example-access-token', 'p', 'pcc-invalid', 'pcc-invalidX-1', 'xpcc-invalid-1']) expect(token.test(`Bearer ${s}`), s).toBe(true);
+  for (const s of ['pcc-invalid-', 'pcc-invalid-abc', '', 'a b']) expect(token.test(`Bearer ${s}`), s).toBe(false);
+  const id = new RegExp(`^${notEndingWith('-other')}$`);
+  for (const s of ['integrator-0042', 'other', 'a', 'x-othex', '-otherx']) expect(id.test(s), s).toBe(true);
+  for (const s of ['integrator-0042-other', '-other', '', 'a b']) expect(id.test(s), s).toBe(false);
 });

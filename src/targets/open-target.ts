@@ -43,6 +43,11 @@ export interface Target {
   sandbox: boolean;
   /** OTPs may be minted as sandbox.md allows. */
   mintOtps: boolean;
+  /**
+   * OTPs the target hands the run, used after `--otp`'s: the Pact mock's example OTP, which its pairing
+   * interactions answer (stateless, so it serves every pairing step that asks for one).
+   */
+  otps?: readonly string[];
   /** A fresh OTP, where the toolkit holds the terminal (the embedded simulator). */
   mintOtp?: () => string;
   /** Closes the target (stops the simulator, writes the pact, removes a throw-away vault). */

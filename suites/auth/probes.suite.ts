@@ -13,12 +13,15 @@
  * - unpair comes last, and once a probe of it was accepted the remaining unpair probes skip;
  * - pairing without the integrator header spends an OTP only where the sandbox lets the toolkit mint
  *   them, and a pairing wrongly made is unpaired again.
+ * Against the Pact mock every probe has an interaction of its own (src/pact/consumer/interactions.ts,
+ * authProbes), the probes use the run's pairing and ids no service issued.
  */
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { type Pairing, type PayConnectResponse, operations } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
-import { disposeUnwantedPairing, mintedOtp, quickFinalTransaction, undoStartedTransaction, unknownId } from '../_setup/steps/pairing.ts';
+import { PACT_EXAMPLE_OTP, disposeUnwantedPairing, mintedOtp, obtainToken, quickFinalTransaction, undoStartedTransaction, unknownId } from '../_setup/steps/pairing.ts';
+import { underPact } from '../_setup/steps/payment.ts';
 
 const capability = 'auth';
 
@@ -33,7 +36,8 @@ const state: { probe?: Pairing; fresh?: boolean; txn?: string | null; unpaired?:
 async function probePairing(t: ScenarioContext): Promise<Pairing> {
   if (!state.probe) {
     await t.harness.primary(t.scope); // the run's pairing first: it must not be left without an OTP
-    const f = await t.harness.fresh(t.scope, { webhook: false });
+    // Against the Pact mock every probe is answered by its own interaction: the run's pairing will do.
+    const f = underPact(t) ? 'the Pact mock keeps to one pairing' : await t.harness.fresh(t.scope, { webhook: false });
     if (typeof f === 'string') {
       t.scope.notes.push(`${f}: probing with the run's pairing`);
       state.probe = await t.harness.primary(t.scope);
@@ -48,6 +52,8 @@ async function probePairing(t: ScenarioContext): Promise<Pairing> {
 
 /** A final transaction of the probe pairing, or an id that names nothing when none can be made. */
 async function readableId(t: ScenarioContext, p: Pairing): Promise<string> {
+  // Against the Pact mock a probe's answer does not depend on the id: an id no service issued.
+  if (underPact(t)) return unknownId(t);
   if (state.txn === undefined) {
     // Made once: when it cannot be (the transaction never ends), later probes use an id that names nothing.
     state.txn = null;
@@ -103,9 +109,18 @@ async function probe(t: ScenarioContext, op: (typeof operations)[number], kind: 
   const p = await probePairing(t);
   const { params, body } = await requestOf(t, p, op.operationId, op.path);
   const invalid = `pcc-invalid-${randomBytes(24).toString('base64url')}`;
+  // An unpair probe that keeps the token would unpair the run's own pairing if wrongly accepted.
+  let own: string | undefined;
+  if (op.operationId === 'unpair' && kind.startsWith('integrator') && !state.fresh) {
+    if (!underPact(t)) t.skip("this probe sends a valid token: it needs a pairing of its own (another OTP), not the run's");
+    // The Pact mock revokes nothing, whatever it answers: the run's token, given explicitly.
+    const tok = await obtainToken(t, p, p.credentials);
+    own = t.scope.need(tok.bearer, `the token request answered ${tok.res.status} without an access_token`);
+  }
   const res = await t.scope.call(p, op.operationId, {
     params,
     body,
+    ...(own ? { auth: { bearer: own } } : {}),
     ...(kind === 'bearer-missing' ? { auth: 'none' as const } : {}),
     ...(kind === 'bearer-invalid' ? { auth: { bearer: invalid } } : {}),
     ...(kind === 'integrator-missing' ? { integrator: 'none' } : {}),
@@ -141,7 +156,8 @@ describe('auth: probes', () => {
     if (!op.bearer) {
       // Pairing (no bearer): only the integrator header can be missing.
       scenario(`${op.operationId}: without the integrator header`, { capability, clause: KINDS['integrator-missing'].clause }, async (t) => {
-        const otp = mintedOtp(t);
+        // Against the Pact mock the catalogue's example OTP: its interaction refuses the request whatever the OTP.
+        const otp = mintedOtp(t) ?? (underPact(t) ? PACT_EXAMPLE_OTP : undefined);
         if (otp === undefined) t.skip('probing pairing without the integrator header needs an OTP the toolkit may spend (a sandbox that mints them)');
         const via = await t.harness.primary(t.scope);
         const res = await t.scope.call(via, op.operationId, { body: { name: `pcc-no-integrator-${t.harness.ctx.seed}`, otp }, integrator: 'none' });

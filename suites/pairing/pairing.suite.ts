@@ -5,11 +5,15 @@
  * their test, so they do not linger in the vault or on the service.
  */
 import { describe } from 'vitest';
-import { type Pairing, type PairingIdentity, ScenarioBlocked } from '../../src/index.ts';
+import { PAIRING_PROBES, type Pairing, type PairingIdentity, ScenarioBlocked } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
 import { disposeUnwantedPairing, obtainToken, requestToken } from '../_setup/steps/pairing.ts';
+import { notUnderPact, underPact } from '../_setup/steps/payment.ts';
 
 const capability = 'pairing';
+
+/** The Pact catalogue's example pairing name (src/pact/names.ts, EXAMPLE.pairingName), which its pairing interaction echoes. */
+const PACT_PAIRING_NAME = 'payconnect-conformance';
 
 /** What the first pairing test leaves for the later ones (no secrets are needed, but they are kept in memory only). */
 const memo: { otp?: string; identity?: PairingIdentity } = {};
@@ -65,7 +69,8 @@ async function unpairAndForget(t: ScenarioContext, p: Pairing): Promise<void> {
 
 describe('pairing', () => {
   scenario('pair with a fresh OTP and a webhook_url: every field, working credentials', { capability, clause: 'spec#pairing-result' }, async (t) => {
-    const { attempt, p } = await pairOrStop(t, { webhook: true, name: `pcc-pair-${t.harness.ctx.seed}` });
+    // Against the Pact mock the catalogue's example name, which its pairing interaction echoes.
+    const { attempt, p } = await pairOrStop(t, { webhook: true, name: underPact(t) ? PACT_PAIRING_NAME : `pcc-pair-${t.harness.ctx.seed}` });
     memo.otp = (attempt as Attempt & { otp?: string }).otp;
     memo.identity = identityOf(p);
     try {
@@ -76,6 +81,7 @@ describe('pairing', () => {
   });
 
   scenario('pair without webhook_url: webhook_secret_key is null, a terminal of its own', { capability, clause: 'sandbox#pairing' }, async (t) => {
+    notUnderPact(t, 'a second pairing with an id and a terminal of its own needs a service that issues them; the mock answers every pairing with the same example credentials');
     const { p } = await pairOrStop(t, { webhook: false, name: `pcc-nohook-${t.harness.ctx.seed}` });
     try {
       if (memo.identity) {
@@ -89,6 +95,7 @@ describe('pairing', () => {
   });
 
   scenario('the OTP is one-time: a consumed OTP does not pair again', { capability, clause: 'spec#post-v1pay-connectpair' }, async (t) => {
+    notUnderPact(t, 'one-time use spans two calls: the same pairing request accepted, then refused, is a sequence of states; a stateless mock gives one fixed answer per request');
     let otp = memo.otp;
     if (otp === undefined) {
       // The first test did not pair: pair here, so there is a consumed OTP to reuse.
@@ -102,15 +109,8 @@ describe('pairing', () => {
     await disposeUnwantedPairing(t, via, res);
   });
 
-  const badOtps: [string, string][] = [
-    ['five digits', '12345'],
-    ['seven digits', '1234567'],
-    ['letters', 'abcdef'],
-    ['digits and letters', '12ab56'],
-    ['empty', ''],
-    ['never valid: 000000', '000000'],
-  ];
-  for (const [label, otp] of badOtps) {
+  // The same probes are interactions of the Pact catalogue: one list for both.
+  for (const [label, otp] of PAIRING_PROBES.badOtps) {
     scenario(`a malformed or never-valid OTP is refused: ${label}`, { capability, clause: 'sandbox#pairing' }, async (t) => {
       t.param('otp', JSON.stringify(otp));
       const via = await t.harness.primary(t.scope);
@@ -123,11 +123,14 @@ describe('pairing', () => {
 
   scenario('the name supplied at pairing is echoed exactly', { capability, clause: 'spec#pairing-result' }, async (t) => {
     // pairing.name-echoed runs in pairNew; a name with spaces, punctuation and non-ASCII letters makes it bite.
-    const { p } = await pairOrStop(t, { webhook: false, name: `Blagajna 3 – Šiška "pcc" ${t.harness.ctx.seed}` });
+    // Against the Pact mock without the seed: its interaction holds the exact name it echoes.
+    const name = `${PAIRING_PROBES.echoedName}${underPact(t) ? '' : ` ${t.harness.ctx.seed}`}`;
+    const { p } = await pairOrStop(t, { webhook: false, name });
     await unpairAndForget(t, p);
   });
 
   scenario('unpair revokes: the old token is refused and the client credentials obtain no token', { capability, clause: 'sandbox#pairing' }, async (t) => {
+    notUnderPact(t, 'a token that works, then is refused 401 after unpair, is a sequence of states; a stateless mock gives one fixed answer per request');
     await t.harness.primary(t.scope);
     const p = await t.harness.fresh(t.scope);
     if (typeof p === 'string') return t.skip(p);

@@ -8,8 +8,8 @@ import { MatchersV3, type StatusCodeMatcher, type TemplateHeaders } from '@pact-
 import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../../client/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { requestExample, responseExample } from '../contract-examples.ts';
-import { type RawMatcher, anythingBut, fromState, statePath } from './matchers.ts';
-import { EXAMPLE } from '../names.ts';
+import { type RawMatcher, anythingBut, fromState, notEndingWith, notStartingWith, statePath } from './matchers.ts';
+import { EXAMPLE, PAIRING_PROBES, PROBE } from '../names.ts';
 import { URI_PATTERN, enumPattern, schemaToMatcher } from '../schema-matcher.ts';
 import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from '../states.ts';
 
@@ -41,8 +41,12 @@ export interface HttpInteraction {
   drive(ctx: DriveContext): Promise<DriveResult>;
 }
 
-const AUTH: TemplateHeaders = { Authorization: MatchersV3.regex('^Bearer \\S+$', `Bearer ${EXAMPLE.accessToken}`) };
-const INTEGRATOR: TemplateHeaders = { 'X-Pay-Connect-Integrator-Id': MatchersV3.regex('^\\S+$', EXAMPLE.integratorId) };
+/**
+ * A valid call's headers: any bearer token but the auth probes' invalid ones (`pcc-invalid-…`), any
+ * integrator id but the probes' other one (`…-other`), so that a probe matches only its own interaction.
+ */
+const AUTH: TemplateHeaders = { Authorization: MatchersV3.regex(`^Bearer ${notStartingWith(PROBE.invalidTokenPrefix)}$`, `Bearer ${EXAMPLE.accessToken}`) };
+const INTEGRATOR: TemplateHeaders = { 'X-Pay-Connect-Integrator-Id': MatchersV3.regex(`^${notEndingWith(PROBE.otherIntegratorSuffix)}$`, EXAMPLE.integratorId) };
 const BOTH: TemplateHeaders = { ...AUTH, ...INTEGRATOR };
 
 function pathOf(operationId: string): string {
@@ -65,6 +69,9 @@ const created = (id: string) => schemaToMatcher('TransactionCreated', { transact
 const reference = (operationId: string, transactionId: string) =>
   schemaToMatcher('OperationReference', { operation_id: operationId, transaction_id: transactionId });
 
+/** Six digits, but not 000000 (never valid: the pairing suite's refused probe). */
+const VALID_OTP = '^(?:[1-9][0-9]{5}|0[1-9][0-9]{4}|00[1-9][0-9]{3}|000[1-9][0-9]{2}|0000[1-9][0-9]|00000[1-9])$';
+
 /** The pairing request: the name, the OTP and webhook URL of the state (the toolkit always gives one). */
 function pair(): HttpInteraction {
   const example = { name: EXAMPLE.pairingName, otp: EXAMPLE.otp, webhook_url: EXAMPLE.webhookUrl };
@@ -77,7 +84,7 @@ function pair(): HttpInteraction {
     headers: INTEGRATOR,
     body: schemaToMatcher('PairRequest', example, {
       mode: 'request',
-      inject: { otp: fromState('${otp}', EXAMPLE.otp, '^[0-9]{6}$'), webhook_url: fromState('${webhookUrl}', EXAMPLE.webhookUrl, URI_PATTERN) },
+      inject: { otp: fromState('${otp}', EXAMPLE.otp, VALID_OTP), webhook_url: fromState('${webhookUrl}', EXAMPLE.webhookUrl, URI_PATTERN) },
     }),
     status: 200,
     responseBody: schemaToMatcher('PairingResult', {
@@ -101,7 +108,8 @@ function token(): HttpInteraction {
     method: 'POST',
     path: TOKEN_PATH,
     headers: {},
-    body: schemaToMatcher('TokenRequest', example, { mode: 'request' }),
+    // Any client_secret but the auth suite's wrong one (`…-not-the-secret`), which has its own interaction.
+    body: schemaToMatcher('TokenRequest', example, { mode: 'request', inject: { client_secret: MatchersV3.regex(`^${notEndingWith(PROBE.wrongSecretSuffix)}$`, example.client_secret) } }),
     status: 200,
     responseBody: schemaToMatcher('TokenResult', { ...responseExample('getToken', 200), access_token: EXAMPLE.accessToken }),
     async drive({ client }) {
@@ -286,6 +294,110 @@ function refundRequests(): HttpInteraction[] {
   ];
 }
 
+/**
+ * The auth suite's probes (suites/auth): every operation that takes a bearer token, called without one
+ * and with an invalid one (`pcc-invalid-…`), both 401; without the integrator header (400) and with
+ * another integrator id (`…-other`, 401); pairing without the integrator header (400); and a token
+ * request with a wrong client_secret (`…-not-the-secret`, 401). Path ids name nothing (the auth probes
+ * use ids no service issued under the pact), bodies are ones a correct service would accept.
+ */
+function authProbes(): HttpInteraction[] {
+  const refused = (detail: string) => schemaToMatcher('Error', { detail });
+  const invalidToken = `Bearer ${PROBE.invalidTokenPrefix}example`;
+  const otherIntegrator = `${EXAMPLE.integratorId}${PROBE.otherIntegratorSuffix}`;
+  const kinds = [
+    { label: 'without a bearer token', status: 401, detail: 'Authentication credentials were not provided.', headers: INTEGRATOR, options: { auth: 'none' as const } },
+    {
+      label: 'with an invalid bearer token', status: 401, detail: 'Invalid token.',
+      headers: { ...INTEGRATOR, Authorization: MatchersV3.regex(`^Bearer ${PROBE.invalidTokenPrefix}\\S+$`, invalidToken) }, options: { auth: { bearer: invalidToken.slice('Bearer '.length) } },
+    },
+    { label: 'without the integrator header', status: 400, detail: 'The X-Pay-Connect-Integrator-Id header is required.', headers: AUTH, options: { integrator: 'none' } },
+    {
+      label: 'with another integrator id', status: 401, detail: 'The pairing belongs to another integrator.',
+      headers: { ...AUTH, 'X-Pay-Connect-Integrator-Id': MatchersV3.regex(`^\\S+${PROBE.otherIntegratorSuffix}$`, otherIntegrator) }, options: { integrator: otherIntegrator },
+    },
+  ];
+  const bodies: Record<string, { schema: string; example: Record<string, unknown> }> = {
+    generateTransaction: { schema: 'GenerateRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
+    startPreauth: { schema: 'PreauthRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
+    independentRefund: { schema: 'IndependentRefundRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
+    linkedRefund: { schema: 'LinkedRefundRequest', example: { amount: 1055 } },
+    preauthIncrement: { schema: 'PreauthOperationRequest', example: { amount: 1055 } },
+    preauthComplete: { schema: 'PreauthOperationRequest', example: { amount: 1055 } },
+  };
+  const list: HttpInteraction[] = [];
+  for (const op of operations.filter((o) => o.bearer)) {
+    const hasId = /\{\w+\}/.test(op.path);
+    const example = op.path.replace(/\{\w+\}/, UNKNOWN_ID.example);
+    const path = hasId ? MatchersV3.regex(`^${op.path.replace(/\{\w+\}/, UNKNOWN_ID.pattern)}$`, example) as unknown as RawMatcher : op.path;
+    const body = bodies[op.operationId];
+    for (const k of kinds) {
+      if (k.label.includes('integrator') && !op.integratorHeader) continue;
+      list.push({
+        description: `${op.operationId} ${k.label} is refused`,
+        state: STATE.paired, operationId: op.operationId, method: op.method as 'GET' | 'POST', path, headers: k.headers,
+        ...(body ? { body: schemaToMatcher(body.schema, body.example, { mode: 'request' }) } : {}),
+        status: k.status, responseBody: refused(k.detail),
+        drive: async ({ client }) => {
+          const res = await client.request({ method: op.method as 'GET' | 'POST', path: example, ...(body ? { body: body.example } : {}), ...k.options });
+          return { status: res.status, body: res.body };
+        },
+      });
+    }
+  }
+  const pairExample = { name: EXAMPLE.pairingName, otp: EXAMPLE.otp };
+  list.push({
+    description: 'pair without the integrator header is refused',
+    // No OTP is spent: a correct service refuses the request before it looks at the OTP.
+    state: STATE.paired, operationId: 'pair', method: 'POST', path: pathOf('pair'), headers: {},
+    body: schemaToMatcher('PairRequest', pairExample, { mode: 'request', inject: { otp: MatchersV3.regex(VALID_OTP, EXAMPLE.otp) } }),
+    status: 400, responseBody: refused('The X-Pay-Connect-Integrator-Id header is required.'),
+    drive: ({ client }) => client.request({ method: 'POST', path: pathOf('pair'), auth: 'none', integrator: 'none', body: pairExample }).then((r) => ({ status: r.status, body: r.body })),
+  });
+  const wrong = { grant_type: 'client_credentials', client_id: EXAMPLE.clientId, client_secret: `${EXAMPLE.clientSecret}${PROBE.wrongSecretSuffix}` };
+  list.push({
+    description: 'exchange client credentials with a wrong client_secret is refused',
+    state: STATE.paired, operationId: 'getToken', method: 'POST', path: TOKEN_PATH, headers: {},
+    body: schemaToMatcher('TokenRequest', wrong, { mode: 'request', inject: { client_secret: MatchersV3.regex(`^\\S*${PROBE.wrongSecretSuffix}$`, wrong.client_secret) } }),
+    status: 401, responseBody: refused('Invalid client credentials.'),
+    drive: ({ client }) => client.request({ method: 'POST', path: TOKEN_PATH, auth: 'none', integrator: 'none', body: wrong }).then((r) => ({ status: r.status, body: r.body })),
+  });
+  return list;
+}
+
+/**
+ * The pairing suite's steps a stateless mock can answer (suites/pairing): an OTP that is malformed or
+ * never valid, refused 400 (one interaction per probe of the suite, the OTP exact; no OTP is spent),
+ * and a pairing without a webhook URL whose name, of spaces, punctuation and non-ASCII letters, is
+ * echoed exactly (no webhook key). A consumed OTP refused and unpair revoking need a service keeping
+ * state: the suite skips them under the pact.
+ */
+function pairingSteps(): HttpInteraction[] {
+  const list: HttpInteraction[] = PAIRING_PROBES.badOtps.map(([label, otp]): HttpInteraction => {
+    const body = { name: EXAMPLE.pairingName, otp };
+    return {
+      description: `pair with a malformed or never-valid OTP is refused: ${label}`,
+      state: STATE.paired, operationId: 'pair', method: 'POST', path: pathOf('pair'), headers: INTEGRATOR,
+      // Built by hand: the OTP breaks PairRequest's pattern on purpose (what the probe is about).
+      body: { name: MatchersV3.like(body.name), otp },
+      status: 400, responseBody: schemaToMatcher('Error', { detail: 'Invalid or expired one-time password.' }),
+      drive: ({ client }) => client.request({ method: 'POST', path: pathOf('pair'), auth: 'none', body }).then((r) => ({ status: r.status, body: r.body })),
+    };
+  });
+  const named = { name: PAIRING_PROBES.echoedName, otp: EXAMPLE.otp };
+  list.push({
+    description: 'pair without a webhook URL: the name, of spaces, punctuation and non-ASCII letters, is echoed exactly',
+    state: STATE.otp, operationId: 'pair', method: 'POST', path: pathOf('pair'), headers: INTEGRATOR,
+    body: schemaToMatcher('PairRequest', named, { mode: 'request', inject: { name: named.name, otp: fromState('${otp}', EXAMPLE.otp, VALID_OTP) } }),
+    status: 200,
+    responseBody: schemaToMatcher('PairingResult', {
+      ...responseExample('pair', 200), pay_connect_name: named.name, client_id: EXAMPLE.clientId, client_secret: EXAMPLE.clientSecret, webhook_secret_key: null,
+    }, { inject: { pay_connect_name: named.name, webhook_secret_key: null } }),
+    drive: ({ client }) => client.request({ method: 'POST', path: pathOf('pair'), auth: 'none', body: named }).then((r) => ({ status: r.status, body: r.body })),
+  });
+  return list;
+}
+
 /** Every HTTP interaction of the pact, in a stable order. */
 export function httpInteractions(): HttpInteraction[] {
   const list: HttpInteraction[] = [pair(), token()];
@@ -312,6 +424,8 @@ export function httpInteractions(): HttpInteraction[] {
 
   list.push(...paymentMethods());
   list.push(...scenarioRequests());
+  list.push(...authProbes());
+  list.push(...pairingSteps());
   list.push({
     ...simple('cancel a transaction in progress', STATE.inProgress, 'cancelTransaction', 'POST', schemaToMatcher('CancelAccepted', {})),
     path: txPath('cancelTransaction', 'transactionId', EXAMPLE_IDS.inProgress),

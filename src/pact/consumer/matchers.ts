@@ -57,3 +57,18 @@ export function anythingBut(word: string): string {
   for (let i = 0; i < word.length; i++) alts.push(`${escapeRegex(word.slice(0, i))}[^${escapeRegex(word[i]!)}].*`);
   return `^(?:${alts.join('|')})$`;
 }
+
+/** A regex fragment (no anchors) matching every non-blank run of at least one character that does not start with `prefix`. */
+export function notStartingWith(prefix: string): string {
+  const alts = [`\\S{1,${prefix.length - 1}}`];
+  for (let i = 0; i < prefix.length; i++) alts.push(`${escapeRegex(prefix.slice(0, i))}[^${escapeRegex(prefix[i]!)}\\s]\\S*`);
+  return `(?:${alts.join('|')})`;
+}
+
+/** A regex fragment (no anchors) matching every non-blank run of at least one character that does not end with `suffix`. */
+export function notEndingWith(suffix: string): string {
+  const n = suffix.length;
+  const alts = [`\\S{1,${n - 1}}`];
+  for (let i = 0; i < n; i++) alts.push(`\\S*${escapeRegex(suffix.slice(0, i))}[^${escapeRegex(suffix[i]!)}\\s]\\S{${n - 1 - i}}`);
+  return `(?:${alts.join('|')})`;
+}

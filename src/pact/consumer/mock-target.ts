@@ -36,12 +36,12 @@ import { writeNormalizedPact } from '../pact-file.ts';
 export const PACT_SUITES: Readonly<Record<string, string | true>> = {
   config: true,
   payment: true,
-  pairing: 'probes refusals (used or malformed OTPs) and echoes (the name sent) that a stateless mock cannot answer',
-  auth: 'probes requests without a token or integrator header, which the pact does not declare',
+  pairing: true,
+  auth: true,
   cancel: true,
   preauth: true,
   'print-slip': true,
-  webhooks: 'needs webhook deliveries, which a mock server does not send (the pact verifies them as messages)',
+  webhooks: 'judges the deliveries a service posts as its transactions change, which a mock server does not send; the message pact (verified as messages) holds one example per event, not the ids of the scenarios\' transactions',
   isolation: true,
   refund: true,
   properties: 'sends generated (and invalid) bodies that no interaction declares',
@@ -82,6 +82,11 @@ export interface PactTarget {
   vaultPath: string;
   sandbox: boolean;
   mintOtps: boolean;
+  /**
+   * The catalogue's example OTP, once for each pairing step of the pairing suite that runs here (pair
+   * with a webhook URL, the name echoed): the mock answers it the same each time.
+   */
+  otps: readonly string[];
   /** The pact file written by {@link PactTarget.close}. */
   pactFile: string;
   /** Exercises what is left, checks the mock saw only declared requests, writes the pact. */
@@ -132,6 +137,7 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
     vaultPath,
     sandbox: true,
     mintOtps: false,
+    otps: [EXAMPLE.otp, EXAMPLE.otp],
     pactFile: join(options.pactDir, PACT_FILE_NAME),
     close: () => (closing ??= (async () => {
       try {

@@ -10,7 +10,7 @@ import { operations } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
 import { pairByOtp } from '../../pairing/index.ts';
 import { type PairingCredentials, findPairings, loadPrivateVault, removeVaultEntry } from '../../vault/index.ts';
-import { type WebhookReceiver, startWebhookReceiver } from '../../webhooks/index.ts';
+import { type WebhookHub, type WebhookReceiver, startWebhookHub, startWebhookReceiver } from '../../webhooks/index.ts';
 import { EXAMPLE } from '../names.ts';
 import { OUTCOMES } from '../states.ts';
 
@@ -32,6 +32,13 @@ export interface ProviderOptions {
   redactor: Redactor;
   /** Address the webhook receivers listen on. @default '127.0.0.1' */
   webhookHost?: string;
+  /**
+   * The public base URL that forwards to `webhookPort` (a tunnel), for a service that cannot reach
+   * loopback: the receivers are then slots of one hub there, each given `<url>/webhooks/<slot>`.
+   */
+  webhookPublicUrl?: string;
+  /** The port the hub listens on, where the tunnel forwards (with `webhookPublicUrl`). @default 0 */
+  webhookPort?: number;
 }
 
 /** A pairing of the verification run. */
@@ -88,10 +95,20 @@ export class ProviderDriver {
     return p;
   }
 
-  /** Starts a webhook receiver (a new pairing's `webhook_url`). */
+  /**
+   * Starts a webhook receiver (a new pairing's `webhook_url`); with a public URL, a slot of the one hub
+   * behind it. `port` (a vault pairing's stored loopback URL) listens there instead.
+   */
   async receiver(port = 0): Promise<WebhookReceiver> {
+    if ((this.o.webhookPublicUrl || this.o.webhookPort) && port === 0) {
+      this.hub ??= startWebhookHub({ host: this.o.webhookHost ?? '127.0.0.1', port: this.o.webhookPort ?? 0, publicUrl: this.o.webhookPublicUrl });
+      return (await this.hub).open(`verify-${++this.slots}`);
+    }
     return startWebhookReceiver({ host: this.o.webhookHost ?? '127.0.0.1', port });
   }
+
+  private hub?: Promise<WebhookHub>;
+  private slots = 0;
 
   /** Pairs by OTP; the credentials are saved to the vault before anything else is done with them. */
   async pairByOtp(label: string, webhook: boolean): Promise<ProviderPairing> {
@@ -241,5 +258,6 @@ export class ProviderDriver {
   /** Closes every client and receiver. */
   async close(): Promise<void> {
     await Promise.allSettled([...this.pairings.flatMap((p) => [p.client.close(), p.receiver?.close()]), ...this.extraReceivers.map((r) => r.close())]);
+    if (this.hub) await (await this.hub.catch(() => undefined))?.close();
   }
 }

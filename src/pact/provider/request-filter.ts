@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PAIR_PATH, type Redactor, TOKEN_PATH, matchesPath } from '../../client/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { keepCredentials } from '../../pairing/index.ts';
+import { PROBE } from '../names.ts';
 import type { ProviderDriver } from './provider-states.ts';
 
 /** The slice of an express request the filter uses. */
@@ -32,14 +33,18 @@ export function requestFilter(driver: ProviderDriver, redactor: Redactor, onErro
     if (req.path.startsWith('/_pactSetup') || req.path.startsWith('/_messages')) return next();
     void (async () => {
       const p = driver.current ?? (await driver.primary());
-      if (req.headers[INTEGRATOR] !== undefined) req.headers[INTEGRATOR] = driver.o.integratorId;
-      if (req.headers.authorization !== undefined) {
+      // The auth probes' headers keep their point: another integrator id stays another one, an invalid token stays invalid.
+      const integrator = req.headers[INTEGRATOR];
+      if (integrator !== undefined) req.headers[INTEGRATOR] = `${driver.o.integratorId}${String(integrator).endsWith(PROBE.otherIntegratorSuffix) ? PROBE.otherIntegratorSuffix : ''}`;
+      if (req.headers.authorization !== undefined && !req.headers.authorization.startsWith(`Bearer ${PROBE.invalidTokenPrefix}`)) {
         const token = await p.tokens.get();
         redactor.register(token);
         req.headers.authorization = `Bearer ${token}`;
       }
       if (req.method === 'POST' && matchesPath(req.path, [TOKEN_PATH]) && req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) {
-        const body = { ...(req.body as Record<string, unknown>), client_id: p.credentials.client_id, client_secret: p.credentials.client_secret };
+        const sent = req.body as Record<string, unknown>;
+        const wrong = typeof sent.client_secret === 'string' && sent.client_secret.endsWith(PROBE.wrongSecretSuffix) ? PROBE.wrongSecretSuffix : '';
+        const body = { ...sent, client_id: p.credentials.client_id, client_secret: `${p.credentials.client_secret}${wrong}` };
         req.body = body;
         req.headers['content-length'] = String(Buffer.byteLength(JSON.stringify(body)));
       }

@@ -51,6 +51,9 @@ export function unknownId(t: ScenarioContext): string {
   return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }
 
+/** The example OTP of the Pact catalogue (src/pact/names.ts, EXAMPLE.otp): what the pairing steps send under `--target pact`. */
+export const PACT_EXAMPLE_OTP = '123456';
+
 /** A six-digit OTP the toolkit may spend, only where the sandbox lets it mint them; else undefined. */
 export function mintedOtp(t: ScenarioContext): string | undefined {
   if (!t.harness.ctx.mintOtps) return undefined;
