@@ -103,8 +103,8 @@ async function simulatorAct(baseUrl: string, terminalId: string, action: Operato
     const res = await fetch(`${baseUrl}/_sim/terminals/${encodeURIComponent(terminalId)}/actions`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }), signal: AbortSignal.timeout(5000),
     });
-    const body = (await res.json().catch(() => ({}))) as { status?: string; message?: string; error?: string };
-    return res.ok ? `virtual terminal: ${action}, transaction ${body.status ?? ''}`.trim() : `virtual terminal: ${action} refused (${res.status}${body.message ? `: ${body.message}` : ''})`;
+    const body = (await res.json().catch(() => ({}))) as { status?: string; detail?: string };
+    return res.ok ? `virtual terminal: ${action}, transaction ${body.status ?? ''}`.trim() : `virtual terminal: ${action} refused (${res.status}${body.detail ? `: ${body.detail}` : ''})`;
   } catch (e) {
     return `virtual terminal: ${action} failed (${(e as Error).message})`;
   }
@@ -131,8 +131,8 @@ export function createTerminalDriver(o: DriverOptions): TerminalDriver {
     },
     async attend(step, watch) {
       if (o.mode !== 'manual' || !o.interactive) {
-        const seen = await watch(() => {}, new AbortController().signal);
-        return { kind: 'done', ...(seen.final !== undefined ? { final: seen.final } : {}) };
+        const result = await watch(() => {}, new AbortController().signal);
+        return { kind: 'done', ...(result.final !== undefined ? { final: result.final } : {}) };
       }
       simManual ??= o.sandbox && o.baseUrl ? simulatorManual(o.baseUrl) : Promise.resolve(false);
       const act = (await simManual) && step.terminalId !== undefined && o.baseUrl !== undefined
