@@ -225,10 +225,11 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   assertKnownChecks(config.disabledChecks);
   await prepareReportsDir(config.reportsDir);
   const tool = toolInfo();
+  const contract = { file: CONTRACT_FILE, sha256: contractSha256() };
   const fingerprint: SessionFingerprint = {
     target: config.target.kind === 'url' ? config.target.baseUrl : config.target.kind,
     profile: config.profile, terminalMode: config.terminal, strict: config.strict, suites: [...config.suites].sort(),
-    grep: config.grep ?? '', faults: config.target.kind === 'sim' ? [...config.sim.faults].sort() : [], contractSha256: contractSha256(), toolVersion: tool.version,
+    grep: config.grep ?? '', faults: config.target.kind === 'sim' ? [...config.sim.faults].sort() : [], contractSha256: contract.sha256, toolVersion: tool.version,
   };
   // A resumed session is the same run: its seed and labels, and its passed tests are not run again.
   const resumed = config.resume ? readSession(config.reportsDir) : undefined;
@@ -301,7 +302,6 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       },
       onSuiteEnd: (e) => events.onSuiteEnd?.(e),
     }, carriedOver);
-    const contract = { file: CONTRACT_FILE, sha256: contractSha256() };
     const allureResults = join(config.reportsDir, REPORT_FILES.allureResults);
     // This run's results go to a staging folder, moved in place once complete (history lives in its own file).
     const staged = stagingDirectory(allureResults);

@@ -9,6 +9,7 @@ import { operations, validators, webhooks } from '../generated/contract.ts';
 import { parameterSchema } from './contract-examples.ts';
 import type { PactFile, PactInteraction } from './pact-file.ts';
 import { type JsonSchema, loadSchema } from './schema-matcher.ts';
+import { valuesAt } from './rule-path.ts';
 
 /** One disagreement between the pact and the contract. */
 export interface ContractProblem {
@@ -31,20 +32,6 @@ function undefinedFields(raw: JsonSchema, value: unknown, at: string): string[] 
   });
 }
 
-/** The values at a Pact matching-rule path (`$.a.b`, `$.a[*].b`, `$.a[0]`) of `root`. */
-function valuesAt(root: unknown, path: string): unknown[] {
-  let current: unknown[] = [root];
-  for (const m of path.replace(/^\$/, '').matchAll(/\.([^.[\]]+)|\[(\*|\d+|'[^']+')\]/g)) {
-    const key = m[1] ?? m[2]!;
-    current = current.flatMap((v) => {
-      if (key === '*') return Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v) : [];
-      const k = key.startsWith("'") ? key.slice(1, -1) : key;
-      if (Array.isArray(v) && /^\d+$/.test(k)) return k in v ? [v[Number(k)]] : [];
-      return v && typeof v === 'object' && k in v ? [(v as Record<string, unknown>)[k]] : [];
-    });
-  }
-  return current;
-}
 
 /** Regex rules whose own example does not match them (a pact that contradicts itself). */
 function selfContradictions(rules: unknown, root: unknown, where: string): string[] {

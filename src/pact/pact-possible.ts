@@ -21,6 +21,7 @@ import { operations, validators } from '../generated/contract.ts';
 import type { AnyInteraction, AnyPact, RuleSet } from './any-pact.ts';
 import { parameterSchema, queryParameters } from './contract-examples.ts';
 import { type JsonSchema, loadSchema } from './schema-matcher.ts';
+import { valuesAt } from './rule-path.ts';
 
 /** The verdict on one interaction. */
 export interface InteractionPossibility {
@@ -85,20 +86,6 @@ function undefinedFields(raw: JsonSchema, value: unknown, at = ''): string[] {
   });
 }
 
-/** The values at a Pact matching-rule path (`$`, `$.a.b`, `$.a[*].b`, `$.a[0]`, `$['a-b']`) of `root`. */
-function valuesAt(root: unknown, path: string): unknown[] {
-  let current: unknown[] = [root];
-  for (const m of path.replace(/^\$/, '').matchAll(/\.([^.[\]]+)|\[(\*|\d+|'[^']+')\]/g)) {
-    const key = m[1] ?? m[2]!;
-    current = current.flatMap((v) => {
-      if (key === '*') return Array.isArray(v) ? v : v && typeof v === 'object' ? Object.values(v) : [];
-      const k = key.startsWith("'") ? key.slice(1, -1) : key;
-      if (Array.isArray(v) && /^\d+$/.test(k)) return k in v ? [v[Number(k)]] : [];
-      return v && typeof v === 'object' && !Array.isArray(v) && k in v ? [(v as Record<string, unknown>)[k]] : [];
-    });
-  }
-  return current;
-}
 
 /** Regex rules of a body whose own example values they do not match. */
 function bodyContradictions(rules: RuleSet | undefined, root: unknown, where: string): string[] {

@@ -66,7 +66,8 @@ export function allure3Categories() {
   ];
 }
 
-const STATUS: Record<Outcome, 'passed' | 'failed' | 'broken' | 'skipped'> = {
+/** How each kind of outcome shows in Allure (the run's reporter and record-reports alike). */
+export const ALLURE_STATUS: Record<Outcome, 'passed' | 'failed' | 'broken' | 'skipped'> = {
   'spec-failure': 'failed',
   'profile-failure': 'failed',
   'toolkit-error': 'broken',
@@ -183,7 +184,7 @@ export class AllureReporter implements Reporter {
     r.labels = r.labels.filter((l) => l.name !== REF_LABEL);
     const extra = ref === undefined ? undefined : this.#extras.get(ref);
     if (!extra) return;
-    r.status = STATUS[extra.outcome];
+    r.status = ALLURE_STATUS[extra.outcome];
     if (extra.message) r.statusDetails = { ...r.statusDetails, message: extra.message };
     if (r.statusDetails?.message) r.statusDetails.message = scrubText(r.statusDetails.message);
     if (r.statusDetails?.trace) r.statusDetails.trace = scrubText(r.statusDetails.trace);

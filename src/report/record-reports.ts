@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { isToolkitError } from '../core/index.ts';
 import { type AllureMessage, type AllureStatus, allureMessagesFor } from './allure-messages.ts';
 import { generateAllureHtml } from './allure-html.ts';
-import { ALLURE2_CATEGORIES, environmentProperties } from './allure-reporter.ts';
+import { ALLURE2_CATEGORIES, ALLURE_STATUS, environmentProperties } from './allure-reporter.ts';
 import { certificationHtml, certificationMarkdown, certify } from './certification.ts';
 import { clauseText } from './clause-text.ts';
 import { buildJunitXml } from './junit.ts';
@@ -117,18 +117,6 @@ export function certificationFor(kind: 'md' | 'html', text: string, subject: str
   return html;
 }
 
-/** How each kind of outcome shows in Allure (as the run's reporter maps it). */
-const STATUS: Record<Outcome, AllureStatus> = {
-  'spec-failure': 'failed',
-  'profile-failure': 'failed',
-  'toolkit-error': 'broken',
-  warning: 'passed',
-  blocked: 'skipped',
-  'not-finished': 'failed',
-  passed: 'passed',
-  skipped: 'skipped',
-};
-
 interface AllureAttachment {
   name: string;
   source: string;
@@ -209,7 +197,7 @@ export function writeAllureResults(dir: string, record: RunRecord, info: RunInfo
       fullName,
       titlePath: t.file.split('/'),
       name: root.name,
-      status: STATUS[outcome],
+      status: ALLURE_STATUS[outcome],
       ...(message ? { statusDetails: { message: scrubText(message) } } : {}),
       stage: 'finished',
       description: root.description,
