@@ -165,7 +165,7 @@ function webhookOptions(listen: string | undefined, publicUrl: string | undefine
   if (listen !== undefined && (!m || Number(m[2]) > 65535)) throw new ToolkitError('PCC_USAGE', `--webhook-listen must be host:port (got ${listen})`, 'e.g. --webhook-listen 127.0.0.1:8787');
   const port = m ? Number(m[2]) : undefined;
   if (publicUrl !== undefined) {
-    if (!/^https?:\/\/\S+$/.test(publicUrl)) throw new ToolkitError('PCC_USAGE', `--webhook-public-url must be an http(s) URL (got ${publicUrl})`);
+    if (!/^https?:\/\/\S+$/.test(publicUrl)) throw new ToolkitError('PCC_USAGE', `--webhook-public-url must be an http(s) URL (got ${publicUrl})`, 'give the public address that forwards to --webhook-listen, such as https://tunnel.example');
     if (!port) throw new ToolkitError('PCC_USAGE', '--webhook-public-url needs the port its tunnel forwards to', 'add --webhook-listen <host:port> with that port');
   }
   return { ...(m ? { webhookHost: m[1]!, webhookPort: port } : {}), ...(publicUrl ? { webhookPublicUrl: publicUrl } : {}) };
