@@ -13,13 +13,33 @@ test('run --target pact passes and writes the committed pact byte for byte', asy
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.summary?.counts.passed).toBeGreaterThan(0);
   expect(r.summary?.counts.failed).toBe(0);
-  // The flow suites run against the mock; what needs a service keeping state skips, saying why.
-  for (const suite of ['config', 'payment', 'cancel', 'preauth', 'print-slip', 'refund', 'isolation', 'auth', 'pairing']) expect(r.stdout).toMatch(new RegExp(`✓ ${suite} > `));
-  expect(r.summary?.counts.skipped).toBeGreaterThan(0);
+  // Every suite of the issue is in junit.xml with tests that ran; each skip says why.
+  const junit = readFileSync(join(r.reportsDir, 'junit.xml'), 'utf8');
+  const suites = new Map([...junit.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)]
+    .map((m) => [m[1]!, { tests: Number(m[2]), failures: Number(m[3]), errors: Number(m[4]), skipped: Number(m[5]) }]));
+  for (const suite of ['pairing', 'auth', 'config', 'payment', 'cancel', 'preauth', 'print-slip', 'refund', 'isolation', 'webhooks']) {
+    const s = suites.get(suite);
+    expect(s, `${suite} in junit.xml`).toBeDefined();
+    expect(s!.tests - s!.skipped, `${suite}: tests that ran`).toBeGreaterThan(0);
+    expect(s!.failures + s!.errors, `${suite}: failures`).toBe(0);
+  }
+  const skips = [...junit.matchAll(/<skipped( message="([^"]*)")?\s*\/?>/g)];
+  expect(skips.length).toBe(r.summary?.counts.skipped);
+  for (const m of skips) expect((m[2] ?? '').trim().length, `a skip gives its reason: ${m[0]}`).toBeGreaterThan(20);
   expect(r.stdout).toMatch(/- cancel > cancel while INITIATED .* not against the Pact mock: .*sequence of states/);
   expect(r.stdout).toMatch(/- pairing > the OTP is one-time: .* not against the Pact mock: one-time use spans two calls/);
   expect(r.stdout).toMatch(/✓ auth > getConfig: with an invalid bearer token/);
   expect(r.stdout).toMatch(/✓ pairing > a malformed or never-valid OTP is refused: never valid: 000000/);
+  // The payment suite's schema-breaking bodies each meet a 400 interaction of their own.
+  for (const what of ['amount 0', 'amount -1', 'amount 1.5', 'an amount given as a string', 'a missing amount']) {
+    expect(r.stdout).toContain(`✓ payment > generate refuses ${what} with 400 and starts nothing`);
+  }
+  // Webhooks: the message pact's contents, posted signed by the mock's front, judged by the webhook checks.
+  expect(r.stdout).toMatch(/✓ webhooks > signed deliveries post every status change: decline/);
+  expect(r.stdout).toMatch(/✓ webhooks > operation status changes are posted/);
+  expect(r.stdout).toMatch(/- webhooks > a delivery answered 500 is retried .* not against the Pact mock: retries/);
+  const evidence = readFileSync(join(r.reportsDir, 'summary.json'), 'utf8');
+  expect(evidence).not.toContain('example-webhook-key');
   const written = readFileSync(join(r.reportsDir, 'pacts', PACT_FILE_NAME), 'utf8');
   expect(written).toBe(readFileSync(join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME), 'utf8'));
 }, 170_000);

@@ -101,7 +101,13 @@ async function openRunTarget(config: ResolvedConfig): Promise<Target & { suites?
   if (config.target.kind === 'pact') {
     const { pactSuites } = await import('../pact/index.ts');
     const suites = pactSuites(config.suites, config.terminal);
-    return { ...(await openTarget({ kind: 'pact', profile, integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts') })), suites };
+    return {
+      ...(await openTarget({
+        kind: 'pact', profile, integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts'),
+        webhookListen: config.webhookListen, ...(config.webhookPublicUrl ? { webhookPublicUrl: config.webhookPublicUrl } : {}),
+      })),
+      suites,
+    };
   }
   if (config.target.kind === 'sim') return openTarget({ kind: 'sim', profile, integratorId: config.integratorId, sim: { seed: config.seed, ...config.sim } });
   return openTarget({ kind: 'url', profile, baseUrl: config.target.baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, allowProduction: config.allowProduction });
@@ -264,13 +270,14 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       interactive: io.interactive,
       deadlineMs: config.deadlineMs,
       // Long enough to see a status that changes one terminal step after it was final.
-      settleMs: config.settleMs ?? (config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : 1000),
+      // The Pact mock's records are final at once and never change, its webhooks posted as it answers.
+      settleMs: config.settleMs ?? (config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : config.target.kind === 'pact' ? 200 : 1000),
       seed: config.seed,
       runs: config.runs,
       vaultPath: target.vaultPath,
       otps: [...config.otps, ...(target.otps ?? [])],
       mintOtps: target.mintOtps,
-      webhookListen: config.webhookListen,
+      webhookListen: target.webhookListen ?? config.webhookListen,
       webhookPublicUrl: config.webhookPublicUrl,
       maxAmount: config.maxAmount,
       sandbox: target.sandbox,

@@ -64,9 +64,9 @@ describe('pact vs contract', () => {
   });
 
   test('a message with a bad Signature or an event outside the contract', () => {
-    expect(problems(changed('a transaction.success webhook', (i) => (i.metadata!.Signature = 'sha256=abc'))))
+    expect(problems(changed('a transaction.success webhook about a successful transaction', (i) => (i.metadata!.Signature = 'sha256=abc'))))
       .toContainEqual(expect.stringContaining('metadata Signature "sha256=abc" does not match'));
-    expect(problems(changed('a transaction.success webhook', (i) => ((i.contents!.content as Record<string, unknown>).event = 'payment.done'))))
+    expect(problems(changed('a transaction.success webhook about a successful transaction', (i) => ((i.contents!.content as Record<string, unknown>).event = 'payment.done'))))
       .toContainEqual(expect.stringContaining('is no webhook of the contract'));
   });
 

@@ -56,5 +56,21 @@ export const PAIRING_PROBES = Object.freeze({
   echoedName: 'Blagajna 3 – Šiška "pcc"',
 });
 
+/**
+ * The payment suite's generate bodies that break the contract's GenerateRequest (label, body from the
+ * base amount), each to be refused 400. Under the pact the base amount is {@link PACT_BASE_AMOUNT},
+ * and each body as sent then is refused by an interaction of its own.
+ */
+export const INVALID_GENERATE_BODIES: readonly (readonly [string, (base: number) => Record<string, unknown>])[] = Object.freeze([
+  ['amount 0', () => ({ amount: 0 })],
+  ['amount -1', () => ({ amount: -1 })],
+  ['amount 1.5', () => ({ amount: 1.5 })],
+  ['an amount given as a string', (base: number) => ({ amount: String(base) })],
+  ['a missing amount', () => ({})],
+] as const);
+
+/** The amount the scenarios start from against the Pact mock (not spread by seed). */
+export const PACT_BASE_AMOUNT = 1000;
+
 /** Fake values the pact must never hold anything but: the test of the pact file's secrets checks them. */
 export const FAKE_SECRET_VALUES: readonly string[] = [EXAMPLE.clientSecret, EXAMPLE.accessToken, EXAMPLE.webhookKey];

@@ -60,8 +60,8 @@ const o = (state: StateName, slug: OutcomeState['slug'], amount: number, amountP
 
 /** The payment outcomes of sandbox.md's table that a stateless mock can stand for (no cancel race). */
 export const OUTCOMES: readonly OutcomeState[] = [
-  // anything but 51..57 approves: two digits outside 51-57, or a single digit
-  o(STATE.success, 'success', 1250, '^(?:\\d*(?:[0-46-9]\\d|5[089])|\\d)$', 'SUCCESS'),
+  // anything but 51..57 approves: two digits outside 51-57, or a single digit but 0 (no amount is 0)
+  o(STATE.success, 'success', 1250, '^(?:\\d*(?:[0-46-9]\\d|5[089])|[1-9])$', 'SUCCESS'),
   o(STATE.declined, 'declined', 1251, '^\\d*51$', 'DECLINED'),
   o(STATE.failed, 'failed', 1252, '^\\d*52$', 'FAILED'),
   o(STATE.expired, 'expired', 1253, '^\\d*53$', 'EXPIRED'),

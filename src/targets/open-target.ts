@@ -31,6 +31,9 @@ export interface TargetRequest {
   sim?: { seed?: number; faults?: readonly string[]; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual' };
   /** Where the Pact mock writes its pact when it closes (kind `pact`). */
   pactDir?: string;
+  /** Where the run's webhook receiver listens, and its public URL (kind `pact`: the pairing's webhook URL names it). */
+  webhookListen?: { host: string; port: number };
+  webhookPublicUrl?: string;
 }
 
 /** An open target. */
@@ -50,6 +53,11 @@ export interface Target {
   otps?: readonly string[];
   /** A fresh OTP, where the toolkit holds the terminal (the embedded simulator). */
   mintOtp?: () => string;
+  /**
+   * Where the run's webhook receiver must listen, when the target decided it: the Pact mock's pairing
+   * has a webhook URL before the run starts.
+   */
+  webhookListen?: { host: string; port: number };
   /** Closes the target (stops the simulator, writes the pact, removes a throw-away vault). */
   close(): Promise<void>;
 }
@@ -69,7 +77,10 @@ export async function openTarget(req: TargetRequest): Promise<Target> {
   if (req.kind === 'pact') {
     // Loaded only here: Pact's native core is heavy, and no other target needs it.
     const pact = await import('../pact/index.ts');
-    const t = await pact.openPactTarget({ integratorId: req.integratorId, pactDir: req.pactDir ?? join(tmpdir(), 'pcc-pacts') });
+    const t = await pact.openPactTarget({
+      integratorId: req.integratorId, pactDir: req.pactDir ?? join(tmpdir(), 'pcc-pacts'),
+      ...(req.webhookListen ? { webhookListen: req.webhookListen } : {}), ...(req.webhookPublicUrl ? { webhookPublicUrl: req.webhookPublicUrl } : {}),
+    });
     return { kind: 'pact', ...t };
   }
   if (req.kind === 'sim') return openSim(req);

@@ -4,5 +4,6 @@ export { DeliveryLog, type DeliveryDraft, type WaitForOptions } from './delivery
 export { parseDeliveryBody, type ParsedDeliveryBody } from './parse-delivery-body.ts';
 export { readBody, type BodyReadResult } from './read-body.ts';
 export { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from './start-webhook-receiver.ts';
-export { startWebhookHub, type WebhookHub, type WebhookHubOptions } from './start-webhook-hub.ts';
+export { slotUrl, startWebhookHub, type WebhookHub, type WebhookHubOptions } from './start-webhook-hub.ts';
+export { loopbackBase } from './start-webhook-receiver.ts';
 export { signBody, verifySignature, type SignatureVerdict } from './verify-signature.ts';

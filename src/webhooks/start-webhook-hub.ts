@@ -60,7 +60,7 @@ export async function startWebhookHub(options: WebhookHubOptions = {}): Promise<
   });
   const loopback = loopbackBase(host, server.port);
   const baseUrl = (options.publicUrl ?? loopback).replace(/\/+$/, '');
-  const urlOf = (base: string, slot: string) => `${base}${PREFIX}${encodeURIComponent(slot)}`;
+  const urlOf = slotUrl;
   let closed: Promise<void> | undefined;
   return {
     port: server.port,
@@ -90,6 +90,11 @@ export async function startWebhookHub(options: WebhookHubOptions = {}): Promise<
       return closed;
     },
   };
+}
+
+/** The URL of a hub's slot, under the hub's base URL (its loopback or public one). */
+export function slotUrl(baseUrl: string, slot: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${PREFIX}${encodeURIComponent(slot)}`;
 }
 
 function decodeSlot(text: string): string | undefined {

@@ -8,8 +8,8 @@ import { MatchersV3, type StatusCodeMatcher, type TemplateHeaders } from '@pact-
 import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../../client/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { requestExample, responseExample } from '../contract-examples.ts';
-import { type RawMatcher, anythingBut, fromState, notEndingWith, notStartingWith, statePath } from './matchers.ts';
-import { EXAMPLE, PAIRING_PROBES, PROBE } from '../names.ts';
+import { type RawMatcher, anythingBut, fromState, integerMatching, notEndingWith, notStartingWith, statePath } from './matchers.ts';
+import { EXAMPLE, INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES, PROBE } from '../names.ts';
 import { URI_PATTERN, enumPattern, schemaToMatcher } from '../schema-matcher.ts';
 import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from '../states.ts';
 
@@ -131,7 +131,7 @@ function simple(description: string, state: StateName, operationId: string, meth
 }
 
 function withBody(description: string, state: StateName, operationId: string, path: string | RawMatcher, concretePath: string, schema: string, example: Record<string, unknown>, responseBody: Record<string, unknown>, amountPattern?: string): HttpInteraction {
-  const inject = amountPattern ? { amount: MatchersV3.regex(amountPattern, example.amount as never) } : {};
+  const inject = amountPattern ? { amount: integerMatching(amountPattern, example.amount as number) } : {};
   return {
     description, state, operationId, method: 'POST', path, headers: BOTH,
     body: schemaToMatcher(schema, example, { mode: 'request', inject }),
@@ -159,7 +159,7 @@ function paymentMethods(): HttpInteraction[] {
     {
       ...withBody('generate a payment with a payment method of the configuration', STATE.paired, 'generateTransaction', pathOf('generateTransaction'), pathOf('generateTransaction'),
         'GenerateRequest', known, created(success.exampleId), success.amountPattern),
-      body: schemaToMatcher('GenerateRequest', known, { mode: 'request', inject: { amount: MatchersV3.regex(success.amountPattern, known.amount as never), payment_method: MatchersV3.regex(enumPattern(ids), known.payment_method) } }),
+      body: schemaToMatcher('GenerateRequest', known, { mode: 'request', inject: { amount: integerMatching(success.amountPattern, known.amount), payment_method: MatchersV3.regex(enumPattern(ids), known.payment_method) } }),
     },
     {
       ...withBody('generate with a payment method the configuration does not list is refused', STATE.paired, 'generateTransaction', pathOf('generateTransaction'), pathOf('generateTransaction'),
@@ -186,8 +186,8 @@ const UNKNOWN_ID = { pattern: '(?:pcc-unknown-[0-9a-f-]{36}|00000000-0000-4000-8
  * The scenarios' requests the outcome table above does not cover: generate without a
  * client_transaction_id for each outcome (the print-slip and payment scenarios), with the
  * configuration's payment method CARD or one it does not list (literal bodies: against the pact the
- * scenarios send the fixed base amount 1000, an approval), and the status and slip of an id no service
- * issued (404).
+ * scenarios send the fixed base amount 1000, an approval), the payment suite's bodies that break
+ * GenerateRequest (each refused 400), and the status and slip of an id no service issued (404).
  */
 function scenarioRequests(): HttpInteraction[] {
   const success = OUTCOMES[0]!;
@@ -212,9 +212,12 @@ function scenarioRequests(): HttpInteraction[] {
     ...OUTCOMES.map((o) => withBody(`generate a payment the terminal ends ${o.slug === 'tip' ? 'with a tip' : o.final}, without a client_transaction_id`, STATE.paired, 'generateTransaction',
       pathOf('generateTransaction'), pathOf('generateTransaction'), 'GenerateRequest', { amount: o.amount }, created(o.exampleId), o.amountPattern)),
     literal('generate a payment with the payment method CARD, without a client_transaction_id', STATE.paired, 'generateTransaction',
-      { amount: 1000, payment_method: 'CARD' }, 200, created(success.exampleId)),
+      { amount: PACT_BASE_AMOUNT, payment_method: 'CARD' }, 200, created(success.exampleId)),
     literal('generate with a payment method the configuration does not list, without a client_transaction_id, is refused', STATE.paired, 'generateTransaction',
-      { amount: 1000, payment_method: 'PCC-NOT-A-METHOD' }, 400, refused),
+      { amount: PACT_BASE_AMOUNT, payment_method: 'PCC-NOT-A-METHOD' }, 400, refused),
+    // The payment suite's bodies that break GenerateRequest, exactly as it sends them here: each refused.
+    ...INVALID_GENERATE_BODIES.map(([what, body]) => literal(`generate with ${what} is refused`, STATE.paired, 'generateTransaction',
+      body(PACT_BASE_AMOUNT), 400, schemaToMatcher('Error', { detail: 'amount must be a positive whole number of cents.' }))),
     unknown('getTransactionStatus', 'poll the status'),
     unknown('getPrintSlip', 'fetch the print slip'),
     ...cancelFinal,
@@ -245,6 +248,9 @@ function preauthRefusals(): HttpInteraction[] {
   });
   refuse(STATE.success, OUTCOMES[0]!.exampleId, 'a plain charge', 'preauthIncrement', 100);
   refuse(STATE.success, OUTCOMES[0]!.exampleId, 'a plain charge', 'preauthComplete', 1000);
+  const success = OUTCOMES[0]!;
+  list.push(withBody('start a preauthorization the terminal authorizes, without a client_transaction_id', STATE.paired, 'startPreauth', pathOf('startPreauth'), pathOf('startPreauth'),
+    'PreauthRequest', { amount: success.amount }, created(EXAMPLE_IDS.preauth), success.amountPattern));
   list.push(withBody('start a preauthorization the terminal declines, without a client_transaction_id', STATE.paired, 'startPreauth', pathOf('startPreauth'), pathOf('startPreauth'),
     'PreauthRequest', { amount: declined.amount }, created(id), declined.amountPattern));
   const record = { ...responseExample('getTransactionStatus', 200), transaction_id: id, status: 'DECLINED', amount: declined.amount, tip_amount: 0, total_amount: declined.amount };
@@ -448,6 +454,12 @@ export function httpInteractions(): HttpInteraction[] {
     ...simple('revert the most recent successful transaction', STATE.success, 'revertTransaction', 'POST', reference(EXAMPLE_IDS.revert, 'tx_example_success')),
     path: txPath('revertTransaction', 'transactionId', 'tx_example_success'),
     drive: ({ client }) => send(client, 'POST', concrete('revertTransaction', 'tx_example_success')),
+  });
+  const preauth = { ...responseExample('getTransactionStatus', 200), transaction_id: EXAMPLE_IDS.preauth, status: 'SUCCESS' };
+  list.push({
+    ...simple(`poll the status of ${STATE.preauth}`, STATE.preauth, 'getTransactionStatus', 'GET', schemaToMatcher('TransactionRecord', preauth, { include: ['transaction_id'] })),
+    path: txPath('getTransactionStatus', 'transactionId', EXAMPLE_IDS.preauth),
+    drive: ({ client }) => send(client, 'GET', concrete('getTransactionStatus', EXAMPLE_IDS.preauth)),
   });
   list.push({
     ...simple('poll an operation of a preauthorization', STATE.operation, 'getOperation', 'GET', schemaToMatcher('OperationRecord', {

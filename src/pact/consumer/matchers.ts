@@ -72,3 +72,14 @@ export function notEndingWith(suffix: string): string {
   for (let i = 0; i < n; i++) alts.push(`\\S*${escapeRegex(suffix.slice(0, i))}[^${escapeRegex(suffix[i]!)}\\s]\\S{${n - 1 - i}}`);
   return `(?:${alts.join('|')})`;
 }
+
+/**
+ * An integer whose digits match `regex`: both rules at once (Pact combines them with AND). A regex
+ * alone would take the string "1250" as well, which the payment suite sends to be refused.
+ */
+export function integerMatching(regex: string, example: number): RawMatcher {
+  return {
+    'pact:matcher:type': [{ 'pact:matcher:type': 'integer' }, { 'pact:matcher:type': 'regex', regex }],
+    value: example,
+  } as unknown as RawMatcher;
+}

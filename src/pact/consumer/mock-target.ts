@@ -10,17 +10,25 @@
  * baseAmount). A scenario that needs what a stateless mock cannot show (a sequence of states, timing,
  * races, retries, 409s) skips under `targetKind === 'pact'` saying why (`notUnderPact`).
  *
+ * The suites reach the mock through its front (mock-front.ts), which posts the message pact's webhooks
+ * about each id the mock creates, signed with the pact's test key, to the pairing's webhook URL: a
+ * slot of the run's receiver, which listens where the target says (`webhookListen`). So the webhook
+ * checks judge the message pact's contents, and the webhooks suite runs here too.
+ *
  * When the run ends, the consumer catalogue's own drives exercise every interaction once more (a
  * suite need not cover all of them: Pact refuses a pact with an interaction nobody exercised), the
  * webhook messages are handed to the toolkit's receiver, and the pact is written, normalised, to
  * `<reports>/pacts/`: byte for byte the pact the consumer suite commits to contracts/pacts/.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PactV4 } from '@pact-foundation/pact';
 import { ToolkitError } from '../../core/index.ts';
 import { saveVaultEntry } from '../../vault/index.ts';
+import { loopbackBase, slotUrl } from '../../webhooks/index.ts';
+import { type MockFront, startMockFront } from './mock-front.ts';
 import { consumeWebhookMessage, driveInteraction } from './consumer.ts';
 import { type DeclaredHttp, declareHttp, declareMessage } from './declare.ts';
 import { httpInteractions } from './interactions.ts';
@@ -41,7 +49,7 @@ export const PACT_SUITES: Readonly<Record<string, string | true>> = {
   cancel: true,
   preauth: true,
   'print-slip': true,
-  webhooks: 'judges the deliveries a service posts as its transactions change, which a mock server does not send; the message pact (verified as messages) holds one example per event, not the ids of the scenarios\' transactions',
+  webhooks: true,
   isolation: true,
   refund: true,
   properties: 'sends generated (and invalid) bodies that no interaction declares',
@@ -73,6 +81,12 @@ export interface PactTargetOptions {
   integratorId?: string;
   /** Where the pact is written when the run ends. */
   pactDir: string;
+  /**
+   * Where the run's webhook receiver listens (port 0: a free port is chosen here, since the pairing's
+   * webhook URL must be known before the run starts) and the public URL it is reached at, if any.
+   */
+  webhookListen?: { host: string; port: number };
+  webhookPublicUrl?: string;
 }
 
 /** An open pact target, in the shape `run` expects of a target. */
@@ -89,6 +103,8 @@ export interface PactTarget {
   otps: readonly string[];
   /** The pact file written by {@link PactTarget.close}. */
   pactFile: string;
+  /** Where the run's webhook receiver must listen: the pairing's webhook URL names it. */
+  webhookListen: { host: string; port: number };
   /** Exercises what is left, checks the mock saw only declared requests, writes the pact. */
   close(): Promise<void>;
 }
@@ -111,22 +127,41 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
     for (const i of http) await driveInteraction(i, mock.url);
   });
   session.catch(() => undefined);
-  let baseUrl: string;
+  let mockUrl: string;
   try {
-    baseUrl = await Promise.race([started, session.then(() => Promise.reject(new Error('the mock ended early')))]);
+    mockUrl = await Promise.race([started, session.then(() => Promise.reject(new Error('the mock ended early')))]);
   } catch (e) {
     rmSync(work, { recursive: true, force: true });
     throw new ToolkitError('PCC_PACT', `the Pact mock server did not start: ${(e as Error).message}`, 'check that @pact-foundation/pact is installed with its native core', { cause: e });
   }
 
+  // The provider state "a paired terminal whose webhooks reach the toolkit": the pairing's webhook URL
+  // is a slot of the run's receiver, which must therefore listen where this URL says.
+  const host = options.webhookListen?.host ?? '127.0.0.1';
+  const slot = 'pact';
+  const messages = webhookMessages();
+  let listen: { host: string; port: number };
+  let front: MockFront;
+  try {
+    listen = { host, port: options.webhookListen?.port || await freePort(host) };
+    front = await startMockFront({ mockUrl, messages, webhookUrl: slotUrl(loopbackBase(listen.host, listen.port), slot), webhookKey: EXAMPLE.webhookKey });
+  } catch (e) {
+    release();
+    await session.catch(() => undefined);
+    rmSync(work, { recursive: true, force: true });
+    throw new ToolkitError('PCC_PACT', `the front of the Pact mock did not start: ${(e as Error).message}`, 'check that this machine can listen on loopback', { cause: e });
+  }
+  const webhookUrl = slotUrl(options.webhookPublicUrl ?? loopbackBase(listen.host, listen.port), slot);
+  const baseUrl = front.url;
+
   const integratorId = options.integratorId ?? EXAMPLE.integratorId;
   const vaultPath = join(work, 'vault.json');
-  // The provider state "a paired terminal", as a staging run gets it: a vault entry (the pact's fake credentials).
+  // The pairing, as a staging run gets it: a vault entry (the pact's fake credentials and test key).
   await saveVaultEntry(vaultPath, {
-    baseUrl, integratorId, webhookUrl: null,
+    baseUrl, integratorId, webhookUrl,
     credentials: {
       pay_connect_id: 'pc_01HZX8', pay_connect_name: EXAMPLE.pairingName, terminal_id: 'T0001234',
-      client_id: EXAMPLE.clientId, client_secret: EXAMPLE.clientSecret, webhook_secret_key: null,
+      client_id: EXAMPLE.clientId, client_secret: EXAMPLE.clientSecret, webhook_secret_key: EXAMPLE.webhookKey,
     },
   });
 
@@ -139,8 +174,10 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
     mintOtps: false,
     otps: [EXAMPLE.otp, EXAMPLE.otp],
     pactFile: join(options.pactDir, PACT_FILE_NAME),
+    webhookListen: listen,
     close: () => (closing ??= (async () => {
       try {
+        await front.close();
         release();
         try {
           await session;
@@ -148,11 +185,27 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
           throw new ToolkitError('PCC_PACT', `the requests made against the Pact mock do not agree with the pact:\n${(e as Error).message.trim()}`,
             'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)', { cause: e });
         }
-        for (const m of webhookMessages()) await declareMessage(pact, m).executeTest((message) => consumeWebhookMessage(m, message));
+        for (const m of messages) await declareMessage(pact, m).executeTest((message) => consumeWebhookMessage(m, message));
         writeNormalizedPact(work, options.pactDir);
       } finally {
         rmSync(work, { recursive: true, force: true });
       }
     })()),
   };
+}
+
+/**
+ * A port free on `host` now: the run's receiver binds it moments later. Another listener could take
+ * it in between, a small chance; the receiver then says it cannot listen (PCC_WEBHOOK_LISTEN) and
+ * `--webhook-listen <host:port>` names one.
+ */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, host, () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }

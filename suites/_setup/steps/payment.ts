@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
-import { expectedOutcome } from '../../../src/index.ts';
+import { PACT_BASE_AMOUNT, expectedOutcome } from '../../../src/index.ts';
 import { settle, slipOf } from './flows.ts';
 import type { ScenarioContext } from '../scenario.ts';
 
@@ -184,7 +184,7 @@ export async function slipChecked(t: ScenarioContext, p: Pairing, id: string, ob
 /** The base amount of this run (spread by seed, like planFor's), capped by --max-amount off a sandbox. */
 export const baseAmount = (t: ScenarioContext, offset = 0) => {
   const spread = underPact(t) ? 0 : ((t.harness.ctx.seed >>> 0) % 50) * 100;
-  const amount = 1000 + spread + offset * 100;
+  const amount = PACT_BASE_AMOUNT + spread + offset * 100;
   return t.harness.ctx.sandbox ? amount : Math.min(amount, t.harness.ctx.maxAmount);
 };
 
