@@ -2,9 +2,12 @@
  * `verify-pacts`: the committed pact verifies against the embedded simulator; a fault that changes a
  * response shape fails the verification and the report names the interaction it broke.
  */
+import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { runCli } from './support/run-cli.ts';
+import { runCli, tempDir } from './support/run-cli.ts';
+import { startSimProcess } from './support/sim-process.ts';
 
 test('verify-pacts --target sim passes every interaction of the committed pact', async () => {
   const r = await runCli(['verify-pacts', '--target', 'sim']);
@@ -82,4 +85,24 @@ test('verify-pacts refuses --sim-fault with a URL target and an unknown fault', 
   const unknown = await runCli(['verify-pacts', '--sim-fault', 'no.such-fault']);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('PCC_CONFIG_INVALID');
+}, 60_000);
+
+test('verify-pacts against a URL says at once how many OTPs it needs, and loses nothing', async () => {
+  const sim = await startSimProcess(['--step-delay', '20']);
+  try {
+    const dir = tempDir();
+    const vault = join(dir, 'vault.json');
+    const none = await runCli(['verify-pacts', '--target', sim.url, '--integrator-id', sim.integratorId, '--vault', vault]);
+    expect(none.code, none.stdout + none.stderr).toBe(2);
+    expect(none.stderr).toMatch(/PCC_USAGE: verify-pacts against \S+ needs 4 unused OTPs \(1 for its own pairing .*, 3 for the interactions that pair or unpair afresh\); 0 given/);
+    expect(none.stderr).toContain('pass --otp <six digits> once per OTP');
+    expect(none.stdout).not.toContain('✗');
+    expect(existsSync(vault)).toBe(false);
+    // Three given still falls short; the message counts them.
+    const three = await runCli(['verify-pacts', '--target', sim.url, '--integrator-id', sim.integratorId, '--vault', vault, '--otp', '234561', '--otp', '345612', '--otp', '456123']);
+    expect(three.code).toBe(2);
+    expect(three.stderr).toMatch(/needs 4 unused OTPs .*; 3 given/);
+  } finally {
+    await sim.stop();
+  }
 }, 60_000);

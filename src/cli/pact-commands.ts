@@ -8,6 +8,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { DEFAULT_PACT_DIR, brokerAuthFromEnv, checkPactFiles, formatCheckPact, STATE, formatVerification, pactFilesOf, publishPacts, readAnyPact, verifyPacts } from '../pact/index.ts';
 import { resolveProfile } from '../profile/index.ts';
+import { findPairings, loadPrivateVault } from '../vault/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
@@ -129,7 +130,7 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   if (deadline !== undefined && !(Number.isInteger(deadline) && deadline > 0)) throw new ToolkitError('PCC_USAGE', `--deadline must be a positive number of milliseconds (got ${String(v.deadline)})`);
   const pactFiles = [...new Set(((v.pact as string[] | undefined) ?? [DEFAULT_PACT_DIR]).flatMap((p) => pactFilesOf(p)))];
   // A file that is no pact is a usage error here, not a verifier crash later.
-  for (const f of pactFiles) readAnyPact(f);
+  const pacts = pactFiles.map((f) => readAnyPact(f));
 
   if (target !== 'sim' && faults.length > 0) throw new ToolkitError('PCC_USAGE', '--sim-fault applies to --target sim only', 'drop --sim-fault, or use --target sim');
   const kind = target === 'sim' ? 'sim' : 'url';
@@ -144,6 +145,7 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
     sim: { faults },
   });
   try {
+    if (!opened.mintOtp) await assertOtpBudget(pacts, otps.length, opened);
     // Pairing, the two pair interactions and the unpair interaction each take one (and a spare); sandbox.md: any six digits pair once.
     const allOtps = [...otps];
     if (opened.mintOtp) for (let i = 0; i < 5; i++) allOtps.push(opened.mintOtp());
@@ -157,6 +159,22 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * Against a service whose OTPs only its terminal gives, every pairing the verification makes needs an
+ * `--otp`: the run's own (unless the vault has one for the target), and one for each interaction
+ * whose provider state pairs afresh. Too few is said at once, as a usage error, rather than as a
+ * verification failure of every interaction the missing pairing would have served.
+ */
+async function assertOtpBudget(pacts: ReturnType<typeof readAnyPact>[], given: number, t: { baseUrl: string; integratorId: string; vaultPath: string }): Promise<void> {
+  const fresh = pacts.flatMap((p) => p.interactions).filter((i) => i.states.some((s) => s.name === STATE.otp || s.name === STATE.unpairable));
+  const stored = findPairings((await loadPrivateVault(t.vaultPath)).vault, t.baseUrl, t.integratorId).length > 0;
+  const needed = (stored ? 0 : 1) + fresh.length;
+  if (given >= needed) return;
+  const parts = [...(stored ? [] : ['1 for its own pairing (the vault has none for this target)']), ...(fresh.length > 0 ? [`${fresh.length} for the interactions that pair or unpair afresh`] : [])];
+  throw new ToolkitError('PCC_USAGE', `verify-pacts against ${t.baseUrl} needs ${needed} unused OTP${needed === 1 ? '' : 's'} (${parts.join(', ')}); ${given} given`,
+    'read an OTP off the terminal for each and pass --otp <six digits> once per OTP (each pairs once)');
 }
 
 /** The receivers' address and public URL of `verify-pacts`, checked. */
