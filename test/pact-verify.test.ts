@@ -35,11 +35,15 @@ test('a slip fault fails the print slip interactions only', async () => {
   expect(r.stdout).toContain('digital_slip');
 }, 120_000);
 
-test('a fault the flow scenarios meet fails the interactions that depend on it', async () => {
-  const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'cancel.final-accepted']);
+test('faults the flow scenarios meet fail the interactions that depend on them, and only them', async () => {
+  const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'cancel.final-accepted', '--sim-fault', 'generate.accepts-zero-amount']);
   expect(r.code, r.stderr).toBe(1);
   const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]).sort();
-  expect(failed).toEqual(['cancel of a declined transaction is refused', 'cancel of a successful transaction is refused']);
+  // The payment suite's probes are interactions too: the two amounts the fault accepts fail, 1.5 and the rest hold.
+  expect(failed).toEqual([
+    'cancel of a declined transaction is refused', 'cancel of a successful transaction is refused',
+    'generate with amount -1 is refused', 'generate with amount 0 is refused',
+  ]);
 }, 120_000);
 
 test('an auth fault fails the auth probes that depend on it, and only them', async () => {
