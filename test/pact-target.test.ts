@@ -2,11 +2,12 @@
  * `run --target pact`: the suites that fit a stateless mock run against the Pact mock, pass, and the
  * run writes the very pact file the consumer suite commits.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { PACT_FILE_NAME } from '../src/pact/index.ts';
-import { ROOT, runCli } from './support/run-cli.ts';
+import { ROOT, runCli, tempDir } from './support/run-cli.ts';
 
 test('run --target pact passes and writes the committed pact byte for byte', async () => {
   const r = await runCli(['run', '--target', 'pact', '--no-html']);
@@ -48,4 +49,22 @@ test('run --target pact refuses a suite a stateless mock cannot serve, saying wh
   const r = await runCli(['run', '--target', 'pact', '--suite', 'stateful', '--no-html']);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/PCC_USAGE: suite stateful cannot run against the Pact mock: .*sequences of states/);
+}, 60_000);
+
+test('a busy --webhook-listen port is one usage error, before anything runs, and writes nothing (pact and sim)', async () => {
+  const holder = createServer();
+  await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+  const port = (holder.address() as AddressInfo).port;
+  try {
+    for (const target of ['pact', 'sim']) {
+      const reports = join(tempDir(), 'reports');
+      const r = await runCli(['run', '--target', target, '--suite', 'config', '--no-html', '--reports', reports, '--webhook-listen', `127.0.0.1:${port}`]);
+      expect(r.code, `${target}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^PCC_WEBHOOK_LISTEN: the webhook receiver cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)\\n  fix: pass another --webhook-listen`));
+      expect(r.stdout).not.toMatch(/[✓✗]/);
+      expect(readdirSync(reports), `${target}: nothing written`).toEqual([]);
+    }
+  } finally {
+    await new Promise<void>((r) => holder.close(() => r()));
+  }
 }, 60_000);

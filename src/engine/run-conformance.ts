@@ -49,6 +49,7 @@ import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts
 import { type Outcome } from '../terminal/driver.ts';
 import { type PlanStep, planSession } from '../terminal/session-plan.ts';
 import { findPairings, loadPrivateVault, prepareVault } from '../vault/index.ts';
+import { assertCanListen } from '../webhooks/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -250,9 +251,13 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   // Not resuming: an unfinished session in the folder is replaced; say so (the user may have meant --resume).
   const earlier = resumed ? undefined : peekSession(config.reportsDir);
   const target = await openRunTarget(config);
+  let reported = false;
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   try {
+    // A fixed receiver port that is busy is one usage error now, not a toolkit error in every test.
+    const listen = target.webhookListen ?? config.webhookListen;
+    if (listen.port !== 0) await assertCanListen(listen.host, listen.port);
     // Against a URL the run may pair (an OTP given or minted), and CI credentials from the
     // environment become the vault; a sim's vault is its own, throw-away one.
     const vault = config.target.kind === 'url' ? await prepareVault(target.vaultPath, process.env, { mayPair: true })
@@ -277,7 +282,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       vaultPath: target.vaultPath,
       otps: [...config.otps, ...(target.otps ?? [])],
       mintOtps: target.mintOtps,
-      webhookListen: target.webhookListen ?? config.webhookListen,
+      webhookListen: listen,
       webhookPublicUrl: config.webhookPublicUrl,
       maxAmount: config.maxAmount,
       sandbox: target.sandbox,
@@ -409,12 +414,14 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       summary.shards = [{ ...config.shard, seed: config.seed, baseUrl: target.baseUrl, startedAt, finishedAt: info.finishedAt, tests: record.tests.length }];
       writeShardRecord(config.reportsDir, config.shard, info, record);
     }
+    reported = true;
     const written = writeRunReports(config.reportsDir, record, summary, info);
     const html = config.html ? await writeHtmlReport(config.reportsDir, allureResults, io.stderr) : {};
     const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
     return { exitCode, summary, record, baseUrl: target.baseUrl, reports: { ...written, allureResults, ...html } };
   } finally {
-    await target.close();
+    // A run stopped before its reports (bad input found late) leaves no pact file in the folder either.
+    await target.close(reported ? undefined : { discard: true });
   }
 }
 

@@ -58,8 +58,11 @@ export interface Target {
    * has a webhook URL before the run starts.
    */
   webhookListen?: { host: string; port: number };
-  /** Closes the target (stops the simulator, writes the pact, removes a throw-away vault). */
-  close(): Promise<void>;
+  /**
+   * Closes the target (stops the simulator, writes the pact, removes a throw-away vault). `discard`:
+   * the run ended before its reports, so nothing is written (the pact).
+   */
+  close(opts?: { discard?: boolean }): Promise<void>;
 }
 
 /** How long a wait for a status may take by default against a kind of target. */

@@ -179,6 +179,25 @@ export interface DeliveryServer {
 }
 
 /**
+ * Whether the receiver will be able to listen on `host:port`: binds it and lets it go. Run before a
+ * run starts, so a busy fixed port is one usage error, not an error in every test.
+ * @throws ToolkitError PCC_WEBHOOK_LISTEN saying what to change
+ */
+export async function assertCanListen(host: string, port: number): Promise<void> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new ToolkitError(
+      'PCC_WEBHOOK_LISTEN',
+      `the webhook receiver cannot listen on ${host}:${port} (${error.code ?? error.message})`,
+      `pass another --webhook-listen <host:port> (port 0 picks a free one), or stop what listens on ${port}`,
+      { cause: error },
+    )));
+    server.listen({ host, port }, () => resolve());
+  });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/**
  * Listens on `host:port` and hands every request to `handle`; a bug in it answers 500 (the sender
  * retries) instead of killing the process.
  *

@@ -105,8 +105,11 @@ export interface PactTarget {
   pactFile: string;
   /** Where the run's webhook receiver must listen: the pairing's webhook URL names it. */
   webhookListen: { host: string; port: number };
-  /** Exercises what is left, checks the mock saw only declared requests, writes the pact. */
-  close(): Promise<void>;
+  /**
+   * Exercises what is left, checks the mock saw only declared requests, writes the pact; with
+   * `discard` (the run stopped before its reports) it only stops the mock.
+   */
+  close(opts?: { discard?: boolean }): Promise<void>;
 }
 
 /** Starts the Pact mock with every HTTP interaction of the catalogue. */
@@ -175,10 +178,14 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
     otps: [EXAMPLE.otp, EXAMPLE.otp],
     pactFile: join(options.pactDir, PACT_FILE_NAME),
     webhookListen: listen,
-    close: () => (closing ??= (async () => {
+    close: (opts) => (closing ??= (async () => {
       try {
         await front.close();
         release();
+        if (opts?.discard) {
+          await session.catch(() => undefined);
+          return;
+        }
         try {
           await session;
         } catch (e) {
