@@ -33,11 +33,11 @@ test('the credentials in the pact are the fake examples of the contract', () => 
 
 test('a verification against a simulator leaks none of the secrets it was handed into the pact or its output', async () => {
   const vault = join(tempDir(), 'vault.json');
-  const otps = [sim.mintOtp(), sim.mintOtp(), sim.mintOtp(), sim.mintOtp()];
+  const otps = [sim.mintOtp(), sim.mintOtp(), sim.mintOtp(), sim.mintOtp(), sim.mintOtp()];
   const r = await runCli(['verify-pacts', '--target', sim.url, '--integrator-id', sim.integratorId, '--vault', vault, '--deadline', '1500', ...otps.flatMap((o) => ['--otp', o])]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   const secrets = sim.issuedSecrets();
-  // Four pairings (primary, the two pair interactions, the unpair interaction), their tokens and webhook keys.
+  // Five pairings (primary, the two pair interactions, the consumed OTP's, the unpair interaction), their tokens and webhook keys.
   expect(secrets.length).toBeGreaterThan(5);
   // ...and the verification really used them: the vault holds the pairings' secrets.
   expect(secrets.some((s) => readFileSync(vault, 'utf8').includes(s))).toBe(true);

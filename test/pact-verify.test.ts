@@ -43,12 +43,14 @@ test('faults the flow scenarios meet fail the interactions that depend on them, 
  */
 test('slip, auth and pairing faults each fail the interactions that depend on them, and only them', async () => {
   const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'slip.missing-digital-slip',
-    '--sim-fault', 'auth.invalid-token-accepted', '--sim-fault', 'auth.any-secret-accepted', '--sim-fault', 'pair.bad-otp-401', '--sim-fault', 'pair.name-not-echoed']);
+    '--sim-fault', 'auth.invalid-token-accepted', '--sim-fault', 'auth.any-secret-accepted', '--sim-fault', 'pair.bad-otp-401', '--sim-fault', 'pair.name-not-echoed',
+    '--sim-fault', 'pair.otp-reuse']);
   expect(r.code, r.stderr).toBe(1);
   const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]!);
   const slip = failed.filter((d) => d.startsWith('fetch the print slip'));
   const auth = failed.filter((d) => / with an invalid bearer token is refused$/.test(d) || d === 'exchange client credentials with a wrong client_secret is refused');
-  const pairing = failed.filter((d) => d.startsWith('pair with a malformed or never-valid OTP is refused: ') || d.startsWith('pair without a webhook URL: the name'));
+  const pairing = failed.filter((d) => d.startsWith('pair with a malformed or never-valid OTP is refused: ') || d.startsWith('pair without a webhook URL: the name')
+    || d === 'pair with a one-time password already used is refused');
   expect(slip.length + auth.length + pairing.length, failed.join('\n')).toBe(failed.length);
   // slip.missing-digital-slip: the print slip interactions, named by the field they miss.
   expect(slip.length).toBeGreaterThan(0);
@@ -58,9 +60,10 @@ test('slip, auth and pairing faults each fail the interactions that depend on th
   expect(auth).toContain('exchange client credentials with a wrong client_secret is refused');
   // The probe token reached the simulator as the probe's own, never as the pairing's.
   expect(r.stdout).not.toMatch(/[✗~-] getConfig without a bearer token/);
-  // The pairing faults: the six OTP probes and the echoed name.
+  // The pairing faults: the six OTP probes, the echoed name, and the OTP used twice.
   expect(pairing.filter((d) => d.startsWith('pair with a malformed or never-valid OTP is refused: '))).toHaveLength(6);
   expect(pairing).toContain('pair without a webhook URL: the name, of spaces, punctuation and non-ASCII letters, is echoed exactly');
+  expect(pairing).toContain('pair with a one-time password already used is refused');
 }, 120_000);
 
 test('--webhook-public-url: the receivers are slots of one hub on --webhook-listen, reached through that URL', async () => {
@@ -95,14 +98,14 @@ test('verify-pacts against a URL says at once how many OTPs it needs, and loses 
     const vault = join(dir, 'vault.json');
     const none = await runCli(['verify-pacts', '--target', sim.url, '--integrator-id', sim.integratorId, '--vault', vault]);
     expect(none.code, none.stdout + none.stderr).toBe(2);
-    expect(none.stderr).toMatch(/PCC_USAGE: verify-pacts against \S+ needs 4 unused OTPs \(1 for its own pairing .*, 3 for the interactions that pair or unpair afresh\); 0 given/);
+    expect(none.stderr).toMatch(/PCC_USAGE: verify-pacts against \S+ needs 5 unused OTPs \(1 for its own pairing .*, 4 for the interactions that pair or unpair afresh\); 0 given/);
     expect(none.stderr).toContain('pass --otp <six digits> once per OTP');
     expect(none.stdout).not.toContain('✗');
     expect(existsSync(vault)).toBe(false);
-    // Three given still falls short; the message counts them.
+    // Three given still fall short; the message counts them.
     const three = await runCli(['verify-pacts', '--target', sim.url, '--integrator-id', sim.integratorId, '--vault', vault, '--otp', '234561', '--otp', '345612', '--otp', '456123']);
     expect(three.code).toBe(2);
-    expect(three.stderr).toMatch(/needs 4 unused OTPs .*; 3 given/);
+    expect(three.stderr).toMatch(/needs 5 unused OTPs .*; 3 given/);
   } finally {
     await sim.stop();
   }

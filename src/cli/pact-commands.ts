@@ -50,7 +50,7 @@ toolkit does not know is reported and run with a paired terminal only.
   --integrator-id <id>    integrator id (required for a URL; default sim-integrator)
   --otp <six digits>      an unused OTP, repeatable; a URL target needs one each for its pairing and
                           for the pairing interactions (the toolkit's pact: pair, pair echoing the
-                          name, unpair: four in all, fewer with a vault pairing)
+                          name, the consumed OTP, unpair: five in all, four with a vault pairing)
   --webhook-listen <host:port>  where the webhook receivers listen (default 127.0.0.1, any free port)
   --webhook-public-url <url>    the public base URL a tunnel forwards to --webhook-listen's port, for a
                           service that cannot reach loopback; each pairing gets <url>/webhooks/<slot>
@@ -146,9 +146,9 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   });
   try {
     if (!opened.mintOtp) await assertOtpBudget(pacts, otps.length, opened);
-    // Pairing, the two pair interactions and the unpair interaction each take one (and a spare); sandbox.md: any six digits pair once.
+    // Pairing, the two pair interactions, the consumed-OTP and the unpair interactions each take one (and a spare); sandbox.md: any six digits pair once.
     const allOtps = [...otps];
-    if (opened.mintOtp) for (let i = 0; i < 5; i++) allOtps.push(opened.mintOtp());
+    if (opened.mintOtp) for (let i = 0; i < 6; i++) allOtps.push(opened.mintOtp());
     io.stdout(`payconnect-conformance verify-pacts: target ${kind === 'sim' ? `sim${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` : opened.baseUrl}\n`);
     const report = await verifyPacts({
       baseUrl: opened.baseUrl, integratorId: opened.integratorId, vaultPath: opened.vaultPath, otps: allOtps, pactFiles,
@@ -168,7 +168,7 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
  * verification failure of every interaction the missing pairing would have served.
  */
 async function assertOtpBudget(pacts: ReturnType<typeof readAnyPact>[], given: number, t: { baseUrl: string; integratorId: string; vaultPath: string }): Promise<void> {
-  const fresh = pacts.flatMap((p) => p.interactions).filter((i) => i.states.some((s) => s.name === STATE.otp || s.name === STATE.unpairable));
+  const fresh = pacts.flatMap((p) => p.interactions).filter((i) => i.states.some((s) => s.name === STATE.otp || s.name === STATE.consumedOtp || s.name === STATE.unpairable));
   const stored = findPairings((await loadPrivateVault(t.vaultPath)).vault, t.baseUrl, t.integratorId).length > 0;
   const needed = (stored ? 0 : 1) + fresh.length;
   if (given >= needed) return;

@@ -9,6 +9,8 @@
 export const STATE = Object.freeze({
   /** A six-digit OTP never used (supplies `otp`, `webhookUrl`). */
   otp: 'an unused one-time password',
+  /** A six-digit OTP that has paired once already (supplies `otp`). */
+  consumedOtp: 'a one-time password already used',
   /** The toolkit is paired with a terminal, which has no transaction pending. */
   paired: 'a paired terminal',
   /** A pairing made for this interaction alone, that may be revoked. */
@@ -33,6 +35,8 @@ export const STATE = Object.freeze({
   refund: 'a successful independent refund',
   /** An increment of a successful preauthorization (supplies `operationId`). */
   operation: 'an operation on a successful preauthorization',
+  /** A complete of a successful preauthorization, ended SUCCESS (supplies `operationId`). */
+  completed: 'a successful preauthorization completed',
   /** The toolkit is paired with a `webhook_url` whose deliveries it receives. */
   webhooks: 'a paired terminal whose webhooks reach the toolkit',
 } as const);

@@ -374,9 +374,10 @@ function authProbes(): HttpInteraction[] {
 /**
  * The pairing suite's steps a stateless mock can answer (suites/pairing): an OTP that is malformed or
  * never valid, refused 400 (one interaction per probe of the suite, the OTP exact; no OTP is spent),
- * and a pairing without a webhook URL whose name, of spaces, punctuation and non-ASCII letters, is
- * echoed exactly (no webhook key). A consumed OTP refused and unpair revoking need a service keeping
- * state: the suite skips them under the pact.
+ * an OTP already used, refused 400 (its provider state pairs with it first), and a pairing without a
+ * webhook URL whose name, of spaces, punctuation and non-ASCII letters, is echoed exactly (no webhook
+ * key). The suite's one-time scenario (the same request accepted, then refused) and unpair revoking
+ * need a service keeping state: the suite skips them under the pact.
  */
 function pairingSteps(): HttpInteraction[] {
   const list: HttpInteraction[] = PAIRING_PROBES.badOtps.map(([label, otp]): HttpInteraction => {
@@ -389,6 +390,17 @@ function pairingSteps(): HttpInteraction[] {
       status: 400, responseBody: schemaToMatcher('Error', { detail: 'Invalid or expired one-time password.' }),
       drive: ({ client }) => client.request({ method: 'POST', path: pathOf('pair'), auth: 'none', body }).then((r) => ({ status: r.status, body: r.body })),
     };
+  });
+  // A consumed OTP (sandbox.md: valid exactly once), refused 400. The name is exact and its own, so
+  // that no other pairing request (the probes, the echoed name, one without the integrator header)
+  // matches this interaction in a mock, nor this request theirs.
+  const consumed = { name: `${EXAMPLE.pairingName}-again`, otp: '654321' };
+  list.push({
+    description: 'pair with a one-time password already used is refused',
+    state: STATE.consumedOtp, operationId: 'pair', method: 'POST', path: pathOf('pair'), headers: INTEGRATOR,
+    body: { name: consumed.name, otp: fromState('${otp}', consumed.otp, VALID_OTP) },
+    status: 400, responseBody: schemaToMatcher('Error', { detail: 'Invalid or expired one-time password.' }),
+    drive: ({ client }) => client.request({ method: 'POST', path: pathOf('pair'), auth: 'none', body: consumed }).then((r) => ({ status: r.status, body: r.body })),
   });
   const named = { name: PAIRING_PROBES.echoedName, otp: EXAMPLE.otp };
   list.push({
@@ -467,6 +479,13 @@ export function httpInteractions(): HttpInteraction[] {
     })),
     path: txPath('getOperation', 'operationId', EXAMPLE_IDS.increment),
     drive: ({ client }) => send(client, 'GET', concrete('getOperation', EXAMPLE_IDS.increment)),
+  });
+  list.push({
+    ...simple('poll the complete of a preauthorization', STATE.completed, 'getOperation', 'GET', schemaToMatcher('OperationRecord', {
+      ...responseExample('getOperation', 200), operation_id: EXAMPLE_IDS.complete, operation_type: 'transaction.preauth.complete', transaction_id: EXAMPLE_IDS.preauth, status: 'SUCCESS',
+    })),
+    path: txPath('getOperation', 'operationId', EXAMPLE_IDS.complete),
+    drive: ({ client }) => send(client, 'GET', concrete('getOperation', EXAMPLE_IDS.complete)),
   });
   return list;
 }

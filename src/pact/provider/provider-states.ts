@@ -111,8 +111,7 @@ export class ProviderDriver {
   private slots = 0;
 
   /** Pairs by OTP; the credentials are saved to the vault before anything else is done with them. */
-  async pairByOtp(label: string, webhook: boolean): Promise<ProviderPairing> {
-    const otp = this.nextOtp(`pairing (${label})`);
+  async pairByOtp(label: string, webhook: boolean, otp = this.nextOtp(`pairing (${label})`)): Promise<ProviderPairing> {
     const rx = webhook ? await this.receiver() : undefined;
     const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000 });
     try {
@@ -195,6 +194,18 @@ export class ProviderDriver {
     const id = await this.start(p, 'generateTransaction', { amount: o.amount });
     await this.waitFor(p, 'transaction', id, o.final);
     return { p, id };
+  }
+
+  /**
+   * An OTP that has paired once: it pairs with it, then unpairs that pairing (and forgets it), so that
+   * only the OTP's use remains. The OTP is the one a consumed-OTP interaction sends again.
+   */
+  async consumedOtp(): Promise<string> {
+    const otp = this.nextOtp('the state "a one-time password already used"');
+    const p = await this.pairByOtp('consumed', false, otp);
+    await this.call(p, 'unpair').catch(() => undefined);
+    await this.forgetIfRevoked(p);
+    return otp;
   }
 
   /** A successful preauthorization. */

@@ -22,6 +22,7 @@ export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unk
       d.extraReceivers.push(rx);
       return { otp: d.nextOtp('the pairing interaction'), webhookUrl: rx.url };
     },
+    [STATE.consumedOtp]: async () => ({ otp: await d.consumedOtp() }),
     [STATE.paired]: async () => {
       await d.paired();
       return undefined;
@@ -60,6 +61,14 @@ export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unk
       const res = await d.call(p, 'preauthIncrement', { params: { transaction_id: id }, body: { amount: 2000 } });
       const opId = (res.body as { operation_id?: unknown } | undefined)?.operation_id;
       if (res.status !== 200 || typeof opId !== 'string') throw new ToolkitError('PCC_PACT', `preauth-increment answered ${res.status} without an operation_id`);
+      await d.waitFor(p, 'operation', opId, 'SUCCESS');
+      return { operationId: opId };
+    },
+    [STATE.completed]: async () => {
+      const { p, id } = await d.preauth();
+      const res = await d.call(p, 'preauthComplete', { params: { transaction_id: id }, body: { amount: 10000 } });
+      const opId = (res.body as { operation_id?: unknown } | undefined)?.operation_id;
+      if (res.status !== 200 || typeof opId !== 'string') throw new ToolkitError('PCC_PACT', `preauth-complete answered ${res.status} without an operation_id`);
       await d.waitFor(p, 'operation', opId, 'SUCCESS');
       return { operationId: opId };
     },
