@@ -16,6 +16,15 @@ export interface StateHandler {
 /** The states the pact uses, as pact-js state handlers; a failed setup is reported to `onError`. */
 export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unknown) => void): Record<string, StateHandler> {
   const txn = (slug: (typeof OUTCOMES)[number]['slug']) => async () => ({ transactionId: (await d.outcome(slug)).id });
+  // An operation of a successful preauthorization, ended SUCCESS.
+  const operated = (op: 'preauthIncrement' | 'preauthComplete', amount: number) => async () => {
+    const { p, id } = await d.preauth();
+    const res = await d.call(p, op, { params: { transaction_id: id }, body: { amount } });
+    const opId = (res.body as { operation_id?: unknown } | undefined)?.operation_id;
+    if (res.status !== 200 || typeof opId !== 'string') throw new ToolkitError('PCC_PACT', `${op} answered ${res.status} without an operation_id`);
+    await d.waitFor(p, 'operation', opId, 'SUCCESS');
+    return { operationId: opId };
+  };
   const setups: Record<string, () => Promise<Record<string, unknown> | undefined>> = {
     [STATE.otp]: async () => {
       const rx = await d.receiver();
@@ -56,22 +65,8 @@ export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unk
       await d.waitFor(p, 'transaction', id, 'DECLINED');
       return { transactionId: id };
     },
-    [STATE.operation]: async () => {
-      const { p, id } = await d.preauth();
-      const res = await d.call(p, 'preauthIncrement', { params: { transaction_id: id }, body: { amount: 2000 } });
-      const opId = (res.body as { operation_id?: unknown } | undefined)?.operation_id;
-      if (res.status !== 200 || typeof opId !== 'string') throw new ToolkitError('PCC_PACT', `preauth-increment answered ${res.status} without an operation_id`);
-      await d.waitFor(p, 'operation', opId, 'SUCCESS');
-      return { operationId: opId };
-    },
-    [STATE.completed]: async () => {
-      const { p, id } = await d.preauth();
-      const res = await d.call(p, 'preauthComplete', { params: { transaction_id: id }, body: { amount: 10000 } });
-      const opId = (res.body as { operation_id?: unknown } | undefined)?.operation_id;
-      if (res.status !== 200 || typeof opId !== 'string') throw new ToolkitError('PCC_PACT', `preauth-complete answered ${res.status} without an operation_id`);
-      await d.waitFor(p, 'operation', opId, 'SUCCESS');
-      return { operationId: opId };
-    },
+    [STATE.operation]: operated('preauthIncrement', 2000),
+    [STATE.completed]: operated('preauthComplete', 10000),
     [STATE.webhooks]: async () => {
       const p = await d.paired();
       if (!p.observable) throw new ToolkitError('PCC_PACT', 'the webhooks of this pairing do not reach the toolkit', 'pair by OTP in this run (the vault pairing\'s webhook_url is not a receiver of this run)');
