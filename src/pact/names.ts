@@ -69,7 +69,10 @@ export const INVALID_GENERATE_BODIES: readonly (readonly [string, (base: number)
   ['a missing amount', () => ({})],
 ] as const);
 
-/** The amount the scenarios start from against the Pact mock (not spread by seed). */
+/**
+ * The amount the scenarios start from: against the Pact mock exactly this (the catalogue's literal
+ * bodies carry it), elsewhere spread by the seed (suites/_setup/steps/payment.ts, baseAmount).
+ */
 export const PACT_BASE_AMOUNT = 1000;
 
 /** Fake values the pact must never hold anything but: the test of the pact file's secrets checks them. */
