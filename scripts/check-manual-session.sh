@@ -8,6 +8,7 @@
 #     with --resume and finishes the session;
 #   - it checks the result (certified, labels, nothing passed run twice) and saves the screen.
 # Usage: scripts/check-manual-session.sh [OUT_DIR]   (default reports/manual-session)
+#   SETTLE=<duration>: the run's --settle (default 1s, a real service's; CI uses 300ms)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,7 +111,7 @@ drive() {
 # address that stays the same (a fixed port here; --webhook-public-url for a real service).
 PORT=$(node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
 CMD=(node "$ROOT/bin/payconnect-conformance.js" run --target "$URL" --integrator-id sim-integrator --profile sandbox
-  --terminal manual --vault "$WORK/vault.json" --reports "$OUT/reports" --no-html --webhook-listen "127.0.0.1:$PORT"
+  --terminal manual --vault "$WORK/vault.json" --reports "$OUT/reports" --no-html --webhook-listen "127.0.0.1:$PORT" --settle "${SETTLE:-1s}"
   --label firmware=4.2.1 --label terminal=SN-0042 --label tester=check-manual-session)
 rm -rf "$OUT/reports"
 # The whole session stays in the pane's history for the transcript (set before the window exists).
