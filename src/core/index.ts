@@ -6,3 +6,4 @@ export * from './test-meta.ts';
 export * from './observation.ts';
 export * from './defect.ts';
 export * from './make-dirs.ts';
+export * from './canonical-json.ts';

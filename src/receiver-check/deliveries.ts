@@ -6,19 +6,9 @@
  * from the simulator, which is judged by the same documents.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { canonicalJson, sortKeys } from '../core/index.ts';
 import { enums } from '../generated/contract.ts';
 import { signBody } from '../webhooks/index.ts';
-
-/** Keys sorted at every level (sandbox.md: "keys sorted at every level"). */
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
-    return out;
-  }
-  return value;
-}
 
 /** Keys in reverse order at every level: the same object, other bytes. */
 function reverseKeys(value: unknown): unknown {
@@ -31,10 +21,8 @@ function reverseKeys(value: unknown): unknown {
   return value;
 }
 
-/** The sender's form: sorted keys, no whitespace. */
-export function compactJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
+/** The sender's form (sandbox.md: "keys sorted at every level"): sorted keys, no whitespace. */
+export const compactJson = canonicalJson;
 
 /** Sorted keys with `", "` and `": "` separators (Python's default `json.dumps`). */
 export function spacedJson(value: unknown): string {

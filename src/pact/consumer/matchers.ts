@@ -34,17 +34,7 @@ export function statePath(template: string, params: Record<string, { state: stri
 }
 
 /** JSON with the keys of every object sorted (how the sandbox serialises a webhook body). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
-  return out;
-}
+export { canonicalJson } from '../../core/index.ts';
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
