@@ -83,6 +83,17 @@ function readSecretFile(path: string): string {
   return secret;
 }
 
+/** The flags of check-receiver (the secret is never one: see SECRET_ENV and --secret-file). */
+const OPTIONS = {
+  url: { type: 'string' },
+  'secret-file': { type: 'string' },
+  timeout: { type: 'string' },
+  strict: { type: 'boolean' },
+  reports: { type: 'string' },
+  'no-html': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 /**
  * Reads the flags and the secret. Never echoes a value that could be the secret (an unknown flag is
  * named without its value).
@@ -93,23 +104,11 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
   const fix = "see 'payconnect-conformance check-receiver --help'";
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        url: { type: 'string' },
-        'secret-file': { type: 'string' },
-        timeout: { type: 'string' },
-        strict: { type: 'boolean' },
-        reports: { type: 'string' },
-        'no-html': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (e) {
     const code = (e as { code?: string }).code;
-    const flag = argv.find((a) => a.startsWith('-') && !['--url', '--secret-file', '--timeout', '--strict', '--reports', '--no-html', '--help', '-h'].includes(a.split('=')[0]!));
+    const known = Object.entries(OPTIONS).flatMap(([name, o]) => [`--${name}`, ...('short' in o ? [`-${o.short}`] : [])]);
+    const flag = argv.find((a) => a.startsWith('-') && !known.includes(a.split('=')[0]!));
     if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
       const name = flag.split('=')[0]!;
       if (/^--?secret$|^--(webhook-)?(secret|key)/.test(name)) throw usage(`unknown option ${name}: the secret is never given as a flag value`, `set ${SECRET_ENV} or use --secret-file <file>`);
