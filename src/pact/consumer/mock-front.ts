@@ -64,8 +64,11 @@ export async function startMockFront(o: MockFrontOptions): Promise<MockFront> {
   const log: { event: string; id: string; status: number | 'error' }[] = [];
   const pending = new Set<Promise<void>>();
 
+  // Each id's bodies and signatures, made once: the same id is created again and again.
+  const byId = new Map<string, ReturnType<typeof postedMessages>>();
   const post = (id: string) => {
-    for (const m of postedMessages(o.messages, id, o.webhookKey)) {
+    if (!byId.has(id)) byId.set(id, postedMessages(o.messages, id, o.webhookKey));
+    for (const m of byId.get(id)!) {
       const p = request(o.webhookUrl, {
         method: 'POST', headers: { 'content-type': 'application/json', signature: m.signature }, body: m.body, headersTimeout: 10_000, bodyTimeout: 10_000,
       }).then(async (res) => {
