@@ -90,7 +90,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
   const fromCredentials = (): TokenSource => credentialsTokenSource(
     (r) => request(r), () => credentials, options.integratorOnTokenRequest ? 'auto' : 'none');
   const tokens = new TokenCache(options.tokenSource ?? fromCredentials(), options.token);
-  const { agent, dispatcher } = createPayConnectDispatcher({
+  const { dispatcher, close } = createPayConnectDispatcher({
     integratorId: options.integratorId, tokens, redactor, timeoutMs: options.timeoutMs,
     ...(options.resolveOperation ? { resolveOperation: options.resolveOperation } : {}),
     ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
@@ -136,7 +136,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
       tokens.setSource(fromCredentials());
     },
     invalidateToken: () => tokens.invalidate(),
-    close: () => agent.close(),
+    close,
     redactor,
   };
 }

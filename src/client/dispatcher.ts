@@ -2,10 +2,12 @@
  * The composed undici Dispatcher of the client. Order matters; from the caller inwards:
  * integrator header -> bearer token (may re-send a GET after a 401) -> reset retry (may re-send a GET
  * after a reset) -> recorder (one Exchange per attempt, so every re-send is on the record) -> timeout
- * (per attempt; its error is recorded) -> post guard (next to the wire: one send per POST) -> Agent.
+ * (per attempt; its error is recorded) -> post guard (next to the wire: one send per POST) -> fresh
+ * connections (a POST or a re-send on a connection of its own) -> the pooled Agent (GET and HEAD).
  */
 import { Agent, type Dispatcher } from 'undici';
 import { bearerToken } from './bearer-token.ts';
+import { createFreshAgent, freshConnections } from './fresh-connections.ts';
 import { integratorHeader } from './integrator-header.ts';
 import { postGuard } from './post-guard.ts';
 import { recorder, type ExchangeSink, type OperationResolver } from './recorder.ts';
@@ -31,17 +33,20 @@ export interface PayConnectDispatcherOptions {
   nextSeq?: () => number;
 }
 
-/** The Agent (to close) and the composed dispatcher (to send through). */
+/** The composed dispatcher (to send through), and `close` for the connections under it. */
 export interface PayConnectDispatcher {
-  agent: Agent;
   dispatcher: Dispatcher;
+  /** Closes every connection, after in-flight requests end. */
+  close(): Promise<void>;
 }
 
 /** Builds the Agent and composes the client's interceptors over it. */
 export function createPayConnectDispatcher(options: PayConnectDispatcherOptions): PayConnectDispatcher {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const agent = new Agent({ connect: { timeout: timeoutMs } });
+  const fresh = createFreshAgent({ connect: { timeout: timeoutMs } });
   const dispatcher = agent.compose(
+    freshConnections(fresh),
     postGuard(),
     timeout(timeoutMs),
     recorder({
@@ -53,5 +58,5 @@ export function createPayConnectDispatcher(options: PayConnectDispatcherOptions)
     bearerToken(options.tokens),
     integratorHeader(options.integratorId),
   );
-  return { agent, dispatcher };
+  return { dispatcher, close: async () => void (await Promise.all([agent.close(), fresh.close()])) };
 }

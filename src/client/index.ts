@@ -5,6 +5,7 @@ export * from './client.ts';
 export * from './request-options.ts';
 export * from './credentials-token-source.ts';
 export * from './dispatcher.ts';
+export * from './fresh-connections.ts';
 export * from './integrator-header.ts';
 export * from './network-error.ts';
 export * from './path.ts';

@@ -33,6 +33,8 @@ export interface RequestContext {
 /** Undici dispatch options with the toolkit's per-request context. */
 export interface PccDispatchOptions extends Dispatcher.DispatchOptions {
   pcc?: RequestContext;
+  /** Send this attempt on a connection of its own, never a pooled one that idled (a re-send). */
+  freshConnection?: boolean;
 }
 
 /** The request context carried by `opts`, if any. */

@@ -1,10 +1,11 @@
 /**
- * Interceptor: a GET that meets a connection reset before any answer is sent once more. Only GET and
- * HEAD: a POST met by a reset fails at once (see postGuard), because the service may have acted on it.
+ * Interceptor: a GET that meets a connection reset before any answer is sent once more, on a
+ * connection of its own (another pooled one may have idled as long). Only GET and HEAD: a POST met by
+ * a reset fails at once (see postGuard), because the service may have acted on it.
  */
 import type { Dispatcher } from 'undici';
 import { AttemptController, asError } from './attempt-controller.ts';
-import { isSafeMethod } from './request-options.ts';
+import { isSafeMethod, type PccDispatchOptions } from './request-options.ts';
 import { isConnectionReset } from './network-error.ts';
 
 /** Options of {@link resetRetry}. */
@@ -27,6 +28,7 @@ class ResetRelay implements Dispatcher.DispatchHandler {
   #started = false;
   #responded = false;
   #left: number;
+  #sent = 0;
 
   constructor(
     readonly dispatch: Dispatcher.Dispatch,
@@ -38,7 +40,8 @@ class ResetRelay implements Dispatcher.DispatchHandler {
   }
 
   send(): boolean {
-    return this.dispatch(this.opts, this);
+    const again = this.#sent++ > 0;
+    return this.dispatch(again ? { ...this.opts, freshConnection: true } as PccDispatchOptions : this.opts, this);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
