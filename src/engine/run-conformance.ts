@@ -43,7 +43,7 @@ import {
   writeShardRecord,
 } from '../report/index.ts';
 import { writeHtmlReport } from './html-report.ts';
-import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
+import { type LedgerHub, RUN_CONTEXT_KEY, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
 import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts';
 import { type Outcome } from '../terminal/driver.ts';
@@ -254,6 +254,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   let reported = false;
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
+  let ledger: LedgerHub | undefined;
   try {
     // A fixed receiver port that is busy is one usage error now, not a toolkit error in every test.
     const listen = target.webhookListen ?? config.webhookListen;
@@ -265,6 +266,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const known = vault ? findPairings(vault.vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id) : [];
     const { workers, reason } = workersFor(config, target, known.length);
     if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);
+    // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.
+    ledger = workers > 1 ? await startLedgerHub() : undefined;
     const ctx: RunContext = {
       targetKind: config.target.kind,
       baseUrl: target.baseUrl,
@@ -277,6 +280,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       // Long enough to see a status that changes one terminal step after it was final.
       // The Pact mock's records are final at once and never change, its webhooks posted as it answers.
       settleMs: config.settleMs ?? (config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : config.target.kind === 'pact' ? 200 : 1000),
+      // A webhook is posted as the status changes; a service whose first attempt was lost retries it
+      // after 5 s (sandbox.md; the simulator shrinks that schedule), so twice that is the latest one
+      // may come. Waiting to the deadline (minutes against a URL) would only slow a broken service's run.
+      webhookGraceMs: config.target.kind === 'sim' ? Math.max(1000, config.sim.stepDelayMs * 20) : config.target.kind === 'pact' ? 1000 : 10_000,
       seed: config.seed,
       runs: config.runs,
       vaultPath: target.vaultPath,
@@ -290,6 +297,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       runDeadlineAt,
       disabledChecks: [...config.disabledChecks],
       workers,
+      ...(ledger ? { ledgerPort: ledger.port } : {}),
       vaultPairings: known,
       ...(carried.size > 0 ? { carried: [...carried.keys()] } : {}),
     };
@@ -420,6 +428,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
     return { exitCode, summary, record, baseUrl: target.baseUrl, reports: { ...written, allureResults, ...html } };
   } finally {
+    await ledger?.close();
     // A run stopped before its reports (bad input found late) leaves no pact file in the folder either.
     await target.close(reported ? undefined : { discard: true });
   }

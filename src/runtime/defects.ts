@@ -7,6 +7,8 @@
  *   systemic: later waits of that kind end at once, blocked by the root finding.
  * - A service answer that stops a test (no token, no answer, a refused pairing) blocks the later tests
  *   that need the same thing, naming the finding instead of failing them again.
+ * A worker's ledger is linked to the run's hub (shared-ledger.ts): the roots it files and the waits it
+ * makes are news for the others, so all of this holds for the run, not for one worker.
  */
 import { type Finding, type RootCause, defectKey, rootOf } from '../core/index.ts';
 
@@ -27,10 +29,47 @@ export interface DefectRecord {
   repeats: Map<string, number>;
 }
 
+/**
+ * What ledgers tell each other through the run's hub: a defect's root (new, or now reported), how a
+ * wait ended (worker to hub), a kind of wait the run found futile (hub to workers).
+ */
+export type LedgerNews =
+  | { kind: 'root'; key: string; root: RootCause; reported: boolean }
+  | { kind: 'waited'; wait: WaitKind; missed?: RootCause }
+  | { kind: 'systemic'; key: WaitKind; root: RootCause };
+
 export class DefectLedger {
   readonly #defects = new Map<string, DefectRecord>();
   readonly #misses = new Map<WaitKind, { count: number; root?: RootCause }>();
   readonly #systemic = new Map<string, RootCause>();
+  #tell?: (news: LedgerNews) => void;
+
+  /** Sends this ledger's news to `tell` from now on (the run's hub); undefined keeps it to itself. */
+  connect(tell: ((news: LedgerNews) => void) | undefined): void {
+    this.#tell = tell;
+  }
+
+  /**
+   * Takes in another ledger's news: a root filed elsewhere makes later sightings here repeats, and a
+   * kind of wait found futile elsewhere is futile here. True when it changed what this ledger knows.
+   */
+  absorb(news: LedgerNews): boolean {
+    if (news.kind === 'systemic') {
+      if (this.#systemic.has(news.key)) return false;
+      this.#systemic.set(news.key, news.root);
+      return true;
+    }
+    if (news.kind !== 'root') return false;
+    const hit = this.#defects.get(news.key);
+    if (!hit) {
+      this.#defects.set(news.key, { root: { ...news.root }, reported: news.reported, repeats: new Map() });
+      return true;
+    }
+    if (!news.reported || hit.reported) return false;
+    hit.reported = true;
+    Object.assign(hit.root, news.root);
+    return true;
+  }
 
   /**
    * Files a finding seen by `test`: `root` when it is the first of its defect (or the first reported
@@ -43,6 +82,7 @@ export class DefectLedger {
     if (!hit) {
       const root = rootOf(f, test);
       this.#defects.set(key, { root, reported, repeats: new Map() });
+      this.#tell?.({ kind: 'root', key, root, reported });
       return { kind: 'root', root };
     }
     if (reported && !hit.reported) {
@@ -50,6 +90,7 @@ export class DefectLedger {
       // Changed in place, so that what was blocked by the old sighting names this one.
       hit.reported = true;
       Object.assign(hit.root, rootOf(f, test));
+      this.#tell?.({ kind: 'root', key, root: hit.root, reported });
       return { kind: 'root', root: hit.root };
     }
     if (hit.root.test === test) return { kind: 'again', root: hit.root };
@@ -70,6 +111,7 @@ export class DefectLedger {
 
   /** Records the outcome of a wait; a miss carries the finding that explains it. True when now systemic. */
   waited(kind: WaitKind, missed: RootCause | undefined): boolean {
+    this.#tell?.({ kind: 'waited', wait: kind, ...(missed ? { missed } : {}) });
     if (!missed) {
       if (!this.#systemic.has(kind)) this.#misses.delete(kind);
       return false;

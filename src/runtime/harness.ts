@@ -15,6 +15,7 @@ import type { RunContext } from './run-context.ts';
 import { OtpSource, type WorkerShare } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
 import { DefectLedger } from './defects.ts';
+import { linkLedger } from './shared-ledger.ts';
 import { type ConvergenceTiming, RuntimeEvents } from './events.ts';
 import { ScenarioBlocked, Scope, type ScopeHost } from './scope.ts';
 
@@ -41,6 +42,8 @@ export class Harness implements ScopeHost {
   private slots = 0;
   /** Client ids of the pairings this run made by OTP. */
   private readonly madeHere = new Set<string>();
+  /** Closes the link to the run's ledger hub, if any. */
+  private readonly unlink?: () => void;
 
   /**
    * @param share which of the run's workers this harness serves: it pairs its own terminal and takes
@@ -49,7 +52,9 @@ export class Harness implements ScopeHost {
   constructor(readonly ctx: RunContext, readonly share: WorkerShare = { index: 0, count: 1 }) {
     this.profile = resolveProfile(ctx.profile);
     this.otps = new OtpSource(ctx.otps, ctx.mintOtps, share);
+    if (ctx.ledgerPort !== undefined) this.unlink = linkLedger(this.defects, ctx.ledgerPort);
   }
+
 
   /** A prefix that keeps this worker's pairing names and webhook slots apart from the others'. */
   private get tag(): string {
@@ -314,6 +319,7 @@ export class Harness implements ScopeHost {
   }
 
   async close(): Promise<void> {
+    this.unlink?.();
     await Promise.allSettled(this.pairings.map((p) => p.close()));
     this.pairings.length = 0;
     if (this.hub) await this.hub.then((h) => h.close(), () => undefined);

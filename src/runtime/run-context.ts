@@ -14,6 +14,11 @@ export interface RunContext {
   deadlineMs: number;
   /** How long to keep watching after a final status. */
   settleMs: number;
+  /**
+   * How long after a final status by polling its webhook is still waited for (a delivery comes as the
+   * status changes; a refused one is retried seconds later). @default the deadline
+   */
+  webhookGraceMs?: number;
   seed: number;
   /** fast-check runs for property and stateful suites. */
   runs: number;
@@ -38,6 +43,8 @@ export interface RunContext {
    * (not secret), so each worker takes its own share of them.
    */
   vaultPairings?: string[];
+  /** The port (127.0.0.1) of the run's ledger hub, which every worker's ledger links to. @default none: each worker keeps its own */
+  ledgerPort?: number;
   /** Check ids not to run: a scope neither runs nor files them. */
   disabledChecks?: string[];
   /** When the run's time budget ends (epoch ms): waits are cut to it, and tests not finished by then stop. */
