@@ -51,6 +51,18 @@ describe('observe', () => {
     expect(o.elapsedMs).toBeLessThan(1500);
   });
 
+  it('waits for a webhook of the final status only the grace after polling saw it, not to the deadline', async () => {
+    const o = await observe({
+      kind: 'transaction', id: 't', poll: script('IN_PROGRESS', 'SUCCESS').poll, webhooks: () => [], webhooksObservable: true,
+      final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 150,
+    });
+    expect(o.finalByPoll).toBe('SUCCESS');
+    expect(o.finalByWebhook).toBeUndefined();
+    expect(o.timedOut).toBe(false);
+    expect(o.elapsedMs).toBeGreaterThanOrEqual(150);
+    expect(o.elapsedMs).toBeLessThan(1500);
+  });
+
   it('honours Retry-After between polls', async () => {
     let n = 0;
     const times: number[] = [];

@@ -29,6 +29,13 @@ export interface ObserveOptions {
   deadlineMs: number;
   /** How long to keep watching after the first final status. @default 250 */
   settleMs?: number;
+  /**
+   * How long after the first final status by polling a webhook of it is still waited for. A service
+   * posts a status change as it happens (a delivery that got no 2xx is retried seconds later): a wait
+   * up to the convergence deadline, minutes against a URL, only costs a broken service's run time.
+   * @default the deadline
+   */
+  webhookGraceMs?: number;
   /** First poll interval, grown by `factor` up to `maxIntervalMs`. @default 20 */
   initialIntervalMs?: number;
   /** @default 1.5 */
@@ -87,7 +94,7 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       }
       if (finalAt !== undefined) {
         const settled = at - finalAt >= settleMs;
-        const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined;
+        const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined || at - finalAt >= (o.webhookGraceMs ?? Infinity);
         if (settled && webhookSeen) break;
       }
       // Once final, only the settle window is left: poll it a few times, not at the back-off pace.

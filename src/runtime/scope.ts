@@ -71,6 +71,15 @@ export interface CallOptions {
   integrator?: string;
 }
 
+/** Options of one convergence. */
+export interface ConvergeOptions {
+  /** @default the run's deadline */
+  deadlineMs?: number;
+  /** How long after the final status by polling its webhook is waited for. @default the run's (RunContext.webhookGraceMs) */
+  webhookGraceMs?: number;
+  onStatus?: (status: string) => void;
+}
+
 const MAX_EVIDENCE_BODY = 4096;
 
 function trimmed(ex: Exchange): Exchange {
@@ -307,7 +316,7 @@ export class Scope {
    * A kind of wait that has failed twice in a row is not waited for again: the scenario is blocked by
    * its root finding at once; likewise the wait for a valid webhook is dropped (polling goes on).
    */
-  async converge(pairing: Pairing, kind: 'transaction' | 'operation', id: string, opts: { deadlineMs?: number; onStatus?: (status: string) => void } = {}): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
+  async converge(pairing: Pairing, kind: 'transaction' | 'operation', id: string, opts: ConvergeOptions = {}): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
     this.assertOpen();
     const profile = this.harness.profile;
     const defects = this.harness.defects;
@@ -342,6 +351,7 @@ export class Scope {
       final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
       deadlineMs: this.harness.budgeted(opts.deadlineMs ?? this.harness.ctx.deadlineMs),
       settleMs: this.harness.ctx.settleMs,
+      webhookGraceMs: opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs,
       signal: this.signal,
       ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
     });

@@ -28,8 +28,8 @@ export async function start(t: ScenarioContext, p: Pairing, op: string, body: Re
  * do and watches the status converge; skip, redo and abort end the step at once (the transaction is
  * canceled so the terminal is free), and what they did is kept in the test's evidence.
  */
-export async function settle(t: ScenarioContext, p: Pairing, id: string, plan: Plan, what = 'amount') {
-  const obs = t.terminal.mode === 'manual' ? await attended(t, p, id, plan) : await t.scope.converge(p, 'transaction', id);
+export async function settle(t: ScenarioContext, p: Pairing, id: string, plan: Plan, what = 'amount', converge: { webhookGraceMs?: number } = {}) {
+  const obs = t.terminal.mode === 'manual' ? await attended(t, p, id, plan, converge) : await t.scope.converge(p, 'transaction', id, converge);
   if (plan.expect) {
     t.scope.check('sandbox.outcome', { amount: plan.amount, expected: plan.expect.final, actual: obs.finalByPoll, expectedTip: plan.expect.tip, actualTip: obs.last?.tip_amount, what });
   }
@@ -42,7 +42,7 @@ const ANY_PAYMENT = 'Complete the payment on the terminal with the approve test 
 type Converged = Awaited<ReturnType<ScenarioContext['scope']['converge']>>;
 
 /** The manual form of settle: the operator's step around the convergence. */
-async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan): Promise<Converged> {
+async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan, converge: { webhookGraceMs?: number }): Promise<Converged> {
   const instruction = plan.instruction ?? ANY_PAYMENT;
   const step = t.harness.ctx.manualPlan?.find((s) => s.test === t.scope.testName)?.outcome ?? 'approve';
   let obs: Converged | undefined;
@@ -51,7 +51,7 @@ async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan):
     async (status, stop) => {
       // The operator ended the step: cancel, so the wait ends and the terminal is free for the next.
       stop.addEventListener('abort', () => void t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } }).catch(() => undefined), { once: true });
-      obs = await t.scope.converge(p, 'transaction', id, { onStatus: status });
+      obs = await t.scope.converge(p, 'transaction', id, { ...converge, onStatus: status });
       return obs.finalByPoll !== undefined ? { final: obs.finalByPoll } : {};
     },
   );
