@@ -63,6 +63,20 @@ describe('pact vs contract', () => {
       .toContainEqual(expect.stringContaining('response body does not match TransactionRecord'));
   });
 
+  test('a status matcher: every status it accepts is documented, and the expected body fits each', () => {
+    const wrongSecret = 'exchange client credentials with a wrong client_secret is refused';
+    const accepting = (status: unknown) => (i: PactInteraction) => {
+      (i.response!.matchingRules as Record<string, unknown>).status = { $: { combine: 'AND', matchers: [{ match: 'statusCode', status }] } };
+    };
+    expect(problems(changed(wrongSecret, accepting('clientError'))))
+      .toEqual([`${wrongSecret}: getToken does not document status 402, 403, 404, 405, 406, … (97 in all) (documented: 200, 400, 401, 413, 500)`]);
+    // 200 documents a TokenResult: the refusal's Error body does not fit it.
+    expect(problems(changed(wrongSecret, accepting([200, 401]))))
+      .toContainEqual(expect.stringContaining('response body does not match TokenResult (of 200, which the status matcher accepts)'));
+    expect(problems(changed('unpair the terminal', (i) => (i.response!.body = { content: { detail: 'x' }, contentType: 'application/json' }))))
+      .toEqual(['unpair the terminal: unpair 200 has no body in the contract; the pact expects one', 'unpair the terminal: unpair 204 has no body in the contract; the pact expects one']);
+  });
+
   test('a message with a bad Signature or an event outside the contract', () => {
     expect(problems(changed('a transaction.success webhook about a successful transaction', (i) => (i.metadata!.Signature = 'sha256=abc'))))
       .toContainEqual(expect.stringContaining('metadata Signature "sha256=abc" does not match'));

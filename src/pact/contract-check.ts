@@ -10,6 +10,7 @@ import { parameterSchema } from './contract-examples.ts';
 import type { PactFile, PactInteraction } from './pact-file.ts';
 import { type JsonSchema, loadSchema } from './schema-matcher.ts';
 import { valuesAt } from './rule-path.ts';
+import { acceptedStatuses, statusList } from './status-latitude.ts';
 
 /** One disagreement between the pact and the contract. */
 export interface ContractProblem {
@@ -78,21 +79,22 @@ function checkHttp(i: PactInteraction): string[] {
   // A negative interaction (a documented 4xx expected: the auth probes, a malformed OTP) sends what the
   // contract refuses on purpose: its request's deviations are its point, not problems (as pact-possible.ts).
   if (res.status >= 400 && res.status < 500 && op.responses[String(res.status)] !== undefined) out.length = 0;
-  const statusRule = ((res.matchingRules as { status?: { $?: { matchers?: { status?: unknown }[] } } } | undefined)?.status?.$?.matchers ?? [])
-    .flatMap((m) => (Array.isArray(m.status) ? m.status.map(Number) : []));
-  for (const status of new Set([res.status, ...statusRule])) {
-    const documented = op.responses[String(status)];
-    if (!documented) {
-      out.push(`${op.operationId} does not document status ${status} (documented: ${Object.keys(op.responses).join(', ')})`);
-      continue;
-    }
+  // The example status and every one its status-code matcher accepts (status-latitude.ts reads both).
+  const statuses = [...new Set([res.status, ...acceptedStatuses(res.status, (res.matchingRules as { status?: unknown } | undefined)?.status).statuses])];
+  const undocumented = statuses.filter((s) => !op.responses[String(s)]);
+  if (undocumented.length) out.push(`${op.operationId} does not document status ${statusList(undocumented)} (documented: ${Object.keys(op.responses).join(', ')})`);
+  for (const status of statuses.filter((s) => op.responses[String(s)])) {
+    const documented = op.responses[String(status)]!;
     const body = res.body?.content;
     if (documented.schema === null) {
       if (body !== undefined) out.push(`${op.operationId} ${status} has no body in the contract; the pact expects one`);
-    } else if (status === res.status) {
-      if (body === undefined) out.push(`${op.operationId} ${status}: the pact expects no body; the contract documents ${documented.schema}`);
-      else if (!validators[documented.schema]!(body)) out.push(`response body does not match ${documented.schema}: ${errorsOf(documented.schema)}`);
-      else out.push(...undefinedFields(loadSchema(documented.schema), body, '$').map((f) => `the pact expects ${f}, which ${documented.schema} does not define`));
+    } else if (body === undefined) {
+      if (status === res.status) out.push(`${op.operationId} ${status}: the pact expects no body; the contract documents ${documented.schema}`);
+    } else {
+      // The expected body must fit every status the interaction accepts, not only its example's.
+      const of = status === res.status ? '' : ` (of ${status}, which the status matcher accepts)`;
+      if (!validators[documented.schema]!(body)) out.push(`response body does not match ${documented.schema}${of}: ${errorsOf(documented.schema)}`);
+      else out.push(...undefinedFields(loadSchema(documented.schema), body, '$').map((f) => `the pact expects ${f}, which ${documented.schema}${of} does not define`));
       if (!/^application\/json/.test(header(res.headers, 'Content-Type') ?? '')) out.push(`${op.operationId} ${status}: the pact expects no application/json body`);
     }
   }

@@ -21,3 +21,4 @@ export * from './provider/verify-isolated.ts';
 export * from './any-pact.ts';
 export * from './pact-possible.ts';
 export * from './check-pact.ts';
+export * from './status-latitude.ts';
