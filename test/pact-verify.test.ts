@@ -2,11 +2,13 @@
  * `verify-pacts`: the committed pact verifies against the embedded simulator; a fault that changes a
  * response shape fails the verification and the report names the interaction it broke.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { runCli, tempDir } from './support/run-cli.ts';
+import { PACT_FILE_NAME } from '../src/pact/index.ts';
+import { ROOT, runCli, tempDir } from './support/run-cli.ts';
 import { startSimProcess } from './support/sim-process.ts';
 
 test('verify-pacts --target sim passes every interaction of the committed pact', async () => {
@@ -110,3 +112,68 @@ test('verify-pacts against a URL says at once how many OTPs it needs, and loses 
     await sim.stop();
   }
 }, 60_000);
+
+/**
+ * The documents leave the status of a wrong client_secret open (400 or 401): the pact's interaction
+ * passes a provider answering either, and fails one answering 200 or 500. The simulator answers 401
+ * and has no fault that answers 400, so a loopback provider in front of a `sim` process answers the
+ * wrong secret itself and passes everything else through.
+ */
+test('the wrong client_secret interaction passes a provider answering 400 or 401, and fails 200 or 500', async () => {
+  const description = 'exchange client credentials with a wrong client_secret is refused';
+  const dir = tempDir();
+  const pact = JSON.parse(readFileSync(join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME), 'utf8')) as { interactions: { description: string }[] };
+  pact.interactions = pact.interactions.filter((i) => i.description === description);
+  expect(pact.interactions).toHaveLength(1);
+  const file = join(dir, 'wrong-secret.json');
+  writeFileSync(file, JSON.stringify(pact));
+
+  const answers: Record<string, [number, unknown] | undefined> = {
+    // RFC 6749 5.2's error code beside the sandbox's detail.
+    400: [400, { error: 'invalid_client', detail: 'Client authentication failed.' }],
+    401: undefined, // the simulator's own answer
+    200: [200, { access_token: 'pcc-wrongly-issued', expires_in: '3600', token_type: 'Bearer', scope: 'default' }],
+    500: [500, { detail: 'Internal server error.' }],
+  };
+  let mode = '401';
+  const sim = await startSimProcess(['--step-delay', '20']);
+  const proxy = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const answer = answers[mode];
+      if (answer && req.method === 'POST' && req.url === '/v1/auth/token/' && body.toString().includes('-not-the-secret"')) {
+        res.writeHead(answer[0], { 'content-type': 'application/json' }).end(JSON.stringify(answer[1]));
+        return;
+      }
+      const up = httpRequest(new URL(req.url ?? '/', sim.url), { method: req.method, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', (e) => res.writeHead(502).end(String(e)));
+      up.end(body);
+    });
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  try {
+    const verify = (status: string, otp: string) => {
+      mode = status;
+      return runCli(['verify-pacts', '--target', url, '--integrator-id', sim.integratorId, '--pact', file, '--otp', otp, '--vault', join(dir, `vault-${status}.json`)]);
+    };
+    for (const [status, otp] of [['400', '243561'], ['401', '243562']] as const) {
+      const r = await verify(status, otp);
+      expect(r.code, `${status}: ${r.stdout}${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain(`✓ ${description} (given a paired terminal)`);
+    }
+    for (const [status, otp] of [['200', '243563'], ['500', '243564']] as const) {
+      const r = await verify(status, otp);
+      expect(r.code, `${status}: ${r.stdout}${r.stderr}`).toBe(1);
+      expect(r.stdout).toMatch(new RegExp(`✗ ${description} \\(given a paired terminal\\)\\n(?:\\s+.*\\n)*?\\s+Expected status code ${status} to be a 400, 401`));
+    }
+  } finally {
+    await new Promise<void>((r) => proxy.close(() => r()));
+    await sim.stop();
+  }
+}, 120_000);
