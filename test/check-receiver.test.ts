@@ -1,14 +1,16 @@
 /**
  * `check-receiver` as a user runs it (in process, through its command function): a correct receiver
- * passes every rule; each broken receiver fails (or warns about) the rule it breaks; usage errors are
- * one line and exit 2; the secret is in no output and no report file.
+ * passes every rule; each broken receiver fails (or warns about) the rule it breaks; one slower than
+ * the timeout is given up after two timeouts in a row, the rest not checked; usage errors are one
+ * line and exit 2; the secret is in no output and no report file.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHECK_RECEIVER_USAGE, RULE_IDS, checkReceiverCommand } from '../src/receiver-check/index.ts';
+import { CHECK_RECEIVER_USAGE, RULE_IDS, TIMEOUTS_IN_A_ROW, checkReceiverCommand } from '../src/receiver-check/index.ts';
 import { type ReceiverFlaw, startTestReceiver } from './support/receivers/webhook-receiver.ts';
 
 const SECRET = 'whsec-test-7f3a9c2e5b1d4a6f8e0c-do-not-print';
@@ -27,7 +29,10 @@ interface Result {
   stdout: string;
   stderr: string;
   reports: string;
-  summary?: { verdict: string; counts: Record<string, number>; findings: { check: string; severity: string; clause: string; message: string }[]; target: { kind: string; baseUrl: string } };
+  summary?: {
+    verdict: string; counts: Record<string, number>; findings: { check: string; severity: string; clause: string; message: string }[]; target: { kind: string; baseUrl: string };
+    blocked: { check: string; count: number; tests: string[] }[]; skipped?: { test: string; reason: string }[];
+  };
 }
 
 async function runCommand(args: string[], env: NodeJS.ProcessEnv = { PAYCONNECT_WEBHOOK_SECRET: SECRET }): Promise<Result> {
@@ -149,7 +154,7 @@ describe('check-receiver against broken receivers', () => {
     expect(strict.code).toBe(1);
   });
 
-  it('an unreachable receiver: one clear line, a failure of receiver.valid-accepted, the other rules not judged (exit 1)', async () => {
+  it('an unreachable receiver: one clear line, a failure of receiver.valid-accepted, the other rules not checked (exit 1)', async () => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer();
       s.listen(0, '127.0.0.1', () => {
@@ -165,6 +170,112 @@ describe('check-receiver against broken receivers', () => {
     expect(r.stderr).toContain('ECONNREFUSED');
     expect(r.summary!.findings.map((f) => f.check)).toEqual(['receiver.valid-accepted']);
     expect(r.summary!.counts).toMatchObject({ failed: 1, skipped: RULE_IDS.length - 1 });
+  });
+});
+
+/**
+ * A loopback endpoint that answers 200 to every delivery, the ones from the `slowFrom`-th (1-based)
+ * on after `delayMs`; `received` counts the deliveries as they arrive.
+ */
+async function startSlowEndpoint(slowFrom: number, delayMs: number) {
+  let received = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const server = createHttpServer((req, res) => {
+    const n = ++received;
+    req.resume();
+    req.on('end', () => {
+      const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      if (n < slowFrom) return answer();
+      const t = setTimeout(() => {
+        timers.delete(t);
+        answer();
+      }, delayMs);
+      timers.add(t);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received: () => received,
+    close: async () => {
+      for (const t of timers) clearTimeout(t);
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe('check-receiver against a receiver slower than the timeout', () => {
+  const ROOT = 'receiver.answered-in-time';
+
+  it('every delivery late: given up after two timeouts (two deliveries received), one root finding first, every other rule not checked in every report (exit 1)', async () => {
+    const endpoint = await startSlowEndpoint(1, 700);
+    const t0 = Date.now();
+    let r: Result;
+    try {
+      r = await runCommand(['--url', endpoint.url, '--timeout', '200ms', '--no-html']);
+      // Two timeouts, then no more waiting, and no more deliveries either.
+      expect(endpoint.received()).toBe(TIMEOUTS_IN_A_ROW);
+    } finally {
+      await endpoint.close();
+    }
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.code).toBe(1);
+    const s = r.summary!;
+    expect(s.verdict).toBe('fail');
+    // One root finding, the slowness, first; nothing passed.
+    expect(s.findings.map((f) => [f.check, f.severity])).toEqual([[ROOT, 'failure']]);
+    expect(s.findings[0]!.message).toMatch(/^no answer within 200 ms to 2 deliveries in a row \(transaction\.initiated \(receiver\.valid-accepted\): \d+ ms, transaction\.in_progress \(receiver\.valid-accepted\): no whole answer within 200 ms\): the receiver is too slow to be judged and is not waited for again, 11 rules not checked; fix: /);
+    expect(s.counts).toMatchObject({ tests: RULE_IDS.length, passed: 0, failed: 1, skipped: RULE_IDS.length - 1, failures: 1, warnings: 0 });
+    expect(s.blocked).toHaveLength(1);
+    expect(s.blocked[0]).toMatchObject({ check: ROOT, count: RULE_IDS.length - 1 });
+    expect(s.skipped).toHaveLength(RULE_IDS.length - 1);
+    for (const k of s.skipped!) expect(k.reason).toMatch(/^blocked by \[receiver\.answered-in-time\] no answer within 200 ms .*: not checked, /);
+    expect(s.skipped![0]!.reason).toMatch(/: not checked, 2 of its 13 deliveries sent \(1 not answered\), 11 not sent$/);
+    // The terminal: the root cause first (one line on stderr, the root's rule first on stdout), then what it blocked.
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^receiver ${endpoint.url}: no answer within 200 ms to 2 deliveries in a row .* too slow`))]);
+    const ruleLines = r.stdout.split('\n').filter((l) => /^[✓!✗-] /.test(l));
+    expect(ruleLines[0]).toBe(`✗ ${ROOT}: every delivery is answered within the timeout (200 ms)`);
+    expect(ruleLines.slice(1)).toHaveLength(RULE_IDS.length - 1);
+    for (const l of ruleLines.slice(1)) expect(l).toMatch(/^- receiver\.[a-z-]+: not checked, .*\(blocked by \[receiver\.answered-in-time\]\)$/);
+    expect(r.stdout).toContain(`FAIL: 0 passed, 1 failed, ${RULE_IDS.length - 1} not checked`);
+    // JUnit: skipped, saying not checked and by what.
+    const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
+    expect(junit.match(/<skipped message="blocked by \[receiver\.answered-in-time\][^"]*: not checked, [^"]*"\/>/g)).toHaveLength(RULE_IDS.length - 1);
+    expect(junit.match(/<failure /g)).toHaveLength(1);
+    // Certification: not certified, the root cause first.
+    const md = readFileSync(join(r.reports, 'certification.md'), 'utf8');
+    expect(md).toContain('NOT CERTIFIED');
+    expect(md).toMatch(/Not certified because:\n\n- root cause: \[receiver\.answered-in-time\] \(profile#webhooks\) no answer within 200 ms .*11 rules not checked.* blocked 11 tests\)/);
+    // Allure: one failed, the rest skipped as blocked, none passed.
+    const results = readdirSync(join(r.reports, 'allure-results')).filter((n) => n.endsWith('-result.json'))
+      .map((n) => JSON.parse(readFileSync(join(r.reports, 'allure-results', n), 'utf8')) as { status: string; statusDetails?: { message?: string } });
+    expect(results.filter((x) => x.status === 'failed')).toHaveLength(1);
+    const skipped = results.filter((x) => x.status === 'skipped');
+    expect(skipped).toHaveLength(RULE_IDS.length - 1);
+    for (const x of skipped) expect(x.statusDetails?.message).toMatch(/^blocked by \[receiver\.answered-in-time\].*: not checked, /);
+    expectNoSecret(r);
+  });
+
+  it('late from the 14th delivery on: the rule before is judged (passed), the one cut short and the rest not checked (15 deliveries received)', async () => {
+    const endpoint = await startSlowEndpoint(14, 600);
+    let r: Result;
+    try {
+      r = await runCommand(['--url', endpoint.url, '--timeout', '200ms', '--no-html']);
+      expect(endpoint.received()).toBe(13 + TIMEOUTS_IN_A_ROW);
+    } finally {
+      await endpoint.close();
+    }
+    expect(r.code).toBe(1);
+    expect(r.summary!.findings.map((f) => f.check)).toEqual([ROOT]);
+    expect(r.summary!.findings[0]!.message).toContain('transaction.success as spaced JSON (", " and ": ") (receiver.raw-bytes-verified)');
+    expect(r.summary!.counts).toMatchObject({ passed: 1, failed: 1, skipped: RULE_IDS.length - 2 });
+    const lines = r.stdout.split('\n').filter((l) => /^[✓!✗-] /.test(l));
+    expect(lines.slice(0, 3)).toEqual([
+      expect.stringMatching(/^✓ receiver\.valid-accepted: /),
+      expect.stringMatching(/^✗ receiver\.answered-in-time: /),
+      '- receiver.raw-bytes-verified: not checked, 2 of its 4 deliveries sent (1 not answered), 2 not sent (blocked by [receiver.answered-in-time])',
+    ]);
   });
 });
 

@@ -4,8 +4,16 @@
  * one finding (the deliveries that broke it, the first one anchoring the finding in the report).
  * The key never leaves this module: the records hold the signatures (derived from the key, as every
  * delivery carries them), never the key, and any answer that echoes the key has it redacted.
+ *
+ * A receiver that cannot be judged is given up at once, one root finding naming why, and every rule it
+ * kept from being observed is "not checked" (skipped, blocked by that finding), never passed: no answer
+ * to the first delivery (unreachable), or no answer within the timeout {@link TIMEOUTS_IN_A_ROW} times
+ * in a row (too slow). A delivery is waited for up to {@link capFor} the timeout, to tell a late answer
+ * from none; one that follows a timeout only up to the timeout (late again, the receiver is given up
+ * whatever the answer). So a receiver slower than the timeout costs about the cap plus the timeout
+ * (by default 20 s + 10 s), not a wait per delivery.
  */
-import { type Exchange, type Finding, rootOf, severityFor } from '../core/index.ts';
+import { type Exchange, type Finding, type RootCause, rootOf, severityFor } from '../core/index.ts';
 import { enums } from '../generated/contract.ts';
 import type { RunRecord, TestRecord } from '../report/index.ts';
 import { ANSWERED_IN_TIME, type PlannedDelivery, RECEIVER_RULES, type ReceiverRule, meets } from './rules.ts';
@@ -14,20 +22,23 @@ import { type SentDelivery, sendDelivery } from './send.ts';
 /** The capability of every test of the check. */
 export const RECEIVER_CAPABILITY = 'receiver';
 
+/** Deliveries in a row not answered within the timeout after which the receiver is not waited for again. */
+export const TIMEOUTS_IN_A_ROW = 2;
+
 /** What {@link checkReceiver} needs. */
 export interface CheckReceiverOptions {
   url: URL;
   /** The URL as the reports show it. */
   shownUrl: string;
   secret: string;
-  /** An answer later than this is a warning (receiver.answered-in-time). */
+  /** An answer later than this is a warning (receiver.answered-in-time); {@link TIMEOUTS_IN_A_ROW} in a row give the receiver up. */
   timeoutMs: number;
   strict: boolean;
   userAgent: string;
-  /** Told as each rule ends (one line per rule). */
+  /** Told as each rule ends (one line per rule; the root cause's rule first when the receiver is given up). */
   onRule?: (t: TestRecord) => void;
-  /** Told once when the receiver does not answer the first delivery at all. */
-  onUnreachable?: (line: string) => void;
+  /** Told once when the receiver is given up (no answer to the first delivery, or too slow): one line. */
+  onGiveUp?: (line: string) => void;
   /** The rules to judge (tests). @default RECEIVER_RULES */
   rules?: readonly ReceiverRule[];
 }
@@ -35,6 +46,11 @@ export interface CheckReceiverOptions {
 /** How long a delivery may take before it is given up: the timeout and as long again, at least 5 s more. */
 export function capFor(timeoutMs: number): number {
   return timeoutMs + Math.max(timeoutMs, 5_000);
+}
+
+/** Whether a delivery was not answered within the timeout: answered late, or not at all within the cap (a connection the receiver closed on purpose, as for an oversized body, is an answer). */
+export function timedOut(s: SentDelivery, timeoutMs: number): boolean {
+  return s.status === undefined ? s.errorCode === 'PCC_TIMEOUT' : s.durationMs > timeoutMs;
 }
 
 /** `value` with every occurrence of `secret` in its strings replaced (an answer that echoes the key). */
@@ -63,32 +79,61 @@ const brief = (p: PlannedDelivery, s: SentDelivery) => ({
   ms: s.durationMs,
 });
 
+/** One delivery as sent, with its rule. */
+interface Sent {
+  rule: string;
+  planned: PlannedDelivery;
+  sent: SentDelivery;
+}
+
+type MakeFinding = (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix'>, message: string, evidence: Record<string, unknown>, severity?: Finding['severity']) => Finding;
+
+type TestBase = Pick<TestRecord, 'name' | 'capability' | 'clause' | 'file' | 'errors' | 'parameters'>;
+
+/** A rule the receiver kept from being observed: skipped, blocked by the root cause, "not checked" in every report. */
+function notChecked(base: TestBase, root: RootCause, why: string, seen: { sent: SentDelivery[]; findings: Finding[]; durationMs: number } = { sent: [], findings: [], durationMs: 0 }): TestRecord {
+  const { sent, findings, durationMs } = seen;
+  return {
+    ...base, state: 'skipped', durationMs, findings, exchanges: sent.map((s) => s.exchange), exchangeCount: sent.length, blockedBy: root,
+    skipReason: `blocked by [${root.check}] ${root.message.split(';')[0]}: not checked, ${why}`,
+    ...(sent.length > 0 ? { startedAt: sent[0]!.exchange.startedAt } : {}),
+  };
+}
+
 /** Sends every rule's deliveries and judges them; the record of the run, one test per rule. */
 export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord> {
   const started = new Date();
   const tests: TestRecord[] = [];
-  const all: { rule: string; planned: PlannedDelivery; sent: SentDelivery }[] = [];
+  const all: Sent[] = [];
+  const rules = o.rules ?? RECEIVER_RULES;
   const cap = capFor(o.timeoutMs);
+  const tell = (t: TestRecord) => {
+    tests.push(t);
+    o.onRule?.(t);
+  };
   let seq = 0;
-  let blocked: ReturnType<typeof rootOf> | undefined;
-  const finding = (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix'>, message: string, evidence: Record<string, unknown>): Finding => ({
-    check: rule.id, severity: severityFor(rule.source, o.strict), clause: rule.clause, message: `${message}; fix: ${rule.fix}`, test: '', evidence,
+  let inARow = 0;
+  let blocked: RootCause | undefined;
+  let timing: TestRecord | undefined;
+  const finding: MakeFinding = (rule, message, evidence, severity = severityFor(rule.source, o.strict)) => ({
+    check: rule.id, severity, clause: rule.clause, message: `${message}; fix: ${rule.fix}`, test: '', evidence,
   });
-  for (const rule of o.rules ?? RECEIVER_RULES) {
+  for (const [index, rule] of rules.entries()) {
     const name = testName(rule.title);
-    const base = { name, capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [], parameters: { rule: rule.id, url: o.shownUrl } };
+    const base: TestBase = { name, capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [], parameters: { rule: rule.id, url: o.shownUrl } };
+    const planned = rule.plan(o.secret);
     if (blocked) {
-      tests.push({ ...base, state: 'skipped', durationMs: 0, findings: [], exchanges: [], exchangeCount: 0, blockedBy: blocked, skipReason: `not judged: the receiver did not answer (${blocked.message.split(';')[0]})` });
-      o.onRule?.(tests.at(-1)!);
+      tell(notChecked(base, blocked, `none of its ${planned.length} deliver${planned.length === 1 ? 'y' : 'ies'} sent`));
       continue;
     }
     const t0 = Date.now();
-    const planned = rule.plan(o.secret);
     const sent: SentDelivery[] = [];
+    let tooSlow = false;
     for (const p of planned) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': o.userAgent };
       if (p.signed.signature !== null) headers.Signature = p.signed.signature;
-      const s = await sendDelivery(++seq, { url: o.url, shownUrl: o.shownUrl, headers, body: p.signed.body, ...(p.shownBody ? { shownBody: p.shownBody } : {}), capMs: cap });
+      const capMs = inARow > 0 ? o.timeoutMs : cap;
+      const s = await sendDelivery(++seq, { url: o.url, shownUrl: o.shownUrl, headers, body: p.signed.body, ...(p.shownBody ? { shownBody: p.shownBody } : {}), capMs });
       s.exchange = redactValue(s.exchange, o.secret);
       const op = operationIdOf(p.event);
       if (op) s.exchange.operationId = op;
@@ -96,64 +141,97 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
       all.push({ rule: rule.id, planned: p, sent: s });
       // The first delivery of the check: no answer at all means nothing else can be judged.
       if (seq === 1 && s.status === undefined) break;
+      inARow = timedOut(s, o.timeoutMs) ? inARow + 1 : 0;
+      // Too slow to be judged: no more waiting on it (each wait would cost up to the timeout again).
+      if (inARow >= TIMEOUTS_IN_A_ROW) {
+        tooSlow = true;
+        break;
+      }
     }
-    const bad = planned.map((p, i) => ({ p, s: sent[i] })).filter((x): x is { p: PlannedDelivery; s: SentDelivery } => x.s !== undefined).map((x) => ({ ...x, verdict: meets(x.p.expect, x.s) })).filter((x) => !x.verdict.ok);
-    const findings: Finding[] = [];
     const unanswered = seq === 1 && sent.length === 1 && sent[0]!.status === undefined;
     if (unanswered) {
       const s = sent[0]!;
       const f = finding(rule, `no answer to the first delivery (${planned[0]!.label}): ${s.exchange.error?.message ?? s.errorCode}`, { exchange: s.exchange, ...(planned[0]!.eventId ? { eventId: planned[0]!.eventId } : {}) });
       f.test = name;
-      findings.push(f);
+      tell({ ...base, state: f.severity === 'failure' ? 'failed' : 'passed', durationMs: Date.now() - t0, findings: [f], exchanges: [s.exchange], exchangeCount: 1, startedAt: new Date(t0).toISOString() });
       blocked = rootOf(f, name);
-      o.onUnreachable?.(`receiver ${o.shownUrl} did not answer: ${s.exchange.error?.message ?? s.errorCode}; the other rules are not judged`);
-    } else if (bad.length > 0) {
-      const first = bad[0]!;
-      const list = bad.map((b) => `${b.p.label}: ${b.verdict.ok ? '' : b.verdict.why}`);
-      const expected = { accepted: 'accepted (2xx)', refused: 'refused (not 2xx)', 'refused-cleanly': 'refused with a 4xx' }[first.p.expect];
-      const f = finding(rule, `${bad.length} of ${planned.length} deliveries not ${expected}: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, {
-        exchange: first.s.exchange,
-        ...(first.p.eventId ? { eventId: first.p.eventId } : {}),
-        deliveries: bad.map((b) => brief(b.p, b.s)),
-      });
-      f.test = name;
-      findings.push(f);
+      o.onGiveUp?.(`receiver ${o.shownUrl} did not answer: ${s.exchange.error?.message ?? s.errorCode}; the other rules are not checked`);
+      continue;
     }
-    tests.push({
-      ...base, state: findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed', durationMs: Date.now() - t0, findings,
+    // Given up as too slow: a delivery that got no answer is the root's, not this rule's; what did answer is judged.
+    const judged = planned.slice(0, sent.length).map((p, i) => ({ p, s: sent[i]! })).filter((x) => !tooSlow || x.s.status !== undefined);
+    const f = judgeRule(rule, name, judged, planned.length, finding);
+    const record: TestRecord = {
+      ...base, state: f?.severity === 'failure' ? 'failed' : 'passed', durationMs: Date.now() - t0, findings: f ? [f] : [],
       exchanges: sent.map((s) => s.exchange), exchangeCount: sent.length, startedAt: new Date(t0).toISOString(),
-    });
-    o.onRule?.(tests.at(-1)!);
+    };
+    if (!tooSlow) {
+      tell(record);
+      continue;
+    }
+    // A rule cut short passes nothing: it fails on what it saw, else it is not checked (a warning it saw is kept).
+    const cut = judged.length < planned.length && f?.severity !== 'failure';
+    const notCheckedRules = rules.length - index - 1 + (cut ? 1 : 0);
+    timing = timingTest(all, o, finding, { notCheckedRules });
+    blocked = rootOf(timing.findings[0]!, timing.name);
+    o.onGiveUp?.(`receiver ${o.shownUrl}: ${timing.findings[0]!.message.split(';')[0]}`);
+    // The root cause first: the timing rule is decided now (nothing more is sent).
+    tell(timing);
+    const unjudged = sent.length - judged.length;
+    const why = `${sent.length} of its ${planned.length} deliveries sent${unjudged > 0 ? ` (${unjudged} not answered)` : ''}, ${planned.length - sent.length} not sent`;
+    tell(cut ? notChecked(base, blocked, why, { sent, findings: record.findings, durationMs: record.durationMs }) : record);
   }
-  tests.push(timingTest(all, o, blocked, finding));
-  o.onRule?.(tests.at(-1)!);
+  if (!timing) {
+    const t = blocked ? notChecked(timingBase(o), blocked, 'no delivery answered') : timingTest(all, o, finding);
+    tell(t);
+  }
   return { tests, unhandled: [], startedAt: started.toISOString(), durationMs: Date.now() - started.getTime() };
 }
 
-/** receiver.answered-in-time: every delivery of the check answered within the timeout. */
-function timingTest(
-  all: { rule: string; planned: PlannedDelivery; sent: SentDelivery }[],
-  o: CheckReceiverOptions,
-  blocked: ReturnType<typeof rootOf> | undefined,
-  finding: (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix'>, message: string, evidence: Record<string, unknown>) => Finding,
-): TestRecord {
+/** A rule's finding over the deliveries it sent: those that broke it (undefined: none did). */
+function judgeRule(rule: ReceiverRule, name: string, judged: { p: PlannedDelivery; s: SentDelivery }[], plannedCount: number, finding: MakeFinding): Finding | undefined {
+  const bad = judged.map((x) => ({ ...x, verdict: meets(x.p.expect, x.s) })).filter((x) => !x.verdict.ok);
+  if (bad.length === 0) return undefined;
+  const first = bad[0]!;
+  const list = bad.map((b) => `${b.p.label}: ${b.verdict.ok ? '' : b.verdict.why}`);
+  const expected = { accepted: 'accepted (2xx)', refused: 'refused (not 2xx)', 'refused-cleanly': 'refused with a 4xx' }[first.p.expect];
+  const of = judged.length === plannedCount ? `${plannedCount}` : `the ${judged.length} judged (of ${plannedCount}: the receiver was given up)`;
+  const f = finding(rule, `${bad.length} of ${of} deliveries not ${expected}: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, {
+    exchange: first.s.exchange,
+    ...(first.p.eventId ? { eventId: first.p.eventId } : {}),
+    deliveries: bad.map((b) => brief(b.p, b.s)),
+  });
+  f.test = name;
+  return f;
+}
+
+function timingBase(o: CheckReceiverOptions): TestBase {
   const rule = ANSWERED_IN_TIME;
-  const name = testName(`${rule.title} (${o.timeoutMs} ms)`);
-  const base = { name, capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [], parameters: { rule: rule.id, url: o.shownUrl, timeout: `${o.timeoutMs} ms` } };
-  if (blocked) return { ...base, state: 'skipped', durationMs: 0, findings: [], exchanges: [], exchangeCount: 0, blockedBy: blocked, skipReason: `not judged: the receiver did not answer (${blocked.message.split(';')[0]})` };
-  // A connection the receiver closed on purpose (an oversized body) is an answer in time; no answer within the cap is not.
-  const late = all.filter((x) => (x.sent.status !== undefined || x.sent.errorCode === 'PCC_TIMEOUT') && (x.sent.durationMs > o.timeoutMs || x.sent.status === undefined));
+  return {
+    name: testName(`${rule.title} (${o.timeoutMs} ms)`), capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [],
+    parameters: { rule: rule.id, url: o.shownUrl, timeout: `${o.timeoutMs} ms` },
+  };
+}
+
+/**
+ * receiver.answered-in-time: every delivery of the check answered within the timeout. `gaveUp`: the
+ * receiver was given up as too slow, and this is the root finding, a failure whatever the rule's
+ * severity: like an unreachable receiver, one that cannot be judged must not pass.
+ */
+function timingTest(all: Sent[], o: CheckReceiverOptions, finding: MakeFinding, gaveUp?: { notCheckedRules: number }): TestRecord {
+  const base = timingBase(o);
+  const late = all.filter((x) => timedOut(x.sent, o.timeoutMs));
   const findings: Finding[] = [];
-  if (late.length > 0) {
-    const first = late[0]!;
-    const list = late.map((x) => `${x.planned.label} (${x.rule}): ${x.sent.status === undefined ? `no answer within ${capFor(o.timeoutMs)} ms` : `${x.sent.durationMs} ms`}`);
-    const f = finding(rule, `${late.length} of ${all.length} deliveries answered later than ${o.timeoutMs} ms: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, {
-      exchange: first.sent.exchange,
-      ...(first.planned.eventId ? { eventId: first.planned.eventId } : {}),
-      deliveries: late.map((x) => ({ rule: x.rule, ...brief(x.planned, x.sent) })),
-    });
-    f.test = name;
-    findings.push(f);
+  const lateness = (x: Sent) => `${x.planned.label} (${x.rule}): ${x.sent.status === undefined ? (x.sent.exchange.error?.message ?? 'no answer') : `${x.sent.durationMs} ms`}`;
+  const evidence = (first: Sent) => ({ exchange: first.sent.exchange, ...(first.planned.eventId ? { eventId: first.planned.eventId } : {}), deliveries: late.map((x) => ({ rule: x.rule, ...brief(x.planned, x.sent) })) });
+  if (gaveUp) {
+    const row = late.slice(-TIMEOUTS_IN_A_ROW);
+    const n = gaveUp.notCheckedRules;
+    const message = `no answer within ${o.timeoutMs} ms to ${TIMEOUTS_IN_A_ROW} deliveries in a row (${row.map(lateness).join(', ')}): the receiver is too slow to be judged and is not waited for again, ${n} rule${n === 1 ? '' : 's'} not checked`;
+    findings.push({ ...finding(ANSWERED_IN_TIME, message, evidence(row[0]!), 'failure'), test: base.name });
+  } else if (late.length > 0) {
+    const list = late.map(lateness);
+    findings.push({ ...finding(ANSWERED_IN_TIME, `${late.length} of ${all.length} deliveries answered later than ${o.timeoutMs} ms: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, evidence(late[0]!)), test: base.name });
   }
   const exchanges: Exchange[] = late.map((x) => x.sent.exchange);
   return { ...base, state: findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed', durationMs: 0, findings, exchanges, exchangeCount: exchanges.length, startedAt: new Date().toISOString() };

@@ -103,6 +103,37 @@ describe('sendDelivery and checkReceiver', () => {
     }
   });
 
+  it('given up as too slow: a rule cut short fails on the late answer it saw, after the root; the second wait is only the timeout; the rest are not checked', async () => {
+    let received = 0;
+    const server = createServer((req, res) => {
+      received++;
+      req.resume();
+      req.on('end', () => setTimeout(() => res.writeHead(500).end(), 300));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/h`;
+    try {
+      const record = await checkReceiver({ url: new URL(url), shownUrl: url, secret: 'k'.repeat(16), timeoutMs: 100, strict: false, userAgent: 'test' });
+      expect(received).toBe(2);
+      expect(record.tests.map((t) => [t.parameters.rule, t.state])).toEqual([
+        ['receiver.answered-in-time', 'failed'],
+        ['receiver.valid-accepted', 'failed'],
+        ...RECEIVER_RULES.slice(1).map((r) => [r.id, 'skipped']),
+      ]);
+      const [root, cut] = record.tests;
+      expect(cut!.exchanges.map((e) => (e as { error?: { message: string } }).error?.message)).toEqual([undefined, 'no whole answer within 100 ms']);
+      expect(root!.findings[0]).toMatchObject({ severity: 'failure', message: expect.stringMatching(/^no answer within 100 ms to 2 deliveries in a row .* 10 rules not checked; fix: /) });
+      expect(cut!.findings[0]!.message).toMatch(/^1 of the 1 judged \(of 13: the receiver was given up\) deliveries not accepted \(2xx\): transaction\.initiated: answered 500; fix: /);
+      for (const t of record.tests.slice(2)) {
+        expect(t.blockedBy).toMatchObject({ check: 'receiver.answered-in-time', test: root!.name });
+        expect(t.skipReason).toMatch(/: not checked, none of its \d+ deliver(y|ies) sent$/);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   it('the cap: the timeout and as long again, at least 5 s more', () => {
     expect(capFor(10_000)).toBe(20_000);
     expect(capFor(300)).toBe(5_300);

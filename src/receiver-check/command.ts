@@ -2,7 +2,8 @@
  * `check-receiver --url URL`: judges an integrator's webhook endpoint (the system under test) by
  * sending it deliveries exactly as sandbox.md describes them, genuine and forged, and writes the same
  * reports as a run. Exit 0: every rule passed (warnings allowed); 1: a failure finding (an
- * unreachable receiver is one); 2: a usage error or an error of the toolkit.
+ * unreachable receiver is one, and so is one too slow to be judged); 2: a usage error or an error of
+ * the toolkit.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,7 @@ import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { DURATION_HINT, formatDuration, tryParseDuration } from '../config/duration.ts';
 import { CONTRACT_FILE, type RunIo, contractSha256, toolInfo } from '../engine/index.ts';
 import { type RunInfo, type TestRecord, findingLine, prepareReportsDir, writeRecordReports } from '../report/index.ts';
-import { RECEIVER_CAPABILITY, checkReceiver } from './check-receiver.ts';
+import { RECEIVER_CAPABILITY, TIMEOUTS_IN_A_ROW, checkReceiver } from './check-receiver.ts';
 import { ANSWERED_IN_TIME, RECEIVER_RULES } from './rules.ts';
 
 /** The environment variable that holds the webhook secret key. */
@@ -35,7 +36,9 @@ printed or written to a report).
 options:
   --url <url>            the endpoint to judge (http or https; required)
   --secret-file <file>   a file holding the webhook secret key (one trailing newline is ignored)
-  --timeout <duration>   an answer later than this is a warning (default ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}; 500ms, 30s, 2m)
+  --timeout <duration>   an answer later than this is a warning (default ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}; 500ms, 30s, 2m);
+                         ${TIMEOUTS_IN_A_ROW} deliveries in a row not answered within it: the receiver is given up
+                         as too slow (a failure; the rules left are not checked)
   --strict               profile rules (warnings) fail too
   --reports <dir>        where the reports go (default ${CHECK_RECEIVER_DEFAULTS.reports})
   --no-html              skip the Allure HTML report
@@ -44,7 +47,8 @@ options:
 rules (severity without --strict, clause):
 ${ruleLines}
 
-exit: 0 every rule passed (warnings allowed), 1 a failure (an unreachable receiver is one), 2 usage or toolkit error.
+exit: 0 every rule passed (warnings allowed), 1 a failure (an unreachable or too slow receiver is
+one; the rules it kept from being checked are not checked, never passed), 2 usage or toolkit error.
 reports: summary.json, junit.xml, certification.md/.html, allure-results/, allure-report/index.html
 `;
 
@@ -148,7 +152,11 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
 /** One line per rule as it ends. */
 function ruleLine(t: TestRecord): string {
   const id = t.parameters.rule ?? '';
-  if (t.state === 'skipped') return `- ${id}: not judged (${t.skipReason ?? 'skipped'})\n`;
+  if (t.state === 'skipped') {
+    // The root cause was told once already: here only what this rule did not get.
+    const why = /: (not checked, .*)$/.exec(t.skipReason ?? '')?.[1] ?? `not checked (${t.skipReason ?? 'skipped'})`;
+    return `- ${id}: ${why}${t.blockedBy ? ` (blocked by [${t.blockedBy.check}])` : ''}\n${t.findings.map((f) => `    ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}\n`).join('')}`;
+  }
   const mark = t.findings.some((f) => f.severity === 'failure') ? '✗' : t.findings.length > 0 ? '!' : '✓';
   const head = `${mark} ${id}: ${t.name.slice(`${RECEIVER_CAPABILITY} > `.length)}\n`;
   return head + t.findings.map((f) => `    ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}\n`).join('');
@@ -174,7 +182,7 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
       url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict,
       userAgent: `${tool.name}/${tool.version} (check-receiver)`,
       onRule: (t) => io.stdout(ruleLine(t)),
-      onUnreachable: (line) => io.stderr(`${line}\n`),
+      onGiveUp: (line) => io.stderr(`${line}\n`),
     });
     const info: RunInfo = {
       tool,
@@ -196,7 +204,7 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
       certification: { subject: `webhook receiver ${shown}`, required: [RECEIVER_CAPABILITY] },
     });
     const c = result.summary.counts;
-    io.stdout(`${result.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} not judged; ${c.failures} failure${c.failures === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}; ${result.reports.certification.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}\n`);
+    io.stdout(`${result.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} not checked; ${c.failures} failure${c.failures === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}; ${result.reports.certification.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}\n`);
     io.stdout(`reports: ${result.reports.summary}, ${result.reports.certificationMd}${result.reports.allureReport ? `, ${result.reports.allureReport}/index.html` : ''}\n`);
     return result.exitCode;
   } catch (e) {
