@@ -285,6 +285,7 @@ describe('check-receiver usage', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^PCC_USAGE: /);
     expect(lines[1]).toMatch(/^ {2}fix: /);
     expect(r.stderr).not.toContain(SECRET);
@@ -309,8 +310,12 @@ describe('check-receiver usage', () => {
     expect(await usage([])).toContain('--url is required');
     expect(await usage(['--url', 'not a url'])).toContain('--url is not a URL');
     expect(await usage(['--url', 'ftp://127.0.0.1/x'])).toContain('must be http or https');
-    expect(await usage(['--url', url, '--timeout', 'soon'])).toContain('--timeout');
-    expect(await usage(['--url', url, '--timeout', '0'])).toContain('--timeout');
+    expect(await usage(['--url', url, '--timeout', 'soon'])).toBe('PCC_USAGE: --timeout "soon" is not a duration');
+    expect(await usage(['--url', url, '--timeout', '1.5ms'])).toBe('PCC_USAGE: --timeout "1.5ms" is not a whole number of milliseconds');
+    expect(await usage(['--url', url, '--timeout', '--strict'])).toContain("Option '--timeout' argument is ambiguous.");
+    expect(await usage(['--url', url, '--timeout', '-5s'])).toContain("use '--timeout=-XYZ'");
+    expect(await usage(['--url', url, '--timeout=-5s'])).toBe('PCC_USAGE: --timeout "-5s" is not a duration');
+    for (const bad of ['0', '50ms', '3m', '99999999m']) expect(await usage(['--url', url, '--timeout', bad])).toBe(`PCC_USAGE: --timeout "${bad}" is out of bounds (100ms to 2m)`);
     expect(await usage(['--url', url, '--verbose'])).toContain('unknown option --verbose');
     expect(await usage(['--url', url, `--secret=${SECRET}`])).toContain('the secret is never given as a flag value');
     expect(await usage(['--url', url, '--secret', SECRET])).toContain('unknown option --secret');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/index.ts';
 import { capFor, checkReceiver } from './check-receiver.ts';
-import { CHECK_RECEIVER_DEFAULTS, parseCheckReceiverArgs, shownUrl } from './command.ts';
+import { CHECK_RECEIVER_DEFAULTS, TIMEOUT_BOUNDS, parseCheckReceiverArgs, shownUrl } from './command.ts';
 import { RECEIVER_RULES } from './rules.ts';
 import { sendDelivery } from './send.ts';
 
@@ -25,6 +25,8 @@ describe('parseCheckReceiverArgs', () => {
     expect(a).toMatchObject({ secret: env.PAYCONNECT_WEBHOOK_SECRET, timeoutMs: CHECK_RECEIVER_DEFAULTS.timeoutMs, strict: false, reports: 'reports/receiver', html: true });
     expect(parseCheckReceiverArgs(['--url', 'http://127.0.0.1:1/x', '--timeout', '2s', '--strict', '--reports', 'out', '--no-html'], env)).toMatchObject({ timeoutMs: 2000, strict: true, reports: 'out', html: false });
     expect(parseCheckReceiverArgs(['--help'], {})).toBe('help');
+    expect(parseCheckReceiverArgs(['--url', 'http://x/', '--timeout', '100ms'], env)).toMatchObject({ timeoutMs: TIMEOUT_BOUNDS.minMs });
+    expect(parseCheckReceiverArgs(['--url', 'http://x/', '--timeout', '2m'], env)).toMatchObject({ timeoutMs: TIMEOUT_BOUNDS.maxMs });
   });
 
   it('usage errors name what is wrong and never the secret', () => {

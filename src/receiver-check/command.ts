@@ -20,6 +20,13 @@ export const SECRET_ENV = 'PAYCONNECT_WEBHOOK_SECRET';
 /** Defaults of the command's flags. */
 export const CHECK_RECEIVER_DEFAULTS = { timeoutMs: 10_000, reports: 'reports/receiver' } as const;
 
+/**
+ * The --timeout the command takes: below 100 ms a loopback answer is late by scheduling alone; above
+ * 2 m a receiver given up as too slow costs {@link TIMEOUTS_IN_A_ROW} waits of up to `capFor(2 m)`
+ * (4 m) each; and a timer must stay within 2^31 ms.
+ */
+export const TIMEOUT_BOUNDS = { minMs: 100, maxMs: 120_000 } as const;
+
 const ruleLines = [...RECEIVER_RULES, ANSWERED_IN_TIME].map((r) => `  ${r.id.padEnd(34)} ${r.source === 'spec' ? 'failure' : 'warning'}  ${r.clause}`).join('\n');
 
 export const CHECK_RECEIVER_USAGE = `usage: payconnect-conformance check-receiver --url <url> [options]
@@ -36,7 +43,7 @@ printed or written to a report).
 options:
   --url <url>            the endpoint to judge (http or https; required)
   --secret-file <file>   a file holding the webhook secret key (one trailing newline is ignored)
-  --timeout <duration>   an answer later than this is a warning (default ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}; 500ms, 30s, 2m);
+  --timeout <duration>   an answer later than this is a warning (default ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}; ${formatDuration(TIMEOUT_BOUNDS.minMs)} to ${formatDuration(TIMEOUT_BOUNDS.maxMs)});
                          ${TIMEOUTS_IN_A_ROW} deliveries in a row not answered within it: the receiver is given up
                          as too slow (a failure; the rules left are not checked)
   --strict               profile rules (warnings) fail too
@@ -118,8 +125,11 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
       if (/^--?secret$|^--(webhook-)?(secret|key)/.test(name)) throw usage(`unknown option ${name}: the secret is never given as a flag value`, `set ${SECRET_ENV} or use --secret-file <file>`);
       throw usage(`unknown option ${name}`, fix);
     }
-    // Node's message names the flag only (a value is never part of it for these codes).
-    const message = code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? ((e as Error).message.split('\n')[0] ?? 'a flag needs a value') : 'the command line cannot be read';
+    // Node's message names the flag only (a value is never part of it for these codes); for a value
+    // that starts with a dash, its first line and the last, which says how to write one.
+    const lines = (e as Error).message.split('\n');
+    const message = code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? 'the command line cannot be read'
+      : lines.length > 1 && /ambiguous/.test(lines[0]!) ? `${lines[0]} ${lines.at(-1)}` : (lines[0] || 'a flag needs a value');
     throw usage(message, fix);
   }
   const v = parsed.values;
@@ -143,7 +153,9 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
   let timeoutMs: number = CHECK_RECEIVER_DEFAULTS.timeoutMs;
   if (v.timeout !== undefined) {
     const t = tryParseDuration(v.timeout);
-    if (!t.ok || t.ms <= 0) throw usage(`--timeout ${JSON.stringify(v.timeout)} is not a duration above 0`, DURATION_HINT);
+    if (!t.ok) throw usage(`--timeout ${JSON.stringify(v.timeout)} is ${t.reason}`, DURATION_HINT);
+    const { minMs, maxMs } = TIMEOUT_BOUNDS;
+    if (t.ms < minMs || t.ms > maxMs) throw usage(`--timeout ${JSON.stringify(v.timeout)} is out of bounds (${formatDuration(minMs)} to ${formatDuration(maxMs)})`, `give a duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}, such as --timeout ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}`);
     timeoutMs = t.ms;
   }
   return { url, secret, timeoutMs, strict: v.strict ?? false, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: !v['no-html'] };
