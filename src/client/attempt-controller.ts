@@ -23,6 +23,11 @@ export class AttemptController implements Dispatcher.DispatchController {
     return this.#reason !== null || (this.#target?.aborted ?? false);
   }
 
+  /** Whether the caller aborted the request (not merely an attempt: a timed-out one, say). */
+  get abortedByCaller(): boolean {
+    return this.#reason !== null;
+  }
+
   get paused(): boolean {
     return this.#paused || (this.#target?.paused ?? false);
   }
@@ -44,6 +49,24 @@ export class AttemptController implements Dispatcher.DispatchController {
   resume(): void {
     this.#paused = false;
     this.#target?.resume();
+  }
+}
+
+/**
+ * What every relay that sends one request more than once shares: one controller for the whole
+ * request, pointed at the connection of each attempt, and the caller told of the start only once.
+ */
+export abstract class AttemptRelay {
+  protected readonly controller = new AttemptController();
+  #started = false;
+
+  constructor(readonly outer: Dispatcher.DispatchHandler) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.controller.setTarget(controller);
+    if (this.#started) return;
+    this.#started = true;
+    this.outer.onRequestStart?.(this.controller, context);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { isToolkitError, ToolkitError } from '../core/errors.ts';
-import { AttemptController, asError, failLater } from './attempt-controller.ts';
+import { AttemptRelay, asError, failLater } from './attempt-controller.ts';
 import { contextOf, headersOf, isSafeMethod } from './request-options.ts';
 import { matchesPath, PAIR_PATH, TOKEN_PATH } from './path.ts';
 import { TokenCache, type TokenCacheOptions, type TokenSource } from './token-cache.ts';
@@ -41,9 +41,7 @@ export function bearerToken(
   };
 }
 
-class BearerRelay implements Dispatcher.DispatchHandler {
-  readonly #controller = new AttemptController();
-  #started = false;
+class BearerRelay extends AttemptRelay implements Dispatcher.DispatchHandler {
   #resent = false;
   #swallow = false;
   #token = '';
@@ -51,29 +49,24 @@ class BearerRelay implements Dispatcher.DispatchHandler {
   constructor(
     readonly dispatch: Dispatcher.Dispatch,
     readonly opts: Dispatcher.DispatchOptions & { headers: Record<string, string> },
-    readonly outer: Dispatcher.DispatchHandler,
+    outer: Dispatcher.DispatchHandler,
     readonly cache: TokenCache,
-  ) {}
+  ) {
+    super(outer);
+  }
 
   async send(): Promise<void> {
     try {
       this.#token = await this.cache.get();
-      if (this.#controller.aborted) throw this.#controller.reason ?? new Error('request aborted');
+      if (this.controller.aborted) throw this.controller.reason ?? new Error('request aborted');
       this.#swallow = false;
       const headers = { ...this.opts.headers, authorization: `Bearer ${this.#token}` };
       this.dispatch({ ...this.opts, headers }, this);
     } catch (err) {
       const error = isToolkitError(err) ? err : new ToolkitError('PCC_AUTH_FAILED',
         `no bearer token: ${asError(err).message}`, 'check the credentials', { cause: err });
-      failLater(this.outer, error, this.#controller);
+      failLater(this.outer, error, this.controller);
     }
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    this.#controller.setTarget(controller);
-    if (this.#started) return;
-    this.#started = true;
-    this.outer.onRequestStart?.(this.#controller, context);
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[]>, message?: string): void {
@@ -85,19 +78,19 @@ class BearerRelay implements Dispatcher.DispatchHandler {
         return;
       }
     }
-    this.outer.onResponseStart?.(this.#controller, status, headers, message);
+    this.outer.onResponseStart?.(this.controller, status, headers, message);
   }
 
   onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.#swallow) this.outer.onResponseData?.(this.#controller, chunk);
+    if (!this.#swallow) this.outer.onResponseData?.(this.controller, chunk);
   }
 
   onResponseEnd(_c: Dispatcher.DispatchController, trailers: Record<string, string | string[]>): void {
     if (this.#swallow) void this.send();
-    else this.outer.onResponseEnd?.(this.#controller, trailers);
+    else this.outer.onResponseEnd?.(this.controller, trailers);
   }
 
   onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
-    this.outer.onResponseError?.(this.#controller, error);
+    this.outer.onResponseError?.(this.controller, error);
   }
 }

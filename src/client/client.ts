@@ -13,6 +13,7 @@ import { toToolkitError } from './network-error.ts';
 import { withTrailingSlash } from './path.ts';
 import { parseJson, type OperationResolver } from './recorder.ts';
 import { Redactor } from './redactor.ts';
+import type { RetryAfterOptions } from './retry-after.ts';
 import { TokenCache, type TokenCacheOptions, type TokenSource } from './token-cache.ts';
 
 /** Options of {@link createPayConnectClient}. */
@@ -38,6 +39,11 @@ export interface PayConnectClientOptions {
   token?: TokenCacheOptions;
   /** Send the integrator header on the token request too (the spec does not require it). @default false */
   integratorOnTokenRequest?: boolean;
+  /**
+   * How long one wait for Retry-After may be, and how often one request is sent again after it.
+   * @default { maxWaitMs: timeoutMs, maxResends: 3 }
+   */
+  retryAfter?: RetryAfterOptions;
 }
 
 /** One request. `path` gets a trailing slash if it lacks one. */
@@ -53,6 +59,11 @@ export interface PayConnectRequest {
   auth?: AuthMode;
   /** @default 'auto' */
   integrator?: IntegratorMode;
+  /**
+   * The longest this request may wait in all for Retry-After (e.g. what is left of a deadline); a
+   * longer wait is not honoured. @default no limit beyond the client's `retryAfter.maxWaitMs`
+   */
+  maxWaitMs?: number;
 }
 
 /** The answer to one request. */
@@ -63,7 +74,10 @@ export interface PayConnectResponse {
   body: unknown;
   /** The body exactly as received, as UTF-8 text. */
   rawBody: string;
-  /** The redacted record of the (last) attempt. */
+  /**
+   * The redacted record of the (last) attempt; earlier attempts (a 429 waited out, a reset GET) were
+   * recorded before it.
+   */
   exchange: Exchange;
 }
 
@@ -94,6 +108,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
     integratorId: options.integratorId, tokens, redactor, timeoutMs: options.timeoutMs,
     ...(options.resolveOperation ? { resolveOperation: options.resolveOperation } : {}),
     ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
+    ...(options.retryAfter ? { retryAfter: options.retryAfter } : {}),
     sink: (exchange, context) => {
       context?.onExchange?.(exchange);
       options.onExchange?.(exchange);
@@ -112,7 +127,10 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
     const opts: PccDispatchOptions = {
       origin: base.origin, path: prefix + withTrailingSlash(req.path), method: req.method, headers,
       ...(body === undefined ? {} : { body }),
-      pcc: { auth: req.auth ?? 'auto', integrator: req.integrator ?? 'auto', onExchange: (e) => exchanges.push(e) },
+      pcc: {
+        auth: req.auth ?? 'auto', integrator: req.integrator ?? 'auto', onExchange: (e) => exchanges.push(e),
+        ...(req.maxWaitMs === undefined ? {} : { maxWaitMs: req.maxWaitMs }),
+      },
     };
     let status: number, resHeaders: Dispatcher.ResponseData['headers'], bytes: Buffer;
     try {

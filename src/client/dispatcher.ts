@@ -1,8 +1,10 @@
 /**
  * The composed undici Dispatcher of the client. Order matters; from the caller inwards:
- * integrator header -> bearer token (may re-send a GET after a 401) -> reset retry (may re-send a GET
- * after a reset) -> recorder (one Exchange per attempt, so every re-send is on the record) -> timeout
- * (per attempt; its error is recorded) -> post guard (next to the wire: one send per POST) -> fresh
+ * integrator header -> bearer token (may re-send a GET after a 401) -> Retry-After (waits as a 429 or
+ * 503 asks and sends again, a POST included, within caps) -> reset retry (may re-send a GET after a
+ * reset) -> recorder (one Exchange per attempt, so every re-send is on the record, with the
+ * Retry-After marks) -> timeout (per attempt; its error is recorded) -> post guard (next to the wire:
+ * one send per POST, plus the one marked re-send after a refusal with Retry-After) -> fresh
  * connections (a POST or a re-send on a connection of its own) -> the pooled Agent (GET and HEAD).
  */
 import { Agent, type Dispatcher } from 'undici';
@@ -14,6 +16,7 @@ import { recorder, type ExchangeSink, type OperationResolver } from './recorder.
 import { redaction } from './redaction.ts';
 import type { Redactor } from './redactor.ts';
 import { resetRetry } from './reset-retry.ts';
+import { retryAfter, type RetryAfterOptions } from './retry-after.ts';
 import { timeout } from './timeout.ts';
 import type { TokenCache } from './token-cache.ts';
 
@@ -31,6 +34,8 @@ export interface PayConnectDispatcherOptions {
   resolveOperation?: OperationResolver;
   /** @default a counter from 1 */
   nextSeq?: () => number;
+  /** The caps of waiting for Retry-After. @default { maxWaitMs: timeoutMs, maxResends: 3 } */
+  retryAfter?: RetryAfterOptions;
 }
 
 /** The composed dispatcher (to send through), and `close` for the connections under it. */
@@ -55,6 +60,7 @@ export function createPayConnectDispatcher(options: PayConnectDispatcherOptions)
       ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
     }),
     resetRetry(),
+    retryAfter({ maxWaitMs: timeoutMs, ...options.retryAfter }),
     bearerToken(options.tokens),
     integratorHeader(options.integratorId),
   );

@@ -14,5 +14,6 @@ export * from './recorder.ts';
 export * from './redaction.ts';
 export * from './redactor.ts';
 export * from './reset-retry.ts';
+export * from './retry-after.ts';
 export * from './timeout.ts';
 export * from './token-cache.ts';

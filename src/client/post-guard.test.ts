@@ -1,10 +1,12 @@
+import type { ServerResponse } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/exchange.ts';
 import { postGuard } from './post-guard.ts';
 import { recorder } from './recorder.ts';
+import type { AttemptNote } from './request-options.ts';
 import { useClient } from './test-fixtures.ts';
-import { sendJson, startTestServer } from './test-server.ts';
+import { refuse, sendJson, startTestServer } from './test-server.ts';
 
 const start = useClient();
 const POST = { method: 'POST', path: '/v1/pay-connect/transactions/generate/', body: { amount: 100 }, auth: 'none' } as const;
@@ -39,27 +41,45 @@ describe('no automatic retry of a POST', () => {
   });
 
   it('postGuard refuses a second send of the same POST by any outer interceptor', async () => {
-    const server = await startTestServer((_req, res) => sendJson(res, { transaction_id: 'tx' }));
-    const agent = new Agent();
-    const exchanges: Exchange[] = [];
-    // A rogue interceptor that sends every request again once the first answer is in.
-    const sendTwice: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => dispatch(opts, {
-      onRequestStart: () => {},
-      onResponseEnd: () => dispatch(opts, handler),
-      onResponseError: (c, e) => handler.onResponseError?.(c, e),
-    });
-    const send = (method: 'GET' | 'POST') => agent.compose(postGuard(), recorder({ sink: (e) => exchanges.push(e) }), sendTwice)
-      .request({ origin: server.url, path: '/v1/x/', method, pcc: {} } as Dispatcher.RequestOptions);
-    try {
-      await expect(send('POST')).rejects.toMatchObject({ code: 'PCC_RETRY_FORBIDDEN' });
-      expect(server.seen).toHaveLength(1);
-      expect(exchanges.map((e) => e.error?.code ?? e.response?.status)).toEqual([200, 'PCC_RETRY_FORBIDDEN']);
-      const again = await send('GET'); // GET is safe: the guard lets the second send through
-      await again.body.text();
-      expect(server.seen.map((r) => r.method)).toEqual(['POST', 'GET', 'GET']);
-    } finally {
-      await agent.close();
-      await server.close();
-    }
+    const post = await sendTwice((res) => sendJson(res, { transaction_id: 'tx' }), 'POST');
+    expect(post).toEqual({ outcome: 'PCC_RETRY_FORBIDDEN', sends: 1, recorded: [200, 'PCC_RETRY_FORBIDDEN'] });
+    // GET is safe: the guard lets the second send through.
+    expect(await sendTwice((res) => sendJson(res, {}), 'GET')).toMatchObject({ outcome: 200, sends: 2 });
+  });
+
+  it('postGuard lets through only a marked re-send after a 429 or 503 with Retry-After', async () => {
+    const marked: AttemptNote = { resend: { after: 'retry-after', waitedMs: 0, n: 1 } };
+    expect(await sendTwice((res) => refuse(res, 429, '0'), 'POST', marked)).toMatchObject({ outcome: 200, sends: 2 });
+    expect(await sendTwice((res) => refuse(res, 503, '0'), 'POST', marked)).toMatchObject({ outcome: 200, sends: 2 });
+    // Not marked, refused without Retry-After, another status, an answer: no second send.
+    expect(await sendTwice((res) => refuse(res, 429, '0'), 'POST')).toMatchObject({ outcome: 'PCC_RETRY_FORBIDDEN', sends: 1 });
+    expect(await sendTwice((res) => refuse(res, 429), 'POST', marked)).toMatchObject({ outcome: 'PCC_RETRY_FORBIDDEN', sends: 1 });
+    expect(await sendTwice((res) => refuse(res, 500, '0'), 'POST', marked)).toMatchObject({ outcome: 'PCC_RETRY_FORBIDDEN', sends: 1 });
+    expect(await sendTwice((res) => sendJson(res, {}), 'POST', marked)).toMatchObject({ outcome: 'PCC_RETRY_FORBIDDEN', sends: 1 });
   });
 });
+
+/**
+ * Sends a request through the guard, the recorder and a rogue interceptor that sends it once more
+ * when the first answer is in (with `attempt` as the second send's note); the server answers the
+ * first send with `first` and the second with 200.
+ */
+async function sendTwice(first: (res: ServerResponse) => void, method: 'GET' | 'POST', attempt?: AttemptNote) {
+  const server = await startTestServer((_req, res, n) => (n === 1 ? first(res) : sendJson(res, { second: true })));
+  const agent = new Agent();
+  const exchanges: Exchange[] = [];
+  const again: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => dispatch(opts, {
+    onRequestStart: () => {},
+    onResponseEnd: () => dispatch({ ...opts, ...(attempt ? { attempt } : {}) } as Dispatcher.DispatchOptions, handler),
+    onResponseError: (c, e) => handler.onResponseError?.(c, e),
+  });
+  try {
+    const sent = agent.compose(postGuard(), recorder({ sink: (e) => exchanges.push(e) }), again)
+      .request({ origin: server.url, path: '/v1/x/', method, body: method === 'POST' ? '{}' : undefined, pcc: {} } as Dispatcher.RequestOptions);
+    const outcome = await sent.then(async (r) => (await r.body.text(), r.statusCode), (e: { code?: string }) => e.code);
+    return { outcome, sends: server.seen.length, recorded: exchanges.map((e) => e.error?.code ?? e.response?.status) };
+  } finally {
+    await agent.close();
+    await server.close();
+  }
+}

@@ -1,12 +1,13 @@
 /**
  * Interceptor: the only source of Exchange records. It watches one attempt pass by, copies what went
  * out and every byte that came back, and hands the record to the sink when the attempt ends; the
- * response itself flows on to the caller untouched.
+ * response itself flows on to the caller untouched. What the Retry-After relay noted about the
+ * attempt (an answer that asked to wait, a re-send after the wait) goes on the record too.
  */
 import type { Dispatcher } from 'undici';
 import type { Exchange } from '../core/exchange.ts';
 import { AttemptController, asError } from './attempt-controller.ts';
-import { contextOf, flattenHeaders, headersOf, type RequestContext } from './request-options.ts';
+import { attemptOf, contextOf, flattenHeaders, headersOf, type RecordedExchange, type RequestContext } from './request-options.ts';
 import { toToolkitError } from './network-error.ts';
 import { pathnameOf } from './path.ts';
 
@@ -68,7 +69,10 @@ class Recording implements Dispatcher.DispatchHandler {
     readonly outer: Dispatcher.DispatchHandler,
     readonly options: RecorderOptions,
     readonly seq: number,
-  ) {}
+  ) {
+    const note = attemptOf(opts);
+    if (note) note.seq = seq;
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.outer.onRequestStart?.(controller, context);
@@ -101,7 +105,8 @@ class Recording implements Dispatcher.DispatchHandler {
     const headers = headersOf(opts);
     const path = pathnameOf(opts.path);
     const operationId = this.options.resolveOperation?.(opts.method, path);
-    const exchange: Exchange = {
+    const note = attemptOf(opts);
+    const exchange: RecordedExchange = {
       seq: this.seq,
       ...(operationId === undefined ? {} : { operationId }),
       request: { method: opts.method, url: `${originOf(opts.origin)}${opts.path}`, path, headers, ...requestBody(opts.body) },
@@ -113,6 +118,8 @@ class Recording implements Dispatcher.DispatchHandler {
       const body = parseJson(rawBody);
       exchange.response = { ...this.#response, ...(body === undefined ? {} : { body }), rawBody };
     }
+    if (note?.resend) exchange.resend = { ...note.resend };
+    if (note?.retryAfter) exchange.retryAfter = { ...note.retryAfter };
     if (error) {
       const coded = toToolkitError(error);
       exchange.error = { code: coded.code, message: coded.message };

@@ -4,7 +4,7 @@
  * a reset fails at once (see postGuard), because the service may have acted on it.
  */
 import type { Dispatcher } from 'undici';
-import { AttemptController, asError } from './attempt-controller.ts';
+import { AttemptRelay, asError } from './attempt-controller.ts';
 import { isSafeMethod, type PccDispatchOptions } from './request-options.ts';
 import { isConnectionReset } from './network-error.ts';
 
@@ -23,9 +23,7 @@ export function resetRetry(options: ResetRetryOptions = {}): Dispatcher.Dispatch
   };
 }
 
-class ResetRelay implements Dispatcher.DispatchHandler {
-  readonly #controller = new AttemptController();
-  #started = false;
+class ResetRelay extends AttemptRelay implements Dispatcher.DispatchHandler {
   #responded = false;
   #left: number;
   #sent = 0;
@@ -33,9 +31,10 @@ class ResetRelay implements Dispatcher.DispatchHandler {
   constructor(
     readonly dispatch: Dispatcher.Dispatch,
     readonly opts: Dispatcher.DispatchOptions,
-    readonly outer: Dispatcher.DispatchHandler,
+    outer: Dispatcher.DispatchHandler,
     retries: number,
   ) {
+    super(outer);
     this.#left = retries;
   }
 
@@ -44,39 +43,32 @@ class ResetRelay implements Dispatcher.DispatchHandler {
     return this.dispatch(again ? { ...this.opts, freshConnection: true } as PccDispatchOptions : this.opts, this);
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    this.#controller.setTarget(controller);
-    if (this.#started) return;
-    this.#started = true;
-    this.outer.onRequestStart?.(this.#controller, context);
-  }
-
   onResponseStart(_c: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[]>, message?: string): void {
     this.#responded = true;
-    this.outer.onResponseStart?.(this.#controller, status, headers, message);
+    this.outer.onResponseStart?.(this.controller, status, headers, message);
   }
 
   onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.outer.onResponseData?.(this.#controller, chunk);
+    this.outer.onResponseData?.(this.controller, chunk);
   }
 
   onResponseEnd(_c: Dispatcher.DispatchController, trailers: Record<string, string | string[]>): void {
-    this.outer.onResponseEnd?.(this.#controller, trailers);
+    this.outer.onResponseEnd?.(this.controller, trailers);
   }
 
   onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
-    if (!this.#responded && this.#left > 0 && !this.#controller.aborted && isConnectionReset(error)) {
+    if (!this.#responded && this.#left > 0 && !this.controller.aborted && isConnectionReset(error)) {
       this.#left--;
       // Not from inside undici's error path: let it finish with the dead socket first.
       setImmediate(() => {
         try {
           this.send();
         } catch (err) {
-          this.outer.onResponseError?.(this.#controller, asError(err));
+          this.outer.onResponseError?.(this.controller, asError(err));
         }
       });
       return;
     }
-    this.outer.onResponseError?.(this.#controller, error);
+    this.outer.onResponseError?.(this.controller, error);
   }
 }

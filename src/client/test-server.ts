@@ -58,6 +58,13 @@ export function sendJson(res: ServerResponse, body: unknown, status = 200): void
   res.end(text);
 }
 
+/** Answers `status` with a JSON detail and, when given, `Retry-After: retryAfter`. */
+export function refuse(res: ServerResponse, status: number, retryAfter?: string): void {
+  const text = JSON.stringify({ detail: 'slow down' });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) });
+  res.end(text);
+}
+
 /** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
 export async function closedPort(): Promise<number> {
   const server = createServer();
