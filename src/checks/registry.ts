@@ -7,6 +7,7 @@ import { severityFor } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
 import type { Check, CheckContext, CheckOutcome } from './check.ts';
 import * as flow from './flow-checks.ts';
+import { waitedOut } from './guards.ts';
 import * as invariants from './invariants.ts';
 import * as model from './model-checks.ts';
 import * as observations from './observations.ts';
@@ -87,8 +88,15 @@ export function operationFor(method: string, path: string) {
   return operations.find((o) => o.method === method.toUpperCase() && new RegExp(o.pattern).test(p));
 }
 
-/** Runs every automatic check on an exchange. */
+/** Why no automatic check judges an answer that asked to wait and was waited out. */
+export const WAITED_OUT = 'the service asked to wait (Retry-After) and the client did, then sent the request again: the re-send\'s answer is judged';
+
+/**
+ * Runs every automatic check on an exchange. An answer that asked the client to wait, which it did
+ * (a 429 or 503 with Retry-After, then a re-send), is no answer to judge: every check skips it.
+ */
 export function runAutoChecks(ex: Exchange, ctx: Omit<CheckContext, 'operation'>): CheckRun[] {
+  if (waitedOut(ex)) return AUTO_CHECKS.map((c) => ({ check: c.id, outcome: 'skip', reason: WAITED_OUT, findings: [] }));
   const operation = operationFor(ex.request.method, ex.request.path);
   return AUTO_CHECKS.map((c) => runCheck(c, ex, { ...ctx, operation }));
 }

@@ -7,7 +7,7 @@ import type { Exchange } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import type { Check, CheckContext } from './check.ts';
 import * as probes from './probes.ts';
-import { operationFor, runCheck } from './registry.ts';
+import { operationFor, runAutoChecks, runCheck, WAITED_OUT } from './registry.ts';
 import { contentTypeJson, responseEnum, responseFormat, responseSchema, statusDocumented } from './response-checks.ts';
 
 function exchange(method: string, path: string, status: number, body?: unknown, contentType = 'application/json'): Exchange {
@@ -49,6 +49,22 @@ describe('response checks', () => {
     expect(judge(statusDocumented, exchange('POST', '/v1/auth/token/', 200, token)).outcome).toBe('pass');
     const r = judge(statusDocumented, exchange('POST', '/v1/auth/token/', 418, {}));
     expect(r.findings[0]!.message).toMatch(/^getToken answered 418; documented: 200/);
+  });
+
+  it('an answer that asked to wait and was waited out (429/503 with Retry-After, then a re-send) is judged by no automatic check', () => {
+    const status = '/v1/pay-connect/transactions/t-1/status/';
+    const asked = { ...exchange('GET', status, 429, 'slow down', 'text/plain'), retryAfter: { status: 429, waitMs: 1000, honoured: true, inARow: 1 } } as Exchange;
+    const runs = runAutoChecks(asked, { profile: resolveProfile('sandbox'), strict: false });
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs.every((r) => r.outcome === 'skip' && r.reason === WAITED_OUT && r.findings.length === 0)).toBe(true);
+    // The same 429 taken as the answer (the client stopped waiting) is judged as any other, and says why.
+    const kept = { ...asked, retryAfter: { status: 429, waitMs: 1000, honoured: false, inARow: 4, reason: 'still asked to wait after 3 re-sends' } } as Exchange;
+    const judged = runAutoChecks(kept, { profile: resolveProfile('sandbox'), strict: false }).flatMap((r) => r.findings);
+    expect(judged.map((f) => f.check).sort()).toEqual(['response.content-type', 'response.status-documented']);
+    expect(judged.find((f) => f.check === 'response.status-documented')!.message)
+      .toBe('getTransactionStatus answered 429; documented: 200, 400, 401, 404 (it kept answering 429 with Retry-After (4 times in a row), and the client stopped waiting: still asked to wait after 3 re-sends)');
+    // A 429 without Retry-After asked nothing: judged as today.
+    expect(runAutoChecks(exchange('GET', status, 429, {}), { profile: resolveProfile('sandbox'), strict: false }).some((r) => r.outcome === 'fail')).toBe(true);
   });
 
   it('response.content-type: JSON (and +json) passes; text/plain fails; an empty body is skipped', () => {

@@ -1,6 +1,7 @@
 /** Checks run automatically on every exchange: the response against the contract. */
 import type { Exchange } from '../core/index.ts';
 import { type Check, defineCheck, fail, pass, skip } from './check.ts';
+import { keptAskingToWait } from './guards.ts';
 import { type SchemaErrorClass, describeErrors, schemaVerdict } from './schema-errors.ts';
 
 function schemaClassCheck<const Id extends string>(cls: SchemaErrorClass, id: Id, title: string): Check<Exchange, Id> {
@@ -50,7 +51,7 @@ export const statusDocumented = defineCheck<Exchange, 'response.status-documente
     const specListed = Object.entries(op.responses).some(([s, r]) => s !== '200' && r.source === 'spec');
     return fail({
       source: specListed ? 'spec' : 'sandbox',
-      message: `${op.operationId} answered ${status}; documented: ${Object.keys(op.responses).join(', ')}`,
+      message: `${op.operationId} answered ${status}; documented: ${Object.keys(op.responses).join(', ')}${keptAskingToWait(ex)}`,
       evidence: { status: ex.response.status, documented: Object.keys(op.responses) },
     });
   },
