@@ -63,6 +63,37 @@ describe('observe', () => {
     expect(o.elapsedMs).toBeLessThan(1500);
   });
 
+  it('tells each poll what is left of the deadline (the most it may wait for Retry-After)', async () => {
+    const budgets: number[] = [];
+    const poll = async ({ remainingMs }: { remainingMs: number }) => { budgets.push(remainingMs); return { status: 'IN_PROGRESS' }; };
+    await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 200, initialIntervalMs: 20 });
+    expect(budgets.length).toBeGreaterThan(2);
+    expect(budgets[0]).toBeLessThanOrEqual(200);
+    expect(budgets[0]).toBeGreaterThan(150);
+    expect(budgets.every((b, i) => b > 0 && (i === 0 || b < budgets[i - 1]!))).toBe(true);
+  });
+
+  it('does not add its back-off to time a poll already spent waiting (the client waited out a Retry-After)', async () => {
+    const starts: number[] = [];
+    let n = 0;
+    const poll = async () => {
+      starts.push(Date.now());
+      if (n++ === 0) await new Promise((r) => setTimeout(r, 300)); // the client waited inside the poll
+      return { status: n < 3 ? 'IN_PROGRESS' : 'SUCCESS' };
+    };
+    await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 5000, settleMs: 0, initialIntervalMs: 250, factor: 1 });
+    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(290);
+    expect(starts[1]! - starts[0]!).toBeLessThan(400); // not 300 + 250
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(240); // a quick poll keeps the back-off
+  });
+
+  it('cuts a Retry-After that reaches past the deadline at the deadline', async () => {
+    const t0 = Date.now();
+    const o = await observe({ kind: 'transaction', id: 't', poll: async () => ({ status: undefined, retryAfterMs: 60_000 }), webhooksObservable: false, final: FINAL, deadlineMs: 200 });
+    expect(o.timedOut).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
   it('honours Retry-After between polls', async () => {
     let n = 0;
     const times: number[] = [];

@@ -3,6 +3,12 @@
  * back-off, honouring Retry-After) and by webhook at once. After the first final status it keeps
  * watching for a short settle window, so a status that changes after it was final, or a webhook that
  * disagrees, is seen rather than missed. It judges nothing: the checks do.
+ *
+ * Waiting is done once. The client waits out a 429/503 with Retry-After inside a poll and sends it
+ * again (the poll is told how long it may take: what is left of the deadline), so the back-off runs
+ * from the start of a poll, not from its end: time spent waiting inside a poll is not waited again.
+ * A Retry-After on the answer a poll returns is one the client did not wait for (it gave up): that
+ * one replaces the back-off. No wait goes past the deadline, and the time polls take counts against it.
  */
 import type { ConvergenceObservation, StatusSighting as StatusSightingLike } from '../core/index.ts';
 
@@ -17,8 +23,11 @@ export interface PollResult {
 export interface ObserveOptions {
   kind: 'transaction' | 'operation';
   id: string;
-  /** Reads the status once (GET: safe to repeat). */
-  poll: () => Promise<PollResult>;
+  /**
+   * Reads the status once (GET: safe to repeat). `remainingMs` is what is left of the deadline: the
+   * most the read may spend waiting for Retry-After (the client's `maxWaitMs`).
+   */
+  poll: (budget: { remainingMs: number }) => Promise<PollResult>;
   /** The valid webhook sightings for this id so far, in arrival order. */
   webhooks?: () => StatusSightingLike[];
   /** Subscribes to new deliveries, to wake up early; returns an unsubscribe. */
@@ -85,8 +94,9 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       const now = Date.now();
       if (o.signal?.aborted) break;
       if (now - start >= o.deadlineMs) break;
-      const r = await o.poll();
+      const r = await o.poll({ remainingMs: o.deadlineMs - (now - start) });
       const at = Date.now() - start;
+      const tookMs = Date.now() - now;
       if (r.status !== undefined) {
         o.onStatus?.(r.status);
         if (polled.at(-1)?.status !== r.status) polled.push({ status: r.status, channel: 'poll', atMs: at });
@@ -99,7 +109,8 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       }
       // Once final, only the settle window is left: poll it a few times, not at the back-off pace.
       if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, settleMs / 3));
-      const wait = Math.min(r.retryAfterMs ?? interval, Math.max(0, o.deadlineMs - (Date.now() - start)));
+      const backoff = Math.max(0, interval - tookMs);
+      const wait = Math.min(r.retryAfterMs ?? backoff, Math.max(0, o.deadlineMs - (Date.now() - start)));
       interval = Math.min(maxInterval, interval * factor);
       await sleep(wait, wake, o.signal);
     }
