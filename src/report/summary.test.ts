@@ -47,6 +47,20 @@ describe('summary.json', () => {
     expect(s).toEqual({ tool, target, verdict: 'pass', counts: { tests: 1, passed: 1, failed: 0, skipped: 0, failures: 0, warnings: 0 }, findings: [], blocked: [] });
   });
 
+  it('counts the answers that asked to wait (429/503 with Retry-After) as rateLimited, waited out or not, without a finding', () => {
+    const asked = (honoured: boolean) => ({ seq: 1, request: {}, response: { status: 429 }, retryAfter: { status: 429, waitMs: 1000, honoured, inARow: 1 } });
+    const plain = { seq: 2, request: {}, response: { status: 200 }, resend: { after: 'retry-after', waitedMs: 1000, n: 1 } };
+    const run = runRecord([
+      testRecord({ scenario: 'polls', exchanges: [asked(true), plain, asked(true), plain] }),
+      testRecord({ scenario: 'gave up', exchanges: [asked(false)] }),
+      testRecord({ scenario: 'quiet', exchanges: [plain] }),
+    ]);
+    const s = buildSummary(run, tool, target);
+    expect(s.rateLimited).toBe(3);
+    expect(s).toMatchObject({ verdict: 'pass', findings: [] });
+    expect(buildSummary(runRecord([testRecord({ exchanges: [plain] })]), tool, target)).not.toHaveProperty('rateLimited');
+  });
+
   it('adds the seed, the start and end, and every skipped test with its reason, keeping the other fields', () => {
     const blockedBy = { check: 'convergence.deadline', severity: 'failure' as const, clause: 'spec#x', message: 'never final', test: 'payment > first' };
     const run = runRecord([

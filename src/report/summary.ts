@@ -43,6 +43,11 @@ export interface Summary {
   incomplete?: { reason: string; tests: string[] };
   /** Present when checks were turned off (`checks.disable`): their ids. */
   checksDisabled?: string[];
+  /**
+   * Present when answers asked the client to wait (a 429 or 503 with Retry-After): how many, among the
+   * exchanges the tests kept. Counted, not filed: only one the client stopped waiting on is judged.
+   */
+  rateLimited?: number;
   /** The seed of the run's random choices, to replay it (`--seed`); absent for merged shards of different seeds. */
   seed?: number;
   /** When the run started and ended (ISO 8601). */
@@ -87,6 +92,15 @@ function blockedEntries(tests: readonly TestRecord[]): BlockedEntry[] {
   return out;
 }
 
+/**
+ * How many of the kept exchanges are answers that asked the client to wait: the client marks them
+ * `retryAfter` (client/request-options.ts RetryAfterMark; report reads records, never the client).
+ */
+function rateLimitedOf(tests: readonly TestRecord[]): number {
+  const asked = (e: unknown) => typeof (e as { retryAfter?: unknown } | null)?.retryAfter === 'object';
+  return tests.reduce((n, t) => n + t.exchanges.filter(asked).length, 0);
+}
+
 /** Builds the summary. A failed test without a failure finding still fails the verdict. */
 export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string> }): Summary {
   const blocked = blockedEntries(run.tests);
@@ -104,6 +118,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const count = (s: string) => run.tests.filter((t) => t.state === s).length;
   const failures = findings.filter((f) => f.severity === 'failure').length;
   const failed = count('failed');
+  const rateLimited = rateLimitedOf(run.tests);
   return {
     tool,
     target,
@@ -112,6 +127,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     findings: order.map((o) => o.f),
     blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
     ...(notFinished.length > 0 ? { incomplete: { reason: incompleteReason, tests: notFinished.map((t) => t.name) } } : {}),
+    ...(rateLimited > 0 ? { rateLimited } : {}),
     ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests), labels: { ...(when.labels ?? {}) } } : {}),
   };
 }
