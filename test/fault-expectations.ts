@@ -184,6 +184,17 @@ export const LEGAL: Record<string, string[]> = {
   slow: ['cancel'],
   'cancel.race-success': ['cancel'],
   'token.short-lived': ['auth'],
+  // Polls to convergence, unknown-id probes (once 404 was expected, 429 came) and the cancel race
+  // (its status reads decide between 400 expected and a failed cancel).
+  'poll.rate-limited': ['payment', 'cancel', 'isolation'],
+};
+
+/**
+ * Legal faults a clean run must still show in a summary count (counted, not filed): the summary
+ * field that must be above 0.
+ */
+export const LEGAL_COUNTED: Record<string, 'rateLimited'> = {
+  'poll.rate-limited': 'rateLimited',
 };
 
 /** Faults run once more against the stateful suite, whose model checks must catch them too. */

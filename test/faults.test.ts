@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { CHECKS, FAULTS } from '../src/index.ts';
-import { BREAKS, type FaultExpectation, LEGAL, SCENARIOS, SHOWN_ELSEWHERE, STATEFUL } from './fault-expectations.ts';
+import { BREAKS, type FaultExpectation, LEGAL, LEGAL_COUNTED, SCENARIOS, SHOWN_ELSEWHERE, STATEFUL } from './fault-expectations.ts';
 import { runCli } from './support/run-cli.ts';
 
 const base = ['run', '--no-html', '--deadline', '10s'];
@@ -18,6 +18,7 @@ describe('the fault table', () => {
     const ids = FAULTS.map((f) => f.id).sort();
     expect([...Object.keys(BREAKS), ...Object.keys(LEGAL)].sort()).toEqual(ids);
     for (const f of FAULTS) expect(f.kind, f.id).toBe(f.id in LEGAL ? 'legal' : 'breaks');
+    for (const f of Object.keys(LEGAL_COUNTED)) expect(Object.keys(LEGAL), f).toContain(f);
   });
 
   test('no registered check is left without a fault that shows it firing', () => {
@@ -60,6 +61,8 @@ describe.concurrent('run against each legal fault stays clean', () => {
       expect(r.summary?.verdict).toBe('pass');
       expect(r.summary!.counts.passed).toBeGreaterThan(0);
       expect(r.code).toBe(0);
+      const counted = LEGAL_COUNTED[fault];
+      if (counted) expect((r.summary as unknown as Record<string, unknown>)[counted], `${fault}: summary.${counted}`).toBeGreaterThan(0);
     });
   }
 });

@@ -3,6 +3,7 @@ import { findTxn, unknownId } from './api-transactions.ts';
 import type { SimContext } from './sim-state.ts';
 import { badRequest } from './errors.ts';
 import type { Op, OpType } from './model.ts';
+import { admitStatusRead } from './poll-limit.ts';
 import { operationRecord } from './records.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
 import { amountField, parseJsonObject } from './validate.ts';
@@ -45,6 +46,7 @@ export function operationRoutes(ctx: SimContext): Route[] {
     {
       method: 'GET', path: `${base}/:id/`, auth: 'bearer',
       handle: (r) => {
+        admitStatusRead(ctx, r.pairing);
         const op = r.pairing.terminal.operation(r.params.id as string);
         if (!op) throw unknownId(ctx, 'operation');
         return { status: 200, body: operationRecord(op, ctx.faults) };

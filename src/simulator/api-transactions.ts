@@ -3,6 +3,7 @@ import type { SimContext } from './sim-state.ts';
 import { badRequest, conflict, HttpError, notFound } from './errors.ts';
 import { isFinal, type Txn, type TxnKind } from './model.ts';
 import { isPaymentMethod, printSlip, statusRecordJson } from './records.ts';
+import { admitStatusRead } from './poll-limit.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
 import type { Pairing } from './store.ts';
 import type { VirtualTerminal } from './virtual-terminal.ts';
@@ -143,6 +144,7 @@ export function transactionRoutes(ctx: SimContext): Route[] {
     {
       method: 'GET', path: `${base}/:id/status/`, auth: 'bearer',
       handle: (r) => {
+        admitStatusRead(ctx, r.pairing);
         const { t, terminal } = findTxn(ctx, r.pairing, r.params.id as string, true);
         return { status: 200, json: statusRecordJson(t, terminal) };
       },

@@ -1,10 +1,11 @@
 /**
  * Fault switches that act on single answers (slips, tokens, config, pairing, references, auth,
- * content types, error ids): each changes exactly what it names, and nothing else around it.
+ * content types, error ids, the rate limit of status reads): each changes exactly what it names, and
+ * nothing else around it.
  */
 import { describe, expect, it } from 'vitest';
 import type { FaultId } from './faults.ts';
-import { P, pairClient, pay, pollUntil, useFaultSims, type TestSim } from './testkit.ts';
+import { P, pairClient, pay, pollUntil, sleep, useFaultSims, waitOperation, type TestSim } from './testkit.ts';
 
 let t: TestSim;
 useFaultSims([{}], ([s]) => (t = s!));
@@ -235,6 +236,29 @@ describe('wire faults', () => {
     expect(r.headers['content-type']).toMatch(/^text\/plain/);
     expect(r.json.currency).toBe('EUR');
     expect((await c.get(P.status('x'))).headers['content-type']).toBe('application/json');
+  });
+
+  it('poll.rate-limited answers 429 with Retry-After: 1 past 5 status reads a second per pairing, and serves again after the wait', async () => {
+    const [a, b] = [await pairClient(t), await pairClient(t)];
+    const s = await pay(a, 1000);
+    const pre = (await pay(a, 1000, P.preauth)).transaction_id;
+    const op = (await a.post(P.increment(pre), { amount: 100 })).json.operation_id as string;
+    await waitOperation(a, op);
+    withFault('poll.rate-limited');
+    const reads = [P.status(s.transaction_id), P.operation(op), P.status('x'), P.status(s.transaction_id), P.operation(op)];
+    const served = await Promise.all(reads.map((p) => a.get(p)));
+    expect(served.map((r) => r.status)).toEqual([200, 200, 404, 200, 200]);
+    const refused = await a.get(P.status(s.transaction_id));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json).toEqual({ detail: expect.any(String) });
+    expect((await a.get(P.operation(op))).status).toBe(429);
+    // Only status reads are limited, and per pairing.
+    expect((await a.get(P.config)).status).toBe(200);
+    expect((await a.get(P.slip(s.transaction_id))).status).toBe(200);
+    expect((await b.get(P.status('y'))).status).toBe(404);
+    await sleep(1000);
+    expect((await a.get(P.status(s.transaction_id))).json).toEqual(s);
   });
 
   it('error.non-json serves error bodies as plain text; successes stay JSON', async () => {

@@ -102,6 +102,7 @@ export const FAULTS = [
   f('slow', 'legal', 'spec#limits', 'every answer is delayed 150 ms'),
   f('cancel.race-success', 'legal', 'sandbox#transactions', 'an approving transaction canceled while IN_PROGRESS ends SUCCESS'),
   f('token.short-lived', 'legal', 'sandbox#tokens', 'expires_in "2", and tokens really expire after 2 s'),
+  f('poll.rate-limited', 'legal', 'spec#limits', 'status reads past 5 a second per pairing answer 429 with Retry-After: 1'),
 ] as const satisfies readonly FaultInfo[];
 
 /** The id of a fault switch. */
