@@ -7,7 +7,7 @@ import type { ConvergenceObservation } from '../core/index.ts';
 import { countryCode, currencyCode, totalAmount } from './invariants.ts';
 import { judge } from './test-judge.ts';
 import { requestAnswered, tokenObtained } from './service-checks.ts';
-import { everyStatusPosted, webhookRetried } from './webhook-checks.ts';
+import { everyStatusPosted, serviceSendsWebhooks, webhookRetried } from './webhook-checks.ts';
 
 
 const sighting = (status: string, atMs = 0) => ({ status, channel: 'poll' as const, atMs });
@@ -52,6 +52,16 @@ describe('webhook checks', () => {
     expect(lost.outcome).toBe('fail');
     expect(lost.findings[0]!.message).toBe('not delivered again within 5000 ms after a 500: transaction.success e-1');
     expect(judge(webhookRetried, { ...base, failed: [], redelivered: [] }).outcome).toBe('skip');
+  });
+
+  it('webhook.service-sends: one valid delivery in the run passes; none where they were observable fails the spec', () => {
+    expect(judge(serviceSendsWebhooks, { observedFinals: 40, deliveries: 90, validDeliveries: 1 }).outcome).toBe('pass');
+    expect(judge(serviceSendsWebhooks, { observedFinals: 0, deliveries: 0, validDeliveries: 0 }).outcome).toBe('skip');
+    const none = judge(serviceSendsWebhooks, { observedFinals: 40, deliveries: 0, validDeliveries: 0 });
+    expect(none.findings[0]).toMatchObject({ check: 'webhook.service-sends', severity: 'failure', clause: 'spec#events' });
+    expect(none.findings[0]!.message).toContain('no delivery arrived at all');
+    const forged = judge(serviceSendsWebhooks, { observedFinals: 40, deliveries: 90, validDeliveries: 0 });
+    expect(forged.findings[0]!.message).toContain('90 deliveries arrived, none validly signed');
   });
 });
 

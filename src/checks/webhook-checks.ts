@@ -32,6 +32,35 @@ export const everyStatusPosted = defineCheck<ConvergenceObservation, 'webhook.ev
   },
 });
 
+/** What a whole run saw of webhooks: the basis of {@link serviceSendsWebhooks}. */
+export interface RunWebhookObservation {
+  /** Transactions and operations that reached a final status by polling on a pairing whose deliveries this run could see. */
+  observedFinals: number;
+  /** Deliveries that arrived, whatever their signature. */
+  deliveries: number;
+  /** Deliveries whose signature verified with the pairing's key. */
+  validDeliveries: number;
+}
+
+/**
+ * "The service sends webhooks" (spec, Events), judged over the whole run: where deliveries could be
+ * seen and statuses became final, at least one validly signed delivery must have arrived. The
+ * per-transaction rule (sandbox: every status change is posted) stays a sandbox warning; a service that
+ * sends none at all breaks the spec.
+ */
+export const serviceSendsWebhooks = defineCheck<RunWebhookObservation, 'webhook.service-sends'>({
+  id: 'webhook.service-sends',
+  clause: 'spec#events',
+  source: 'spec',
+  title: 'The service sends webhooks (over the whole run)',
+  run(o) {
+    if (o.observedFinals === 0) return skip('no status became final where this run could see deliveries');
+    if (o.validDeliveries > 0) return pass();
+    const seen = o.deliveries === 0 ? 'no delivery arrived at all' : `${o.deliveries} deliver${o.deliveries === 1 ? 'y' : 'ies'} arrived, none validly signed with the pairing's webhook_secret_key`;
+    return fail({ message: `the service sent no valid webhook in the whole run: ${seen}, while ${o.observedFinals} transactions and operations reached a final status where deliveries were observable`, evidence: o });
+  },
+});
+
 /** Deliveries the receiver answered 500 on purpose, and what came after them. */
 export interface RetryObservation {
   /** Deliveries answered 500 on purpose: the key is the event_id (else the raw body). */

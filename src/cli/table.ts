@@ -2,6 +2,7 @@
  * The final table of a run: per capability, then the findings root causes first (what blocked most
  * tests leads), the tests a time budget stopped, the verdict, and where the reports are.
  */
+import { normaliseMessage } from '../core/index.ts';
 import type { RunRecord, Summary } from '../report/index.ts';
 
 /** What the table says about the report files, when they were written. */
@@ -54,7 +55,18 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   for (const u of record.unhandled) out.push(`ERROR ${u.split('\n')[0]}`);
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
-  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings (${(record.durationMs / 1000).toFixed(1)} s)`);
+  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
+  // One line per reason (ids aside), with how many tests it left not checked and the first of them.
+  const reasons = new Map<string, { what: string; tests: string[] }>();
+  for (const n of summary.notChecked ?? []) {
+    for (const what of n.what) {
+      const key = normaliseMessage(what);
+      const hit = reasons.get(key) ?? { what, tests: [] };
+      hit.tests.push(n.test);
+      reasons.set(key, hit);
+    }
+  }
+  for (const r of reasons.values()) out.push(`NOT CHECKED in ${r.tests.length} test${r.tests.length === 1 ? '' : 's'} (first: ${r.tests[0]}): ${r.what}`);
   if (reports.certification) {
     const cert = reports.certification;
     out.push(cert.certified ? 'certification: CERTIFIED' : `certification: NOT CERTIFIED (${cert.reasons.length} reason${cert.reasons.length === 1 ? '' : 's'}; first: ${cert.reasons[0]})`);

@@ -63,6 +63,13 @@ export interface TestMeta {
   operator?: OperatorEntry[];
   /** The test passed earlier in the session being resumed and was not run again. */
   carried?: boolean;
+  /**
+   * What the test could not observe, each with why (`webhooks: the vault pairing's webhook_url is not
+   * this run's receiver`): those parts are "not checked", never "passed".
+   */
+  notChecked?: string[];
+  /** Transactions and operations that became final by polling where the test could see webhook deliveries. */
+  webhookFinals?: number;
 }
 
 /** The key of TestMeta in vitest's task meta. */

@@ -4,6 +4,7 @@
  * writes the reports: summary.json, junit.xml, the certification summary, allure-results and (unless
  * --no-html) the Allure HTML report. Never calls process.exit: it returns the exit code.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,10 +40,13 @@ import {
   scrubSecrets,
   sha256Hex,
   stagingDirectory,
+  writeAllureTestResults,
   writeRunReports,
   writeShardRecord,
 } from '../report/index.ts';
 import { writeHtmlReport } from './html-report.ts';
+import { judgeRun } from './judge-run.ts';
+import { releaseRunPairings } from './release-run-pairings.ts';
 import { type LedgerHub, RUN_CONTEXT_KEY, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
 import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts';
@@ -268,6 +272,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.
     ledger = workers > 1 ? await startLedgerHub() : undefined;
+    // A receiver on a port chosen for this run: the pairings made on it are this run's alone.
+    const ephemeralRun = config.target.kind === 'url' && listen.port === 0 && !config.webhookPublicUrl ? randomUUID() : undefined;
     const ctx: RunContext = {
       targetKind: config.target.kind,
       baseUrl: target.baseUrl,
@@ -298,6 +304,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       disabledChecks: [...config.disabledChecks],
       workers,
       ...(ledger ? { ledgerPort: ledger.port } : {}),
+      ...(ephemeralRun ? { ephemeralRun } : {}),
       vaultPairings: known,
       ...(carried.size > 0 ? { carried: [...carried.keys()] } : {}),
     };
@@ -392,13 +399,22 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       rmSync(staged, { recursive: true, force: true });
       throw e;
     }
+    if (ephemeralRun) {
+      const { released, kept } = await releaseRunPairings({ vaultPath: target.vaultPath, baseUrl: target.baseUrl, integratorId: target.integratorId, runId: ephemeralRun, timeoutMs: ctx.timeoutMs });
+      if (released + kept.length > 0) io.stdout(`pairings this run made on its own receiver: ${released} unpaired and removed from the vault${kept.length > 0 ? `; ${kept.length} kept (${kept.join('; ')})` : ''}\n`);
+    }
     session.flush(collector.tests.length);
-    replaceDirectory(staged, allureResults);
     // Redacted in the worker already; scrubbed by shape once more before anything is written.
     const record = scrubSecrets(collector.record());
     if (record.tests.length === 0 && record.unhandled.length === 0) {
       record.unhandled.push(`no test ran (suites: ${suites.join(', ') || 'all'})`);
     }
+    // What only the whole run shows (a service that sends no webhook at all) leads the reports.
+    const wholeRun = record.tests.length > 0 ? judgeRun(record, { profile: resolveProfile(config.profile), strict: config.strict, disabledChecks: config.disabledChecks }) : [];
+    record.tests.unshift(...wholeRun);
+    for (const t of wholeRun) events.onTest?.(t);
+    writeAllureTestResults(staged, { ...record, tests: wholeRun }, { tool });
+    replaceDirectory(staged, allureResults);
     const finishedAt = new Date().toISOString();
     const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels });
     if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];

@@ -30,10 +30,10 @@ export function credentialsOf(body: unknown, name = ''): PairingCredentials | un
  * Keeps the credentials of a pairing answer, if it carries any: saved to the vault (atomically,
  * mode 0600; a vault that cannot be written is a toolkit error) and registered with the redactor.
  */
-export async function keepCredentials(place: VaultPlace, answer: { status: number; body: unknown }, opts: { name?: string; webhookUrl: string | null; redactor?: Redactor }): Promise<PairingCredentials | undefined> {
+export async function keepCredentials(place: VaultPlace, answer: { status: number; body: unknown }, opts: { name?: string; webhookUrl: string | null; redactor?: Redactor; ephemeralRun?: string }): Promise<PairingCredentials | undefined> {
   const credentials = answer.status === 200 ? credentialsOf(answer.body, opts.name) : undefined;
   if (!credentials) return undefined;
-  await saveVaultEntry(place.vaultPath, { baseUrl: place.baseUrl, integratorId: place.integratorId, webhookUrl: opts.webhookUrl, credentials });
+  await saveVaultEntry(place.vaultPath, { baseUrl: place.baseUrl, integratorId: place.integratorId, webhookUrl: opts.webhookUrl, credentials, ...(opts.ephemeralRun ? { ephemeralRun: opts.ephemeralRun } : {}) });
   opts.redactor?.register(credentials.client_secret, credentials.webhook_secret_key);
   return credentials;
 }
@@ -45,7 +45,7 @@ export interface PairingAnswer {
 }
 
 /** `POST /v1/pay-connect/pair/` with `otp`, then {@link keepCredentials} before returning. */
-export async function pairByOtp(client: PayConnectClient, place: VaultPlace, opts: { otp: string; name: string; webhookUrl: string | null; redactor?: Redactor }): Promise<PairingAnswer> {
+export async function pairByOtp(client: PayConnectClient, place: VaultPlace, opts: { otp: string; name: string; webhookUrl: string | null; redactor?: Redactor; ephemeralRun?: string }): Promise<PairingAnswer> {
   const response = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', auth: 'none', body: { name: opts.name, otp: opts.otp, ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}) } });
   const credentials = await keepCredentials(place, response, opts);
   return credentials ? { response, credentials } : { response };

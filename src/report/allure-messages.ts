@@ -231,6 +231,7 @@ function description(t: TestRecord): string {
   if (t.blockedBy) lines.push('', `**Blocked by:** \`${t.blockedBy.check}\` (${t.blockedBy.clause}), first seen in "${t.blockedBy.test}": ${t.blockedBy.message}`);
   else if (t.skipReason) lines.push('', `**Skipped:** ${t.skipReason}`);
   if (t.notFinished) lines.push('', `**Not finished:** ${t.notFinished}`);
+  if (t.notChecked?.length) lines.push('', '**Not checked** (could not be observed, so neither passed nor failed):', '', ...t.notChecked.map((n) => `- ${n}`));
   if (t.repeats?.length) lines.push('', '**Seen again (reported by an earlier test):**', '', ...t.repeats.map((r) => `- ${r.severity === 'failure' ? 'FAIL' : 'WARN'} [${r.check}] ${r.message} (first in "${r.of}", ${r.count}x here)`));
   if (t.toolkitError) lines.push('', `**Toolkit error:** \`${t.toolkitError.code}\` ${t.toolkitError.message.split('\n')[0]}${t.toolkitError.hint ? ` (fix: ${t.toolkitError.hint})` : ''}`);
   const failures = failuresOf(t);

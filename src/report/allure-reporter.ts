@@ -36,6 +36,7 @@ export const ALLURE_CATEGORIES = {
   profile: 'Profile rule failures (--strict)',
   warning: 'Profile warnings',
   blocked: 'Blocked by a service defect',
+  notChecked: 'Not checked (part of what the test judges could not be observed)',
   notFinished: 'Not finished (time budget, or the operator stopped the session)',
   toolkit: 'Toolkit errors',
 } as const;
@@ -61,6 +62,7 @@ export function allure3Categories() {
     { id: 'pcc-profile-failures', name: ALLURE_CATEGORIES.profile, matchers: by('profile-failure') },
     { id: 'pcc-blocked', name: ALLURE_CATEGORIES.blocked, matchers: by('blocked'), expand: true },
     { id: 'pcc-not-finished', name: ALLURE_CATEGORIES.notFinished, matchers: by('not-finished') },
+    { id: 'pcc-not-checked', name: ALLURE_CATEGORIES.notChecked, matchers: by('not-checked'), expand: true },
     { id: 'pcc-warnings', name: ALLURE_CATEGORIES.warning, matchers: by('warning') },
     { id: 'pcc-toolkit-errors', name: ALLURE_CATEGORIES.toolkit, matchers: by('toolkit-error') },
   ];
@@ -74,6 +76,8 @@ export const ALLURE_STATUS: Record<Outcome, 'passed' | 'failed' | 'broken' | 'sk
   warning: 'passed',
   blocked: 'skipped',
   'not-finished': 'failed',
+  // Allure has no status for it: it ran and failed nothing; its category and description say the rest.
+  'not-checked': 'passed',
   passed: 'passed',
   skipped: 'skipped',
 };

@@ -51,6 +51,8 @@ export function testRecordOf(tc: TestCase): TestRecord {
     deliveries: meta?.deliveries ?? [],
     ...(diagnostic?.startTime ? { startedAt: new Date(diagnostic.startTime).toISOString() } : {}),
     ...(meta?.operator ? { operator: meta.operator } : {}),
+    ...(meta?.notChecked?.length ? { notChecked: meta.notChecked } : {}),
+    ...(meta?.webhookFinals ? { webhookFinals: meta.webhookFinals } : {}),
   };
 }
 

@@ -51,6 +51,7 @@ function testcase(t: TestRecord): string {
     `        <property ${attr('name', 'outcome')} ${attr('value', outcomeOf(t))}/>`,
     ...Object.entries(t.parameters).map(([k, v]) => `        <property ${attr('name', `parameter.${k}`)} ${attr('value', v)}/>`),
     ...warningsOf(t).map((f) => `        <property ${attr('name', 'warning')} ${attr('value', findingLine(f))}/>`),
+    ...(t.notChecked ?? []).map((n) => `        <property ${attr('name', 'not-checked')} ${attr('value', n)}/>`),
   ];
   body.push('      <properties>', ...props, '      </properties>');
   const outcome = outcomeOf(t);
@@ -64,8 +65,8 @@ function testcase(t: TestRecord): string {
   } else if (t.state === 'skipped') {
     body.push(`      <skipped ${attr('message', t.skipReason ?? 'skipped')}/>`);
   }
-  const warnings = warningsOf(t);
-  if (warnings.length > 0) body.push(`      <system-out>${xmlEscape(warnings.map(detail).join('\n'))}</system-out>`);
+  const out = [...warningsOf(t).map(detail), ...(t.notChecked ?? []).map((n) => `NOT CHECKED ${n}`)];
+  if (out.length > 0) body.push(`      <system-out>${xmlEscape(out.join('\n'))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');
 }
 

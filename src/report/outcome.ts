@@ -6,9 +6,11 @@ import type { TestRecord } from './records.ts';
  * `spec-failure`: a spec requirement is broken. `profile-failure`: a profile or sandbox rule failed
  * (only under --strict). `toolkit-error`: the toolkit could not judge (a crash, a timeout, no pairing).
  * `warning`: passed with warnings. `blocked`: skipped because a defect of the service (a finding,
- * named) kept it from going on. `not-finished`: a time budget stopped it. `passed`, `skipped`: as they say.
+ * named) kept it from going on. `not-finished`: a time budget stopped it. `not-checked`: it ran and saw
+ * nothing wrong, but could not observe part of what it judges (see `notChecked`): never "passed".
+ * `passed`, `skipped`: as they say.
  */
-export type Outcome = 'spec-failure' | 'profile-failure' | 'toolkit-error' | 'warning' | 'blocked' | 'not-finished' | 'passed' | 'skipped';
+export type Outcome = 'spec-failure' | 'profile-failure' | 'toolkit-error' | 'warning' | 'blocked' | 'not-finished' | 'not-checked' | 'passed' | 'skipped';
 
 /** The source of a clause reference (`spec#...`, `profile#...`, `sandbox#...`). */
 export function clauseSource(clause: string): string {
@@ -34,7 +36,13 @@ export function outcomeOf(t: TestRecord): Outcome {
   if (t.notFinished) return 'not-finished';
   if (t.state === 'failed') return 'toolkit-error';
   if (t.state === 'skipped') return t.blockedBy ? 'blocked' : 'skipped';
-  return warningsOf(t).length > 0 ? 'warning' : 'passed';
+  if (warningsOf(t).length > 0) return 'warning';
+  return t.notChecked?.length ? 'not-checked' : 'passed';
+}
+
+/** One line for what a test could not observe: `not checked: …; …`. */
+export function notCheckedLine(t: TestRecord): string | undefined {
+  return t.notChecked?.length ? `not checked: ${t.notChecked.join('; ')}` : undefined;
 }
 
 /** The scenario's own name (without the `capability > ` prefix). */

@@ -5,6 +5,7 @@
  * how many tests are running and the newest of them; in a log (CI, no TTY), a heartbeat line every
  * `heartbeatMs` without a finished test says the run is alive.
  */
+import { notCheckedLine } from './outcome.ts';
 import type { RunEvents } from './collector.ts';
 import type { TestRecord } from './records.ts';
 
@@ -68,6 +69,7 @@ export class LiveProgress implements RunEvents {
       ...(warns ? [`${warns} warning${warns > 1 ? 's' : ''}`] : []),
       ...(t.toolkitError ? [t.toolkitError.code] : []),
       ...(t.skipReason ? [t.skipReason] : []),
+      ...(t.notChecked?.length ? [notCheckedLine(t)!] : []),
     ];
     if (!this.#o.quiet) {
       this.#o.write(`  ${mark} ${t.name} (${t.durationMs.toFixed(0)} ms)${notes.length ? `  ${notes.join('; ')}` : ''}\n`);

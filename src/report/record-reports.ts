@@ -153,6 +153,25 @@ function statusMessage(t: TestRecord, outcome: Outcome): string | undefined {
  * built from {@link allureMessagesFor}; plus environment.properties and categories.json.
  */
 export function writeAllureResults(dir: string, record: RunRecord, info: RunInfo): string[] {
+  const written = writeAllureTestResults(dir, record, info);
+  const environment: Record<string, string> = {
+    target: info.target.baseUrl,
+    'toolkit.version': `${info.tool.name} ${info.tool.version}`,
+    'contract.sha256': info.contract.sha256,
+    profile: info.profile,
+    strict: String(info.strict),
+    ...(info.labels ?? {}),
+  };
+  writeReportFile(join(dir, 'environment.properties'), environmentProperties(environment));
+  writeReportFile(join(dir, 'categories.json'), `${JSON.stringify(ALLURE2_CATEGORIES, null, 2)}\n`);
+  return written;
+}
+
+/**
+ * One Allure result per test of `record` and its attachments, nothing else: also for tests added to a
+ * run whose other results its reporter wrote (the whole-run verdicts).
+ */
+export function writeAllureTestResults(dir: string, record: RunRecord, info: Pick<RunInfo, 'tool'>): string[] {
   const written: string[] = [];
   for (const t of record.tests) {
     const uuid = randomUUID();
@@ -213,16 +232,6 @@ export function writeAllureResults(dir: string, record: RunRecord, info: RunInfo
     writeFileSync(path, JSON.stringify(result));
     written.push(path);
   }
-  const environment: Record<string, string> = {
-    target: info.target.baseUrl,
-    'toolkit.version': `${info.tool.name} ${info.tool.version}`,
-    'contract.sha256': info.contract.sha256,
-    profile: info.profile,
-    strict: String(info.strict),
-    ...(info.labels ?? {}),
-  };
-  writeReportFile(join(dir, 'environment.properties'), environmentProperties(environment));
-  writeReportFile(join(dir, 'categories.json'), `${JSON.stringify(ALLURE2_CATEGORIES, null, 2)}\n`);
   return written;
 }
 

@@ -32,6 +32,12 @@ export interface TestRecord {
   operator?: OperatorEntry[];
   /** Passed earlier in the session this run resumed: the record is that earlier one. */
   carriedFrom?: string;
+  /** What the test could not observe, each with why: "not checked", never "passed". */
+  notChecked?: string[];
+  /** Transactions and operations that became final by polling where the test could see webhook deliveries. */
+  webhookFinals?: number;
+  /** A verdict over the whole run (e.g. "the service sends webhooks"), not one test: listed first. */
+  wholeRun?: boolean;
 }
 
 /** The whole run's outcome, as the reporters see it. */

@@ -47,6 +47,28 @@ describe('summary.json', () => {
     expect(s).toEqual({ tool, target, verdict: 'pass', counts: { tests: 1, passed: 1, failed: 0, skipped: 0, failures: 0, warnings: 0 }, findings: [], blocked: [] });
   });
 
+  it('lists the tests that could not observe part of what they judge, never as plainly passed', () => {
+    const run = runRecord([
+      testRecord({ scenario: 'seen' }),
+      testRecord({ scenario: 'unseen', notChecked: ['webhooks: the vault pairing was made without a webhook_url'] }),
+      testRecord({ scenario: 'skipped', state: 'skipped', notChecked: ['webhooks: ignored, the test did not run'] }),
+    ]);
+    const s = buildSummary(run, tool, target);
+    expect(s.counts).toMatchObject({ passed: 2, notChecked: 1 });
+    expect(s.notChecked).toEqual([{ test: 'payment > unseen', what: ['webhooks: the vault pairing was made without a webhook_url'] }]);
+    expect(s.verdict).toBe('pass');
+  });
+
+  it('leads with a verdict over the whole run, before the finding that blocked most tests', () => {
+    const none = finding({ check: 'webhook.service-sends', clause: 'spec#events', message: 'the service sent no valid webhook in the whole run' });
+    const run = runRecord([
+      testRecord({ scenario: 'first', state: 'failed', findings: [{ ...stuck, test: 'payment > first' }] }),
+      testRecord({ scenario: 'second', state: 'skipped', blockedBy: root }),
+      { ...testRecord({ capability: 'webhooks', scenario: 'whole', state: 'failed', findings: [{ ...none, test: 'webhooks > whole' }] }), wholeRun: true },
+    ]);
+    expect(buildSummary(run, tool, target).findings.map((f) => f.check)).toEqual(['webhook.service-sends', 'convergence.deadline']);
+  });
+
   it('counts the answers that asked to wait (429/503 with Retry-After) as rateLimited, waited out or not, without a finding', () => {
     const asked = (honoured: boolean) => ({ seq: 1, request: {}, response: { status: 429 }, retryAfter: { status: 429, waitMs: 1000, honoured, inARow: 1 } });
     const plain = { seq: 2, request: {}, response: { status: 200 }, resend: { after: 'retry-after', waitedMs: 1000, n: 1 } };

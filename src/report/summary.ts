@@ -34,7 +34,8 @@ export interface Summary {
   tool: { name: string; version: string };
   target: { kind: string; baseUrl: string };
   verdict: 'pass' | 'fail';
-  counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number };
+  /** `notChecked` (present when not 0): the tests that ran but could not observe part of what they judge (they count as passed too). */
+  counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number; notChecked?: number };
   /** Root causes first: the findings that blocked most tests, failures before warnings, then in run order. */
   findings: SummaryFinding[];
   /** Per finding that blocked tests: which ones. */
@@ -53,6 +54,11 @@ export interface Summary {
   /** When the run started and ended (ISO 8601). */
   startedAt?: string;
   finishedAt?: string;
+  /**
+   * The tests that ran but could not observe part of what they judge, and what (`webhooks: …`): not
+   * checked, never passed. Absent when every test saw all it judges.
+   */
+  notChecked?: { test: string; what: string[] }[];
   /** Every skipped test with its reason (a blocked test names the finding that blocked it). */
   skipped?: { test: string; reason: string }[];
   /** The run's labels (`--label key=value`): firmware, terminal, tester and the like; `{}` when none. */
@@ -111,22 +117,26 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   });
   const blocks = (f: SummaryFinding) => blocked.filter((b) => sameDefect(b, f)).reduce((n, b) => n + b.count, 0);
   const order = findings.map((f, i) => ({ f, i, blocks: blocks(f) }));
-  order.sort((a, b) => b.blocks - a.blocks || Number(b.f.severity === 'failure') - Number(a.f.severity === 'failure') || b.f.repeats - a.f.repeats || a.i - b.i);
+  // A verdict over the whole run (the service sends no webhook at all) is the root of the rest.
+  const whole = new Set(run.tests.filter((t) => t.wholeRun).map((t) => t.name));
+  order.sort((a, b) => Number(whole.has(b.f.test)) - Number(whole.has(a.f.test)) || b.blocks - a.blocks || Number(b.f.severity === 'failure') - Number(a.f.severity === 'failure') || b.f.repeats - a.f.repeats || a.i - b.i);
   // Not finished by the run as a whole: its time budget ran out, or the operator stopped the session.
   const notFinished = run.tests.filter((t) => t.notFinished === 'run budget exceeded' || t.notFinished === 'stopped by the operator');
   const incompleteReason = [...new Set(notFinished.map((t) => t.notFinished!))].join(', ');
   const count = (s: string) => run.tests.filter((t) => t.state === s).length;
   const failures = findings.filter((f) => f.severity === 'failure').length;
   const failed = count('failed');
+  const notChecked = run.tests.filter((t) => t.state !== 'skipped' && t.notChecked?.length).map((t) => ({ test: t.name, what: [...t.notChecked!] }));
   const rateLimited = rateLimitedOf(run.tests);
   return {
     tool,
     target,
     verdict: failures > 0 || failed > 0 || run.unhandled.length > 0 || notFinished.length > 0 ? 'fail' : 'pass',
-    counts: { tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures },
+    counts: { tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures, ...(notChecked.length > 0 ? { notChecked: notChecked.length } : {}) },
     findings: order.map((o) => o.f),
     blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
     ...(notFinished.length > 0 ? { incomplete: { reason: incompleteReason, tests: notFinished.map((t) => t.name) } } : {}),
+    ...(notChecked.length > 0 ? { notChecked } : {}),
     ...(rateLimited > 0 ? { rateLimited } : {}),
     ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests), labels: { ...(when.labels ?? {}) } } : {}),
   };

@@ -132,6 +132,7 @@ export class Harness implements ScopeHost {
         scope.findings.push(...cleanup.findings);
         scope.repeats.push(...cleanup.repeats);
         scope.exchanges.push(...cleanup.exchanges);
+        scope.webhookFinals += cleanup.webhookFinals;
         cleanup.close('clean-up ended');
         this.scope = scope;
       }
@@ -209,13 +210,25 @@ export class Harness implements ScopeHost {
     return this.primaryPromise;
   }
 
-  private async firstPrimary(scope: Scope): Promise<Pairing> {
-    const entries = await this.vault();
-    if (entries[0]) {
-      const p = await pairingFromVault(this.env, entries[0], 'vault#1');
-      this.pairings.push(p);
-      return p;
+  /**
+   * The pairing of a vault entry; undefined when its webhooks would go unobserved (another run's
+   * receiver, no webhook_url) while the target mints OTPs: then a new pairing checks them instead of
+   * leaving them "not checked".
+   */
+  private async fromVault(entry: import('../vault/index.ts').VaultEntry, label: string): Promise<Pairing | undefined> {
+    const p = await pairingFromVault(this.env, entry, label);
+    if (p.unobservableWhy && this.ctx.mintOtps && this.otps.available()) {
+      await p.close();
+      return undefined;
     }
+    this.pairings.push(p);
+    return p;
+  }
+
+  private async firstPrimary(scope: Scope): Promise<Pairing> {
+    const [entry] = await this.vault();
+    const stored = entry ? await this.fromVault(entry, 'vault#1') : undefined;
+    if (stored) return stored;
     const attempt = await this.pairNew(scope);
     if (!attempt) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${this.ctx.baseUrl} (integrator ${this.ctx.integratorId}) in ${this.ctx.vaultPath}, and no OTP`, 'pair once with `payconnect-conformance pair --otp <six digits>`, or pass --otp');
     if (attempt.pairing) return attempt.pairing;
@@ -254,9 +267,8 @@ export class Harness implements ScopeHost {
       }
       const primary = await this.primary(scope);
       const unused = (await this.vault()).find((e) => e.credentials.client_id !== primary.credentials.client_id);
-      if (unused) {
-        const p = await pairingFromVault(this.env, unused, 'vault#2');
-        this.pairings.push(p);
+      const p = unused ? await this.fromVault(unused, 'vault#2') : undefined;
+      if (p) {
         this.shared.set('another', p);
         return p;
       }

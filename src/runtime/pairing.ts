@@ -30,6 +30,12 @@ export class Pairing {
     /** Deliveries for this pairing reach the receiver and can be verified. */
     readonly webhooksObservable: boolean,
     readonly origin: 'vault' | 'otp',
+    /**
+     * Why deliveries cannot be observed although the pairing was meant to have them (a vault pairing
+     * whose webhook_url is another run's receiver, a service that gave no key). Absent when they can,
+     * and for a pairing made without a webhook_url on purpose.
+     */
+    readonly unobservableWhy?: string,
   ) {}
 
   async close(): Promise<void> {
@@ -75,7 +81,14 @@ export async function pairingFromVault(env: PairingEnv, entry: VaultEntry, label
   }
   // Deliveries reach this run only if the stored webhook_url is where this run listens.
   const observable = receiver !== undefined && receiver.url.replace(/\/+$/, '') === entry.webhookUrl!.replace(/\/+$/, '');
-  return new Pairing(label, entry.credentials, makeClient(env, entry.credentials), receiver, observable, 'vault');
+  return new Pairing(label, entry.credentials, makeClient(env, entry.credentials), receiver, observable, 'vault', observable ? undefined : vaultUnobservable(entry, receiver));
+}
+
+/** Why a vault pairing's deliveries do not reach this run. */
+function vaultUnobservable(entry: VaultEntry, receiver: WebhookReceiver | undefined): string {
+  if (!entry.webhookUrl) return 'the vault pairing was made without a webhook_url';
+  if (!entry.credentials.webhook_secret_key) return 'the vault pairing has no webhook_secret_key to verify deliveries with';
+  return `the vault pairing's webhook_url ${entry.webhookUrl} is not this run's receiver${receiver ? ` (${receiver.url})` : ''}: pair afresh, or listen there (--webhook-listen, --webhook-public-url)`;
 }
 
 /** The outcome of a pairing request: the answer, and the pairing when it succeeded. */
@@ -101,7 +114,7 @@ export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: st
   const webhookUrl = receiver?.url ?? null;
   let answer: PairingAnswer;
   try {
-    answer = await pairByOtp(client, env.ctx, { otp, name: opts.name, webhookUrl, redactor: env.redactor });
+    answer = await pairByOtp(client, env.ctx, { otp, name: opts.name, webhookUrl, redactor: env.redactor, ...(webhookUrl && env.ctx.ephemeralRun ? { ephemeralRun: env.ctx.ephemeralRun } : {}) });
   } catch (e) {
     await Promise.allSettled([client.close(), receiver?.close()]);
     throw e;
@@ -115,5 +128,6 @@ export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: st
   if (receiver && credentials.webhook_secret_key) receiver.setSecret(credentials.webhook_secret_key);
   client.setCredentials({ client_id: credentials.client_id, client_secret: credentials.client_secret });
   const observable = receiver !== undefined && credentials.webhook_secret_key !== null;
-  return { response, sentName: opts.name, webhookUrl, pairing: new Pairing(opts.label, credentials, client, receiver, observable, 'otp') };
+  const why = receiver !== undefined && !observable ? 'the pairing answer gave no webhook_secret_key to verify deliveries with' : undefined;
+  return { response, sentName: opts.name, webhookUrl, pairing: new Pairing(opts.label, credentials, client, receiver, observable, 'otp', why) };
 }

@@ -45,6 +45,12 @@ export interface RunContext {
   vaultPairings?: string[];
   /** The port (127.0.0.1) of the run's ledger hub, which every worker's ledger links to. @default none: each worker keeps its own */
   ledgerPort?: number;
+  /**
+   * Set when the run's webhook receiver listens on a port chosen for this run only (no later run can
+   * see deliveries there): the run's id, saved with each pairing it makes with a webhook_url, so that
+   * the run unpairs them at its end. @default none: pairings are kept for later runs
+   */
+  ephemeralRun?: string;
   /** Check ids not to run: a scope neither runs nor files them. */
   disabledChecks?: string[];
   /** When the run's time budget ends (epoch ms): waits are cut to it, and tests not finished by then stop. */

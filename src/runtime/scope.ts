@@ -93,6 +93,10 @@ export class Scope {
   readonly repeats: Repeat[] = [];
   readonly exchanges: Exchange[] = [];
   readonly notes: string[] = [];
+  /** What this test could not observe, each with why (once each): "not checked", never "passed". */
+  readonly notChecked = new Set<string>();
+  /** Convergences that ended final by polling on a pairing whose deliveries this run sees. */
+  webhookFinals = 0;
   /** Findings already filed by this test, with their root cause. */
   private readonly seen = new Map<string, RootCause>();
   readonly #abort = new AbortController();
@@ -325,6 +329,8 @@ export class Scope {
     if (stuck) this.blockBy(stuck);
     const noWebhook = pairing.webhooksObservable ? defects.blocker('webhook-valid') : undefined;
     if (noWebhook) this.notes.push(`${kind} ${id}: not waiting for a webhook (blocked by ${noWebhook.check}: ${noWebhook.message})`);
+    if (noWebhook) this.notChecked.add(`webhooks: not waited for, blocked by [${noWebhook.check}] ${noWebhook.message}`);
+    else if (pairing.unobservableWhy) this.notChecked.add(`webhooks: ${pairing.unobservableWhy}`);
     const webhooksObservable = pairing.webhooksObservable && !noWebhook;
     let last: Record<string, unknown> | undefined;
     const started = Date.now();
@@ -361,6 +367,7 @@ export class Scope {
     this.harness.judgeDeliveries(this, pairing);
     this.harness.recordConvergence(obs);
     if (kind === 'transaction' && obs.finalByPoll) pairing.open.delete(id);
+    if (pairing.webhooksObservable && obs.finalByPoll) this.webhookFinals++;
     // The root of a wait that never ended: what the polls answered (a status outside the enum, a
     // broken record) when that was judged a defect, else the missed deadline itself.
     const missed = obs.timedOut ? (this.rootOfPolls(polls) ?? roots['convergence.deadline']) : undefined;

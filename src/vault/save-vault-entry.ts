@@ -25,6 +25,7 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
     webhookUrl: entry.webhookUrl,
     pairedAt: entry.pairedAt ?? new Date().toISOString(),
     credentials: { ...entry.credentials },
+    ...(entry.ephemeralRun ? { ephemeralRun: entry.ephemeralRun } : {}),
   };
   let created: string | undefined;
   try {

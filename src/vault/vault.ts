@@ -28,6 +28,11 @@ export interface VaultEntry {
   /** ISO 8601 time the pairing answer arrived. */
   pairedAt: string;
   credentials: PairingCredentials;
+  /**
+   * The run that made this pairing for itself, its webhook_url a receiver on a port chosen for that
+   * run only: no later run can see its deliveries, so that run unpairs it at its end.
+   */
+  ephemeralRun?: string;
 }
 
 /** The whole vault file. */
@@ -43,6 +48,8 @@ export interface NewVaultEntry {
   webhookUrl: string | null;
   pairedAt?: string;
   credentials: PairingCredentials;
+  /** See {@link VaultEntry.ephemeralRun}. */
+  ephemeralRun?: string;
 }
 
 /** The key that groups the pairings of one target: trailing slashes of the base URL do not matter. */

@@ -252,6 +252,8 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         meta.exchanges = kept(scope).map(redact);
         meta.exchangeCount = scope.exchanges.length;
         meta.deliveries = (deliveriesOf.get(scope.testName) ?? []).map(redact);
+        if (scope.notChecked.size > 0) meta.notChecked = [...scope.notChecked].map((n) => h.redactor.redactText(n));
+        if (scope.webhookFinals > 0) meta.webhookFinals = scope.webhookFinals;
       };
       // What the test saw is in its meta before the clean-up, and again, complete, after it.
       keep();
