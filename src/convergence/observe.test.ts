@@ -75,16 +75,18 @@ describe('observe', () => {
 
   it('does not add its back-off to time a poll already spent waiting (the client waited out a Retry-After)', async () => {
     const starts: number[] = [];
-    let n = 0;
+    const ends: number[] = [];
     const poll = async () => {
       starts.push(Date.now());
-      if (n++ === 0) await new Promise((r) => setTimeout(r, 300)); // the client waited inside the poll
-      return { status: n < 3 ? 'IN_PROGRESS' : 'SUCCESS' };
+      if (starts.length === 3) await new Promise((r) => setTimeout(r, 450)); // the client waited inside the poll
+      ends.push(Date.now());
+      return { status: starts.length < 4 ? 'IN_PROGRESS' : 'SUCCESS' };
     };
-    await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 5000, settleMs: 0, initialIntervalMs: 250, factor: 1 });
-    expect(starts[1]! - starts[0]!).toBeGreaterThanOrEqual(290);
-    expect(starts[1]! - starts[0]!).toBeLessThan(400); // not 300 + 250
-    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(240); // a quick poll keeps the back-off
+    // Intervals 20, 400, 400: the third poll took longer than its 400 ms back-off.
+    await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 5000, settleMs: 0, initialIntervalMs: 20, factor: 20, maxIntervalMs: 400 });
+    expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(390); // a quick poll keeps the whole back-off
+    expect(starts[3]! - starts[2]!).toBeLessThan(650); // not 450 + 400
+    expect(starts[3]! - ends[2]!).toBeGreaterThanOrEqual(15); // yet never back to back: the first interval (20 ms)
   });
 
   it('cuts a Retry-After that reaches past the deadline at the deadline', async () => {

@@ -6,7 +6,8 @@
  *
  * Waiting is done once. The client waits out a 429/503 with Retry-After inside a poll and sends it
  * again (the poll is told how long it may take: what is left of the deadline), so the back-off runs
- * from the start of a poll, not from its end: time spent waiting inside a poll is not waited again.
+ * from the start of a poll, not from its end: time spent waiting inside a poll is not waited again
+ * (though two polls are always at least the first interval apart).
  * A Retry-After on the answer a poll returns is one the client did not wait for (it gave up): that
  * one replaces the back-off. No wait goes past the deadline, and the time polls take counts against it.
  */
@@ -80,7 +81,8 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
   const settleMs = o.settleMs ?? 250;
   const maxInterval = o.maxIntervalMs ?? 1000;
   const factor = o.factor ?? 1.5;
-  let interval = o.initialIntervalMs ?? 20;
+  const firstInterval = o.initialIntervalMs ?? 20;
+  let interval = firstInterval;
   const polled: StatusSightingLike[] = [];
   let finalAt: number | undefined;
   const wake: { fn?: () => void } = {};
@@ -109,7 +111,9 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       }
       // Once final, only the settle window is left: poll it a few times, not at the back-off pace.
       if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, settleMs / 3));
-      const backoff = Math.max(0, interval - tookMs);
+      // Counted from the poll's start (time it spent waiting out a Retry-After is not waited again),
+      // but never less than the first interval: a slow answer is no reason to poll back to back.
+      const backoff = Math.max(interval - tookMs, Math.min(interval, firstInterval));
       const wait = Math.min(r.retryAfterMs ?? backoff, Math.max(0, o.deadlineMs - (Date.now() - start)));
       interval = Math.min(maxInterval, interval * factor);
       await sleep(wait, wake, o.signal);
