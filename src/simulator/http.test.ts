@@ -130,3 +130,62 @@ describe('request log', () => {
     for (const s of [c.token, c.pairing.client_secret as string]) expect(all).not.toContain(s);
   });
 });
+
+describe('keep-alive', () => {
+  const REQUEST = 'GET /v1/pay-connect/unknown/ HTTP/1.1\r\nhost: x\r\n\r\n';
+
+  /** One request on a fresh socket: the answer's head, and how long the server kept the socket after it. */
+  function keptFor(port: number): Promise<{ head: string; keptMs: number }> {
+    return new Promise((resolve, reject) => {
+      const s = connect(port, '127.0.0.1', () => s.write(REQUEST));
+      let got = '';
+      let answeredAt = 0;
+      s.on('data', (d) => {
+        got += d.toString('latin1');
+        answeredAt ||= Date.now();
+      });
+      s.on('close', () => resolve({ head: got.split('\r\n\r\n')[0]!.toLowerCase(), keptMs: Date.now() - answeredAt }));
+      s.on('error', reject);
+      s.setTimeout(8000, () => s.destroy());
+    });
+  }
+
+  it('closes an idle connection after the given ms without announcing it', async () => {
+    const sim = await startTestSim({ keepAlive: 300 });
+    try {
+      const { head, keptMs } = await keptFor(Number(new URL(sim.sim.url).port));
+      expect(head).not.toContain('keep-alive: timeout');
+      expect(head).not.toContain('connection: close');
+      expect(keptMs).toBeGreaterThanOrEqual(250);
+      expect(keptMs).toBeLessThan(3000);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('answers Connection: close and closes at once with close, and announces 5 s by default', async () => {
+    const closing = await startTestSim({ keepAlive: 'close' });
+    try {
+      const { head, keptMs } = await keptFor(Number(new URL(closing.sim.url).port));
+      expect(head).toContain('connection: close');
+      expect(keptMs).toBeLessThan(250);
+    } finally {
+      await closing.close();
+    }
+    const port = Number(new URL(t.sim.url).port);
+    const head = await new Promise<string>((resolve, reject) => {
+      const s = connect(port, '127.0.0.1', () => s.write(REQUEST));
+      s.once('data', (d) => {
+        resolve(d.toString('latin1').toLowerCase());
+        s.destroy();
+      });
+      s.on('error', reject);
+    });
+    expect(head).toContain('keep-alive: timeout=5');
+  });
+
+  it('refuses a keepAlive that is neither a mode nor a duration', () => {
+    expect(() => resolveSimulatorOptions({ keepAlive: 0 })).toThrow(/keepAlive/);
+    expect(() => resolveSimulatorOptions({ keepAlive: 'sometimes' as never })).toThrow(/keepAlive/);
+  });
+});

@@ -49,7 +49,17 @@ export interface SimulatorOptions {
    * @default false
    */
   forgeWebhook?: boolean;
+  /**
+   * How the HTTP server treats a connection after an answer, as services and what stands in front of
+   * them do: `announced`, kept 5 s and said so (`Keep-Alive: timeout=5`, Node's default); a number of
+   * ms, closed after that long idle without a word (nginx `keepalive_timeout`, AWS ALB, Envoy,
+   * HAProxy); `close`, `Connection: close` on every answer. @default 'announced'
+   */
+  keepAlive?: KeepAlive;
 }
+
+/** See {@link SimulatorOptions.keepAlive}. */
+export type KeepAlive = 'announced' | 'close' | number;
 
 /** How the virtual terminal decides a transaction: by the amount, or by an operator's action. */
 export type TerminalMode = 'auto' | 'manual';
@@ -90,6 +100,7 @@ export interface ResolvedSimulatorOptions {
   readonly onTerminalWaiting: ((terminal: TerminalView) => void) | undefined;
   readonly record: ((entry: SimRecordEntry) => void) | undefined;
   readonly forgeWebhook: boolean;
+  readonly keepAlive: KeepAlive;
 }
 
 /** The defaults of every option but `seed` (random per start). */
@@ -103,6 +114,7 @@ export const SIMULATOR_DEFAULTS = {
   maxFinalPerTerminal: 1000,
   terminal: 'auto',
   manualDeadlineMs: 120_000,
+  keepAlive: 'announced',
 } as const;
 
 function check(ok: boolean, option: string, expected: string, value: unknown): void {
@@ -133,6 +145,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     onTerminalWaiting: o.onTerminalWaiting,
     record: o.record,
     forgeWebhook: o.forgeWebhook ?? false,
+    keepAlive: o.keepAlive ?? SIMULATOR_DEFAULTS.keepAlive,
   };
   check(typeof r.host === 'string' && r.host !== '', 'host', 'a host name or IP address', r.host);
   check(isInt(r.port, 0, 65535), 'port', 'an integer from 0 to 65535', r.port);
@@ -151,6 +164,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
   check(r.onTerminalWaiting === undefined || typeof r.onTerminalWaiting === 'function', 'onTerminalWaiting', 'a function', typeof r.onTerminalWaiting);
   check(r.record === undefined || typeof r.record === 'function', 'record', 'a function (e.g. jsonLinesSink(file))', typeof r.record);
   check(typeof r.forgeWebhook === 'boolean', 'forgeWebhook', 'true or false', r.forgeWebhook);
+  check(r.keepAlive === 'announced' || r.keepAlive === 'close' || isInt(r.keepAlive, 1, 600_000), 'keepAlive', '"announced", "close" or a whole number of ms from 1 to 600000', r.keepAlive);
   assertFaultIds(r.faults);
   return r;
 }

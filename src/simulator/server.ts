@@ -102,6 +102,19 @@ export interface SimServer {
 }
 
 /** Builds (but does not start) the HTTP server. */
+/** The idle timer of each connection (a number `keepAlive`): stopped by the next request, set after each answer. */
+const idleTimers = new WeakMap<Socket, NodeJS.Timeout>();
+
+/** Closes `socket` once it has idled `ms` after this answer, without announcing it. */
+function closeWhenIdle(socket: Socket, res: ServerResponse, ms: number): void {
+  clearTimeout(idleTimers.get(socket));
+  res.on('finish', () => {
+    const timer = setTimeout(() => socket.destroy(), ms);
+    timer.unref();
+    idleTimers.set(socket, timer);
+  });
+}
+
 export function createSimServer(ctx: SimContext, router: Router): SimServer {
   const slowTimers = new Set<NodeJS.Timeout>();
   const wait = (ms: number) =>
@@ -141,8 +154,12 @@ export function createSimServer(ctx: SimContext, router: Router): SimServer {
     else finish(req, res, path, body, started);
   };
 
-  const server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, (req, res) => {
+  const keepAlive = ctx.options.keepAlive;
+  // A number: Node keeps no timer of its own (and announces none); the idle close is ours, unannounced.
+  const server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: typeof keepAlive === 'number' ? 0 : 5_000 }, (req, res) => {
     res.on('error', () => undefined);
+    if (keepAlive === 'close') res.shouldKeepAlive = false;
+    else if (typeof keepAlive === 'number') closeWhenIdle(req.socket, res, keepAlive);
     try {
       handle(req, res);
     } catch {

@@ -36,6 +36,7 @@ const FLAGS = {
   terminal: { type: 'string' },
   'manual-deadline': { type: 'string' },
   record: { type: 'string' },
+  'keep-alive': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,6 +48,7 @@ const KEYS_HELP = 'p present card, d decline, f fail, r remove card, t timeout, 
 
 const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS] [--webhook-retry-scale X]
            [--seed N] [--fault ID]... [--otps N] [--terminal auto|manual] [--manual-deadline MS] [--record FILE]
+           [--keep-alive announced|close|MS]
   --port                 port to listen on (0 = any free port; default 0)
   --host                 address to listen on (default 127.0.0.1)
   --step-delay           terminal step delay in ms, 0..1000 (default 50)
@@ -65,7 +67,10 @@ const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS
                          (default 120000)
   --record               append every request and webhook delivery to FILE, one JSON line each, secrets
                          redacted; each pairing's receiver also gets one forged (wrongly signed) delivery
-                         after its first accepted one. Judge it with: certify-client --recording FILE`;
+                         after its first accepted one. Judge it with: certify-client --recording FILE
+  --keep-alive           what the server does with a connection after an answer: announced (default: kept
+                         5 s, Keep-Alive: timeout=5), close (Connection: close every time), or MS: closed
+                         after MS idle without a word, as nginx, AWS ALB, Envoy and HAProxy do (1..600000)`;
 
 /** A usage error: one message naming the flag and the fix. */
 class UsageError extends Error {}
@@ -86,6 +91,14 @@ function terminalOptions(str: (k: string) => string | undefined, step: number): 
     throw new UsageError(`--manual-deadline is ${deadline}. Fix: make it larger than two step delays (${2 * step} ms).`);
   }
   return { terminal: mode, manualDeadlineMs: deadline };
+}
+
+function keepAliveOption(v: string | undefined): Pick<SimulatorOptions, 'keepAlive'> {
+  if (v === undefined) return {};
+  if (v === 'announced' || v === 'close') return { keepAlive: v };
+  const ms = /^[0-9]+$/.test(v) ? Number(v) : NaN;
+  if (!(ms >= 1 && ms <= 600_000)) throw new UsageError(`--keep-alive is "${v}". Fix: give announced, close, or a whole number of ms from 1 to 600000.`);
+  return { keepAlive: ms };
 }
 
 function toOptions(values: Record<string, unknown>): Parsed {
@@ -111,6 +124,7 @@ function toOptions(values: Record<string, unknown>): Parsed {
     host, port: int('port', str('port'), 0, 65535), stepDelayMs: step, deadlineMs: deadline,
     webhookRetryScale: scale, seed: int('seed', str('seed'), 0, 2 ** 32 - 1), faults: faults as FaultId[],
     ...terminalOptions(str, step ?? SIMULATOR_DEFAULTS.stepDelayMs),
+    ...keepAliveOption(str('keep-alive')),
   };
   const record = str('record');
   if (record !== undefined && record.trim() === '') throw new UsageError('--record is empty. Fix: give a file to append the recording to, e.g. --record recording.jsonl.');
