@@ -56,6 +56,11 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
   out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
+  const h = summary.harness;
+  if (h && (h.overloaded || h.remeasured > 0)) {
+    out.push(`${h.overloaded ? 'HARNESS OVERLOADED' : 'harness'}: ${h.terminals ?? '?'} terminals, longest event-loop stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-seconds; ${h.remeasured} wait${h.remeasured === 1 ? '' : 's'} measured again after a stall`);
+    for (const o of h.overloadedTests ?? []) out.push(`  not judged in ${o.test}: ${o.what.join('; ')} (fix: fewer --terminals, or a quieter machine)`);
+  }
   // One line per reason (ids aside), with how many tests it left not checked and the first of them.
   const reasons = new Map<string, { what: string; tests: string[] }>();
   for (const n of summary.notChecked ?? []) {

@@ -70,6 +70,22 @@ export interface TestMeta {
   notChecked?: string[];
   /** Transactions and operations that became final by polling where the test could see webhook deliveries. */
   webhookFinals?: number;
+  /** How the harness fared during the test: see {@link HarnessMeta}. */
+  harness?: HarnessMeta;
+}
+
+/** The worker's load when the test ended, and what its stalls cost the test. */
+export interface HarnessMeta {
+  /** Vitest's number of the worker (one terminal each). */
+  worker: number;
+  /** The worker's longest event-loop delay so far, ms. */
+  maxEventLoopDelayMs: number;
+  /** The worker's CPU time so far, seconds. */
+  cpuSeconds: number;
+  /** Waits measured again because the harness stood still through them. */
+  remeasured?: { what: string; lostMs: number; waitMs: number }[];
+  /** What could not be judged because the harness stood still through it. */
+  overloaded?: string[];
 }
 
 /** The key of TestMeta in vitest's task meta. */

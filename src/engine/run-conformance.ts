@@ -418,6 +418,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const finishedAt = new Date().toISOString();
     const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels });
     if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];
+    if (summary.harness) {
+      const own = process.cpuUsage();
+      summary.harness = { terminals: workers, ...summary.harness, cpuSeconds: Math.round((summary.harness.cpuSeconds + (own.user + own.system) / 1e6) * 100) / 100 };
+    }
     const info: RunInfo = {
       tool,
       target: { kind: config.target.kind, baseUrl: target.baseUrl },

@@ -76,6 +76,8 @@ export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo,
   if (unselected.length > 0) reasons.push(`the run was restricted by --suite (${selected.join(', ')}): ${unselected.join(', ')} not run`);
   const disabled = info.checksDisabled ?? [];
   if (disabled.length > 0) reasons.push(`checks were disabled (${disabled.join(', ')}): what they judge was not judged`);
+  const stalled = summary.harness?.overloadedTests ?? [];
+  if (stalled.length > 0) reasons.push(`the harness was overloaded: ${stalled.length} test${stalled.length === 1 ? '' : 's'} could not be judged (first: ${stalled[0]!.test}: ${stalled[0]!.what[0]}); run again with fewer --terminals or on a quieter machine`);
   const unseen = summary.notChecked ?? [];
   if (unseen.length > 0) reasons.push(`${unseen.length} test${unseen.length === 1 ? '' : 's'} could not observe part of what they judge (first: ${unseen[0]!.test}: ${unseen[0]!.what[0]}): not checked`);
   for (const suite of mustRun) {

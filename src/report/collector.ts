@@ -53,6 +53,7 @@ export function testRecordOf(tc: TestCase): TestRecord {
     ...(meta?.operator ? { operator: meta.operator } : {}),
     ...(meta?.notChecked?.length ? { notChecked: meta.notChecked } : {}),
     ...(meta?.webhookFinals ? { webhookFinals: meta.webhookFinals } : {}),
+    ...(meta?.harness ? { harness: meta.harness } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 /** What the reporters keep of each test. */
-import type { Finding, OperatorEntry, RepeatRecord, RootCause } from '../core/index.ts';
+import type { Finding, HarnessMeta, OperatorEntry, RepeatRecord, RootCause } from '../core/index.ts';
 
 export interface TestRecord {
   /** `capability > scenario`. */
@@ -38,6 +38,8 @@ export interface TestRecord {
   webhookFinals?: number;
   /** A verdict over the whole run (e.g. "the service sends webhooks"), not one test: listed first. */
   wholeRun?: boolean;
+  /** How the harness fared during the test (its worker's load, waits measured again, overload). */
+  harness?: HarnessMeta;
 }
 
 /** The whole run's outcome, as the reporters see it. */

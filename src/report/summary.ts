@@ -59,12 +59,50 @@ export interface Summary {
    * checked, never passed. Absent when every test saw all it judges.
    */
   notChecked?: { test: string; what: string[] }[];
+  /** How the harness itself fared: see {@link HarnessSummary}. Absent when no test reported it. */
+  harness?: HarnessSummary;
   /** Every skipped test with its reason (a blocked test names the finding that blocked it). */
   skipped?: { test: string; reason: string }[];
   /** The run's labels (`--label key=value`): firmware, terminal, tester and the like; `{}` when none. */
   labels?: Record<string, string>;
   /** Present for a run of one shard (`--shard i/n`), or for shards merged by `merge-reports`. */
   shards?: ShardSummary[];
+}
+
+/**
+ * How the harness itself fared: a stalled worker's timing is suspect, so waits it stood still through
+ * were measured again (`remeasured`), and what could not be (a POST's time-out) is `overloaded`,
+ * never a finding about the service.
+ */
+export interface HarnessSummary {
+  /** Terminals (workers) the run used. */
+  terminals?: number;
+  /** The longest event-loop delay of any worker, ms. */
+  maxEventLoopDelayMs: number;
+  /** CPU time of the workers (and of the main process, when the run adds it), seconds. */
+  cpuSeconds: number;
+  /** Waits measured again because the harness stood still through them. */
+  remeasured: number;
+  /** Whether something could not be judged because the harness stood still through it. */
+  overloaded: boolean;
+  /** What that was, by test. */
+  overloadedTests?: { test: string; what: string[] }[];
+}
+
+/** The harness figures of a run's tests (per worker, the last CPU figure counts). */
+export function harnessSummaryOf(tests: readonly TestRecord[]): HarnessSummary | undefined {
+  const seen = tests.filter((t) => t.harness);
+  if (seen.length === 0) return undefined;
+  const cpu = new Map<number, number>();
+  for (const t of seen) cpu.set(t.harness!.worker, Math.max(cpu.get(t.harness!.worker) ?? 0, t.harness!.cpuSeconds));
+  const overloaded = seen.filter((t) => t.harness!.overloaded?.length).map((t) => ({ test: t.name, what: [...t.harness!.overloaded!] }));
+  return {
+    maxEventLoopDelayMs: Math.max(...seen.map((t) => t.harness!.maxEventLoopDelayMs)),
+    cpuSeconds: Math.round([...cpu.values()].reduce((a, b) => a + b, 0) * 100) / 100,
+    remeasured: seen.reduce((n, t) => n + (t.harness!.remeasured?.length ?? 0), 0),
+    overloaded: overloaded.length > 0,
+    ...(overloaded.length > 0 ? { overloadedTests: overloaded } : {}),
+  };
 }
 
 /** One shard of a sharded run, as the summary lists it. */
@@ -126,6 +164,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const count = (s: string) => run.tests.filter((t) => t.state === s).length;
   const failures = findings.filter((f) => f.severity === 'failure').length;
   const failed = count('failed');
+  const harness = harnessSummaryOf(run.tests);
   const notChecked = run.tests.filter((t) => t.state !== 'skipped' && t.notChecked?.length).map((t) => ({ test: t.name, what: [...t.notChecked!] }));
   const rateLimited = rateLimitedOf(run.tests);
   return {
@@ -137,6 +176,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
     ...(notFinished.length > 0 ? { incomplete: { reason: incompleteReason, tests: notFinished.map((t) => t.name) } } : {}),
     ...(notChecked.length > 0 ? { notChecked } : {}),
+    ...(harness ? { harness } : {}),
     ...(rateLimited > 0 ? { rateLimited } : {}),
     ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests), labels: { ...(when.labels ?? {}) } } : {}),
   };

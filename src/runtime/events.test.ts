@@ -18,6 +18,7 @@ function host(disabledChecks: string[] = []): ScopeHost {
     defects: new DefectLedger(),
     events: new RuntimeEvents(),
     isShared: () => false,
+    lostDuring: () => 0,
     budgeted: (ms) => ms,
     judgeDeliveries: () => undefined,
     recordConvergence: () => undefined,

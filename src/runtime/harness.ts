@@ -16,6 +16,7 @@ import { OtpSource, type WorkerShare } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
 import { DefectLedger } from './defects.ts';
 import { linkLedger } from './shared-ledger.ts';
+import { type HarnessLoad, StallWatch } from './stall-watch.ts';
 import { type ConvergenceTiming, RuntimeEvents } from './events.ts';
 import { ScenarioBlocked, Scope, type ScopeHost } from './scope.ts';
 
@@ -44,6 +45,8 @@ export class Harness implements ScopeHost {
   private readonly madeHere = new Set<string>();
   /** Closes the link to the run's ledger hub, if any. */
   private readonly unlink?: () => void;
+  /** When this worker's event loop stood still. */
+  private readonly stalls = new StallWatch();
 
   /**
    * @param share which of the run's workers this harness serves: it pairs its own terminal and takes
@@ -86,6 +89,15 @@ export class Harness implements ScopeHost {
   begin(testName: string): Scope {
     this.scope = new Scope(this, testName);
     return this.scope;
+  }
+
+  lostDuring(from: number, to?: number): number {
+    return this.stalls.lostDuring(from, to);
+  }
+
+  /** This worker's load so far: its longest event-loop delay, CPU time, stalls. */
+  load(): HarnessLoad {
+    return this.stalls.load();
   }
 
   /** `ms`, cut to what is left of the run's time budget. */
@@ -332,6 +344,7 @@ export class Harness implements ScopeHost {
 
   async close(): Promise<void> {
     this.unlink?.();
+    this.stalls.stop();
     await Promise.allSettled(this.pairings.map((p) => p.close()));
     this.pairings.length = 0;
     if (this.hub) await this.hub.then((h) => h.close(), () => undefined);

@@ -5,3 +5,4 @@ export * from './otp-source.ts';
 export * from './pairing.ts';
 export * from './scope.ts';
 export { type LedgerHub, startLedgerHub } from './shared-ledger.ts';
+export { type HarnessLoad, STALL_MS } from './stall-watch.ts';

@@ -30,6 +30,8 @@ export interface ScopeHost {
   isShared(p: Pairing): boolean;
   /** `ms`, cut to what is left of the run's time budget. */
   budgeted(ms: number): number;
+  /** How many ms of `[from, to]` (epoch ms) this worker's event loop stood still. */
+  lostDuring(from: number, to?: number): number;
   /** Runs the webhook checks on the pairing's deliveries not judged yet, in `scope`. */
   judgeDeliveries(scope: Scope, p: Pairing): void;
   recordConvergence(o: ConvergenceTiming): void;
@@ -82,6 +84,9 @@ export interface ConvergeOptions {
 
 const MAX_EVIDENCE_BODY = 4096;
 
+/** A wait of which the harness lost this share or more (its event loop stood still) is measured again. */
+export const STALL_SHARE = 0.2;
+
 function trimmed(ex: Exchange): Exchange {
   const raw = ex.response?.rawBody;
   if (!raw || raw.length <= MAX_EVIDENCE_BODY) return ex;
@@ -97,6 +102,10 @@ export class Scope {
   readonly notChecked = new Set<string>();
   /** Convergences that ended final by polling on a pairing whose deliveries this run sees. */
   webhookFinals = 0;
+  /** Waits measured again because the harness stood still through them. */
+  readonly remeasured: { what: string; lostMs: number; waitMs: number }[] = [];
+  /** What could not be judged because the harness stood still through it (a POST cannot be sent again). */
+  readonly overloaded: string[] = [];
   /** Findings already filed by this test, with their root cause. */
   private readonly seen = new Map<string, RootCause>();
   readonly #abort = new AbortController();
@@ -214,7 +223,7 @@ export class Scope {
   }
 
   /** Calls an operation of the contract by id. State-changing amounts are capped off sandboxes. */
-  async call(pairing: Pairing, operationId: string, opts: CallOptions = {}): Promise<PayConnectResponse> {
+  async call(pairing: Pairing, operationId: string, opts: CallOptions = {}, again = false): Promise<PayConnectResponse> {
     const op = operations.find((o) => o.operationId === operationId);
     if (!op) throw new ToolkitError('PCC_INTERNAL', `no operation ${operationId} in the contract`);
     const amount = (opts.body as { amount?: unknown } | undefined)?.amount;
@@ -241,6 +250,7 @@ export class Scope {
     const stuck = pairing.open.size > 0 && op.stateChanging && op.responses['200']?.schema === 'TransactionCreated' ? (defects.blocker('transaction-final') ?? this.overdueOn(pairing)) : undefined;
     if (stuck) this.blockBy(stuck);
     let res: PayConnectResponse;
+    const sentAt = Date.now();
     try {
       const sent = pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto' });
       this.#inflight.add(sent);
@@ -248,6 +258,15 @@ export class Scope {
       res = await sent;
     } catch (e) {
       this.assertOpen();
+      // No answer in time while the harness stood still through much of the wait: the harness's doing.
+      const lost = isToolkitError(e) && e.code === 'PCC_TIMEOUT' ? this.harness.lostDuring(sentAt) : 0;
+      if (lost > 0 && lost >= STALL_SHARE * this.harness.ctx.timeoutMs) {
+        // A GET is measured again; a POST may have been acted on and is never sent twice.
+        if (op.method === 'GET' && !again) return this.call(pairing, operationId, opts, true);
+        const what = `${op.method} ${path}: no answer within ${this.harness.ctx.timeoutMs} ms while the harness stood still ${lost} ms of it`;
+        this.overloaded.push(what);
+        throw new ScenarioBlocked(`harness overloaded: ${what}`);
+      }
       throw this.stoppedByService(e, `${op.method} ${path}`, pairing);
     }
     defects.waited('answer', undefined);
@@ -336,7 +355,9 @@ export class Scope {
     const started = Date.now();
     const rx = pairing.receiver;
     const polls: Exchange[] = [];
-    const obs = await observe({
+    const deadlineMs = this.harness.budgeted(opts.deadlineMs ?? this.harness.ctx.deadlineMs);
+    const graceMs = opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs;
+    const watch = (ms: number) => observe({
       kind,
       id,
       poll: async () => {
@@ -355,13 +376,26 @@ export class Scope {
       subscribe: rx ? (wake) => rx.onDelivery(() => wake()) : undefined,
       webhooksObservable,
       final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
-      deadlineMs: this.harness.budgeted(opts.deadlineMs ?? this.harness.ctx.deadlineMs),
+      deadlineMs: ms,
       settleMs: this.harness.ctx.settleMs,
-      webhookGraceMs: opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs,
+      webhookGraceMs: graceMs,
       signal: this.signal,
       ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
     });
+    let obs = await watch(deadlineMs);
     this.assertOpen();
+    // A wait through which the harness itself stood still says more about the harness than about the
+    // service: it is measured again, with the time lost given back, before anything is judged.
+    const webhookMissed = webhooksObservable && obs.finalByPoll !== undefined && !obs.webhooks.some((w) => w.status === obs.finalByPoll);
+    const waited = obs.timedOut ? deadlineMs : webhookMissed ? Math.min(graceMs ?? deadlineMs, deadlineMs) : 0;
+    const lost = waited > 0 ? this.harness.lostDuring(started) : 0;
+    if (lost > 0 && lost >= STALL_SHARE * waited) {
+      this.notes.push(`${kind} ${id}: measured again, the harness stood still ${lost} ms of a ${waited} ms wait`);
+      this.remeasured.push({ what: `${kind} ${id}`, lostMs: lost, waitMs: waited });
+      const again = await watch(this.harness.budgeted(Math.max(lost, 1000)));
+      this.assertOpen();
+      obs = { ...again, polled: [...obs.polled, ...again.polled].filter((s, i, all) => i === 0 || all[i - 1]!.status !== s.status), elapsedMs: Date.now() - started };
+    }
     const roots: Partial<Record<string, RootCause>> = {};
     for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered']) roots[c] = this.judge(c, obs).roots[0];
     this.harness.judgeDeliveries(this, pairing);

@@ -254,6 +254,12 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         meta.deliveries = (deliveriesOf.get(scope.testName) ?? []).map(redact);
         if (scope.notChecked.size > 0) meta.notChecked = [...scope.notChecked].map((n) => h.redactor.redactText(n));
         if (scope.webhookFinals > 0) meta.webhookFinals = scope.webhookFinals;
+        const load = h.load();
+        meta.harness = {
+          worker: Number(process.env.VITEST_POOL_ID ?? '1') || 1, maxEventLoopDelayMs: load.maxEventLoopDelayMs, cpuSeconds: load.cpuSeconds,
+          ...(scope.remeasured.length > 0 ? { remeasured: [...scope.remeasured] } : {}),
+          ...(scope.overloaded.length > 0 ? { overloaded: scope.overloaded.map((o) => h.redactor.redactText(o)) } : {}),
+        };
       };
       // What the test saw is in its meta before the clean-up, and again, complete, after it.
       keep();
