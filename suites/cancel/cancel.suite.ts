@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
+import { afterCancel, begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const cancelClause = { capability: 'cancel', clause: 'spec#post-v1pay-connecttransactionstransaction_idcancel' };
 const table = { capability: 'cancel', clause: 'sandbox#transactions' };
@@ -18,8 +18,8 @@ describe('cancel', () => {
       id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
       const before = await readStatus(t, p, id);
       t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'INITIATED', actual: before.status });
-      await cancelJudged(t, p, id);
-      const obs = await settleAs(t, p, id, plan.amount, 'CANCELED', 'amount canceled while INITIATED');
+      const canceled = afterCancel(await cancelJudged(t, p, id));
+      const obs = await settleAs(t, p, id, plan.amount, canceled, 'amount canceled while INITIATED');
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
       await slipChecked(t, p, id, obs);
     } finally {
@@ -39,9 +39,9 @@ describe('cancel', () => {
       const seen = await waitForStatus(t, p, id, (s) => s === 'IN_PROGRESS', 5);
       if (isAuto(t)) t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'IN_PROGRESS', actual: seen.status });
       else if (seen.status !== 'IN_PROGRESS') t.skip(`the terminal was ${seen.status ?? 'unknown'}, not waiting for a card, when the cancel was due`);
-      await cancelJudged(t, p, id);
+      const canceled = afterCancel(await cancelJudged(t, p, id));
       const obs = isAuto(t)
-        ? await settleAs(t, p, id, plan.amount, 'CANCELED', 'amount canceled while IN_PROGRESS')
+        ? await settleAs(t, p, id, plan.amount, canceled, 'amount canceled while IN_PROGRESS')
         : await settle(t, p, id, { ...plan, expect: { final: 'CANCELED', tip: 0 } }, 'amount canceled while IN_PROGRESS');
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
       await slipChecked(t, p, id, obs);

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, notUnderPact, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
+import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, notUnderPact, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 
 const table = { capability: 'payment', clause: 'sandbox#transactions' };
 
@@ -71,8 +71,8 @@ describe('payment', () => {
       const pendingThroughout = before.status !== undefined && !isFinal(t, before.status) && after.status !== undefined && !isFinal(t, after.status);
       t.param('pending throughout', String(pendingThroughout));
       if (pendingThroughout) t.scope.check('sandbox.busy', res.exchange);
-      await cancelJudged(t, p, first);
-      const obs = await settleAs(t, p, first, plan.amount, 'CANCELED', 'canceled offline amount');
+      const canceled = afterCancel(await cancelJudged(t, p, first));
+      const obs = await settleAs(t, p, first, plan.amount, canceled, 'canceled offline amount');
       t.scope.need(obs.finalByPoll, 'the first transaction did not reach a final status after the cancel');
       if (second) await t.scope.converge(p, 'transaction', second);
       if (!pendingThroughout) t.skip(`the first transaction was final (${before.status} / ${after.status}) before the second request could be judged`);

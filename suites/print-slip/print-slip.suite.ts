@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { scenario } from '../_setup/scenario.ts';
-import { begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
+import { afterCancel, begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'print-slip';
 const slipClause = { capability, clause: 'spec#get-v1pay-connecttransactionstransaction_idprint-slip' };
@@ -30,8 +30,8 @@ describe('print-slip', () => {
     let id: string | undefined;
     try {
       id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
-      await cancelJudged(t, p, id);
-      const obs = await settleAs(t, p, id, plan.amount, 'CANCELED', 'canceled offline amount');
+      const canceled = afterCancel(await cancelJudged(t, p, id));
+      const obs = await settleAs(t, p, id, plan.amount, canceled, 'canceled offline amount');
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
       await slipChecked(t, p, id, obs);
     } finally {
@@ -56,8 +56,8 @@ describe('print-slip', () => {
         // Judged only when the transaction was not final on both sides of the slip request.
         const pending = before.status !== undefined && !isFinal(t, before.status) && after.status !== undefined && !isFinal(t, after.status);
         if (pending) t.scope.check('print-slip.final-only', res.exchange, { status: after.status });
-        await cancelJudged(t, p, id);
-        const obs = await settleAs(t, p, id, plan.amount, 'CANCELED', `amount canceled while ${status}`);
+        const canceled = afterCancel(await cancelJudged(t, p, id));
+        const obs = await settleAs(t, p, id, plan.amount, canceled, `amount canceled while ${status}`);
         t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
         if (!pending) t.skip(`the transaction was final (${before.status} / ${after.status}) before the slip request could be judged`);
       } finally {

@@ -149,6 +149,15 @@ export async function cancelJudged(t: ScenarioContext, p: Pairing, id: string): 
 }
 
 /**
+ * The final status to expect after a cancel: CANCELED when the cancel was taken; none when it was
+ * refused because the transaction had ended already (it expired before the cancel arrived: on a loaded
+ * runner the harness can be that late, and the service was right to refuse).
+ */
+export function afterCancel(res: PayConnectResponse): 'CANCELED' | undefined {
+  return res.status === 200 ? 'CANCELED' : undefined;
+}
+
+/**
  * Frees the terminal: cancels a transaction that is not final and waits for its end. Never throws
  * (it runs in `finally`, after whatever stopped the scenario).
  */
