@@ -9,6 +9,8 @@ export interface FaultExpectation {
   expect: { check: string; severity: 'failure' | 'warning' }[];
   /** Extra run options (e.g. a shorter deadline). */
   args?: string[];
+  /** The check of the finding that must lead the summary: the root cause named first. */
+  first?: string;
 }
 
 const F = 'failure' as const;
@@ -44,12 +46,12 @@ export const BREAKS: Record<string, FaultExpectation> = {
   'auth.unpair-not-revoking': e(['pairing'], ['auth.revoked-after-unpair', W]),
   'transition.final-changes': e(['payment'], ['transition.legal', W]),
   'transaction.never-converges': { ...e(['payment'], ['convergence.deadline', F]), args: ['--deadline', '3s'] },
-  // No valid delivery ever arrives, so each convergence waits out the deadline for one.
-  'webhook.unsigned': { ...e(['payment'], ['webhook.signature', W]), args: ['--deadline', '3s'] },
-  'webhook.bad-signature': { ...e(['payment'], ['webhook.signature', W]), args: ['--deadline', '3s'] },
+  // No valid delivery ever arrives: the service sends no webhook the pairing's key verifies (spec#events).
+  'webhook.unsigned': { ...e(['payment'], ['webhook.signature', W], ['webhook.service-sends', F]), args: ['--deadline', '3s'], first: 'webhook.service-sends' },
+  'webhook.bad-signature': { ...e(['payment'], ['webhook.signature', W], ['webhook.service-sends', F]), args: ['--deadline', '3s'], first: 'webhook.service-sends' },
   'webhook.disagrees-with-polling': e(['webhooks'], ['webhook.agrees-with-polling', F]),
   'webhook.bad-schema': e(['webhooks'], ['webhook.schema', W]),
-  'webhook.none': { ...e(['webhooks'], ['webhook.delivered', W], ['webhook.every-status-posted', W]), args: ['--deadline', '3s'] },
+  'webhook.none': { ...e(['webhooks'], ['webhook.service-sends', F], ['webhook.delivered', W], ['webhook.every-status-posted', W]), args: ['--deadline', '3s'], first: 'webhook.service-sends' },
   'isolation.leak': e(['isolation'], ['isolation.foreign-id', F]),
   'status.unknown-id-500': e(['isolation'], ['errors.unknown-id', W], ['isolation.not-found', W], ['response.status-documented', W]),
   'content-type.text-plain': e(['config'], ['response.content-type', F]),
@@ -92,7 +94,7 @@ export const BREAKS: Record<string, FaultExpectation> = {
   'webhook.no-retry': e(['webhooks'], ['webhook.retried', W]),
   // The operation never looks final: the status outside the enum is the root, the missed deadline follows.
   'operation.status-outside-enum': { ...e(['preauth'], ['response.enum', W], ['convergence.deadline', W]), args: ['--deadline', '3s'] },
-  'webhook.signed-other-bytes': { ...e(['payment'], ['webhook.signature', W]), args: ['--deadline', '3s'] },
+  'webhook.signed-other-bytes': { ...e(['payment'], ['webhook.signature', W], ['webhook.service-sends', F]), args: ['--deadline', '3s'], first: 'webhook.service-sends' },
   'token.refused': e(['config'], ['auth.token-obtained', F]),
 };
 

@@ -42,6 +42,7 @@ async function expectFindings(fault: string, x: FaultExpectation, grep: string |
   for (const want of x.expect) {
     expect(s.findings.some((f) => f.check === want.check && f.severity === want.severity), `${fault}: expected ${want.severity} ${want.check}; got\n${brief(s.findings)}\n${r.stderr}`).toBe(true);
   }
+  if (x.first) expect(s.findings[0]?.check, `${fault}: the root cause first\n${brief(s.findings)}`).toBe(x.first);
   const failures = s.findings.filter((f) => f.severity === 'failure').length;
   expect(r.code, `${fault}: exit code\n${r.stderr}`).toBe(failures > 0 ? 1 : 0);
   // A fault that breaks only a profile rule must not fail the run: no false alarm at spec level.
