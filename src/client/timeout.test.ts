@@ -1,4 +1,7 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { createPayConnectClient } from './client.ts';
 import { ToolkitError } from '../core/errors.ts';
 import { useClient } from './test-fixtures.ts';
 
@@ -34,5 +37,31 @@ describe('timeout', () => {
     const res = await client.request({ method: 'GET', path: '/v1/ok/', auth: 'none' });
     expect(res.rawBody).toBe('late but fine');
     expect(res.exchange.error).toBeUndefined();
+  });
+
+  it('an answer that came while this process stood still is read, not timed out', async () => {
+    // The service is another process: it answers 100 ms after the request, while this one is busy.
+    const child: ChildProcess = spawn(process.execPath, ['-e', `
+      const s = require('node:http').createServer((q, r) => setTimeout(() => r.end('{"ok":true}'), 100));
+      s.listen(0, '127.0.0.1', () => console.log(s.address().port));`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+      const client = createPayConnectClient({ baseUrl: `http://127.0.0.1:${String(chunk).trim()}`, integratorId: 'i', timeoutMs: 300 });
+      try {
+        const answer = client.request({ method: 'GET', path: '/v1/pay-connect/config/', auth: 'none' });
+        await new Promise((r) => setTimeout(r, 50)); // the request is on the wire
+        // Stand still in the check phase: the next turn of the loop runs its timers before its I/O.
+        await new Promise((r) => setImmediate(r));
+        const until = Date.now() + 700;
+        while (Date.now() < until) { /* the event loop stands still past the 300 ms deadline */ }
+        const res = await answer;
+        expect(res.status).toBe(200);
+        expect(res.exchange.error).toBeUndefined();
+      } finally {
+        await client.close();
+      }
+    } finally {
+      child.kill();
+    }
   });
 });

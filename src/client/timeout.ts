@@ -27,16 +27,35 @@ export function timeout(ms: number): Dispatcher.DispatcherComposeInterceptor {
   };
 }
 
+/** A timer this much late means the event loop stood still: what arrived meanwhile is read first. */
+const LATE_MS = 100;
+
 class TimeoutRelay implements Dispatcher.DispatchHandler {
   readonly controller = new AttemptController();
-  readonly #timer: NodeJS.Timeout;
+  #timer: NodeJS.Timeout;
+  readonly #due: number;
+  #graced = false;
   #done = false;
 
   constructor(readonly outer: Dispatcher.DispatchHandler, readonly ms: number, readonly what: string) {
+    this.#due = Date.now() + ms;
     this.#timer = setTimeout(() => this.#expire(), ms);
   }
 
   #expire(): void {
+    // Timers run before the I/O of the same turn of the event loop: after a stall of this process the
+    // answer may be waiting unread in the socket. A timer that fired late waits one turn more (a new
+    // timer runs after this turn's I/O), so a time-out is only what the service did not answer in time.
+    if (!this.#graced && Date.now() - this.#due > LATE_MS) {
+      this.#graced = true;
+      this.#timer = setTimeout(() => this.#fail(), 0);
+      return;
+    }
+    this.#fail();
+  }
+
+  #fail(): void {
+    if (this.#done) return;
     const err = new ToolkitError('PCC_TIMEOUT', `${this.what}: no complete answer within ${this.ms} ms`,
       'raise timeoutMs, or check why the target is slow');
     // Answer the caller now, then abort the attempt; whatever it reports afterwards is ignored.
