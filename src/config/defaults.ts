@@ -21,6 +21,12 @@ export const DEFAULTS = Object.freeze({
   deadlineManualMs: 300_000,
   /** Convergence deadline with a real or Pact target, where a person may be at the terminal. @default 120_000 */
   deadlineMs: 120_000,
+  /**
+   * Convergence deadline against a sandbox URL driven by amount (auto mode): a sandbox expires a
+   * waiting transaction within 10 s (sandbox.md), plus 2 s for the way there and back. A wait for a
+   * service that never converges then costs seconds, not minutes. @default 12_000
+   */
+  deadlineSandboxMs: 12_000,
   /** The run's time budget with the simulator (a clean run takes under a minute). @default 300_000 */
   maxDurationSimMs: 300_000,
   /** The run's time budget against a URL or Pact target. @default 900_000 */

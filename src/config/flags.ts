@@ -56,7 +56,7 @@ const TABLE = [
     description: 'The public base URL that forwards to the receiver, when the service cannot reach it directly (/webhooks/<slot> is appended)' },
   { name: 'deadline', key: 'deadline', type: 'string', placeholder: '<duration>', group: 'run',
     description: 'How long an operation may take to converge (500ms, 30s, 2m, or milliseconds)',
-    defaultText: `${formatDuration(DEFAULTS.deadlineSimMs)} with sim, ${formatDuration(DEFAULTS.deadlineManualMs)} in manual mode, ${formatDuration(DEFAULTS.deadlineMs)} otherwise` },
+    defaultText: `${formatDuration(DEFAULTS.deadlineSimMs)} with sim, ${formatDuration(DEFAULTS.deadlineManualMs)} in manual mode, ${formatDuration(DEFAULTS.deadlineSandboxMs)} against a sandbox URL in auto mode, ${formatDuration(DEFAULTS.deadlineMs)} otherwise` },
   { name: 'max-duration', key: 'maxDuration', type: 'string', placeholder: '<duration>', group: 'run',
     description: 'The run\'s time budget: past it, unfinished tests stop and the run fails with "run budget exceeded"',
     defaultText: `${formatDuration(DEFAULTS.maxDurationSimMs)} with sim, ${formatDuration(DEFAULTS.maxDurationManualMs)} in manual mode, ${formatDuration(DEFAULTS.maxDurationMs)} otherwise` },

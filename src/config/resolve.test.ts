@@ -129,7 +129,12 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     const config = await resolveIn(await emptyDir(), ['--target', 'https://Pay.Example.com:443/', '--integrator-id', 'acme-1']);
     expect(config.target).toEqual({ kind: 'url', baseUrl: 'https://pay.example.com' });
     expect(config.integratorId).toBe('acme-1');
-    expect(config.deadlineMs).toBe(120_000);
+    // A sandbox driven by amount expires a waiting transaction within 10 s (sandbox.md).
+    expect(config.deadlineMs).toBe(12_000);
+    const observed = await resolveIn(await emptyDir(), ['--target', 'https://pay.example.com', '--integrator-id', 'acme-1', '--terminal', 'observe']);
+    expect(observed.deadlineMs).toBe(120_000);
+    const publicProfile = await resolveIn(await emptyDir(), ['--target', 'https://pay.example.com', '--integrator-id', 'acme-1', '--profile', 'public']);
+    expect(publicProfile.deadlineMs).toBe(120_000);
   });
 
   it('resolves paths from flags against the cwd and paths from the file against its folder', async () => {

@@ -113,8 +113,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     terminal,
     webhookListen: take('webhookListen', p.listen) ?? p.listen(DEFAULTS.webhookListen, true),
     webhookPublicUrl: take('webhookPublicUrl', p.httpUrl),
-    // A person at the terminal needs minutes, not the virtual terminal's seconds.
-    deadlineMs: take('deadline', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.deadlineManualMs : target.kind === 'sim' ? DEFAULTS.deadlineSimMs : DEFAULTS.deadlineMs),
+    // A person at the terminal needs minutes, not the virtual terminal's seconds; a sandbox driven by
+    // amount has a published upper bound.
+    deadlineMs: take('deadline', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.deadlineManualMs : target.kind === 'sim' ? DEFAULTS.deadlineSimMs
+      : target.kind === 'url' && profile === 'sandbox' && terminal === 'auto' ? DEFAULTS.deadlineSandboxMs : DEFAULTS.deadlineMs),
     settleMs: take('settle', p.duration(0)),
     maxDurationMs: take('maxDuration', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.maxDurationManualMs : target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
     seed: take('seed', p.integer(-(2 ** 31), 2 ** 32 - 1, SEED_HINT)) ?? randomInt(0, 2 ** 31),
