@@ -58,6 +58,8 @@ function parse(argv: string[]): Options {
     else if (a === '--url-sim') o.urlSim = true;
     else if (a === '--shared-sim') o.sharedSim = o.urlSim = true;
     else if (a === '--keep-alive') {
+      // Only a sim process has the setting: it implies --url-sim.
+      o.urlSim = true;
       o.keepAlive = argv[++i];
       if (!o.keepAlive) throw new Error('--keep-alive takes announced, close or a number of ms');
     }

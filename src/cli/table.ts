@@ -45,7 +45,9 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     const blocked = summary.blocked.filter((b) => b.check === f.check && b.test === f.test && b.message === f.message).reduce((n, b) => n + b.count, 0);
     const consequences = [blocked > 0 ? `blocked ${blocked} test${blocked === 1 ? '' : 's'}` : '', f.repeats > 0 ? `seen again ${f.repeats}x in ${f.repeatedIn.length} test${f.repeatedIn.length === 1 ? '' : 's'}` : ''].filter(Boolean);
     out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequences.length > 0 ? ` [${consequences.join('; ')}]` : ''}`);
-    if (f.severity === 'failure') out.push(`  re-run: ${rerunCommand(summary.seed, f.test)}`);
+    // A verdict over the whole run is only given again by the whole run.
+    const whole = record.tests.some((t) => t.wholeRun && t.name === f.test);
+    if (f.severity === 'failure') out.push(`  re-run: ${whole ? `payconnect-conformance run${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests; plus this run's target and --sim-fault options)` : rerunCommand(summary.seed, f.test)}`);
   }
   if (summary.incomplete) out.push(`INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`);
   for (const t of record.tests.filter((x) => x.toolkitError)) {
@@ -58,7 +60,7 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
   const h = summary.harness;
   if (h && (h.overloaded || h.remeasured > 0)) {
-    out.push(`${h.overloaded ? 'HARNESS OVERLOADED' : 'harness'}: ${h.terminals ?? '?'} terminals, longest event-loop stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-seconds; ${h.remeasured} wait${h.remeasured === 1 ? '' : 's'} measured again after a stall`);
+    out.push(`${h.overloaded ? 'HARNESS OVERLOADED' : 'harness'}: ${h.terminals === undefined ? '' : `${h.terminals} terminals, `}longest event-loop stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-seconds; ${h.remeasured} wait${h.remeasured === 1 ? '' : 's'} measured again after a stall`);
     for (const o of h.overloadedTests ?? []) out.push(`  not judged in ${o.test}: ${o.what.join('; ')} (fix: fewer --terminals, or a quieter machine)`);
   }
   // One line per reason (ids aside), with how many tests it left not checked and the first of them.

@@ -23,10 +23,11 @@ export const DEFAULTS = Object.freeze({
   deadlineMs: 120_000,
   /**
    * Convergence deadline against a sandbox URL driven by amount (auto mode): a sandbox expires a
-   * waiting transaction within 10 s (sandbox.md), plus 2 s for the way there and back. A wait for a
-   * service that never converges then costs seconds, not minutes. @default 12_000
+   * waiting transaction within 10 s (sandbox.md), and a delivery refused twice comes back after the
+   * profile's first two retries (5 + 10 s): 20 s fits both, so the retry scenario runs. A wait for a
+   * service that never converges then costs seconds, not minutes. @default 20_000
    */
-  deadlineSandboxMs: 12_000,
+  deadlineSandboxMs: 20_000,
   /** The run's time budget with the simulator (a clean run takes under a minute). @default 300_000 */
   maxDurationSimMs: 300_000,
   /** The run's time budget against a URL or Pact target. @default 900_000 */

@@ -130,7 +130,7 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     expect(config.target).toEqual({ kind: 'url', baseUrl: 'https://pay.example.com' });
     expect(config.integratorId).toBe('acme-1');
     // A sandbox driven by amount expires a waiting transaction within 10 s (sandbox.md).
-    expect(config.deadlineMs).toBe(12_000);
+    expect(config.deadlineMs).toBe(20_000);
     const observed = await resolveIn(await emptyDir(), ['--target', 'https://pay.example.com', '--integrator-id', 'acme-1', '--terminal', 'observe']);
     expect(observed.deadlineMs).toBe(120_000);
     const publicProfile = await resolveIn(await emptyDir(), ['--target', 'https://pay.example.com', '--integrator-id', 'acme-1', '--profile', 'public']);

@@ -71,6 +71,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   auth?: 'auto' | 'none' | { bearer: string };
   integrator?: string;
+  /** The longest Retry-After wait the client may honour for this call, ms. @default the client's */
+  maxWaitMs?: number;
 }
 
 /** Options of one convergence. */
@@ -252,7 +254,7 @@ export class Scope {
     let res: PayConnectResponse;
     const sentAt = Date.now();
     try {
-      const sent = pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto' });
+      const sent = pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto', ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }) });
       this.#inflight.add(sent);
       void sent.then(() => this.#inflight.delete(sent), () => this.#inflight.delete(sent));
       res = await sent;
@@ -360,8 +362,9 @@ export class Scope {
     const watch = (ms: number) => observe({
       kind,
       id,
-      poll: async () => {
-        const res = await this.call(pairing, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id } });
+      poll: async ({ remainingMs }) => {
+        // A wait the service asks for (Retry-After) never runs past the deadline.
+        const res = await this.call(pairing, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id }, maxWaitMs: Math.max(0, remainingMs) });
         polls.push(res.exchange);
         const body = res.body as Record<string, unknown> | undefined;
         const status = res.status === 200 && typeof body?.status === 'string' ? body.status : undefined;
