@@ -96,6 +96,17 @@ describe('observe', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
+  it('stops waiting for a final status\'s webhook as soon as such waits are found futile', async () => {
+    let futile = false;
+    setTimeout(() => (futile = true), 100);
+    const o = await observe({
+      kind: 'transaction', id: 't', poll: script('SUCCESS').poll, webhooks: () => [], webhooksObservable: true,
+      final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 4000, webhookWaitFutile: () => futile,
+    });
+    expect(o.finalByPoll).toBe('SUCCESS');
+    expect(o.elapsedMs).toBeLessThan(1500);
+  });
+
   it('honours Retry-After between polls', async () => {
     let n = 0;
     const times: number[] = [];

@@ -46,6 +46,11 @@ export interface ObserveOptions {
    * @default the deadline
    */
   webhookGraceMs?: number;
+  /**
+   * Asked while waiting for a final status's webhook: true ends that wait now (the run has found such
+   * waits futile meanwhile, e.g. two missed in other workers). @default never
+   */
+  webhookWaitFutile?: () => boolean;
   /** First poll interval, grown by `factor` up to `maxIntervalMs`. @default 20 */
   initialIntervalMs?: number;
   /** @default 1.5 */
@@ -106,7 +111,7 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       }
       if (finalAt !== undefined) {
         const settled = at - finalAt >= settleMs;
-        const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined || at - finalAt >= (o.webhookGraceMs ?? Infinity);
+        const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined || at - finalAt >= (o.webhookGraceMs ?? Infinity) || (o.webhookWaitFutile?.() ?? false);
         if (settled && webhookSeen) break;
       }
       // Once final, only the settle window is left: poll it a few times, not at the back-off pace.

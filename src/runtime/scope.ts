@@ -382,6 +382,8 @@ export class Scope {
       deadlineMs: ms,
       settleMs: this.harness.ctx.settleMs,
       webhookGraceMs: graceMs,
+      // Two misses anywhere in the run end the waits under way too, not only the later ones.
+      webhookWaitFutile: () => defects.blocker('webhook-valid') !== undefined,
       signal: this.signal,
       ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
     });
