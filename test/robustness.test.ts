@@ -2,16 +2,16 @@
  * Verdicts that hold against a broken service. `sim` runs as a process of its own with
  * `--step-delay 100 --deadline 2500` and is used as a URL target, once correct and once per class of
  * untidy defect: each broken run ends with exit 1, the expected root finding first, no toolkit error
- * (`PCC_`), and within twice the wall time of the clean run of the same settings. Every run listens
- * for webhooks on a fixed `--webhook-listen` port (the staging recipe: one receiver per run), so the
- * clean run also shows that a fixed port works.
+ * (`PCC_`), and within 1.5 times the wall time of the clean run of the same settings. Every run uses
+ * the default settings otherwise, so the default terminal count: the workers share one defect
+ * ledger, so a systemic defect costs its futile waits once per run, not once per worker. Runs go two
+ * at a time, the clean one first, so each is timed under the same load as the clean one.
  *
  * Every run is `--strict`, so that the classes whose root is a profile rule (webhooks, operation
  * records) fail the run as a CI gate that asks for the sandbox's rules would; the clean run shows the
  * settings raise no false alarm. The clean run goes alongside the first broken ones, so that its time
  * is taken under the same load as theirs.
  */
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -19,30 +19,37 @@ import { type CliResult, runCli, tempDir } from './support/run-cli.ts';
 import { type SimProcess, startSimProcess } from './support/sim-process.ts';
 
 const SIM = ['--step-delay', '100', '--deadline', '2500'];
-const SUITES = ['pairing', 'payment', 'webhooks'].flatMap((s) => ['--suite', s]);
+const SUITES = ['pairing', 'payment', 'cancel', 'webhooks'].flatMap((s) => ['--suite', s]);
 
 interface Timed {
   r: CliResult;
   ms: number;
 }
 
-/** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
+/** Two runs at a time: each waits for a slot, so every run is timed under the same load. */
+let running = 0;
+const waiting: (() => void)[] = [];
+async function inSlot<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= 2) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  try {
+    return await fn();
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
 }
 
 /** `run` against a separately started sim with `faults`; `during` may act on the sim while the run goes. */
-async function urlRun(faults: string[], during?: (sim: SimProcess) => Promise<void>): Promise<Timed> {
+function urlRun(faults: string[], during?: (sim: SimProcess) => Promise<void>): Promise<Timed> {
+  return inSlot(() => timedRun(faults, during));
+}
+
+async function timedRun(faults: string[], during?: (sim: SimProcess) => Promise<void>): Promise<Timed> {
   const sim = await startSimProcess([...SIM, ...faults.flatMap((f) => ['--fault', f])]);
   try {
-    const listen = ['--webhook-listen', `127.0.0.1:${await freePort()}`];
     const started = Date.now();
-    const run = runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--strict', '--vault', join(tempDir(), 'vault.json'), '--no-html', '--deadline', '4s', ...listen, ...SUITES], { timeoutMs: 170_000 });
+    const run = runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--strict', '--vault', join(tempDir(), 'vault.json'), '--no-html', '--deadline', '4s', ...SUITES], { timeoutMs: 170_000 });
     if (during) await during(sim);
     const r = await run;
     return { r, ms: Date.now() - started };
@@ -61,7 +68,7 @@ beforeAll(() => {
   cleanRun.catch(() => undefined);
 });
 
-test('the clean run, on a fixed webhook port, passes with zero findings and its webhook scenarios ran', async () => {
+test('the clean run passes with zero findings and its webhook scenarios ran', async () => {
   const clean = await cleanRun;
   expect(clean.r.code, brief(clean.r)).toBe(0);
   expect(clean.r.summary?.findings).toEqual([]);
@@ -77,8 +84,11 @@ test('the clean run, on a fixed webhook port, passes with zero findings and its 
 const CLASSES: { name: string; faults: string[]; root: string; during?: (sim: SimProcess) => Promise<void> }[] = [
   { name: 'transactions never reach a final status', faults: ['transaction.never-converges'], root: 'convergence.deadline' },
   { name: 'an operation status outside the enum', faults: ['operation.status-outside-enum'], root: 'response.enum' },
-  { name: 'webhooks signed over other bytes than those sent', faults: ['webhook.signed-other-bytes'], root: 'webhook.signature' },
-  { name: 'no webhook is ever sent', faults: ['webhook.none'], root: 'webhook.delivered' },
+  // No delivery the pairing's key verifies, in any of three ways: the service sends no webhook (spec#events).
+  { name: 'webhooks signed over other bytes than those sent', faults: ['webhook.signed-other-bytes'], root: 'webhook.service-sends' },
+  { name: 'webhooks signed with another key', faults: ['webhook.bad-signature'], root: 'webhook.service-sends' },
+  { name: 'webhooks without a signature', faults: ['webhook.unsigned'], root: 'webhook.service-sends' },
+  { name: 'no webhook is ever sent', faults: ['webhook.none'], root: 'webhook.service-sends' },
   { name: 'token_type is not Bearer', faults: ['token.type-lowercase'], root: 'response.enum' },
   { name: 'no webhook_secret_key although a webhook_url was sent', faults: ['pair.missing-webhook-key'], root: 'response.schema' },
   { name: 'a consumed OTP pairs again', faults: ['pair.otp-reuse'], root: 'pairing.otp-one-time' },
@@ -95,7 +105,7 @@ const CLASSES: { name: string; faults: string[]; root: string; during?: (sim: Si
   },
 ];
 
-describe.concurrent('a broken service: exit 1, the root finding first, no toolkit error, at most 2x the clean time', () => {
+describe.concurrent('a broken service: exit 1, the root finding first, no toolkit error, at most 1.5x the clean time', () => {
   for (const c of CLASSES) {
     test(c.name, async () => {
       const [{ r, ms }, clean] = await Promise.all([urlRun(c.faults, c.during), cleanRun]);
@@ -104,8 +114,9 @@ describe.concurrent('a broken service: exit 1, the root finding first, no toolki
       expect(r.code, brief(r)).toBe(1);
       expect(`${r.stdout}\n${r.stderr}`, brief(r)).not.toMatch(/PCC_/);
       expect(s!.findings[0]?.check, brief(r)).toBe(c.root);
-      expect(ms, `${c.name}: ${ms} ms against ${clean.ms} ms clean`).toBeLessThanOrEqual(2 * clean.ms);
-    }, 180_000);
+      expect(ms, `${c.name}: ${ms} ms against ${clean.ms} ms clean`).toBeLessThanOrEqual(1.5 * clean.ms);
+    }, 480_000); // queued behind up to five rounds of two runs: the budget covers the wait for a slot
+
   }
 });
 
