@@ -58,7 +58,6 @@ export class Harness implements ScopeHost {
     if (ctx.ledgerPort !== undefined) this.unlink = linkLedger(this.defects, ctx.ledgerPort);
   }
 
-
   /** A prefix that keeps this worker's pairing names and webhook slots apart from the others'. */
   private get tag(): string {
     return this.share.count > 1 ? `w${this.share.index + 1}-` : '';
@@ -91,6 +90,7 @@ export class Harness implements ScopeHost {
     return this.scope;
   }
 
+  /** How many ms of `[from, to]` (epoch ms) this worker's event loop stood still. */
   lostDuring(from: number, to?: number): number {
     return this.stalls.lostDuring(from, to);
   }
