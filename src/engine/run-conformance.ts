@@ -272,8 +272,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.
     ledger = workers > 1 ? await startLedgerHub() : undefined;
-    // A receiver on a port chosen for this run: the pairings made on it are this run's alone.
-    const ephemeralRun = config.target.kind === 'url' && listen.port === 0 && !config.webhookPublicUrl ? randomUUID() : undefined;
+    // A receiver on a port chosen for this run: the pairings made on it are this run's alone, and where
+    // the target mints OTPs, pairing again costs nothing: they are unpaired at the end. An OTP a person
+    // read off a terminal is precious: that pairing stays for the next run.
+    const ephemeralRun = config.target.kind === 'url' && target.mintOtps && listen.port === 0 && !config.webhookPublicUrl ? randomUUID() : undefined;
     const ctx: RunContext = {
       targetKind: config.target.kind,
       baseUrl: target.baseUrl,
