@@ -4,7 +4,9 @@ import { defineConfig } from 'vitest/config';
  * The project's own tests. Three projects, so each can be run alone:
  * - unit: code beside its tests under src/ and generators/ (simulator included, over real loopback);
  * - contracts: the contract, its examples, generated files and pact checks;
- * - suites: the harness's self-tests (run against simulator fault switches).
+ * - selftest: the harness's self-tests (run against simulator fault switches);
+ * - load: runs beside processes that keep every core busy, so alone, after the others (`npm test` runs
+ *   it last): beside the other files it would stretch their timings and they its.
  * The conformance suites themselves are run by `payconnect-conformance run`, which builds its own
  * vitest configuration (src/cli/run), not by this file.
  */
@@ -29,9 +31,18 @@ export default defineConfig({
         test: {
           name: 'selftest',
           include: ['test/**/*.test.ts'],
+          exclude: ['test/load.test.ts'],
           testTimeout: 180_000,
           // The fault runs are child processes that mostly wait on the virtual terminal's timers.
           maxConcurrency: 4,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'load',
+          include: ['test/load.test.ts'],
+          testTimeout: 600_000,
           hookTimeout: 60_000,
         },
       },
