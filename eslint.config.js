@@ -3,15 +3,15 @@ import tseslint from 'typescript-eslint';
 
 /** Layers of src/ that a folder must not import, per ARCHITECTURE.md (A -> B means A may import B). */
 const forbidden = {
-  core: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  core: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
   // The simulator is judged by the harness: it must share no logic with it.
-  simulator: ['checks', 'client', 'convergence', 'profile', 'webhooks', 'vault', 'targets', 'terminal', 'report', 'cli', 'config', 'runtime', 'engine', 'pairing'],
+  simulator: ['checks', 'client', 'convergence', 'profile', 'webhooks', 'vault', 'targets', 'terminal', 'report', 'cli', 'config', 'runtime', 'engine', 'pairing', 'transport'],
   client: ['checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
-  webhooks: ['checks', 'client', 'convergence', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
-  vault: ['checks', 'client', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
-  convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
-  checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
-  profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing'],
+  webhooks: ['checks', 'client', 'convergence', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
+  vault: ['checks', 'client', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
+  convergence: ['checks', 'client', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
+  checks: ['client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
+  profile: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
   // Pairing by OTP and keeping the credentials: the harness, the Pact provider states and `pair` share it.
   pairing: ['checks', 'convergence', 'webhooks', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'pact', 'engine', 'config'],
   // Opening a target starts the simulator (wiring, not its logic); only cli and engine open targets.
@@ -19,7 +19,9 @@ const forbidden = {
   terminal: ['checks', 'simulator', 'report', 'cli', 'engine'],
   runtime: ['simulator', 'report', 'cli', 'pact', 'targets', 'engine'],
   pact: ['simulator', 'report', 'cli', 'runtime', 'checks', 'targets', 'engine'],
-  report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime', 'engine', 'pairing'],
+  report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
+  // Outgoing connections (CA, client certificate, proxy): used by client, targets and the commands; uses core only.
+  transport: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'pact', 'receiver-check', 'client-check'],
   // The run's assembly (runConformance): used by cli and the public barrel only.
   engine: ['cli'],
   // check-receiver judges an integrator's endpoint: a command's assembly beside engine, never the simulator's logic.

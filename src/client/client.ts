@@ -10,6 +10,7 @@ import { flattenHeaders, type AuthMode, type IntegratorMode, type PccDispatchOpt
 import { credentialsTokenSource, type PayConnectCredentials } from './credentials-token-source.ts';
 import { createPayConnectDispatcher } from './dispatcher.ts';
 import { toToolkitError } from './network-error.ts';
+import { defaultTransport, environmentErrorOf, type Transport } from '../transport/index.ts';
 import { withTrailingSlash } from './path.ts';
 import { parseJson, type OperationResolver } from './recorder.ts';
 import { Redactor } from './redactor.ts';
@@ -44,6 +45,8 @@ export interface PayConnectClientOptions {
    * @default { maxWaitMs: timeoutMs, maxResends: 3 }
    */
   retryAfter?: RetryAfterOptions;
+  /** CA, client certificate, proxy of the connections. @default the environment's proxies, the system's CAs */
+  transport?: Transport;
 }
 
 /** One request. `path` gets a trailing slash if it lacks one. */
@@ -99,6 +102,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
   const base = new URL(options.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const redactor = options.redactor ?? new Redactor();
+  const transport = options.transport ?? defaultTransport();
   let credentials = options.credentials;
   redactor.register(credentials?.client_secret);
   const fromCredentials = (): TokenSource => credentialsTokenSource(
@@ -109,6 +113,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
     ...(options.resolveOperation ? { resolveOperation: options.resolveOperation } : {}),
     ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
     ...(options.retryAfter ? { retryAfter: options.retryAfter } : {}),
+    transport,
     sink: (exchange, context) => {
       context?.onExchange?.(exchange);
       options.onExchange?.(exchange);
@@ -138,7 +143,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
       ({ statusCode: status, headers: resHeaders } = res);
       bytes = Buffer.from(await res.body.arrayBuffer());
     } catch (err) {
-      throw toToolkitError(err);
+      throw environmentErrorOf(err, `${base.origin}${opts.path}`, transport) ?? toToolkitError(err);
     }
     const exchange = exchanges.at(-1);
     if (!exchange) throw new ToolkitError('PCC_INTERNAL', `no Exchange was recorded for ${req.method} ${req.path}`);

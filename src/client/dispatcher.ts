@@ -7,9 +7,10 @@
  * one send per POST, plus the one marked re-send after a refusal with Retry-After) -> fresh
  * connections (a POST or a re-send on a connection of its own) -> the pooled Agent (GET and HEAD).
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createDispatcher, defaultTransport, type Transport } from '../transport/index.ts';
 import { bearerToken } from './bearer-token.ts';
-import { createFreshAgent, freshConnections } from './fresh-connections.ts';
+import { FRESH_AGENT_OPTIONS, freshConnections } from './fresh-connections.ts';
 import { integratorHeader } from './integrator-header.ts';
 import { postGuard } from './post-guard.ts';
 import { recorder, type ExchangeSink, type OperationResolver } from './recorder.ts';
@@ -36,6 +37,8 @@ export interface PayConnectDispatcherOptions {
   nextSeq?: () => number;
   /** The caps of waiting for Retry-After. @default { maxWaitMs: timeoutMs, maxResends: 3 } */
   retryAfter?: RetryAfterOptions;
+  /** CA, client certificate, proxy. @default the environment's proxies, the system's CAs */
+  transport?: Transport;
 }
 
 /** The composed dispatcher (to send through), and `close` for the connections under it. */
@@ -48,8 +51,9 @@ export interface PayConnectDispatcher {
 /** Builds the Agent and composes the client's interceptors over it. */
 export function createPayConnectDispatcher(options: PayConnectDispatcherOptions): PayConnectDispatcher {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const agent = new Agent({ connect: { timeout: timeoutMs } });
-  const fresh = createFreshAgent({ connect: { timeout: timeoutMs } });
+  const transport = options.transport ?? defaultTransport();
+  const agent = createDispatcher(transport, { connect: { timeout: timeoutMs } });
+  const fresh = createDispatcher(transport, { connect: { timeout: timeoutMs }, ...FRESH_AGENT_OPTIONS });
   const dispatcher = agent.compose(
     freshConnections(fresh),
     postGuard(),

@@ -24,15 +24,19 @@ export function needsFreshConnection(opts: Dispatcher.DispatchOptions): boolean 
 }
 
 /**
- * An Agent that keeps no connection once its answer is in: every request it sends opens a connection
- * of its own (`pipelining: 0` sends `connection: close` and closes the socket after the answer).
+ * The options of an Agent that keeps no connection once its answer is in: every request it sends
+ * opens a connection of its own (`pipelining: 0` sends `connection: close` and closes the socket
+ * after the answer).
  */
+export const FRESH_AGENT_OPTIONS = { pipelining: 0 } as const satisfies Agent.Options;
+
+/** An Agent with {@link FRESH_AGENT_OPTIONS}. */
 export function createFreshAgent(options: Agent.Options = {}): Agent {
-  return new Agent({ ...options, pipelining: 0 });
+  return new Agent({ ...options, ...FRESH_AGENT_OPTIONS });
 }
 
 /**
- * Sends what {@link needsFreshConnection} picks through `fresh` (an Agent from {@link createFreshAgent}),
+ * Sends what {@link needsFreshConnection} picks through `fresh` (a dispatcher with {@link FRESH_AGENT_OPTIONS}),
  * everything else through the pooled dispatcher below.
  */
 export function freshConnections(fresh: Dispatcher): Dispatcher.DispatcherComposeInterceptor {

@@ -28,7 +28,10 @@ export function codeFor(sources: readonly ConfigSource[]): ErrorCode {
 
 /** The value as shown in messages; OTPs are never echoed. */
 function shown(key: OptionKey, value: unknown): string {
-  return key === 'otp' ? '(not shown)' : show(value);
+  if (key === 'otp') return '(not shown)';
+  // A proxy URL may carry the proxy's password.
+  if (key === 'proxy' && typeof value === 'string') return show(value.replace(/\/\/[^@/]*@/, '//***@'));
+  return show(value);
 }
 
 /** The error for one bad value. */

@@ -12,7 +12,7 @@ import { didYouMean } from './messages.ts';
 import { PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
 
 /** The help sections, in order. */
-export type RunFlagGroup = 'target' | 'run' | 'output' | 'simulator';
+export type RunFlagGroup = 'target' | 'network' | 'run' | 'output' | 'simulator';
 
 /** One row of {@link RUN_FLAGS}. */
 export interface RunFlag {
@@ -36,7 +36,7 @@ export interface RunFlag {
 
 const TABLE = [
   { name: 'target', key: 'target', type: 'string', placeholder: 'sim|<url>|pact', group: 'target',
-    description: 'What to test: the embedded simulator, the base URL of a service (http or https, no path), or the Pact mock',
+    description: 'What to test: the embedded simulator, the base URL of a service (http or https; a path where a gateway mounts the API), or the Pact mock',
     defaultText: DEFAULTS.target },
   { name: 'integrator-id', key: 'integratorId', type: 'string', placeholder: '<id>', group: 'target',
     description: 'The integrator id sent with every request; required for a URL target',
@@ -54,6 +54,14 @@ const TABLE = [
     description: 'Where the run\'s one webhook receiver listens (port 0: any free port); each pairing gets the path /webhooks/<slot>', defaultText: DEFAULTS.webhookListen },
   { name: 'webhook-public-url', key: 'webhookPublicUrl', type: 'string', placeholder: '<url>', group: 'target',
     description: 'The public base URL that forwards to the receiver, when the service cannot reach it directly (/webhooks/<slot> is appended)' },
+  { name: 'ca-file', key: 'tls.caFile', type: 'string', placeholder: '<file>', group: 'network',
+    description: 'A PEM file of CA certificates to trust besides the system\'s (a private CA in front of staging)' },
+  { name: 'client-cert', key: 'tls.clientCert', type: 'string', placeholder: '<file>', group: 'network',
+    description: 'A client certificate for mTLS: PEM (with --client-key) or PKCS#12 (.p12, .pfx); a key\'s passphrase is read from PAYCONNECT_CLIENT_KEY_PASSPHRASE only' },
+  { name: 'client-key', key: 'tls.clientKey', type: 'string', placeholder: '<file>', group: 'network',
+    description: 'The PEM private key of --client-cert' },
+  { name: 'proxy', key: 'proxy', type: 'string', placeholder: '<url>', group: 'network',
+    description: 'A forward proxy for every connection to the service (NO_PROXY still applies)', defaultText: 'HTTPS_PROXY / HTTP_PROXY' },
   { name: 'deadline', key: 'deadline', type: 'string', placeholder: '<duration>', group: 'run',
     description: 'How long an operation may take to converge (500ms, 30s, 2m, or milliseconds)',
     defaultText: `${formatDuration(DEFAULTS.deadlineSimMs)} with sim, ${formatDuration(DEFAULTS.deadlineManualMs)} in manual mode, ${formatDuration(DEFAULTS.deadlineSandboxMs)} against a sandbox URL in auto mode, ${formatDuration(DEFAULTS.deadlineMs)} otherwise` },

@@ -3,6 +3,7 @@ import { envVarOf, RUN_FLAGS, type RunFlag, type RunFlagGroup } from './flags.ts
 
 const HEADINGS: Record<RunFlagGroup, string> = {
   target: 'Target',
+  network: 'Network (TLS and proxies towards a URL target)',
   run: 'Run',
   output: 'Output',
   simulator: 'Simulator (only with --target sim)',

@@ -16,7 +16,7 @@ const strings = (items: Schema = { type: 'string' }): Schema => ({ type: 'array'
 
 /** The schema of each option (sections dotted). */
 export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schema>> = {
-  target: { type: 'string', description: 'sim, pact, or the base URL of a service (http or https, no path)' },
+  target: { type: 'string', description: 'sim, pact, or the base URL of a service (http or https; with the path a gateway mounts the API under, if any)' },
   integratorId: { type: 'string', minLength: 1 },
   otp: strings({ type: 'string', pattern: '^\\d{6}$' }),
   vault: { type: 'string' },
@@ -49,6 +49,10 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   'sim.stepDelay': duration,
   'sim.deadline': duration,
   'sim.terminal': { enum: ['auto', 'manual'] },
+  'tls.caFile': { type: 'string' },
+  'tls.clientCert': { type: 'string' },
+  'tls.clientKey': { type: 'string' },
+  proxy: { type: 'string', pattern: '^(https?|socks5?)://' },
 };
 
 /** The schema document. */

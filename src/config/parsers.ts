@@ -50,19 +50,26 @@ export function choice<T extends string>(choices: readonly T[]): Parser<T> {
   };
 }
 
-const TARGET_HINT = 'use sim, pact, or a base URL such as https://pay.example.com (no path, query or credentials)';
+const TARGET_HINT = 'use sim, pact, or a base URL such as https://pay.example.com or https://gw.example.com/paycon (no query or credentials)';
 
-/** `sim`, `pact`, or an http(s) base URL with no path but `/` (normalized to its origin). */
+/**
+ * `sim`, `pact`, or an http(s) base URL: its origin, plus the path a gateway mounts the API under
+ * (`https://gw.example/paycon`: every operation's path is joined under it), without a trailing slash.
+ */
 export const target: Parser<ResolvedTarget> = (value) => {
   const s = string(value, TARGET_HINT);
   if (s === 'sim' || s === 'pact') return { kind: s };
   const url = httpUrlOf(s, TARGET_HINT);
-  if (url.pathname !== '/') throw new InvalidValue(`a base URL has no path, this one has ${url.pathname}`, TARGET_HINT);
   if (url.search || url.hash || s.includes('?') || s.includes('#')) {
     throw new InvalidValue('a base URL has no query or fragment', TARGET_HINT);
   }
   if (url.username || url.password) throw new InvalidValue('a base URL must not carry credentials', TARGET_HINT);
-  return { kind: 'url', baseUrl: url.origin };
+  const path = url.pathname.replace(/\/+$/, '');
+  if (/\/v1(\/|$)/.test(path)) {
+    throw new InvalidValue(`the base URL already holds an operation's path (${url.pathname})`,
+      'give the address the API is mounted at, without /v1/...: the toolkit adds each operation\'s path');
+  }
+  return { kind: 'url', baseUrl: `${url.origin}${path}` };
 };
 
 function httpUrlOf(s: string, hint: string): URL {
@@ -94,6 +101,21 @@ export const headerToken: Parser<string> = (value) => {
   const s = string(value, ID_HINT);
   if (!/^[\x21-\x7e]+$/.test(s)) throw new InvalidValue(s === '' ? 'is empty' : 'must be visible ASCII without spaces', ID_HINT);
   return s;
+};
+
+/** A forward proxy's URL: http, https or socks5, a host, maybe credentials and a port; nothing else. */
+export const proxyUrl: Parser<string> = (value) => {
+  const hint = 'give the proxy as http://host:port (https:// and socks5:// work too; credentials as http://user:password@host:port)';
+  const s = string(value, hint);
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    throw new InvalidValue('is not a URL', hint);
+  }
+  if (!/^(https?|socks5?):$/.test(url.protocol) || !url.hostname) throw new InvalidValue(`is not an http, https or socks5 proxy URL`, hint);
+  if (url.pathname !== '/' || url.search || url.hash) throw new InvalidValue('a proxy URL has no path, query or fragment', hint);
+  return s.replace(/\/+$/, '');
 };
 
 /** A non-empty path, as written (the resolver makes it absolute against the right folder). */

@@ -39,11 +39,12 @@ describe('resolveConfig defaults', () => {
       resume: false,
       sim: { faults: [], stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
       disabledChecks: [],
+      transport: {},
       configFile: undefined,
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(31);
+    expect(Object.keys(config.sources)).toHaveLength(35);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

@@ -51,6 +51,11 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       throw error;
     }
   }
+  /** An optional path option, absolute, as `{ [name]: path }` or nothing. */
+  function optionalPath<K extends string>(key: OptionKey, name: K): Partial<Record<K, string>> {
+    const text = take(key, p.pathText);
+    return text === undefined ? {} : { [name]: resolvePath(from[key]?.baseDir ?? cwd, text) } as Partial<Record<K, string>>;
+  }
   /** A path option, absolute: relative to the config file's folder when it came from there. */
   function takePath(key: OptionKey, fallback: string): string {
     const text = take(key, p.pathText);
@@ -77,6 +82,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     );
   }
 
+  const proxy = take('proxy', p.proxyUrl);
   const sim = {
     faults: take('sim.faults', p.list(p.faultId, 'give fault ids as an array of strings')) ?? [...DEFAULTS.sim.faults],
     stepDelayMs: take('sim.stepDelay', p.duration(0)) ?? DEFAULTS.sim.stepDelayMs,
@@ -134,6 +140,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     labels: take('labels', p.labels) ?? {},
     resume: take('resume', p.boolean) ?? false,
     sim,
+    transport: {
+      ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),
+      ...(proxy ? { proxy } : {}),
+    },
     disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
     configFile: file?.path,
     sources,

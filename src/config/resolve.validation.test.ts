@@ -7,7 +7,8 @@ const { dirWithConfig, emptyDir } = useTempDirs();
 
 describe('resolveConfig validation: code, option, source and fix', () => {
   it.each([
-    ['a target URL with a path', ['--target', 'https://pay.example.com/api', '--integrator-id', 'x'], 'invalid target', 'this one has /api'],
+    ['a target URL that holds an operation\'s path', ['--target', 'https://pay.example.com/api/v1/pay-connect/', '--integrator-id', 'x'], 'invalid target', 'already holds an operation\'s path'],
+    ['a proxy that is no proxy URL', ['--proxy', 'ftp://user:pw@proxy:21'], 'invalid proxy "ftp://***@proxy:21" from flag --proxy', 'not an http, https or socks5 proxy URL'],
     ['a target that is no URL', ['--target', 'simulator'], 'invalid target "simulator"', 'not a URL'],
     ['a non-http target', ['--target', 'ftp://pay.example.com'], 'invalid target', 'only http and https'],
     ['a bad duration', ['--deadline', '10 minutes'], 'invalid deadline "10 minutes" from flag --deadline', 'not a duration'],

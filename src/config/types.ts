@@ -3,6 +3,7 @@
  * (everything resolved). The CLI flags, the environment variables and the config-file keys are all
  * typed from {@link UserConfig}, so adding an option here is what makes the rest fail to compile.
  */
+import type { TransportSettings } from '../transport/transport.ts';
 
 /** Every suite a run can select, by name (the folders of `suites/`). */
 export const SUITE_NAMES = [
@@ -129,6 +130,20 @@ export interface UserConfig {
   sim?: SimUserConfig;
   /** Settings of the checks. */
   checks?: ChecksUserConfig;
+  /** TLS towards the service: a private CA, a client certificate. Relative paths: from the config file's folder. */
+  tls?: TlsUserConfig;
+  /** A forward proxy for every connection to the service (else HTTPS_PROXY / HTTP_PROXY; NO_PROXY applies). */
+  proxy?: string;
+}
+
+/** TLS towards the service. */
+export interface TlsUserConfig {
+  /** A PEM file of CA certificates to trust besides the system's. */
+  caFile?: string;
+  /** A client certificate: PEM (with clientKey) or PKCS#12 (.p12, .pfx). */
+  clientCert?: string;
+  /** The PEM private key of clientCert (its passphrase: PAYCONNECT_CLIENT_KEY_PASSPHRASE). */
+  clientKey?: string;
 }
 
 /** Settings of the checks. */
@@ -144,7 +159,7 @@ export interface ChecksUserConfig {
 export type ConfigSource = 'flag' | 'env' | 'file' | 'default';
 
 /** The name of an option: a {@link UserConfig} key, `sim.*` dotted, or `config` (the file itself). */
-export type OptionKey = Exclude<keyof UserConfig, 'sim' | 'checks'> | `sim.${keyof SimUserConfig}` | `checks.${keyof ChecksUserConfig}` | 'config';
+export type OptionKey = Exclude<keyof UserConfig, 'sim' | 'checks' | 'tls'> | `sim.${keyof SimUserConfig}` | `checks.${keyof ChecksUserConfig}` | `tls.${keyof TlsUserConfig}` | 'config';
 
 /** The resolved target. */
 export type ResolvedTarget = { kind: 'sim' } | { kind: 'url'; baseUrl: string } | { kind: 'pact' };
@@ -189,6 +204,8 @@ export interface ResolvedConfig {
   readonly sim: { faults: string[]; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];
+  /** CA file, client certificate and proxy of the connections to the service (absolute paths). */
+  readonly transport: TransportSettings;
   /** The config file that was loaded (absolute), if any. */
   readonly configFile: string | undefined;
   /** Where each value came from, for the report. */

@@ -7,3 +7,4 @@ export * from './observation.ts';
 export * from './defect.ts';
 export * from './make-dirs.ts';
 export * from './canonical-json.ts';
+export * from './connection-info.ts';

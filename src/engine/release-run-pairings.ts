@@ -6,6 +6,7 @@
  * does not let go is kept in the vault, and said so.
  */
 import { Redactor, createPayConnectClient } from '../client/index.ts';
+import type { Transport } from '../transport/index.ts';
 import { operations } from '../generated/contract.ts';
 import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index.ts';
 
@@ -18,14 +19,14 @@ export interface Released {
 }
 
 /** Unpairs and removes the vault's pairings marked with `runId` for this target. */
-export async function releaseRunPairings(o: { vaultPath: string; baseUrl: string; integratorId: string; runId: string; timeoutMs: number }): Promise<Released> {
+export async function releaseRunPairings(o: { vaultPath: string; baseUrl: string; integratorId: string; runId: string; timeoutMs: number; transport?: Transport }): Promise<Released> {
   const { vault } = await loadPrivateVault(o.vaultPath);
   const mine = findPairings(vault, o.baseUrl, o.integratorId).filter((e) => e.ephemeralRun === o.runId);
   const out: Released = { released: 0, kept: [] };
   for (const entry of mine) {
     const { client_id, client_secret, webhook_secret_key, pay_connect_id } = entry.credentials;
     const client = createPayConnectClient({
-      baseUrl: o.baseUrl, integratorId: o.integratorId, timeoutMs: o.timeoutMs, credentials: { client_id, client_secret },
+      baseUrl: o.baseUrl, integratorId: o.integratorId, timeoutMs: o.timeoutMs, credentials: { client_id, client_secret }, ...(o.transport ? { transport: o.transport } : {}),
       redactor: new Redactor([client_secret, ...(webhook_secret_key ? [webhook_secret_key] : [])]),
     });
     try {

@@ -54,6 +54,7 @@ import { type Outcome } from '../terminal/driver.ts';
 import { type PlanStep, planSession } from '../terminal/session-plan.ts';
 import { findPairings, loadPrivateVault, prepareVault } from '../vault/index.ts';
 import { assertCanListen } from '../webhooks/index.ts';
+import { loadTransport, type Transport } from '../transport/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,7 +102,7 @@ function clauseLinks(env: NodeJS.ProcessEnv) {
 }
 
 /** The run's target, with the suites it can serve when fewer than asked (a Pact mock keeps to its pact). */
-async function openRunTarget(config: ResolvedConfig): Promise<Target & { suites?: string[] }> {
+async function openRunTarget(config: ResolvedConfig, transport: Transport): Promise<Target & { suites?: string[] }> {
   const profile = resolveProfile(config.profile);
   if (config.target.kind === 'pact') {
     const { pactSuites } = await import('../pact/index.ts');
@@ -115,7 +116,7 @@ async function openRunTarget(config: ResolvedConfig): Promise<Target & { suites?
     };
   }
   if (config.target.kind === 'sim') return openTarget({ kind: 'sim', profile, integratorId: config.integratorId, sim: { seed: config.seed, ...config.sim } });
-  return openTarget({ kind: 'url', profile, baseUrl: config.target.baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, allowProduction: config.allowProduction });
+  return openTarget({ kind: 'url', profile, baseUrl: config.target.baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, allowProduction: config.allowProduction, transport });
 }
 
 /** Every id of `checks.disable` names a registered check, or the run does not start. */
@@ -234,6 +235,8 @@ function suiteGlobs(suites: string[]): string[] {
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const runDeadlineAt = Date.now() + config.maxDurationMs;
   assertKnownChecks(config.disabledChecks);
+  // Files named by --ca-file and --client-cert are read now: a wrong path stops the run before anything is written.
+  const transport = loadTransport(config.transport);
   await prepareReportsDir(config.reportsDir);
   const tool = toolInfo();
   const contract = { file: CONTRACT_FILE, sha256: contractSha256() };
@@ -254,7 +257,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const carried = new Map((resumed?.passed ?? []).map((t) => [t.name, t]));
   // Not resuming: an unfinished session in the folder is replaced; say so (the user may have meant --resume).
   const earlier = resumed ? undefined : peekSession(config.reportsDir);
-  const target = await openRunTarget(config);
+  const target = await openRunTarget(config, transport);
   let reported = false;
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
@@ -303,6 +306,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       maxAmount: config.maxAmount,
       sandbox: target.sandbox,
       timeoutMs: 10_000,
+      transport: config.transport,
       runDeadlineAt,
       disabledChecks: [...config.disabledChecks],
       workers,
@@ -403,7 +407,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       throw e;
     }
     if (ephemeralRun) {
-      const { released, kept } = await releaseRunPairings({ vaultPath: target.vaultPath, baseUrl: target.baseUrl, integratorId: target.integratorId, runId: ephemeralRun, timeoutMs: ctx.timeoutMs });
+      const { released, kept } = await releaseRunPairings({ vaultPath: target.vaultPath, baseUrl: target.baseUrl, integratorId: target.integratorId, runId: ephemeralRun, timeoutMs: ctx.timeoutMs, transport });
       if (released + kept.length > 0) io.stdout(`pairings this run made on its own receiver: ${released} unpaired and removed from the vault${kept.length > 0 ? `; ${kept.length} kept (${kept.join('; ')})` : ''}\n`);
     }
     session.flush(collector.tests.length);
@@ -421,6 +425,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const finishedAt = new Date().toISOString();
     const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels });
     if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];
+    const connection = config.target.kind === 'url' ? transport.describe() : undefined;
+    if (connection) summary.connection = connection;
     if (summary.harness) {
       const own = process.cpuUsage();
       summary.harness = { terminals: workers, ...summary.harness, cpuSeconds: Math.round((summary.harness.cpuSeconds + (own.user + own.system) / 1e6) * 100) / 100 };
@@ -438,6 +444,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       checksDisabled: [...config.disabledChecks],
       labels: { ...config.labels },
+      ...(connection ? { connection } : {}),
       startedAt,
       finishedAt,
     };

@@ -4,6 +4,7 @@
  * summary.json, and the verdict. Certified only when every spec-level suite ran and passed, in a run
  * that was not restricted by --suite and whose verdict is pass; otherwise each reason is named.
  */
+import type { ConnectionInfo } from '../core/index.ts';
 import { findingLine, outcomeOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
@@ -64,7 +65,7 @@ function whyFailed(t: TestRecord): string {
  * failure (default: the spec-level suites, {@link SPEC_LEVEL_SUITES}); a command that judges something
  * other than a service (`check-receiver`) names its own.
  */
-export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected' | 'checksDisabled'>, summarySha256: string, terminalIds: string[] = [], required?: readonly string[]): Certification {
+export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected' | 'checksDisabled' | 'connection'>, summarySha256: string, terminalIds: string[] = [], required?: readonly string[]): Certification {
   const mustRun: readonly string[] = required ?? SPEC_LEVEL_SUITES;
   // Root causes first: a verdict over the whole run, then a finding that kept other tests from going
   // on, before what they caused.
@@ -76,6 +77,9 @@ export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo,
   if (unselected.length > 0) reasons.push(`the run was restricted by --suite (${selected.join(', ')}): ${unselected.join(', ')} not run`);
   const disabled = info.checksDisabled ?? [];
   if (disabled.length > 0) reasons.push(`checks were disabled (${disabled.join(', ')}): what they judge was not judged`);
+  if (info.connection?.verification === 'off') {
+    reasons.push('TLS certificates were not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): nothing showed that what answered was the service; trust its CA with --ca-file instead');
+  }
   const stalled = summary.harness?.overloadedTests ?? [];
   if (stalled.length > 0) reasons.push(`the harness was overloaded: ${stalled.length} test${stalled.length === 1 ? '' : 's'} could not be judged (first: ${stalled[0]!.test}: ${stalled[0]!.what[0]}); run again with fewer --terminals or on a quieter machine`);
   const unseen = summary.notChecked ?? [];
@@ -98,6 +102,11 @@ export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo,
   return { certified: reasons.length === 0, reasons, rows: capabilityRows(record), summarySha256, terminalIds };
 }
 
+function connectionText(c: ConnectionInfo): string {
+  const proxy = c.proxy ? `; proxy ${[...new Set([c.proxy.https, c.proxy.http].filter(Boolean))].join(', ')}${c.proxy.noProxy ? ` (NO_PROXY ${c.proxy.noProxy})` : ''}` : '';
+  return `TLS verification ${c.verification === 'on' ? 'on' : 'OFF'}; trusted CAs: ${c.trust}${c.clientCertificate ? `; client certificate ${c.clientCertificate}` : ''}${proxy}`;
+}
+
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 function facts(info: RunInfo, cert: Certification): [string, string][] {
@@ -107,6 +116,7 @@ function facts(info: RunInfo, cert: Certification): [string, string][] {
     ['Toolkit', `${info.tool.name} ${info.tool.version} (Node ${process.versions.node})`],
     ['Contract', `${info.contract.file}, SHA-256 ${info.contract.sha256}`],
     ...Object.entries(info.labels ?? {}).map(([k, v]): [string, string] => [`Label ${k}`, v]),
+    ...(info.connection ? [['Connection', connectionText(info.connection)] as [string, string]] : []),
     ['Integrator id', info.integratorId],
     ['Terminal id', terminalIdText(cert.terminalIds)],
     ['Profile / terminal mode', `${info.profile} / ${info.terminalMode}${info.strict ? ' (strict)' : ''}`],

@@ -3,7 +3,7 @@
  * and terminal ids. Never a secret: nothing here comes from the vault's secret fields.
  */
 import { createHash } from 'node:crypto';
-import type { Exchange } from '../core/index.ts';
+import type { ConnectionInfo, Exchange } from '../core/index.ts';
 import type { RunRecord } from './records.ts';
 
 /** The run, as the reports describe it. */
@@ -26,6 +26,8 @@ export interface RunInfo {
   checksDisabled?: string[];
   /** The run's labels (`--label firmware=4.2.1`), in the order given; absent or empty: none. */
   labels?: Record<string, string>;
+  /** How the connections to a URL target were made (absent for the simulator and the Pact mock). */
+  connection?: ConnectionInfo;
   startedAt: string;
   finishedAt: string;
 }

@@ -3,7 +3,7 @@
  * Beyond the original fields: each finding counts where it was seen again (`repeats`), `blocked` says
  * which tests each finding kept from going on, and `incomplete` lists the tests a time budget stopped.
  */
-import { type Finding, normaliseMessage } from '../core/index.ts';
+import { type ConnectionInfo, type Finding, normaliseMessage } from '../core/index.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 
 /** A finding of the summary: where it was first seen, and how often it was seen again. */
@@ -61,6 +61,8 @@ export interface Summary {
   notChecked?: { test: string; what: string[] }[];
   /** How the harness itself fared: see {@link HarnessSummary}. Absent when no test reported it. */
   harness?: HarnessSummary;
+  /** How the connections to a URL target were made: CAs, TLS verification, client certificate, proxy. */
+  connection?: ConnectionInfo;
   /** Every skipped test with its reason (a blocked test names the finding that blocked it). */
   skipped?: { test: string; reason: string }[];
   /** The run's labels (`--label key=value`): firmware, terminal, tester and the like; `{}` when none. */

@@ -3,6 +3,7 @@
  * receiver its `webhook_url` points at. Pairing by OTP saves the credentials to the vault the moment
  * the answer arrives, before any other request: they cannot be recovered.
  */
+import { loadTransport, type Transport, type TransportSettings } from '../transport/index.ts';
 import { type PayConnectClient, type PayConnectResponse, type Redactor, createPayConnectClient } from '../client/index.ts';
 import type { Exchange, RootCause } from '../core/index.ts';
 import { type PairingAnswer, pairByOtp } from '../pairing/index.ts';
@@ -57,6 +58,13 @@ export interface PairingEnv {
   openReceiver: (name: string, storedUrl?: string) => Promise<WebhookReceiver>;
 }
 
+let loaded: { settings: TransportSettings | undefined; transport: Transport } | undefined;
+/** The worker's transport, read once (the files do not change during a run). */
+function transportOf(settings: TransportSettings | undefined): Transport {
+  if (!loaded || loaded.settings !== settings) loaded = { settings, transport: loadTransport(settings ?? {}) };
+  return loaded.transport;
+}
+
 /** A client for the target; with credentials when given. */
 export function makeClient(env: PairingEnv, credentials?: PairingCredentials): PayConnectClient {
   return createPayConnectClient({
@@ -64,6 +72,7 @@ export function makeClient(env: PairingEnv, credentials?: PairingCredentials): P
     integratorId: env.ctx.integratorId,
     credentials: credentials ? { client_id: credentials.client_id, client_secret: credentials.client_secret } : undefined,
     timeoutMs: env.ctx.timeoutMs,
+    transport: transportOf(env.ctx.transport),
     onExchange: env.onExchange,
     redactor: env.redactor,
     resolveOperation: env.resolveOperation,

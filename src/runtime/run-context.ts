@@ -2,6 +2,7 @@
  * What the run tells the suites: everything a worker needs to reach the target, serialisable so it
  * can cross into vitest's worker through `provide`/`inject`. Secrets never travel here.
  */
+import type { TransportSettings } from '../transport/index.ts';
 export interface RunContext {
   targetKind: 'sim' | 'url' | 'pact';
   baseUrl: string;
@@ -36,6 +37,8 @@ export interface RunContext {
   sandbox: boolean;
   /** Request timeout. */
   timeoutMs: number;
+  /** CA file, client certificate and proxy of the connections to the target (paths: each worker reads them). */
+  transport?: TransportSettings;
   /** How many workers (terminals) the run uses at once. @default 1 */
   workers?: number;
   /**

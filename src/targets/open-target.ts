@@ -11,6 +11,7 @@ import { DEFAULTS } from '../config/index.ts';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import type { Profile } from '../profile/index.ts';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.ts';
+import type { Transport } from '../transport/index.ts';
 import { assertReachable, assertTargetAllowed } from './safety.ts';
 
 export type TargetKind = 'sim' | 'url' | 'pact';
@@ -34,6 +35,8 @@ export interface TargetRequest {
   /** Where the run's webhook receiver listens, and its public URL (kind `pact`: the pairing's webhook URL names it). */
   webhookListen?: { host: string; port: number };
   webhookPublicUrl?: string;
+  /** CA, client certificate and proxy of the connections to a URL target. @default the environment's */
+  transport?: Transport;
 }
 
 /** An open target. */
@@ -91,7 +94,7 @@ export async function openTarget(req: TargetRequest): Promise<Target> {
   if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ToolkitError('PCC_USAGE', `--target must be sim or the service's base URL (got ${req.baseUrl ?? 'nothing'})`, 'pass --target https://your-sandbox.example');
   if (!req.integratorId) throw new ToolkitError('PCC_USAGE', 'a URL target needs --integrator-id', 'pass --integrator-id <id> (issued by the vendor), or set PAYCONNECT_INTEGRATOR_ID');
   assertTargetAllowed(baseUrl, req.profile, req.allowProduction ?? false);
-  await assertReachable(baseUrl);
+  await assertReachable(baseUrl, req.transport);
   const sandbox = req.profile.name === 'sandbox';
   return { kind: 'url', baseUrl, integratorId: req.integratorId, vaultPath: resolve(req.vaultPath ?? DEFAULTS.vault), sandbox, mintOtps: sandbox, close: async () => {} };
 }

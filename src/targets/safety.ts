@@ -3,8 +3,10 @@
  * before anything is sent that changes state.
  */
 import { request } from 'undici';
+import { networkCodeOf } from '../client/network-error.ts';
 import { ToolkitError } from '../core/index.ts';
 import type { Profile } from '../profile/index.ts';
+import { createDispatcher, defaultTransport, environmentErrorOf, proxyFor, type Transport } from '../transport/index.ts';
 
 /** Refuses the vendor's production hosts unless `allowProduction`. */
 export function assertTargetAllowed(baseUrl: string, profile: Profile, allowProduction: boolean): void {
@@ -14,13 +16,60 @@ export function assertTargetAllowed(baseUrl: string, profile: Profile, allowProd
   }
 }
 
-/** Checks that the target answers HTTP at all (any status will do). */
-export async function assertReachable(baseUrl: string, timeoutMs = 5000): Promise<void> {
+/** The path the preflight asks, under the base URL's own path. */
+const PREFLIGHT_PATH = '/v1/pay-connect/config/';
+
+/**
+ * Checks that the target answers HTTP at all (any status will do) and that what answers is not a
+ * gateway's own error page. Everything that goes wrong here is the way to the service, not the
+ * service: a usage or environment error (exit 2) naming the cause, never a finding.
+ */
+export async function assertReachable(baseUrl: string, transport: Transport = defaultTransport(), timeoutMs = 5000): Promise<void> {
+  const url = `${baseUrl.replace(/\/+$/, '')}${PREFLIGHT_PATH}`;
+  const dispatcher = createDispatcher(transport, { connect: { timeout: timeoutMs } });
   try {
-    const res = await request(new URL('/v1/pay-connect/config/', baseUrl), { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
-    await res.body.dump();
-  } catch (e) {
-    const code = (e as { code?: string }).code ?? (e as Error).name;
-    throw new ToolkitError('PCC_TARGET_UNREACHABLE', `${baseUrl} did not answer (${code})`, 'check the --target address and that the service (or `payconnect-conformance sim`) is running', { cause: e });
+    let answer: { status: number; type: string; text: string };
+    try {
+      const res = await request(url, { method: 'GET', dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const type = String(res.headers['content-type'] ?? '');
+      const text = /html/i.test(type) ? (await res.body.text()).slice(0, 20_000) : (await res.body.dump(), '');
+      answer = { status: res.statusCode, type, text };
+    } catch (e) {
+      throw environmentErrorOf(e, url, transport) ?? unreachable(baseUrl, url, transport, e);
+    }
+    const page = gatewayPageOf(answer);
+    if (page) throw page.error(baseUrl);
+  } finally {
+    await dispatcher.close().catch(() => {});
   }
+}
+
+function unreachable(baseUrl: string, url: string, transport: Transport, e: unknown): ToolkitError {
+  const code = networkCodeOf(e) ?? (e as Error).name;
+  const dns = code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  const fix = dns && !proxyFor(transport, url)
+    ? 'check the host name in --target; if it resolves only through your company\'s proxy, set HTTPS_PROXY (or pass --proxy http://proxy:port)'
+    : 'check the --target address and that the service (or `payconnect-conformance sim`) is running';
+  return new ToolkitError('PCC_TARGET_UNREACHABLE', `${baseUrl} did not answer (${code})`, fix, { cause: e });
+}
+
+/**
+ * An HTML page where the API answers JSON: a gateway, load balancer or TLS front speaking for
+ * itself (nginx's "400 No required SSL certificate was sent", "The plain HTTP request was sent to
+ * HTTPS port", a 502 page, a login page). Its title says which.
+ */
+export function gatewayPageOf(answer: { status: number; type: string; text: string }): { title: string; error(baseUrl: string): ToolkitError } | undefined {
+  if (!/text\/html|application\/xhtml/i.test(answer.type)) return undefined;
+  const title = (/<title[^>]*>([^<]*)<\/title>/i.exec(answer.text)?.[1] ?? /<h1[^>]*>([^<]*)<\/h1>/i.exec(answer.text)?.[1] ?? '')
+    .replace(/\s+/g, ' ').trim() || '(no title)';
+  const fix = /certificate/i.test(title) || /No required SSL certificate/i.test(answer.text)
+    ? 'the front requires a client certificate: pass --client-cert cert.pem --client-key key.pem (or a .p12 with --client-cert)'
+    : /plain HTTP request was sent to HTTPS port/i.test(answer.text)
+      ? 'the port serves https: use https:// in --target'
+      : 'check --target: the base URL must be where the API itself answers (with a gateway that mounts it under a path, include the path: https://gw.example/paycon)';
+  return {
+    title,
+    error: (baseUrl) => new ToolkitError('PCC_TARGET_GATEWAY',
+      `${baseUrl} answered GET ${PREFLIGHT_PATH} with ${answer.status} and an HTML page, "${title}": that is something in front of the service speaking, not Pay-Connect`, fix),
+  };
 }
