@@ -1,5 +1,5 @@
 /**
- * The embedded Pay-Connect sandbox: a loopback HTTP service that implements the spec, the public
+ * The embedded Pay-Connect sandbox: a loopback HTTP (or, with `tls`, HTTPS) service that implements the spec, the public
  * profile and sandbox.md, with a virtual terminal and fault switches. Imports only src/core.
  */
 export { startSimulator, SIM_INTEGRATOR_ID, type SimulatorHandle } from './simulator.ts';

@@ -56,6 +56,18 @@ export interface SimulatorOptions {
    * HAProxy); `close`, `Connection: close` on every answer. @default 'announced'
    */
   keepAlive?: KeepAlive;
+  /**
+   * Serve HTTPS instead of HTTP (the TLS sandbox): a throw-away CA, made at the start, signs a
+   * certificate for localhost, 127.0.0.1, ::1 and the host; its certificate is written to `ca.pem`
+   * in `dir` (made when missing) or in a fresh temporary folder (mode 0700, removed at close), and the
+   * handle's `url` is `https://localhost:PORT` and `caFile` that file. @default false
+   */
+  tls?: boolean | { dir?: string };
+  /**
+   * TLS only: receives one line per connection that ended at the TLS layer (a failed handshake, a
+   * client that refused the certificate, plain HTTP to the HTTPS port). Never a key. @default undefined
+   */
+  onTlsError?: (line: string) => void;
 }
 
 /** See {@link SimulatorOptions.keepAlive}. */
@@ -101,6 +113,9 @@ export interface ResolvedSimulatorOptions {
   readonly record: ((entry: SimRecordEntry) => void) | undefined;
   readonly forgeWebhook: boolean;
   readonly keepAlive: KeepAlive;
+  /** null: plain HTTP. */
+  readonly tls: { readonly dir: string | undefined } | null;
+  readonly onTlsError: ((line: string) => void) | undefined;
 }
 
 /** The defaults of every option but `seed` (random per start). */
@@ -127,6 +142,14 @@ function check(ok: boolean, option: string, expected: string, value: unknown): v
 const isInt = (v: unknown, min: number, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
+function tlsOption(tls: SimulatorOptions['tls']): ResolvedSimulatorOptions['tls'] {
+  if (tls === undefined || tls === false) return null;
+  const dir = tls === true ? undefined : (tls as { dir?: unknown } | null)?.dir;
+  check(tls === true || (typeof tls === 'object' && tls !== null && (dir === undefined || (typeof dir === 'string' && dir.trim() !== ''))),
+    'tls', 'true, false or { dir: "<folder for ca.pem>" }', tls);
+  return { dir: dir as string | undefined };
+}
+
 /** Fills in defaults and validates; throws a PCC_CONFIG_INVALID ToolkitError naming the option. */
 export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimulatorOptions {
   const r = {
@@ -146,6 +169,8 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     record: o.record,
     forgeWebhook: o.forgeWebhook ?? false,
     keepAlive: o.keepAlive ?? SIMULATOR_DEFAULTS.keepAlive,
+    tls: tlsOption(o.tls),
+    onTlsError: o.onTlsError,
   };
   check(typeof r.host === 'string' && r.host !== '', 'host', 'a host name or IP address', r.host);
   check(isInt(r.port, 0, 65535), 'port', 'an integer from 0 to 65535', r.port);
@@ -165,6 +190,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
   check(r.record === undefined || typeof r.record === 'function', 'record', 'a function (e.g. jsonLinesSink(file))', typeof r.record);
   check(typeof r.forgeWebhook === 'boolean', 'forgeWebhook', 'true or false', r.forgeWebhook);
   check(r.keepAlive === 'announced' || r.keepAlive === 'close' || isInt(r.keepAlive, 1, 600_000), 'keepAlive', '"announced", "close" or a whole number of ms from 1 to 600000', r.keepAlive);
+  check(r.onTlsError === undefined || typeof r.onTlsError === 'function', 'onTlsError', 'a function', typeof r.onTlsError);
   assertFaultIds(r.faults);
   return r;
 }

@@ -1,10 +1,11 @@
 /**
- * The HTTP front of the simulator: node:http on loopback, one request pipeline
+ * The HTTP front of the simulator: node:http on loopback (node:https with the `tls` option), one request pipeline
  * (body limit -> route -> auth -> handler), every failure a `{"detail": ...}` JSON answer, nothing
  * thrown past a request. Fault switches that act on the wire (slow, content types) live here.
  */
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Server, Socket } from 'node:net';
 import { authenticate } from './auth.ts';
 import type { SimContext } from './sim-state.ts';
 import { HttpError, notFound } from './errors.ts';
@@ -96,12 +97,35 @@ function write(ctx: SimContext, res: ServerResponse, a: Answer): number {
 
 /** The simulator's HTTP server and how to stop it. */
 export interface SimServer {
+  /** An http.Server, or an https.Server with TLS. */
   readonly server: Server;
   /** Stops listening, destroys keep-alive sockets and pending slow answers. */
   close(): Promise<void>;
 }
 
-/** Builds (but does not start) the HTTP server. */
+/** What the HTTPS server serves (tls.ts): the server's key and certificate, and the CA file clients must trust. */
+export interface SimServerTls {
+  readonly key: string;
+  readonly cert: string;
+  readonly caFile: string;
+}
+
+/**
+ * The line about a connection that ended in its TLS handshake: what the client did, in words an
+ * integrator can act on. OpenSSL's `reason` (e.g. "tlsv1 alert unknown ca") when it has one.
+ */
+export function tlsErrorLine(e: NodeJS.ErrnoException & { reason?: unknown }, caFile: string): string {
+  const reason = typeof e.reason === 'string' ? e.reason : e.message;
+  if (e.code === 'ERR_SSL_HTTP_REQUEST') return 'TLS: a plain HTTP request came to the HTTPS port: the client must use https://';
+  if (e.code === 'ECONNRESET') {
+    return `TLS: the client closed the connection during the handshake, as a client that does not trust the certificate does: it must trust ${caFile}`;
+  }
+  if (/alert (unknown ca|bad certificate|certificate unknown|certificate expired|unsupported certificate)/.test(reason)) {
+    return `TLS: the client refused the certificate (${reason}): it must trust ${caFile}`;
+  }
+  return `TLS: the handshake failed (${e.code ?? 'error'}: ${reason})`;
+}
+
 /** The idle timer of each connection (a number `keepAlive`): stopped by the next request, set after each answer. */
 const idleTimers = new WeakMap<Socket, NodeJS.Timeout>();
 
@@ -115,7 +139,8 @@ function closeWhenIdle(socket: Socket, res: ServerResponse, ms: number): void {
   });
 }
 
-export function createSimServer(ctx: SimContext, router: Router): SimServer {
+/** Builds (but does not start) the HTTP server; with `tls`, an HTTPS server. */
+export function createSimServer(ctx: SimContext, router: Router, tls?: SimServerTls): SimServer {
   const slowTimers = new Set<NodeJS.Timeout>();
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -155,9 +180,14 @@ export function createSimServer(ctx: SimContext, router: Router): SimServer {
   };
 
   const keepAlive = ctx.options.keepAlive;
+  /** TLS connections that carried a request (one that closes without any is reported). */
+  const served = new WeakSet<Socket>();
+  let closing = false;
   // A number: Node keeps no timer of its own (and announces none); the idle close is ours, unannounced.
-  const server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: typeof keepAlive === 'number' ? 0 : 5_000 }, (req, res) => {
+  const httpOptions: ServerOptions = { requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: typeof keepAlive === 'number' ? 0 : 5_000 };
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('error', () => undefined);
+    if (tls) served.add(req.socket);
     if (keepAlive === 'close') res.shouldKeepAlive = false;
     else if (typeof keepAlive === 'number') closeWhenIdle(req.socket, res, keepAlive);
     try {
@@ -165,7 +195,19 @@ export function createSimServer(ctx: SimContext, router: Router): SimServer {
     } catch {
       res.destroy();
     }
-  });
+  };
+  const server = tls ? createHttpsServer({ ...httpOptions, key: tls.key, cert: tls.cert }, onRequest) : createServer(httpOptions, onRequest);
+
+  if (tls) {
+    const report = ctx.options.onTlsError;
+    server.on('tlsClientError', (err: NodeJS.ErrnoException) => report?.(tlsErrorLine(err, tls.caFile)));
+    // A client that checks the certificate only after the handshake (TLS 1.2) closes here, before any request.
+    server.on('secureConnection', (socket: Socket) => socket.once('close', () => {
+      if (!served.has(socket) && !closing) {
+        report?.(`TLS: a connection closed after its handshake without a request, as a client that refuses the certificate does: it must trust ${tls.caFile}`);
+      }
+    }));
+  }
 
   // Malformed HTTP never reaches the handler: answer it in JSON too, then drop the connection.
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -183,6 +225,7 @@ export function createSimServer(ctx: SimContext, router: Router): SimServer {
     server,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         for (const t of slowTimers) clearTimeout(t);
         slowTimers.clear();
         server.close(() => resolve());

@@ -1,5 +1,6 @@
 /** The `sim` command: startup output, request log, clean stop, usage errors. */
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,8 @@ describe('simCommand', () => {
     [['--terminal', 'manual', '--manual-deadline', '3600001'], /--manual-deadline/],
     [['--terminal', 'manual', '--step-delay', '600', '--manual-deadline', '1200'], /--manual-deadline is 1200\n  fix: make it larger than two step delays \(1200 ms\)/],
     [['--manual-deadline', '5000'], /--manual-deadline is given without --terminal manual\n  fix: add --terminal manual/],
+    [['--tls-dir', '/tmp/x'], /--tls-dir is given without --tls\n  fix: add --tls, or drop --tls-dir/],
+    [['--tls', '--tls-dir', ' '], /--tls-dir is empty/],
   ])('refuses %j with one clear message and exit code 2', async (argv, message) => {
     const o = io();
     expect(await simCommand(argv, o.io)).toBe(2);
@@ -100,6 +103,29 @@ describe('simCommand', () => {
     expect(await simCommand(['--help'], o.io)).toBe(0);
     expect(o.out.join('')).toMatch(/usage: sim/);
     expect(o.out.join('')).toMatch(/--terminal auto\|manual\] \[--manual-deadline MS\][^]*--terminal {13}auto \(default\)[^]*\/_sim\/terminals[^]*--manual-deadline {6}manual:/);
+  });
+
+  it('--tls: serves https://localhost, prints the CA file and how to trust it, logs a client that does not trust it', async () => {
+    const o = io();
+    const ac = new AbortController();
+    const running = simCommand(['--tls', '--otps', '1'], o.io, { signal: ac.signal });
+    await until(() => o.out.join('').includes('press Ctrl+C'), 10_000);
+    const text = o.out.join('');
+    const url = /listening on (https:\/\/localhost:\d+)\n/.exec(text)?.[1] as string;
+    expect(url).toBeDefined();
+    const ca = /^ca: (\S+\/ca\.pem) {2}\(trust it: NODE_EXTRA_CA_CERTS=(\S+), or --ca-file (\S+)\)$/m.exec(text);
+    expect(ca?.slice(2)).toEqual([ca?.[1], ca?.[1]]);
+    const otp = /^ {2}(\d{6})$/m.exec(text)?.[1] as string;
+    const trusting = new Http(url, undefined, readFileSync(ca![1]!, 'utf8'));
+    expect((await paired(trusting, otp)).tid).toMatch(/./);
+    await trusting.close();
+    const other = new Http(url);
+    await expect(other.call('GET', P.config)).rejects.toMatchObject({ code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    await other.close();
+    await until(() => o.out.some((l) => l.startsWith('TLS: ')));
+    ac.abort();
+    expect(await running).toBe(0);
+    expect(existsSync(ca![1]!)).toBe(false);
   });
 
   it('answers 2, in the form of every command\'s errors, when the port is taken', async () => {

@@ -37,6 +37,8 @@ const FLAGS = {
   'manual-deadline': { type: 'string' },
   record: { type: 'string' },
   'keep-alive': { type: 'string' },
+  tls: { type: 'boolean' },
+  'tls-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -48,7 +50,7 @@ const KEYS_HELP = 'p present card, d decline, f fail, r remove card, t timeout, 
 
 const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS] [--webhook-retry-scale X]
            [--seed N] [--fault ID]... [--otps N] [--terminal auto|manual] [--manual-deadline MS] [--record FILE]
-           [--keep-alive announced|close|MS]
+           [--keep-alive announced|close|MS] [--tls [--tls-dir DIR]]
   --port                 port to listen on (0 = any free port; default 0)
   --host                 address to listen on (default 127.0.0.1)
   --step-delay           terminal step delay in ms, 0..1000 (default 50)
@@ -70,7 +72,13 @@ const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS
                          after its first accepted one. Judge it with: certify-client --recording FILE
   --keep-alive           what the server does with a connection after an answer: announced (default: kept
                          5 s, Keep-Alive: timeout=5), close (Connection: close every time), or MS: closed
-                         after MS idle without a word, as nginx, AWS ALB, Envoy and HAProxy do (1..600000)`;
+                         after MS idle without a word, as nginx, AWS ALB, Envoy and HAProxy do (1..600000)
+  --tls                  serve HTTPS at https://localhost:PORT: a throw-away CA made at the start (valid a few
+                         days) signs a certificate for localhost, 127.0.0.1, ::1 and --host; its certificate
+                         is written to ca.pem (printed) for your client to trust, e.g. NODE_EXTRA_CA_CERTS=ca.pem
+                         for Node, or curl --cacert ca.pem; a connection that fails its handshake is logged
+  --tls-dir              with --tls: the folder for ca.pem, made when missing (default: a fresh temporary
+                         folder, removed at the stop); the CA is new at each start, the path stays`;
 
 /** A usage error: one message naming the flag and the fix. */
 class UsageError extends Error {}
@@ -126,6 +134,10 @@ function toOptions(values: Record<string, unknown>): Parsed {
     ...terminalOptions(str, step ?? SIMULATOR_DEFAULTS.stepDelayMs),
     ...keepAliveOption(str('keep-alive')),
   };
+  const tlsDir = str('tls-dir');
+  if (tlsDir !== undefined && values.tls !== true) throw new UsageError('--tls-dir is given without --tls. Fix: add --tls, or drop --tls-dir.');
+  if (tlsDir !== undefined && tlsDir.trim() === '') throw new UsageError('--tls-dir is empty. Fix: give a folder for ca.pem, e.g. --tls-dir .sim-tls.');
+  if (values.tls === true) options.tls = tlsDir !== undefined ? { dir: tlsDir } : true;
   const record = str('record');
   if (record !== undefined && record.trim() === '') throw new UsageError('--record is empty. Fix: give a file to append the recording to, e.g. --record recording.jsonl.');
   return { options, otps: int('otps', str('otps'), 0, 100) ?? 5, ...(record !== undefined ? { record } : {}) };
@@ -289,6 +301,7 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
       ...parsed.options,
       ...record,
       onRequest: (line) => io.stdout(`${line}\n`),
+      onTlsError: (line) => io.stdout(`${line}\n`),
       ...(manual ? { onTerminalWaiting: (v: TerminalView) => io.stdout(`${waitingLine(v)}\n`) } : {}),
     });
   } catch (e) {
@@ -307,6 +320,7 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
   const deadline = parsed.options.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs;
   io.stdout([
     `Pay-Connect simulator listening on ${sim.url}`,
+    ...(sim.caFile !== null ? [`ca: ${sim.caFile}  (trust it: NODE_EXTRA_CA_CERTS=${sim.caFile}, or --ca-file ${sim.caFile})`] : []),
     `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
     `seed: ${sim.seed}`,
     `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}`,

@@ -10,6 +10,7 @@ import type { FaultId } from './faults.ts';
 import { resolveSimulatorOptions, type SimulatorOptions, type TerminalMode, type TerminalView } from './options.ts';
 import { Router } from './router.ts';
 import { createSimServer } from './server.ts';
+import { createSimTls, type SimTls, urlHost } from './tls.ts';
 import type { ForgedOutcome } from './webhooks.ts';
 
 /** The integrator id the simulator suggests; any non-empty id is accepted at pairing. */
@@ -17,8 +18,10 @@ export const SIM_INTEGRATOR_ID = 'sim-integrator';
 
 /** A running simulator. */
 export interface SimulatorHandle {
-  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`, or with TLS `https://localhost:41234`. */
   readonly url: string;
+  /** With TLS: the CA certificate (ca.pem) a client must trust to reach `url`; else null. */
+  readonly caFile: string | null;
   /** A suggested integrator id (`sim-integrator`). */
   readonly integratorId: string;
   /** The seed in use (the given one, or the random default). */
@@ -63,7 +66,18 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
   const resolved = resolveSimulatorOptions(options);
   const ctx = createContext(resolved);
   const router = new Router([...pairingRoutes(ctx), ...transactionRoutes(ctx), ...operationRoutes(ctx), ...controlRoutes(ctx)]);
-  const sim = createSimServer(ctx, router);
+  let tls: SimTls | null = null;
+  if (resolved.tls) {
+    try {
+      tls = await createSimTls(resolved.host, resolved.tls.dir);
+    } catch (e) {
+      await ctx.webhooks.close();
+      const where = resolved.tls.dir ?? 'a temporary folder';
+      throw new ToolkitError('PCC_SIMULATOR', `the simulator could not write its CA certificate to ${where}: ${(e as Error).message}`,
+        'give a TLS folder (--tls-dir) that can be made and written', { cause: e });
+    }
+  }
+  const sim = createSimServer(ctx, router, tls ?? undefined);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -74,19 +88,21 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
       });
     });
   } catch (e) {
-    await ctx.webhooks.close();
+    await Promise.all([ctx.webhooks.close(), tls?.dispose()]);
     throw new ToolkitError('PCC_SIMULATOR', `the simulator could not listen on ${resolved.host}:${resolved.port}: ${(e as Error).message}`,
       'choose another --port (0 picks a free one) or --host', { cause: e });
   }
 
   const addr = sim.server.address() as AddressInfo;
   const host = addr.address === '0.0.0.0' ? '127.0.0.1' : addr.address === '::' ? '::1' : addr.address;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+  // With TLS, a name the certificate covers (localhost for loopback), as a client would write it.
+  const url = tls ? `https://${urlHost(resolved.host)}:${addr.port}` : `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
   ctx.recorder?.start({ url, seed: resolved.seed, tokenLifetimeSec: resolved.tokenLifetimeSec });
 
   let closing: Promise<void> | null = null;
   return {
     url,
+    caFile: tls?.caFile ?? null,
     integratorId: SIM_INTEGRATOR_ID,
     seed: resolved.seed,
     mintOtp: () => ctx.otps.mint(),
@@ -114,6 +130,7 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
       (closing ??= (async () => {
         ctx.registry.disposeAll();
         await Promise.all([sim.close(), ctx.webhooks.close()]);
+        await tls?.dispose();
       })()),
   };
 }

@@ -2,6 +2,7 @@
  * Helpers for the simulator's own tests (imported only by *.test.ts): a keep-alive HTTP caller, a
  * paired client, polling until a status, and a loopback webhook receiver that keeps raw bytes.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
@@ -28,9 +29,14 @@ export interface Send {
 
 /** A keep-alive HTTP caller bound to one base URL. */
 export class Http {
-  readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 16 });
-  /** @param sim - when given, answers are checked against the contract while it has no fault on */
-  constructor(readonly base: string, private readonly sim?: SimulatorHandle) {}
+  readonly agent: Agent;
+  /**
+   * @param sim - when given, answers are checked against the contract while it has no fault on
+   * @param ca - a CA certificate (PEM) to trust, the only one: an https base URL of a TLS simulator
+   */
+  constructor(readonly base: string, private readonly sim?: SimulatorHandle, ca?: string) {
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16, ...(ca !== undefined ? { connect: { ca } } : {}) });
+  }
 
   async call(method: string, path: string, send: Send = {}): Promise<Res> {
     const { body } = send;
@@ -60,10 +66,10 @@ export interface TestSim {
   close(): Promise<void>;
 }
 
-/** Starts a fast simulator for tests (step 10 ms, deadline 300 ms, fixed seed). */
+/** Starts a fast simulator for tests (step 10 ms, deadline 300 ms, fixed seed); with `tls`, its caller trusts its CA. */
 export async function startTestSim(options: SimulatorOptions = {}): Promise<TestSim> {
   const sim = await startSimulator({ stepDelayMs: 10, deadlineMs: 300, seed: 7, webhookRetryScale: 0.001, ...options });
-  const http = new Http(sim.url, sim);
+  const http = new Http(sim.url, sim, sim.caFile !== null ? readFileSync(sim.caFile, 'utf8') : undefined);
   return { sim, http, close: async () => { await http.close(); await sim.close(); } };
 }
 
