@@ -10,6 +10,8 @@ import { DEFAULT_PACT_DIR, brokerAuthFromEnv, checkPactFiles, formatCheckPact, S
 import { resolveProfile } from '../profile/index.ts';
 import { findPairings, loadPrivateVault } from '../vault/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
+import { type Forwarder, loadTransport, startForwarder } from '../transport/index.ts';
+import { NETWORK_PARSE_OPTIONS, networkSettingsFrom, networkUsage } from '../config/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
 /** The help of `check-pact`. */
@@ -59,6 +61,8 @@ toolkit does not know is reported and run with a paired terminal only.
   --deadline <ms>         how long a state may wait for a status (default: as run's --deadline,
                           10000 sim, 120000 URL)
   --allow-production      allow the vendor's production address
+\${networkUsage()}
+  Against a URL, the Pact core talks to a loopback forwarder that goes on with these settings.
 
 Provider states: ${Object.values(STATE).map((x) => `"${x}"`).join(', ')}.
 `;
@@ -115,7 +119,7 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   const v = parse(argv, {
     target: { type: 'string' }, pact: { type: 'string', multiple: true }, 'integrator-id': { type: 'string' }, otp: { type: 'string', multiple: true },
     vault: { type: 'string' }, 'sim-fault': { type: 'string', multiple: true }, deadline: { type: 'string' }, 'allow-production': { type: 'boolean' },
-    'webhook-listen': { type: 'string' }, 'webhook-public-url': { type: 'string' },
+    'webhook-listen': { type: 'string' }, 'webhook-public-url': { type: 'string' }, ...NETWORK_PARSE_OPTIONS,
   });
   if (v.help) {
     io.stdout(VERIFY_PACTS_USAGE);
@@ -134,7 +138,10 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
 
   if (target !== 'sim' && faults.length > 0) throw new ToolkitError('PCC_USAGE', '--sim-fault applies to --target sim only', 'drop --sim-fault, or use --target sim');
   const kind = target === 'sim' ? 'sim' : 'url';
+  const network = networkSettingsFrom(v, env, process.cwd());
+  const transport = loadTransport(network, env);
   const opened = await openTarget({
+    transport,
     kind,
     baseUrl: target,
     integratorId: (v['integrator-id'] as string | undefined) ?? (kind === 'url' ? env.PAYCONNECT_INTEGRATOR_ID : undefined),
@@ -144,19 +151,25 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
     allowProduction: v['allow-production'] === true,
     sim: { faults },
   });
+  let forwarder: Forwarder | undefined;
   try {
     if (!opened.mintOtp) await assertOtpBudget(pacts, otps.length, opened);
     // Pairing, the two pair interactions, the consumed-OTP and the unpair interactions each take one (and a spare); sandbox.md: any six digits pair once.
     const allOtps = [...otps];
     if (opened.mintOtp) for (let i = 0; i < 6; i++) allOtps.push(opened.mintOtp());
     io.stdout(`payconnect-conformance verify-pacts: target ${kind === 'sim' ? `sim${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` : opened.baseUrl}\n`);
+    // The Pact core makes its own connections and knows no CA file, client certificate or proxy: it
+    // talks to a loopback forwarder that goes on through the toolkit's.
+    forwarder = kind === 'url' ? await startForwarder(opened.baseUrl, transport) : undefined;
     const report = await verifyPacts({
+      ...(forwarder ? { verifierBaseUrl: forwarder.url, transport: network } : {}),
       baseUrl: opened.baseUrl, integratorId: opened.integratorId, vaultPath: opened.vaultPath, otps: allOtps, pactFiles,
       deadlineMs: deadline ?? defaultDeadlineMs(kind), pollMs: defaultPollMs(kind), ...webhooks,
     });
     io.stdout(formatVerification(report));
     return report.ok ? 0 : 1;
   } finally {
+    await forwarder?.close();
     await opened.close();
   }
 }

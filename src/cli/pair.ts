@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { Redactor, createPayConnectClient } from '../client/index.ts';
 import { ToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { DEFAULTS } from '../config/index.ts';
+import { DEFAULTS, NETWORK_PARSE_OPTIONS, networkSettingsFrom, networkUsage } from '../config/index.ts';
+import { loadTransport } from '../transport/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { pairByOtp } from '../pairing/index.ts';
 import { findPairings, prepareVault, removeVaultEntry } from '../vault/index.ts';
@@ -25,6 +26,10 @@ anything else: they cannot be recovered.
   --name <name>           the pairing's name (default payconnect-conformance)
   --webhook-url <url>     where the service posts this pairing's webhooks
   --allow-production      allow the vendor's production host
+\${networkUsage()}
+
+Without --webhook-url the service has nowhere to post this pairing's webhooks, and a run that uses the
+pairing cannot check them: give the public URL that reaches the run's receiver (see docs/staging.md).
 `;
 
 const UNPAIR_USAGE = `usage: payconnect-conformance unpair --target <url> --integrator-id <id> [options]
@@ -36,6 +41,7 @@ Unpairs a vault pairing on the service (its credentials stop working), then remo
   --pay-connect-id <id>   which pairing (default: the newest of that target)
   --vault <file>          the vault file (env PAYCONNECT_VAULT; default ${DEFAULTS.vault})
   --allow-production      allow the vendor's production host
+\${networkUsage()}
 `;
 
 const wantsHelp = (argv: readonly string[]) => argv.includes('--help') || argv.includes('-h');
@@ -49,6 +55,7 @@ const OPTIONS = {
   'webhook-url': { type: 'string' },
   'allow-production': { type: 'boolean' },
   'pay-connect-id': { type: 'string' },
+  ...NETWORK_PARSE_OPTIONS,
 } as const;
 
 function parse(argv: string[], env: NodeJS.ProcessEnv) {
@@ -63,6 +70,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv) {
   const request: TargetRequest = {
     kind: 'url', baseUrl: target, integratorId: values['integrator-id'] ?? env.PAYCONNECT_INTEGRATOR_ID,
     vaultPath: values.vault ?? env.PAYCONNECT_VAULT, profile: resolveProfile('public'), allowProduction: values['allow-production'] ?? false,
+    transport: loadTransport(networkSettingsFrom(values, env, process.cwd()), env),
   };
   return { values, request, vaultPath: resolve(values.vault ?? env.PAYCONNECT_VAULT ?? DEFAULTS.vault) };
 }
@@ -79,7 +87,7 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
   // A malformed, open or unwritable vault stops us before the OTP is consumed.
   await prepareVault(vaultPath, env, { mayPair: true });
   const { baseUrl, integratorId } = await openTarget(request);
-  const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor() });
+  const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor(), ...(request.transport ? { transport: request.transport } : {}) });
   try {
     const name = values.name ?? 'payconnect-conformance';
     const { response: res, credentials } = await pairByOtp(client, { vaultPath, baseUrl, integratorId }, { otp, name, webhookUrl: values['webhook-url'] ?? null, redactor: client.redactor });
@@ -87,6 +95,9 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
       throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${res.status}: ${client.redactor.redactText(res.rawBody).slice(0, 300)}`, 'check the OTP (six digits, one use) and the integrator id');
     }
     io.stdout(`paired terminal ${credentials.terminal_id} (pay_connect_id ${credentials.pay_connect_id}); credentials saved to ${vaultPath} (mode 0600)\n`);
+    if (!values['webhook-url']) {
+      io.stderr('warning: paired without --webhook-url: the service has nowhere to post this pairing\'s webhooks, so a run that uses it reports them as not checked. Pair again with --webhook-url <public URL of the run\'s receiver>/webhooks/<slot> (docs/staging.md)\n');
+    }
     return 0;
   } finally {
     await client.close();
@@ -105,7 +116,7 @@ export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   const entries = findPairings(vault, baseUrl, integratorId);
   const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);
   if (!entry) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`, 'list the vault file, or pass --pay-connect-id');
-  const client = createPayConnectClient({ baseUrl, integratorId, credentials: { client_id: entry.credentials.client_id, client_secret: entry.credentials.client_secret }, redactor: new Redactor([entry.credentials.client_secret]) });
+  const client = createPayConnectClient({ baseUrl, integratorId, credentials: { client_id: entry.credentials.client_id, client_secret: entry.credentials.client_secret }, redactor: new Redactor([entry.credentials.client_secret]), ...(request.transport ? { transport: request.transport } : {}) });
   try {
     const res = await client.request({ method: 'POST', path: '/v1/pay-connect/unpair/' });
     if (res.status >= 300) throw new ToolkitError('PCC_AUTH_FAILED', `unpair answered ${res.status}; the vault entry is kept`, 'check the pairing still exists on the service');

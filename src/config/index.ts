@@ -4,6 +4,7 @@ export { defineConfig } from './define-config.ts';
 export { parseDuration } from './duration.ts';
 export { RUN_FLAGS, envVarOf, type RunFlag, type RunFlagGroup } from './flags.ts';
 export { formatRunHelp } from './help.ts';
+export { NETWORK_PARSE_OPTIONS, networkSettingsFrom, networkUsage } from './network-flags.ts';
 export { resolveConfig } from './resolve.ts';
 export {
   PROFILE_NAMES,

@@ -13,6 +13,7 @@
  * whatever the answer). So a receiver slower than the timeout costs about the cap plus the timeout
  * (by default 20 s + 10 s), not a wait per delivery.
  */
+import { environmentErrorOf, loadTransport, type Transport } from '../transport/index.ts';
 import { type Exchange, type Finding, type RootCause, rootOf, severityFor } from '../core/index.ts';
 import { enums } from '../generated/contract.ts';
 import type { RunRecord, TestRecord } from '../report/index.ts';
@@ -41,6 +42,11 @@ export interface CheckReceiverOptions {
   onGiveUp?: (line: string) => void;
   /** The rules to judge (tests). @default RECEIVER_RULES */
   rules?: readonly ReceiverRule[];
+  /**
+   * TLS towards an https receiver (--ca-file, --client-cert). No proxy: the deliveries stand for the
+   * service's, which reach the receiver from outside, not through the integrator's own proxy.
+   */
+  transport?: Transport;
 }
 
 /** How long a delivery may take before it is given up: the timeout and as long again, at least 5 s more. */
@@ -133,7 +139,13 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
       const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': o.userAgent };
       if (p.signed.signature !== null) headers.Signature = p.signed.signature;
       const capMs = inARow > 0 ? o.timeoutMs : cap;
-      const s = await sendDelivery(++seq, { url: o.url, shownUrl: o.shownUrl, headers, body: p.signed.body, ...(p.shownBody ? { shownBody: p.shownBody } : {}), capMs });
+      const s = await sendDelivery(++seq, { url: o.url, shownUrl: o.shownUrl, headers, body: p.signed.body, ...(p.shownBody ? { shownBody: p.shownBody } : {}), capMs,
+        ...(o.transport?.tls.secureContext ? { secureContext: o.transport.tls.secureContext } : {}) });
+      // A certificate the toolkit does not trust, http to an https port: the way there, not the receiver.
+      if (seq === 1 && s.status === undefined && s.errorCode) {
+        const env = environmentErrorOf(Object.assign(new Error(s.exchange.error?.message ?? s.errorCode), { code: s.errorCode }), o.url.href, o.transport ?? loadTransport({}, {}));
+        if (env) throw env;
+      }
       s.exchange = redactValue(s.exchange, o.secret);
       const op = operationIdOf(p.event);
       if (op) s.exchange.operationId = op;

@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { DURATION_HINT, formatDuration, tryParseDuration } from '../config/duration.ts';
+import { NETWORK_PARSE_OPTIONS, networkSettingsFrom } from '../config/network-flags.ts';
+import { loadTransport, type Transport } from '../transport/index.ts';
 import { CONTRACT_FILE, type RunIo, contractSha256, toolInfo } from '../engine/index.ts';
 import { type RunInfo, type TestRecord, findingLine, prepareReportsDir, writeRecordReports } from '../report/index.ts';
 import { RECEIVER_CAPABILITY, TIMEOUTS_IN_A_ROW, checkReceiver } from './check-receiver.ts';
@@ -49,6 +51,9 @@ options:
   --strict               profile rules (warnings) fail too
   --reports <dir>        where the reports go (default ${CHECK_RECEIVER_DEFAULTS.reports})
   --no-html              skip the Allure HTML report
+  --ca-file <file>       a PEM file of CAs to trust for an https receiver (env PAYCONNECT_CA_FILE)
+  --client-cert <file>   a client certificate to present to it (PEM with --client-key, or .p12)
+  --client-key <file>    the PEM key of --client-cert (passphrase: PAYCONNECT_CLIENT_KEY_PASSPHRASE)
   -h, --help             this text
 
 rules (severity without --strict, clause):
@@ -69,6 +74,8 @@ interface CheckReceiverArgs {
   strict: boolean;
   reports: string;
   html: boolean;
+  /** TLS towards an https receiver. */
+  transport: Transport;
 }
 
 /** The URL as the reports show it: no user or password, every query value redacted (a token may live there). */
@@ -102,6 +109,9 @@ const OPTIONS = {
   strict: { type: 'boolean' },
   reports: { type: 'string' },
   'no-html': { type: 'boolean' },
+  'ca-file': NETWORK_PARSE_OPTIONS['ca-file'],
+  'client-cert': NETWORK_PARSE_OPTIONS['client-cert'],
+  'client-key': NETWORK_PARSE_OPTIONS['client-key'],
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -158,7 +168,8 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
     if (t.ms < minMs || t.ms > maxMs) throw usage(`--timeout ${JSON.stringify(v.timeout)} is out of bounds (${formatDuration(minMs)} to ${formatDuration(maxMs)})`, `give a duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}, such as --timeout ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}`);
     timeoutMs = t.ms;
   }
-  return { url, secret, timeoutMs, strict: v.strict ?? false, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: !v['no-html'] };
+  const { proxy: _proxy, ...tls } = networkSettingsFrom(v, env, process.cwd());
+  return { url, secret, timeoutMs, strict: v.strict ?? false, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: !v['no-html'], transport: loadTransport(tls, env) };
 }
 
 /** One line per rule as it ends. */
@@ -191,7 +202,7 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
     const startedAt = new Date().toISOString();
     io.stdout(`check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ${RECEIVER_RULES.length + 1} rules\n`);
     const record = await checkReceiver({
-      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict,
+      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, transport: args.transport,
       userAgent: `${tool.name}/${tool.version} (check-receiver)`,
       onRule: (t) => io.stdout(ruleLine(t)),
       onGiveUp: (line) => io.stderr(`${line}\n`),

@@ -6,6 +6,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { SecureContext } from 'node:tls';
 import type { Exchange } from '../core/index.ts';
 
 /** How much of an answer's body is kept. */
@@ -22,6 +23,8 @@ export interface DeliveryRequest {
   shownBody?: string;
   /** Give up after this long without a whole answer. */
   capMs: number;
+  /** TLS towards an https receiver: the CAs to trust, a client certificate (--ca-file, --client-cert). */
+  secureContext?: SecureContext;
 }
 
 /** An exchange plus what the rules judge: the status, or why there is none, and the time taken. */
@@ -75,7 +78,7 @@ export function sendDelivery(seq: number, d: DeliveryRequest): Promise<SentDeliv
       resolve({ exchange, errorCode: errorCode ?? 'ERROR', durationMs });
     };
     const send = d.url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(d.url, { method: 'POST', headers, agent: false });
+    const req = send(d.url, { method: 'POST', headers, agent: false, ...(d.secureContext ? { secureContext: d.secureContext } : {}) });
     const timer = setTimeout(() => finish('PCC_TIMEOUT', `no whole answer within ${d.capMs} ms`), d.capMs);
     req.on('response', (res) => {
       answer = { status: res.statusCode ?? 0, headers: headerRecord(res.headers), chunks: [], size: 0 };

@@ -5,6 +5,7 @@
  * the pairing whose credentials the verifier's requests are sent with (see request-filter.ts).
  */
 import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
+import { loadTransport, type Transport, type TransportSettings } from '../../transport/index.ts';
 import { ToolkitError } from '../../core/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
@@ -39,6 +40,13 @@ export interface ProviderOptions {
   webhookPublicUrl?: string;
   /** The port the hub listens on, where the tunnel forwards (with `webhookPublicUrl`). @default 0 */
   webhookPort?: number;
+  /** CA file, client certificate and proxy of the connections to the service (read in the verifying process). */
+  transport?: TransportSettings;
+  /**
+   * Where the Pact core sends the interactions, when not to `baseUrl`: a loopback forwarder that goes
+   * on through the toolkit's transport (the core knows no CA file, client certificate or proxy).
+   */
+  verifierBaseUrl?: string;
 }
 
 /** A pairing of the verification run. */
@@ -68,8 +76,11 @@ export class ProviderDriver {
   private started: { p: ProviderPairing; id: string; then: 'cancel' | 'wait' }[] = [];
   private seq = 0;
 
+  private readonly transport: Transport;
+
   constructor(readonly o: ProviderOptions) {
     this.otps = [...o.otps];
+    this.transport = loadTransport(o.transport ?? {});
   }
 
   private get pollMs(): number {
@@ -86,7 +97,7 @@ export class ProviderDriver {
   private makePairing(label: string, credentials: PairingCredentials, receiver: WebhookReceiver | undefined, observable: boolean): ProviderPairing {
     this.o.redactor.register(credentials.client_secret, credentials.webhook_secret_key);
     const client = createPayConnectClient({
-      baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000,
+      baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000, transport: this.transport,
       credentials: { client_id: credentials.client_id, client_secret: credentials.client_secret },
     });
     const tokens = new TokenCache(credentialsTokenSource((r) => client.request(r), () => credentials));
@@ -113,7 +124,7 @@ export class ProviderDriver {
   /** Pairs by OTP; the credentials are saved to the vault before anything else is done with them. */
   async pairByOtp(label: string, webhook: boolean, otp = this.nextOtp(`pairing (${label})`)): Promise<ProviderPairing> {
     const rx = webhook ? await this.receiver() : undefined;
-    const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000 });
+    const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000, transport: this.transport });
     try {
       const { response: res, credentials } = await pairByOtp(client, this.o, { otp, name: `${EXAMPLE.pairingName}-${label}`, webhookUrl: rx?.url ?? null, redactor: this.o.redactor });
       if (!credentials) {

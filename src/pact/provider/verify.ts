@@ -97,7 +97,7 @@ export async function runVerification(o: VerifyOptions): Promise<VerificationRep
   try {
     const verifier = new Verifier({
       provider: PROVIDER,
-      providerBaseUrl: o.baseUrl,
+      providerBaseUrl: o.verifierBaseUrl ?? o.baseUrl,
       pactUrls: o.pactFiles,
       logLevel: o.logLevel ?? 'error',
       timeout: Math.max(30_000, o.deadlineMs * 4),

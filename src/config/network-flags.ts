@@ -1,0 +1,57 @@
+/**
+ * The network flags (`--ca-file`, `--client-cert`, `--client-key`, `--proxy`) for the commands that
+ * parse their own arguments (pair, unpair, verify-pacts, check-receiver): the same rows as `run`'s,
+ * the same environment variables, the same parsing. `run` reads them through its flag table.
+ */
+import { resolve as resolvePath } from 'node:path';
+import type { TransportSettings } from '../transport/transport.ts';
+import { invalidValue } from './candidate.ts';
+import { envVarOf, flagOf } from './flags.ts';
+import * as p from './parsers.ts';
+import type { OptionKey } from './types.ts';
+
+const ROWS = [
+  { key: 'tls.caFile', setting: 'caFile' },
+  { key: 'tls.clientCert', setting: 'clientCert' },
+  { key: 'tls.clientKey', setting: 'clientKey' },
+  { key: 'proxy', setting: 'proxy' },
+] as const satisfies readonly { key: OptionKey; setting: keyof TransportSettings }[];
+
+/** The parseArgs options of the network flags. */
+export const NETWORK_PARSE_OPTIONS = Object.fromEntries(ROWS.map((r) => [flagOf(r.key).name, { type: 'string' as const }])) as
+  Record<'ca-file' | 'client-cert' | 'client-key' | 'proxy', { type: 'string' }>;
+
+/** The help lines of the network flags, as `run --help` words them. */
+export function networkUsage(column = 24): string {
+  return ROWS.map((r) => {
+    const flag = flagOf(r.key);
+    return `  ${`--${flag.name} ${flag.placeholder ?? ''}`.padEnd(column)}${flag.description} (env ${envVarOf(flag)})`;
+  }).join('\n');
+}
+
+/**
+ * The transport settings from parsed flag values, else the environment (PAYCONNECT_CA_FILE, ...);
+ * paths absolute against `cwd`.
+ *
+ * @throws ToolkitError PCC_USAGE (flag) or PCC_CONFIG_INVALID (environment) for a value that is not one
+ */
+export function networkSettingsFrom(values: Record<string, unknown>, env: NodeJS.ProcessEnv, cwd: string): TransportSettings {
+  const out: TransportSettings = {};
+  for (const row of ROWS) {
+    const flag = flagOf(row.key);
+    const fromFlag = values[flag.name];
+    const fromEnv = env[envVarOf(flag)]?.trim() || undefined;
+    const value = typeof fromFlag === 'string' ? fromFlag : fromEnv;
+    if (value === undefined) continue;
+    const candidate = typeof fromFlag === 'string'
+      ? { value, source: 'flag' as const, where: `flag --${flag.name}` }
+      : { value, source: 'env' as const, where: `environment variable ${envVarOf(flag)}` };
+    try {
+      out[row.setting] = row.setting === 'proxy' ? p.proxyUrl(value, true) : resolvePath(cwd, p.pathText(value, true));
+    } catch (error) {
+      if (error instanceof p.InvalidValue) throw invalidValue(row.key, candidate, error.reason, error.hint, error);
+      throw error;
+    }
+  }
+  return out;
+}
