@@ -61,7 +61,7 @@ toolkit does not know is reported and run with a paired terminal only.
   --deadline <ms>         how long a state may wait for a status (default: as run's --deadline,
                           10000 sim, 120000 URL)
   --allow-production      allow the vendor's production address
-\${networkUsage()}
+${networkUsage()}
   Against a URL, the Pact core talks to a loopback forwarder that goes on with these settings.
 
 Provider states: ${Object.values(STATE).map((x) => `"${x}"`).join(', ')}.

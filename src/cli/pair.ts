@@ -26,7 +26,7 @@ anything else: they cannot be recovered.
   --name <name>           the pairing's name (default payconnect-conformance)
   --webhook-url <url>     where the service posts this pairing's webhooks
   --allow-production      allow the vendor's production host
-\${networkUsage()}
+${networkUsage()}
 
 Without --webhook-url the service has nowhere to post this pairing's webhooks, and a run that uses the
 pairing cannot check them: give the public URL that reaches the run's receiver (see docs/staging.md).
@@ -41,7 +41,7 @@ Unpairs a vault pairing on the service (its credentials stop working), then remo
   --pay-connect-id <id>   which pairing (default: the newest of that target)
   --vault <file>          the vault file (env PAYCONNECT_VAULT; default ${DEFAULTS.vault})
   --allow-production      allow the vendor's production host
-\${networkUsage()}
+${networkUsage()}
 `;
 
 const wantsHelp = (argv: readonly string[]) => argv.includes('--help') || argv.includes('-h');
