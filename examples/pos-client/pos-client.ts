@@ -8,14 +8,17 @@
  * final, starts a second payment and cancels it, and exits 0.
  *
  * Environment: PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID, PAYCONNECT_OTP (certify-client sets
- * them); POS_CLIENT_PAYMENTS (how many paid payments, default 1).
+ * them); PAYCONNECT_CA_FILE (a CA certificate, PEM, trusted besides the default roots: the one of
+ * `sim --tls` or `certify-client --tls`); POS_CLIENT_PAYMENTS (how many paid payments, default 1).
  *
  * `Breakage` switches one rule off at a time: the copies in broken/ use it to show what
  * certify-client catches. A real client has none of them.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
 
@@ -35,6 +38,8 @@ export interface Breakage {
   acceptForgedWebhook?: boolean;
   /** While a payment runs, starts another and retries its 409 every 20 ms. */
   tightBusyRetry?: boolean;
+  /** PAYCONNECT_CA_FILE is not read: the client trusts the default roots only. */
+  ignoreCaFile?: boolean;
 }
 
 const FINAL = new Set(['SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED']);
@@ -104,13 +109,30 @@ class WebhookEndpoint {
   }
 }
 
-/** Pay-Connect over HTTP: the integrator header on every call, one token reused until a 401. */
+/**
+ * The CA certificate of PAYCONNECT_CA_FILE, when set: trusted besides the default roots (giving `ca`
+ * replaces them, so they are passed too).
+ */
+function trustedCas(file: string | undefined): string[] | undefined {
+  if (!file) return undefined;
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`PAYCONNECT_CA_FILE ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return [...rootCertificates, pem];
+}
+
+/** Pay-Connect over HTTP(S): the integrator header on every call, one token reused until a 401. */
 class PayConnect {
-  private readonly agent = new Agent({ keepAliveTimeout: 5_000 });
+  private readonly agent: Agent;
   private token: string | null = null;
   credentials: Credentials | null = null;
 
-  constructor(private readonly base: string, private readonly integratorId: string, private readonly breakage: Breakage) {}
+  constructor(private readonly base: string, private readonly integratorId: string, private readonly breakage: Breakage, ca?: string[]) {
+    this.agent = new Agent({ keepAliveTimeout: 5_000, ...(ca ? { connect: { ca } } : {}) });
+  }
 
   private async send(method: 'GET' | 'POST', path: string, body: unknown, headers: Record<string, string>): Promise<Answer> {
     const res = await request(`${this.base}${path}`, {
@@ -204,9 +226,10 @@ export async function runPosClient(env: NodeJS.ProcessEnv, breakage: Breakage = 
   const otp = env.PAYCONNECT_OTP;
   if (!base || !integratorId || !otp) throw new Error('set PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID and PAYCONNECT_OTP');
   const payments = Math.max(1, Number(env.POS_CLIENT_PAYMENTS ?? 1) || 1);
+  const ca = breakage.ignoreCaFile ? undefined : trustedCas(env.PAYCONNECT_CA_FILE);
   const hooks = new WebhookEndpoint(breakage);
   await hooks.start();
-  const api = new PayConnect(base.replace(/\/+$/, ''), integratorId, breakage);
+  const api = new PayConnect(base.replace(/\/+$/, ''), integratorId, breakage, ca);
   try {
     const creds = await api.pair(otp, hooks.url);
     hooks.key = creds.webhookKey;

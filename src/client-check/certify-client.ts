@@ -3,7 +3,9 @@
  *
  * - `certify-client [options] -- <command ...>` starts the embedded simulator (recording on, one
  *   forged webhook per receiver), runs the command with PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID
- *   and a fresh PAYCONNECT_OTP, kills it after --timeout, and judges what it did.
+ *   and a fresh PAYCONNECT_OTP, kills it after --timeout, and judges what it did. With `--tls` the
+ *   simulator serves HTTPS on a throw-away CA and the command also gets PAYCONNECT_CA_FILE: trusting
+ *   it is the client's own business (nothing like NODE_EXTRA_CA_CERTS is set for it).
  * - `certify-client [options] --recording FILE` judges a client run by hand against `sim --record FILE`.
  *
  * The client needs nothing else: its credentials and webhook key come from pairing, and its webhook
@@ -40,6 +42,13 @@ recording that 'sim --record FILE' made while a client was run by hand. The comm
 PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID and a fresh PAYCONNECT_OTP in its environment; its
 credentials and webhook key come from pairing, its webhook endpoint is the webhook_url it gives there.
 
+With --tls the simulator serves HTTPS (PAYCONNECT_BASE_URL=https://localhost:PORT) with a certificate
+of a throw-away CA, and the command also gets PAYCONNECT_CA_FILE, that CA's certificate (PEM): the
+client must trust it to connect, as it would trust its staging service's CA. The Node way: read the
+file into the 'ca' of its HTTP agent, beside tls.rootCertificates, or start Node with
+NODE_EXTRA_CA_CERTS=$PAYCONNECT_CA_FILE. certify-client sets neither: how the client handles TLS is
+part of what is tested, and a client that does not connect is not certified.
+
 options:
   --recording FILE       judge this recording instead of running a command
   --reports DIR          where the reports go (default reports)
@@ -52,6 +61,7 @@ options:
   --seed N               the simulator's seed (default random)
   --min-poll-interval MS polls of one transaction at least this far apart (default ${CLIENT_PROFILE_DEFAULTS.minPollIntervalMs})
   --busy-retry-min MS    after a 409, the same request waits at least this long (default ${CLIENT_PROFILE_DEFAULTS.busyRetryMinMs})
+  --tls                  the simulator serves HTTPS; the command gets PAYCONNECT_CA_FILE to trust (see above)
 
 exit: 0 certified (warnings allowed), 1 not certified, 2 usage or toolkit error`;
 
@@ -67,6 +77,7 @@ const FLAGS = {
   seed: { type: 'string' },
   'min-poll-interval': { type: 'string' },
   'busy-retry-min': { type: 'string' },
+  tls: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -99,6 +110,8 @@ export interface CertifyClientOptions {
   tokenLifetimeSec: number | undefined;
   stepDelayMs: number | undefined;
   seed: number | undefined;
+  /** The simulator serves HTTPS and the command gets PAYCONNECT_CA_FILE. */
+  tls: boolean;
   settings: ClientProfile;
 }
 
@@ -129,6 +142,9 @@ export function parseCertifyClientArgs(argv: string[]): CertifyClientOptions | '
     throw usage(command === null ? 'no command to certify' : 'no command after --', 'certify-client [options] -- <command> [args...], or certify-client --recording FILE');
   }
   if (recording !== null && recording.trim() === '') throw usage('--recording is empty', 'give the file that sim --record FILE wrote');
+  if (recording !== null && values.tls === true) {
+    throw usage('--tls is given with --recording', 'drop --tls: a recording is judged as it was made (record a TLS client with sim --tls --record FILE)');
+  }
   const integratorId = str('integrator-id') ?? DEFAULT_CLIENT_INTEGRATOR_ID;
   if (integratorId.trim() === '') throw usage('--integrator-id is empty', 'give an integrator id, e.g. --integrator-id acme');
   const reportsDir = str('reports') ?? 'reports';
@@ -143,6 +159,7 @@ export function parseCertifyClientArgs(argv: string[]): CertifyClientOptions | '
     tokenLifetimeSec: int('token-lifetime', str('token-lifetime'), 1, 86_400 * 365),
     stepDelayMs,
     seed: int('seed', str('seed'), 0, 2 ** 32 - 1),
+    tls: values.tls === true,
     settings: {
       ...CLIENT_PROFILE_DEFAULTS,
       minPollIntervalMs: int('min-poll-interval', str('min-poll-interval'), 0, 3_600_000) ?? CLIENT_PROFILE_DEFAULTS.minPollIntervalMs,
@@ -253,6 +270,27 @@ function runInfo(o: CertifyClientOptions, target: RunInfo['target'], seed: numbe
   };
 }
 
+/** The name of the test that a `--tls` client connected. */
+export const TLS_TEST_NAME = `${CLIENT_CAPABILITY} > connected over TLS, trusting the CA of PAYCONNECT_CA_FILE`;
+
+/**
+ * With --tls: the test that the client got through the TLS handshake. A client that made no request
+ * did nothing to certify; when its connections ended in the handshake, that is the reason given.
+ */
+function tlsTest(requests: number, tlsLines: readonly string[], caFile: string, startedAt: string, durationMs: number): TestRecord {
+  // The CA's folder is gone once the run ends: the reports name the variable, not the path.
+  const reasons = [...new Set(tlsLines.map((l) => l.replace(/^TLS: /, '').split(caFile).join('the CA in PAYCONNECT_CA_FILE')))];
+  const error = requests > 0 ? undefined
+    : tlsLines.length > 0 ? `the client made no request: ${tlsLines.length === 1 ? 'its connection' : `all ${tlsLines.length} of its connections`} to the simulator ended in the TLS handshake: ${reasons.join('; ')}`
+      : 'the client made no request and no TLS connection reached the simulator (did it use PAYCONNECT_BASE_URL?)';
+  return {
+    name: TLS_TEST_NAME, capability: CLIENT_CAPABILITY, clause: 'spec#what-the-service-does',
+    file: 'certify-client', state: error ? 'failed' : 'passed', durationMs, findings: [], errors: error ? [error] : [],
+    parameters: { requests: String(requests), 'failed TLS connections': String(tlsLines.length) },
+    exchanges: [], exchangeCount: 0, startedAt,
+  };
+}
+
 /** For tests and embedders: what the command started. */
 export interface CertifyClientHooks {
   /** Called with the simulator once it runs (e.g. to read issuedSecrets() for a leak test). */
@@ -279,6 +317,9 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
     let endedAt: number | undefined;
     let target: RunInfo['target'];
     let seed: number;
+    /** With --tls: one line per connection that ended in the TLS handshake. */
+    const tlsLines: string[] = [];
+    let caFile: string | null = null;
     if (o.recording !== null) {
       entries = readRecordingFile(o.recording);
       subject = `the client recorded in ${o.recording}`;
@@ -296,12 +337,18 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
         ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
         ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs, deadlineMs: Math.max(3000, 2 * o.stepDelayMs + 1) } : {}),
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
+        ...(o.tls ? { tls: true, onTlsError: (line: string) => void tlsLines.push(line) } : {}),
       });
       hooks.onSimulator?.(sim);
+      caFile = sim.caFile;
       target = { kind: 'sim', baseUrl: sim.url };
       seed = sim.seed;
-      io.stdout(`certify-client: running ${subject} against the simulator at ${sim.url} (integrator id ${o.integratorId}, timeout ${o.timeoutMs / 1000} s)\n`);
-      const childEnv = { ...env, PAYCONNECT_BASE_URL: sim.url, PAYCONNECT_INTEGRATOR_ID: o.integratorId, PAYCONNECT_OTP: sim.mintOtp() };
+      const ca = sim.caFile !== null ? `, PAYCONNECT_CA_FILE ${sim.caFile}` : '';
+      io.stdout(`certify-client: running ${subject} against the simulator at ${sim.url} (integrator id ${o.integratorId}${ca}, timeout ${o.timeoutMs / 1000} s)\n`);
+      const childEnv = {
+        ...env, PAYCONNECT_BASE_URL: sim.url, PAYCONNECT_INTEGRATOR_ID: o.integratorId, PAYCONNECT_OTP: sim.mintOtp(),
+        ...(sim.caFile !== null ? { PAYCONNECT_CA_FILE: sim.caFile } : {}),
+      };
       const end = await runCommand(command, childEnv, o.timeoutMs, io, scrubber(sim));
       // Deliveries and the forged one in flight when the command ended get their answers recorded.
       await new Promise((r) => setTimeout(r, 150));
@@ -312,6 +359,7 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
     }
     const run = clientRunOf(entries, { settings: o.settings, ...(o.recording === null ? { integratorId: o.integratorId } : {}), ...(endedAt !== undefined ? { endedAt } : {}) });
     const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: target.baseUrl });
+    if (caFile !== null) tests.push(tlsTest(run.requests.length, tlsLines, caFile, startedAt, Date.now() - started));
     if (completion) tests.push(completion);
     const record: RunRecord = { tests, unhandled: [], startedAt, durationMs: Date.now() - started };
     const result = await writeRecordReports({
@@ -326,7 +374,7 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
     });
     const certified = result.reports.certification?.certified ?? (result.exitCode === 0);
     io.stdout([
-      `${run.requests.length} requests and ${run.deliveries.length} webhook deliveries recorded`,
+      `${run.requests.length} requests and ${run.deliveries.length} webhook deliveries recorded${tlsLines.length > 0 ? `; ${tlsLines.length} connection${tlsLines.length === 1 ? '' : 's'} ended in the TLS handshake` : ''}`,
       ...lines,
       `${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: reports in ${o.reportsDir} (summary.json, junit.xml, certification.md)`,
     ].join('\n') + '\n');
