@@ -24,6 +24,8 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   terminal: { enum: [...TERMINAL_MODES] },
   webhookListen: { type: 'string', pattern: '^(\\[[^\\]]*\\]|[^:\\[\\]]*):\\d{1,5}$' },
   webhookPublicUrl: { type: 'string', pattern: '^https?://' },
+  webhookTlsCert: { type: 'string' },
+  webhookTlsKey: { type: 'string' },
   deadline: duration,
   maxDuration: duration,
   settle: duration,

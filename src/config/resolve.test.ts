@@ -20,6 +20,7 @@ describe('resolveConfig defaults', () => {
       terminal: 'auto',
       webhookListen: { host: '127.0.0.1', port: 0 },
       webhookPublicUrl: undefined,
+      webhookTls: undefined,
       deadlineMs: 10_000,
       seed: 0,
       suites: [],
@@ -44,7 +45,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(35);
+    expect(Object.keys(config.sources)).toHaveLength(37);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

@@ -51,6 +51,14 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       throw error;
     }
   }
+  /** Both files of the receiver's HTTPS, or neither. */
+  function webhookTlsOf(cert: { certFile?: string }, key: { keyFile?: string }): ResolvedConfig['webhookTls'] {
+    if (cert.certFile && key.keyFile) return { certFile: cert.certFile, keyFile: key.keyFile };
+    if (!cert.certFile && !key.keyFile) return undefined;
+    const [given, missing] = cert.certFile ? ['webhookTlsCert', 'webhook-tls-key'] as const : ['webhookTlsKey', 'webhook-tls-cert'] as const;
+    throw conflict([{ key: given, value: cert.certFile ?? key.keyFile, from: from[given] }],
+      'the webhook receiver\'s HTTPS needs both a certificate and its key', `give --${missing} too, or neither`);
+  }
   /** An optional path option, absolute, as `{ [name]: path }` or nothing. */
   function optionalPath<K extends string>(key: OptionKey, name: K): Partial<Record<K, string>> {
     const text = take(key, p.pathText);
@@ -119,6 +127,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     terminal,
     webhookListen: take('webhookListen', p.listen) ?? p.listen(DEFAULTS.webhookListen, true),
     webhookPublicUrl: take('webhookPublicUrl', p.httpUrl),
+    webhookTls: webhookTlsOf(optionalPath('webhookTlsCert', 'certFile'), optionalPath('webhookTlsKey', 'keyFile')),
     // A person at the terminal needs minutes, not the virtual terminal's seconds; a sandbox driven by
     // amount has a published upper bound.
     deadlineMs: take('deadline', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.deadlineManualMs : target.kind === 'sim' ? DEFAULTS.deadlineSimMs

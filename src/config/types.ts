@@ -86,6 +86,10 @@ export interface UserConfig {
   webhookListen?: string;
   /** The public URL that forwards to the receiver, when the service cannot reach it directly. */
   webhookPublicUrl?: string;
+  /** Serve the receiver over HTTPS with this PEM certificate (with webhookTlsKey). */
+  webhookTlsCert?: string;
+  /** The PEM private key of webhookTlsCert. */
+  webhookTlsKey?: string;
   /** The convergence deadline of an operation. */
   deadline?: Duration;
   /** How long to keep watching after a final status (a status must not change after it). */
@@ -176,6 +180,8 @@ export interface ResolvedConfig {
   readonly terminal: TerminalMode;
   readonly webhookListen: { host: string; port: number };
   readonly webhookPublicUrl: string | undefined;
+  /** The receiver serves HTTPS with these PEM files (absolute paths); undefined: HTTP. */
+  readonly webhookTls: { certFile: string; keyFile: string } | undefined;
   readonly deadlineMs: number;
   /** Undefined: four simulator steps with sim, 1 s otherwise. */
   readonly settleMs: number | undefined;

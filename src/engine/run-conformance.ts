@@ -53,7 +53,7 @@ import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts
 import { type Outcome } from '../terminal/driver.ts';
 import { type PlanStep, planSession } from '../terminal/session-plan.ts';
 import { findPairings, loadPrivateVault, prepareVault } from '../vault/index.ts';
-import { assertCanListen } from '../webhooks/index.ts';
+import { assertCanListen, readDeliveryTls } from '../webhooks/index.ts';
 import { loadTransport, type Transport } from '../transport/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
@@ -237,6 +237,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   assertKnownChecks(config.disabledChecks);
   // Files named by --ca-file and --client-cert are read now: a wrong path stops the run before anything is written.
   const transport = loadTransport(config.transport);
+  if (config.webhookTls) readDeliveryTls(config.webhookTls);
   await prepareReportsDir(config.reportsDir);
   const tool = toolInfo();
   const contract = { file: CONTRACT_FILE, sha256: contractSha256() };
@@ -303,6 +304,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       mintOtps: target.mintOtps,
       webhookListen: listen,
       webhookPublicUrl: config.webhookPublicUrl,
+      ...(config.webhookTls ? { webhookTls: config.webhookTls } : {}),
       maxAmount: config.maxAmount,
       sandbox: target.sandbox,
       timeoutMs: 10_000,

@@ -10,7 +10,7 @@ import { operationFor } from '../checks/index.ts';
 import { type Exchange, type RootCause, ToolkitError, rootOf } from '../core/index.ts';
 import { type Profile, resolveProfile } from '../profile/index.ts';
 import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index.ts';
-import { type WebhookHub, type WebhookReceiver, startWebhookHub } from '../webhooks/index.ts';
+import { type WebhookHub, type WebhookReceiver, readDeliveryTls, startWebhookHub } from '../webhooks/index.ts';
 import type { RunContext } from './run-context.ts';
 import { OtpSource, type WorkerShare } from './otp-source.ts';
 import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
@@ -78,7 +78,7 @@ export class Harness implements ScopeHost {
   /** A receiver in the run's hub: the slot a stored URL names, else a new slot for `name`. */
   private async openReceiver(name: string, storedUrl?: string): Promise<WebhookReceiver> {
     const { host, port } = this.ctx.webhookListen;
-    this.hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl });
+    this.hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl, ...(this.ctx.webhookTls ? { tls: readDeliveryTls(this.ctx.webhookTls) } : {}) });
     const hub = await this.hub;
     const stored = storedUrl === undefined ? undefined : hub.slotOf(storedUrl);
     return hub.open(stored !== undefined && !hub.isOpen(stored) ? stored : `${this.tag}${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);

@@ -31,6 +31,8 @@ export interface RunContext {
   mintOtps: boolean;
   webhookListen: { host: string; port: number };
   webhookPublicUrl?: string;
+  /** The receiver serves HTTPS with these PEM files (read by each worker's hub). */
+  webhookTls?: { certFile: string; keyFile: string };
   /** Largest amount sent to a target that is not a sandbox. */
   maxAmount: number;
   /** The target is a sandbox (sim, or `--profile sandbox`): amounts are not capped. */

@@ -5,5 +5,5 @@ export { parseDeliveryBody, type ParsedDeliveryBody } from './parse-delivery-bod
 export { readBody, type BodyReadResult } from './read-body.ts';
 export { startWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from './start-webhook-receiver.ts';
 export { slotUrl, startWebhookHub, type WebhookHub, type WebhookHubOptions } from './start-webhook-hub.ts';
-export { assertCanListen, loopbackBase } from './start-webhook-receiver.ts';
+export { assertCanListen, loopbackBase, readDeliveryTls, type DeliveryTls } from './start-webhook-receiver.ts';
 export { signBody, verifySignature, type SignatureVerdict } from './verify-signature.ts';

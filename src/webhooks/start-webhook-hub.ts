@@ -5,12 +5,14 @@
  * failures on purpose, and answers exactly as a standalone receiver does.
  */
 import { ToolkitError } from '../core/errors.ts';
-import { ReceiverSlot, type WebhookReceiver, answer, listenForDeliveries, loopbackBase } from './start-webhook-receiver.ts';
+import { type DeliveryTls, ReceiverSlot, type WebhookReceiver, answer, listenForDeliveries, loopbackBase } from './start-webhook-receiver.ts';
 
 /** Options of {@link startWebhookHub}. */
 export interface WebhookHubOptions {
   /** Address to listen on. @default '127.0.0.1' */
   host?: string;
+  /** Serve HTTPS with this certificate and key (a service that posts only to https URLs). @default HTTP */
+  tls?: DeliveryTls;
   /** Port to listen on; 0 picks a free one. @default 0 */
   port?: number;
   /** The public base URL that forwards to this hub (a tunnel); slot paths are appended. @default undefined */
@@ -57,8 +59,8 @@ export async function startWebhookHub(options: WebhookHubOptions = {}): Promise<
       return answer(res, 404, 'no receiver at this path');
     }
     return slot.receive(req, res, maxBodyBytes);
-  });
-  const loopback = loopbackBase(host, server.port);
+  }, options.tls);
+  const loopback = loopbackBase(host, server.port, options.tls ? 'https' : 'http');
   const baseUrl = (options.publicUrl ?? loopback).replace(/\/+$/, '');
   const urlOf = slotUrl;
   let closed: Promise<void> | undefined;

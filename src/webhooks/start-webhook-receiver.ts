@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ToolkitError } from '../core/errors.ts';
@@ -203,15 +206,17 @@ export async function assertCanListen(host: string, port: number): Promise<void>
  *
  * @throws ToolkitError PCC_WEBHOOK_LISTEN when it cannot listen on the address
  */
-export async function listenForDeliveries(host: string, port: number, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<DeliveryServer> {
-  const server = createServer((req, res) => {
+export async function listenForDeliveries(host: string, port: number, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, tls?: DeliveryTls): Promise<DeliveryServer> {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     req.on('error', () => {});
     res.on('error', () => {});
     handle(req, res).catch(() => {
       if (!res.headersSent) answer(res, 500, 'internal error of the receiver');
       else res.destroy();
     });
-  });
+  };
+  // HTTPS for a service that posts only to https URLs (--webhook-tls-cert/-key), else HTTP.
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, onRequest) : createServer(onRequest);
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   server.on('clientError', (_err: Error, socket: Socket) => {
@@ -269,7 +274,37 @@ function recordedHeaders(req: IncomingMessage): Record<string, string> {
 }
 
 /** `http://<host>:<port>` with a host usable in a URL: wildcard addresses become loopback, IPv6 gets brackets. */
-export function loopbackBase(host: string, port: number): string {
+export function loopbackBase(host: string, port: number, scheme: 'http' | 'https' = 'http'): string {
   const h = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
-  return `http://${h}:${port}`;
+  return `${scheme}://${h}:${port}`;
+}
+
+/** The certificate and key a receiver serves HTTPS with (PEM). */
+export interface DeliveryTls {
+  cert: string | Buffer;
+  key: string | Buffer;
+}
+
+/**
+ * Reads the receiver's HTTPS certificate and key, and checks they belong together, so a wrong file
+ * stops the run before it starts rather than at the first delivery.
+ *
+ * @throws ToolkitError PCC_CONFIG_INVALID naming the file
+ */
+export function readDeliveryTls(files: { certFile: string; keyFile: string }): DeliveryTls {
+  const read = (path: string, flag: string) => {
+    try {
+      return readFileSync(path);
+    } catch (e) {
+      throw new ToolkitError('PCC_CONFIG_INVALID', `${flag} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, `check the path given to ${flag}`, { cause: e });
+    }
+  };
+  const tls = { cert: read(files.certFile, '--webhook-tls-cert'), key: read(files.keyFile, '--webhook-tls-key') };
+  try {
+    createSecureContext(tls);
+  } catch (e) {
+    throw new ToolkitError('PCC_CONFIG_INVALID', `--webhook-tls-cert ${files.certFile} and --webhook-tls-key ${files.keyFile} cannot serve HTTPS: ${(e as Error).message}`,
+      'give a PEM certificate and the unencrypted PEM key that belongs to it', { cause: e });
+  }
+  return tls;
 }
