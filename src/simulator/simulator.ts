@@ -74,7 +74,7 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
       await ctx.webhooks.close();
       const where = resolved.tls.dir ?? 'a temporary folder';
       throw new ToolkitError('PCC_SIMULATOR', `the simulator could not write its CA certificate to ${where}: ${(e as Error).message}`,
-        'give a TLS folder (--tls-dir) that can be made and written', { cause: e });
+        'give a folder for ca.pem (sim --tls-dir, or tls: { dir }) that can be made and written', { cause: e });
     }
   }
   const sim = createSimServer(ctx, router, tls ?? undefined);

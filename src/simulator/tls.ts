@@ -126,7 +126,7 @@ export async function createSimTls(host: string, dir?: string): Promise<SimTls> 
     if (!temporary) await makeDirs(folder);
     const caFile = join(folder, CA_FILE_NAME);
     // Written whole, then renamed: a client that reads it at its start never reads half a file.
-    const part = `${caFile}.${process.pid}.part`;
+    const part = `${caFile}.${process.pid}.${randomBytes(4).toString('hex')}.part`;
     await writeFile(part, caPem, { mode: 0o644 });
     await rename(part, caFile);
     return {
