@@ -24,8 +24,11 @@ function allExamples(): { name: string; example: unknown; where: string }[] {
     for (const [type, m] of Object.entries((content ?? {}) as Record<string, Json>)) {
       const name = refName((m.schema as Json | undefined)?.$ref);
       expect(name, `${where} ${type} must $ref a component schema`).toBeDefined();
-      expect('example' in m, `${where} ${type} has an example`).toBe(true);
-      out.push({ name: name!, example: m.example, where: `${where} ${type}` });
+      // A singular `example`, or named `examples` (matched by name across an operation's parts).
+      const named = Object.entries((m.examples ?? {}) as Record<string, Json>);
+      expect('example' in m || named.length > 0, `${where} ${type} has an example`).toBe(true);
+      if ('example' in m) out.push({ name: name!, example: m.example, where: `${where} ${type}` });
+      for (const [key, e] of named) out.push({ name: name!, example: e.value, where: `${where} ${type} example ${key}` });
     }
   };
   for (const [group, items] of [['paths', contract.paths], ['webhooks', contract.webhooks]] as const) {

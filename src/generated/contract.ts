@@ -516,6 +516,7 @@ export const schemaSources: Readonly<Record<string, RuleSource>> = {
   "Error": "sandbox",
   "GenerateRequest": "profile",
   "IndependentRefundRequest": "profile",
+  "IntegratorId": "spec",
   "LinkedRefundRequest": "profile",
   "NullableDateTime": "spec",
   "OperationEvent": "sandbox",
@@ -563,6 +564,7 @@ export const validators: Readonly<Record<string, ValidateFunction>> = {
   Error: v.validateError,
   GenerateRequest: v.validateGenerateRequest,
   IndependentRefundRequest: v.validateIndependentRefundRequest,
+  IntegratorId: v.validateIntegratorId,
   LinkedRefundRequest: v.validateLinkedRefundRequest,
   NullableDateTime: v.validateNullableDateTime,
   OperationEvent: v.validateOperationEvent,
@@ -589,4 +591,4 @@ export const validators: Readonly<Record<string, ValidateFunction>> = {
 };
 
 /** Name of the contract file these tables were generated from, and the byte length it had. */
-export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: 39207 } as const;
+export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: 56614 } as const;

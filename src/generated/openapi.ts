@@ -262,7 +262,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unpair the terminal (revokes the credentials and tokens) */
+        /**
+         * Unpair the terminal (revokes the credentials and tokens)
+         * @description The spec leaves unpairing "not shown". The public profile's table gives 200 with no body; a
+         *     sandbox may answer 204 instead, so both are documented (docs/peers.md says why).
+         */
         post: operations["unpair"];
         delete?: never;
         options?: never;
@@ -372,6 +376,16 @@ export interface components {
             amount: components["schemas"]["Amount"];
             client_transaction_id?: string;
         };
+        /**
+         * @description The integrator id, sent in `X-Pay-Connect-Integrator-Id` with pairing and every Pay-Connect
+         *     endpoint; the token endpoint does not require it (spec, Endpoints). The vendor's support issues it
+         *     (public profile). A sandbox binds the id a pairing was made with to that pairing: a request of
+         *     the pairing with another id answers 401, without one 400 (sandbox profile). So send the id the
+         *     pairing was made with. The examples use `integrator-0042`: against the embedded simulator,
+         *     where any non-empty id pairs, pair with it and the examples apply as they are (docs/peers.md).
+         * @example integrator-0042
+         */
+        IntegratorId: string;
         /** @description Refund a successful transaction (public profile). */
         LinkedRefundRequest: {
             amount: components["schemas"]["Amount"];
@@ -570,35 +584,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Unknown id, or an id of another pairing (sandbox profile). */
-        NotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "detail": "Transaction not found."
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The operation reference. The outcome is confirmed later by polling or webhook. */
-        OperationAccepted: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "operation_id": "op_01HZXA",
-                 *       "transaction_id": "tx_01HZX9"
-                 *     }
-                 */
-                "application/json": components["schemas"]["OperationReference"];
-            };
-        };
         /** @description Request body over the sandbox's size limit. */
         PayloadTooLarge: {
             headers: {
@@ -669,37 +654,13 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The new transaction's id. */
-        TransactionCreated: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "transaction_id": "tx_01HZX9"
-                 *     }
-                 */
-                "application/json": components["schemas"]["TransactionCreated"];
-            };
-        };
     };
     parameters: {
-        /**
-         * @description The integrator id issued by the vendor's support.
-         * @example integrator-0042
-         */
-        IntegratorId: string;
         /**
          * @description Lowercase hex HMAC-SHA256 of the exact body bytes, keyed with webhook_secret_key.
          * @example 3f0a6e1c9d5b2a7e8f4c1d0b9a8e7f6c5d4b3a2e1f0c9d8b7a6e5f4c3d2b1a0e
          */
         Signature: string;
-        /**
-         * @description The transaction's id, from generate, preauth or a refund.
-         * @example tx_01HZX9
-         */
-        TransactionId: string;
     };
     requestBodies: never;
     headers: never;
@@ -716,13 +677,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "grant_type": "client_credentials",
-                 *       "client_id": "7f1c2a90-client",
-                 *       "client_secret": "example-client-secret"
-                 *     }
-                 */
                 "application/json": components["schemas"]["TokenRequest"];
             };
         };
@@ -733,19 +687,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "access_token": "example-access-token",
-                     *       "expires_in": "3600",
-                     *       "token_type": "Bearer",
-                     *       "scope": "default"
-                     *     }
-                     */
                     "application/json": components["schemas"]["TokenResult"];
                 };
             };
             400: components["responses"]["ProfileBadRequest"];
-            401: components["responses"]["SandboxUnauthorized"];
+            /** @description Unknown or revoked client credentials (sandbox profile). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ProfileServerError"];
         };
@@ -754,11 +708,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path?: never;
             cookie?: never;
@@ -771,54 +722,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "version": "12",
-                     *       "terminal_id": "T0001234",
-                     *       "default_language": "sl",
-                     *       "currency": "EUR",
-                     *       "timezone": "Europe/Ljubljana",
-                     *       "payment_methods": [
-                     *         {
-                     *           "id": "CARD",
-                     *           "name": "Card",
-                     *           "group": {
-                     *             "id": "cards",
-                     *             "name": "Cards"
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": components["schemas"]["Configuration"];
                 };
             };
             400: components["responses"]["SandboxBadRequest"];
-            401: components["responses"]["SandboxUnauthorized"];
+            /** @description Another integrator id than the pairing's (sandbox profile). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pair: {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id; it is bound to the pairing (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "Front desk",
-                 *       "otp": "123456",
-                 *       "webhook_url": "https://integrator.example/webhooks/pay-connect"
-                 *     }
-                 */
                 "application/json": components["schemas"]["PairRequest"];
             };
         };
@@ -829,20 +759,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "pay_connect_id": "pc_01HZX8",
-                     *       "pay_connect_name": "Front desk",
-                     *       "terminal_id": "T0001234",
-                     *       "client_id": "7f1c2a90-client",
-                     *       "client_secret": "example-client-secret",
-                     *       "webhook_secret_key": "example-webhook-key"
-                     *     }
-                     */
                     "application/json": components["schemas"]["PairingResult"];
                 };
             };
-            400: components["responses"]["SandboxBadRequest"];
+            /** @description Bad request (sandbox profile). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["SandboxUnauthorized"];
             413: components["responses"]["PayloadTooLarge"];
         };
@@ -851,17 +779,11 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The operation's id, from an operation reference.
-                 * @example op_01HZXA
-                 */
+                /** @description The operation's id, from an operation reference. */
                 operation_id: string;
             };
             cookie?: never;
@@ -874,56 +796,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "operation_id": "op_01HZXA",
-                     *       "operation_type": "transaction.preauth.increment",
-                     *       "transaction_id": "tx_01HZX9",
-                     *       "status": "SUCCESS"
-                     *     }
-                     */
                     "application/json": components["schemas"]["OperationRecord"];
                 };
             };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     preauthComplete: {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The transaction's id, from generate, preauth or a refund.
-                 * @example tx_01HZX9
-                 */
-                transaction_id: components["parameters"]["TransactionId"];
+                /** @description The transaction's id, from generate, preauth or a refund. */
+                transaction_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 12000
-                 *     }
-                 */
                 "application/json": components["schemas"]["PreauthOperationRequest"];
             };
         };
         responses: {
-            200: components["responses"]["OperationAccepted"];
+            /** @description The operation reference. The outcome is confirmed later by polling or webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationReference"];
+                };
+            };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -931,36 +858,41 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The transaction's id, from generate, preauth or a refund.
-                 * @example tx_01HZX9
-                 */
-                transaction_id: components["parameters"]["TransactionId"];
+                /** @description The transaction's id, from generate, preauth or a refund. */
+                transaction_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 2000
-                 *     }
-                 */
                 "application/json": components["schemas"]["PreauthOperationRequest"];
             };
         };
         responses: {
-            200: components["responses"]["OperationAccepted"];
+            /** @description The operation reference. The outcome is confirmed later by polling or webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationReference"];
+                };
+            };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -968,27 +900,37 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The transaction's id, from generate, preauth or a refund.
-                 * @example tx_01HZX9
-                 */
-                transaction_id: components["parameters"]["TransactionId"];
+                /** @description The transaction's id, from generate, preauth or a refund. */
+                transaction_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["OperationAccepted"];
+            /** @description The operation reference. The outcome is confirmed later by polling or webhook. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationReference"];
+                };
+            };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -996,18 +938,12 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The transaction's id, from generate, preauth or a refund.
-                 * @example tx_01HZX9
-                 */
-                transaction_id: components["parameters"]["TransactionId"];
+                /** @description The transaction's id, from generate, preauth or a refund. */
+                transaction_id: string;
             };
             cookie?: never;
         };
@@ -1019,13 +955,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
                     "application/json": components["schemas"]["CancelAccepted"];
                 };
             };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
         };
     };
@@ -1033,18 +976,12 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The transaction's id, from generate, preauth or a refund.
-                 * @example tx_01HZX9
-                 */
-                transaction_id: components["parameters"]["TransactionId"];
+                /** @description The transaction's id, from generate, preauth or a refund. */
+                transaction_id: string;
             };
             cookie?: never;
         };
@@ -1056,45 +993,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "transaction_id": "tx_01HZX9",
-                     *       "terminal_id": "T0001234",
-                     *       "organization": {
-                     *         "full_name": "Example Merchant d.o.o.",
-                     *         "country": "SI",
-                     *         "address": "Slovenska cesta 1",
-                     *         "postal_code": "1000",
-                     *         "city": "Ljubljana",
-                     *         "region": null
-                     *       },
-                     *       "point_of_sale": {
-                     *         "full_name": "Example Shop Center"
-                     *       },
-                     *       "amount": 1250,
-                     *       "tip_amount": 0,
-                     *       "total_amount": 1250,
-                     *       "currency": "EUR",
-                     *       "status": "SUCCESS",
-                     *       "payment_method": "CARD",
-                     *       "payment_option": "VISA",
-                     *       "tags": [
-                     *         "charge"
-                     *       ],
-                     *       "card_tid": "00012345",
-                     *       "timezone": "Europe/Ljubljana",
-                     *       "created_at": "2026-11-22T10:15:00Z",
-                     *       "completed_at": "2026-11-22T10:15:04Z",
-                     *       "canceled_at": null,
-                     *       "reverted_at": null,
-                     *       "digital_slip": "https://slips.example/tx_01HZX9.pdf",
-                     *       "aid": "A0000000031010",
-                     *       "approve_code": "123456",
-                     *       "card_type": "DEBIT",
-                     *       "card_number": "**** **** **** 1234",
-                     *       "refund_total_amount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["PrintSlip"];
                 };
             };
@@ -1126,7 +1024,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal Server Error. */
             500: {
                 headers: {
@@ -1147,36 +1053,41 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The transaction's id, from generate, preauth or a refund.
-                 * @example tx_01HZX9
-                 */
-                transaction_id: components["parameters"]["TransactionId"];
+                /** @description The transaction's id, from generate, preauth or a refund. */
+                transaction_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 500
-                 *     }
-                 */
                 "application/json": components["schemas"]["LinkedRefundRequest"];
             };
         };
         responses: {
-            200: components["responses"]["TransactionCreated"];
+            /** @description The new refund transaction's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionCreated"];
+                };
+            };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             409: components["responses"]["Busy"];
             413: components["responses"]["PayloadTooLarge"];
         };
@@ -1185,18 +1096,12 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path: {
-                /**
-                 * @description The transaction's id, from generate, preauth or a refund.
-                 * @example tx_01HZX9
-                 */
-                transaction_id: components["parameters"]["TransactionId"];
+                /** @description The transaction's id, from generate, preauth or a refund. */
+                transaction_id: string;
             };
             cookie?: never;
         };
@@ -1208,62 +1113,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "transaction_id": "tx_01HZX9",
-                     *       "client_transaction_id": "order-2026-0001",
-                     *       "status": "SUCCESS",
-                     *       "amount": 1250,
-                     *       "tip_amount": 0,
-                     *       "total_amount": 1250,
-                     *       "currency": "EUR",
-                     *       "payment_method": "CARD",
-                     *       "tags": [
-                     *         "charge"
-                     *       ],
-                     *       "created_at": "2026-11-22T10:15:00Z",
-                     *       "completed_at": "2026-11-22T10:15:04Z",
-                     *       "canceled_at": null,
-                     *       "reverted_at": null,
-                     *       "refund_total_amount": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["TransactionRecord"];
                 };
             };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
-            404: components["responses"]["NotFound"];
+            /** @description Unknown id, or an id of another pairing (sandbox profile). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     generateTransaction: {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 1250,
-                 *       "client_transaction_id": "order-2026-0001",
-                 *       "payment_method": "CARD"
-                 *     }
-                 */
                 "application/json": components["schemas"]["GenerateRequest"];
             };
         };
         responses: {
-            200: components["responses"]["TransactionCreated"];
-            400: components["responses"]["SandboxBadRequest"];
+            /** @description The new transaction's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionCreated"];
+                };
+            };
+            /** @description Bad request (sandbox profile). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["SandboxUnauthorized"];
             409: components["responses"]["Busy"];
             413: components["responses"]["PayloadTooLarge"];
@@ -1273,28 +1172,27 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 10000,
-                 *       "client_transaction_id": "hotel-room-12"
-                 *     }
-                 */
                 "application/json": components["schemas"]["PreauthRequest"];
             };
         };
         responses: {
-            200: components["responses"]["TransactionCreated"];
+            /** @description The new transaction's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionCreated"];
+                };
+            };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
             409: components["responses"]["Busy"];
@@ -1305,28 +1203,27 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 500,
-                 *       "client_transaction_id": "refund-2026-0001"
-                 *     }
-                 */
                 "application/json": components["schemas"]["IndependentRefundRequest"];
             };
         };
         responses: {
-            200: components["responses"]["TransactionCreated"];
+            /** @description The new transaction's id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionCreated"];
+                };
+            };
             400: components["responses"]["SandboxBadRequest"];
             401: components["responses"]["SandboxUnauthorized"];
             409: components["responses"]["Busy"];
@@ -1337,11 +1234,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /**
-                 * @description The integrator id issued by the vendor's support.
-                 * @example integrator-0042
-                 */
-                "X-Pay-Connect-Integrator-Id": components["parameters"]["IntegratorId"];
+                /** @description The integrator id the pairing was made with (see the IntegratorId schema). */
+                "X-Pay-Connect-Integrator-Id": components["schemas"]["IntegratorId"];
             };
             path?: never;
             cookie?: never;

@@ -11,6 +11,7 @@ export declare const validateDateTime: ValidateFunction;
 export declare const validateError: ValidateFunction;
 export declare const validateGenerateRequest: ValidateFunction;
 export declare const validateIndependentRefundRequest: ValidateFunction;
+export declare const validateIntegratorId: ValidateFunction;
 export declare const validateLinkedRefundRequest: ValidateFunction;
 export declare const validateNullableDateTime: ValidateFunction;
 export declare const validateOperationEvent: ValidateFunction;

@@ -797,14 +797,56 @@ return errors === 0;
 }
 validate31.evaluated = {"props":{"amount":true,"client_transaction_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateLinkedRefundRequest = validate32;
-const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/LinkedRefundRequest.json","title":"LinkedRefundRequest","description":"Refund a successful transaction (public profile).","x-source":"profile","type":"object","required":["amount"],"properties":{"amount":{"$ref":"Amount.json"}}};
+export const validateIntegratorId = validate32;
+const schema45 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/IntegratorId.json","title":"IntegratorId","description":"The integrator id, sent in `X-Pay-Connect-Integrator-Id` with pairing and every Pay-Connect\nendpoint; the token endpoint does not require it (spec, Endpoints). The vendor's support issues it\n(public profile). A sandbox binds the id a pairing was made with to that pairing: a request of\nthe pairing with another id answers 401, without one 400 (sandbox profile). So send the id the\npairing was made with. The examples use `integrator-0042`: against the embedded simulator,\nwhere any non-empty id pairs, pair with it and the examples apply as they are (docs/peers.md).\n","x-source":"spec","type":"string","minLength":1,"example":"integrator-0042"};
+const func1 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://payconnect-conformance/schemas/LinkedRefundRequest.json" */;
+/*# sourceURL="https://payconnect-conformance/schemas/IntegratorId.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err0 = {instancePath,schemaPath:"#/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateLinkedRefundRequest = validate33;
+const schema46 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/LinkedRefundRequest.json","title":"LinkedRefundRequest","description":"Refund a successful transaction (public profile).","x-source":"profile","type":"object","required":["amount"],"properties":{"amount":{"$ref":"Amount.json"}}};
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://payconnect-conformance/schemas/LinkedRefundRequest.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -868,19 +910,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":{"amount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateNullableDateTime = validate33;
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/NullableDateTime.json","title":"NullableDateTime","description":"An ISO 8601 date-time, or null.","x-source":"spec","type":["string","null"],"format":"date-time","example":"2026-11-22T10:15:04Z"};
+export const validateNullableDateTime = validate34;
+const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/NullableDateTime.json","title":"NullableDateTime","description":"An ISO 8601 date-time, or null.","x-source":"spec","type":["string","null"],"format":"date-time","example":"2026-11-22T10:15:04Z"};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/NullableDateTime.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate34.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -888,7 +930,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (data !== null)){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -909,22 +951,22 @@ vErrors.push(err1);
 errors++;
 }
 }
-validate33.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateOperationEvent = validate34;
-const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationEvent.json","title":"OperationEvent","description":"An operation webhook (sandbox profile).","x-source":"sandbox","type":"object","required":["data","event","event_id"],"properties":{"data":{"$ref":"OperationRecord.json"},"event":{"type":"string","enum":["operation.initiated","operation.in_progress","operation.success","operation.failed","operation.expired"]},"event_id":{"type":"string","minLength":1}}};
-const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationRecord.json","title":"OperationRecord","description":"The operation record (public profile).","x-source":"profile","type":"object","required":["operation_id","operation_type","transaction_id","status"],"properties":{"operation_id":{"type":"string"},"operation_type":{"$ref":"OperationType.json"},"transaction_id":{"type":"string"},"status":{"$ref":"OperationStatus.json"},"metadata":{"type":["object","null"]}}};
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationType.json","title":"OperationType","description":"The kind of operation (public profile).","x-source":"profile","type":"string","enum":["transaction.revert","transaction.preauth.increment","transaction.preauth.complete"],"example":"transaction.preauth.increment"};
-const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationStatus.json","title":"OperationStatus","description":"The status of an operation (public profile).","x-source":"profile","type":"string","enum":["INITIATED","IN_PROGRESS","SUCCESS","FAILED","EXPIRED"],"example":"SUCCESS"};
+export const validateOperationEvent = validate35;
+const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationEvent.json","title":"OperationEvent","description":"An operation webhook (sandbox profile).","x-source":"sandbox","type":"object","required":["data","event","event_id"],"properties":{"data":{"$ref":"OperationRecord.json"},"event":{"type":"string","enum":["operation.initiated","operation.in_progress","operation.success","operation.failed","operation.expired"]},"event_id":{"type":"string","minLength":1}}};
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationRecord.json","title":"OperationRecord","description":"The operation record (public profile).","x-source":"profile","type":"object","required":["operation_id","operation_type","transaction_id","status"],"properties":{"operation_id":{"type":"string"},"operation_type":{"$ref":"OperationType.json"},"transaction_id":{"type":"string"},"status":{"$ref":"OperationStatus.json"},"metadata":{"type":["object","null"]}}};
+const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationType.json","title":"OperationType","description":"The kind of operation (public profile).","x-source":"profile","type":"string","enum":["transaction.revert","transaction.preauth.increment","transaction.preauth.complete"],"example":"transaction.preauth.increment"};
+const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationStatus.json","title":"OperationStatus","description":"The status of an operation (public profile).","x-source":"profile","type":"string","enum":["INITIATED","IN_PROGRESS","SUCCESS","FAILED","EXPIRED"],"example":"SUCCESS"};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/OperationRecord.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -997,7 +1039,7 @@ vErrors.push(err5);
 errors++;
 }
 if(!(((data1 === "transaction.revert") || (data1 === "transaction.preauth.increment")) || (data1 === "transaction.preauth.complete"))){
-const err6 = {instancePath:instancePath+"/operation_type",schemaPath:"OperationType.json/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values"};
+const err6 = {instancePath:instancePath+"/operation_type",schemaPath:"OperationType.json/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1032,7 +1074,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!(((((data3 === "INITIATED") || (data3 === "IN_PROGRESS")) || (data3 === "SUCCESS")) || (data3 === "FAILED")) || (data3 === "EXPIRED"))){
-const err9 = {instancePath:instancePath+"/status",schemaPath:"OperationStatus.json/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
+const err9 = {instancePath:instancePath+"/status",schemaPath:"OperationStatus.json/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1045,7 +1087,7 @@ errors++;
 if(data.metadata !== undefined){
 let data4 = data.metadata;
 if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema49.properties.metadata.type},message:"must be object,null"};
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema50.properties.metadata.type},message:"must be object,null"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1066,18 +1108,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate35.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"operation_id":true,"operation_type":true,"transaction_id":true,"status":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":{"operation_id":true,"operation_type":true,"transaction_id":true,"status":true,"metadata":true},"dynamicProps":false,"dynamicItems":false};
 
-const func1 = require("ajv/dist/runtime/ucs2length").default;
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/OperationEvent.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1116,8 +1157,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate35(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+if(!(validate36(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
@@ -1134,7 +1175,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(((((data1 === "operation.initiated") || (data1 === "operation.in_progress")) || (data1 === "operation.success")) || (data1 === "operation.failed")) || (data1 === "operation.expired"))){
-const err4 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema48.properties.event.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema49.properties.event.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1180,21 +1221,21 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"data":true,"event":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":{"data":true,"event":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateOperationRecord = validate35;
+export const validateOperationRecord = validate36;
 
-export const validateOperationReference = validate37;
-const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationReference.json","title":"OperationReference","description":"The result of a preauthorization operation or a revert.","x-source":"spec","type":"object","required":["operation_id","transaction_id"],"properties":{"operation_id":{"type":"string","minLength":1},"transaction_id":{"type":"string","minLength":1}}};
+export const validateOperationReference = validate38;
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationReference.json","title":"OperationReference","description":"The result of a preauthorization operation or a revert.","x-source":"spec","type":"object","required":["operation_id","transaction_id"],"properties":{"operation_id":{"type":"string","minLength":1},"transaction_id":{"type":"string","minLength":1}}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/OperationReference.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1283,53 +1324,15 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":{"operation_id":true,"transaction_id":true},"dynamicProps":false,"dynamicItems":false};
-
-export const validateOperationStatus = validate38;
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://payconnect-conformance/schemas/OperationStatus.json" */;
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((((data === "INITIATED") || (data === "IN_PROGRESS")) || (data === "SUCCESS")) || (data === "FAILED")) || (data === "EXPIRED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"props":{"operation_id":true,"transaction_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateOperationType = validate39;
+export const validateOperationStatus = validate39;
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://payconnect-conformance/schemas/OperationType.json" */;
+/*# sourceURL="https://payconnect-conformance/schemas/OperationStatus.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate39.evaluated;
@@ -1349,8 +1352,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(((data === "transaction.revert") || (data === "transaction.preauth.increment")) || (data === "transaction.preauth.complete"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values"};
+if(!(((((data === "INITIATED") || (data === "IN_PROGRESS")) || (data === "SUCCESS")) || (data === "FAILED")) || (data === "EXPIRED"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema52.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1364,14 +1367,52 @@ return errors === 0;
 }
 validate39.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateOrganization = validate40;
-const schema55 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/Organization.json","title":"Organization","description":"The merchant organization of a print slip.","x-source":"spec","type":"object","required":["full_name","country","address","postal_code","city"],"properties":{"full_name":{"type":"string"},"country":{"$ref":"CountryCode.json"},"address":{"type":"string"},"postal_code":{"type":"string"},"city":{"type":"string"},"region":{"type":["string","null"]}}};
+export const validateOperationType = validate40;
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-/*# sourceURL="https://payconnect-conformance/schemas/Organization.json" */;
+/*# sourceURL="https://payconnect-conformance/schemas/OperationType.json" */;
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((data === "transaction.revert") || (data === "transaction.preauth.increment")) || (data === "transaction.preauth.complete"))){
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema51.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const validateOrganization = validate41;
+const schema56 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/Organization.json","title":"Organization","description":"The merchant organization of a print slip.","x-source":"spec","type":"object","required":["full_name","country","address","postal_code","city"],"properties":{"full_name":{"type":"string"},"country":{"$ref":"CountryCode.json"},"address":{"type":"string"},"postal_code":{"type":"string"},"city":{"type":"string"},"region":{"type":["string","null"]}}};
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://payconnect-conformance/schemas/Organization.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1505,7 +1546,7 @@ errors++;
 if(data.region !== undefined){
 let data5 = data.region;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/region",schemaPath:"#/properties/region/type",keyword:"type",params:{type: schema55.properties.region.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/region",schemaPath:"#/properties/region/type",keyword:"type",params:{type: schema56.properties.region.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1526,21 +1567,21 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"full_name":true,"country":true,"address":true,"postal_code":true,"city":true,"region":true},"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":{"full_name":true,"country":true,"address":true,"postal_code":true,"city":true,"region":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePairRequest = validate41;
-const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PairRequest.json","title":"PairRequest","description":"Pairing request (required fields from the public profile; OTP shape from the sandbox).","x-source":"profile","type":"object","required":["name","otp"],"properties":{"name":{"type":"string","minLength":1},"otp":{"type":"string","pattern":"^[0-9]{6}$"},"webhook_url":{"type":"string","format":"uri"}}};
+export const validatePairRequest = validate42;
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PairRequest.json","title":"PairRequest","description":"Pairing request (required fields from the public profile; OTP shape from the sandbox).","x-source":"profile","type":"object","required":["name","otp"],"properties":{"name":{"type":"string","minLength":1},"otp":{"type":"string","pattern":"^[0-9]{6}$"},"webhook_url":{"type":"string","format":"uri"}}};
 const pattern7 = new RegExp("^[0-9]{6}$", "u");
 const formats4 = require("ajv-formats/dist/formats").fullFormats.uri;
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PairRequest.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1654,19 +1695,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"name":true,"otp":true,"webhook_url":true},"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":{"name":true,"otp":true,"webhook_url":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePairingResult = validate42;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PairingResult.json","title":"PairingResult","description":"The pairing result. Every field of the spec's table is present; `webhook_secret_key` may be null\nwhen no `webhook_url` was given (public profile).\n","x-source":"spec","type":"object","required":["pay_connect_id","pay_connect_name","terminal_id","client_id","client_secret","webhook_secret_key"],"properties":{"pay_connect_id":{"type":"string"},"pay_connect_name":{"type":"string"},"terminal_id":{"type":"string"},"client_id":{"type":"string"},"client_secret":{"type":"string"},"webhook_secret_key":{"type":["string","null"]}}};
+export const validatePairingResult = validate43;
+const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PairingResult.json","title":"PairingResult","description":"The pairing result. Every field of the spec's table is present; `webhook_secret_key` may be null\nwhen no `webhook_url` was given (public profile).\n","x-source":"spec","type":"object","required":["pay_connect_id","pay_connect_name","terminal_id","client_id","client_secret","webhook_secret_key"],"properties":{"pay_connect_id":{"type":"string"},"pay_connect_name":{"type":"string"},"terminal_id":{"type":"string"},"client_id":{"type":"string"},"client_secret":{"type":"string"},"webhook_secret_key":{"type":["string","null"]}}};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PairingResult.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate43.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1797,7 +1838,7 @@ errors++;
 if(data.webhook_secret_key !== undefined){
 let data5 = data.webhook_secret_key;
 if((typeof data5 !== "string") && (data5 !== null)){
-const err11 = {instancePath:instancePath+"/webhook_secret_key",schemaPath:"#/properties/webhook_secret_key/type",keyword:"type",params:{type: schema58.properties.webhook_secret_key.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/webhook_secret_key",schemaPath:"#/properties/webhook_secret_key/type",keyword:"type",params:{type: schema59.properties.webhook_secret_key.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1818,19 +1859,19 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"pay_connect_id":true,"pay_connect_name":true,"terminal_id":true,"client_id":true,"client_secret":true,"webhook_secret_key":true},"dynamicProps":false,"dynamicItems":false};
+validate43.evaluated = {"props":{"pay_connect_id":true,"pay_connect_name":true,"terminal_id":true,"client_id":true,"client_secret":true,"webhook_secret_key":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePaymentMethod = validate43;
-const schema59 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PaymentMethod.json","title":"PaymentMethod","description":"The payment method of a print slip.","x-source":"spec","type":"string","enum":["CARD","MBILLS","VALU","GOCRYPTO","BTC_GIFT_CARD","SMART_GIFTY","KDO4YOU","ALMA_PAY","PAYCONIQ","TWINT"],"example":"CARD"};
+export const validatePaymentMethod = validate44;
+const schema60 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PaymentMethod.json","title":"PaymentMethod","description":"The payment method of a print slip.","x-source":"spec","type":"string","enum":["CARD","MBILLS","VALU","GOCRYPTO","BTC_GIFT_CARD","SMART_GIFTY","KDO4YOU","ALMA_PAY","PAYCONIQ","TWINT"],"example":"CARD"};
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PaymentMethod.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1848,7 +1889,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((((data === "CARD") || (data === "MBILLS")) || (data === "VALU")) || (data === "GOCRYPTO")) || (data === "BTC_GIFT_CARD")) || (data === "SMART_GIFTY")) || (data === "KDO4YOU")) || (data === "ALMA_PAY")) || (data === "PAYCONIQ")) || (data === "TWINT"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1857,18 +1898,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate43.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validatePaymentMethodGroup = validate44;
+export const validatePaymentMethodGroup = validate45;
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PaymentMethodGroup.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate45.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1931,19 +1972,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"id":true,"name":true},"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"id":true,"name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePointOfSale = validate45;
-const schema61 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PointOfSale.json","title":"PointOfSale","description":"The point of sale of a print slip.","x-source":"spec","type":"object","required":["full_name"],"properties":{"full_name":{"type":"string"}}};
+export const validatePointOfSale = validate46;
+const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PointOfSale.json","title":"PointOfSale","description":"The point of sale of a print slip.","x-source":"spec","type":"object","required":["full_name"],"properties":{"full_name":{"type":"string"}}};
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PointOfSale.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1984,19 +2025,19 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate45.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"full_name":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":{"full_name":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePreauthOperationRequest = validate46;
-const schema62 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PreauthOperationRequest.json","title":"PreauthOperationRequest","description":"Increment or complete a preauthorization (amount required by the public profile).","x-source":"profile","type":"object","required":["amount"],"properties":{"amount":{"$ref":"Amount.json"}}};
+export const validatePreauthOperationRequest = validate47;
+const schema63 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PreauthOperationRequest.json","title":"PreauthOperationRequest","description":"Increment or complete a preauthorization (amount required by the public profile).","x-source":"profile","type":"object","required":["amount"],"properties":{"amount":{"$ref":"Amount.json"}}};
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PreauthOperationRequest.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2060,19 +2101,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate46.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"amount":true},"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":{"amount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePreauthRequest = validate47;
-const schema64 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PreauthRequest.json","title":"PreauthRequest","description":"Start a preauthorization (public profile).","x-source":"profile","type":"object","required":["amount"],"properties":{"amount":{"$ref":"Amount.json"},"client_transaction_id":{"type":"string"}}};
+export const validatePreauthRequest = validate48;
+const schema65 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PreauthRequest.json","title":"PreauthRequest","description":"Start a preauthorization (public profile).","x-source":"profile","type":"object","required":["amount"],"properties":{"amount":{"$ref":"Amount.json"},"client_transaction_id":{"type":"string"}}};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PreauthRequest.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2148,21 +2189,21 @@ vErrors.push(err5);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"amount":true,"client_transaction_id":true},"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":{"amount":true,"client_transaction_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validatePrintSlip = validate48;
-const schema66 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PrintSlip.json","title":"PrintSlip","description":"The transaction print slip (spec, Transaction print slip).","x-source":"spec","type":"object","required":["transaction_id","terminal_id","organization","point_of_sale","amount","tip_amount","total_amount","currency","status","payment_method","tags","timezone","created_at","digital_slip"],"properties":{"transaction_id":{"type":"string"},"terminal_id":{"type":"string"},"organization":{"$ref":"Organization.json"},"point_of_sale":{"$ref":"PointOfSale.json"},"amount":{"$ref":"Cents.json"},"tip_amount":{"$ref":"Cents.json"},"total_amount":{"$ref":"Cents.json"},"currency":{"$ref":"CurrencyCode.json"},"status":{"$ref":"TransactionStatus.json"},"payment_method":{"$ref":"PaymentMethod.json"},"payment_option":{"type":"string"},"tags":{"type":"array","items":{"$ref":"Tag.json"}},"card_tid":{"type":["string","null"]},"timezone":{"type":"string"},"created_at":{"$ref":"DateTime.json"},"completed_at":{"$ref":"NullableDateTime.json"},"canceled_at":{"$ref":"NullableDateTime.json"},"reverted_at":{"$ref":"NullableDateTime.json"},"digital_slip":{"type":"string","format":"uri"},"aid":{"type":["string","null"]},"approve_code":{"type":["string","null"]},"card_type":{"type":["string","null"]},"card_number":{"type":["string","null"]},"refund_total_amount":{"type":["integer","null"]}}};
-const schema72 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionStatus.json","title":"TransactionStatus","description":"The transaction status.","x-source":"spec","type":"string","enum":["INITIATED","IN_PROGRESS","SUCCESS","CANCELED","DECLINED","REVERTED","EXPIRED","FAILED"],"example":"SUCCESS"};
-const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/Tag.json","title":"Tag","description":"A transaction tag.","x-source":"spec","type":"string","enum":["charge","refund","overpaid","underpaid"],"example":"charge"};
+export const validatePrintSlip = validate49;
+const schema67 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PrintSlip.json","title":"PrintSlip","description":"The transaction print slip (spec, Transaction print slip).","x-source":"spec","type":"object","required":["transaction_id","terminal_id","organization","point_of_sale","amount","tip_amount","total_amount","currency","status","payment_method","tags","timezone","created_at","digital_slip"],"properties":{"transaction_id":{"type":"string"},"terminal_id":{"type":"string"},"organization":{"$ref":"Organization.json"},"point_of_sale":{"$ref":"PointOfSale.json"},"amount":{"$ref":"Cents.json"},"tip_amount":{"$ref":"Cents.json"},"total_amount":{"$ref":"Cents.json"},"currency":{"$ref":"CurrencyCode.json"},"status":{"$ref":"TransactionStatus.json"},"payment_method":{"$ref":"PaymentMethod.json"},"payment_option":{"type":"string"},"tags":{"type":"array","items":{"$ref":"Tag.json"}},"card_tid":{"type":["string","null"]},"timezone":{"type":"string"},"created_at":{"$ref":"DateTime.json"},"completed_at":{"$ref":"NullableDateTime.json"},"canceled_at":{"$ref":"NullableDateTime.json"},"reverted_at":{"$ref":"NullableDateTime.json"},"digital_slip":{"type":"string","format":"uri"},"aid":{"type":["string","null"]},"approve_code":{"type":["string","null"]},"card_type":{"type":["string","null"]},"card_number":{"type":["string","null"]},"refund_total_amount":{"type":["integer","null"]}}};
+const schema73 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionStatus.json","title":"TransactionStatus","description":"The transaction status.","x-source":"spec","type":"string","enum":["INITIATED","IN_PROGRESS","SUCCESS","CANCELED","DECLINED","REVERTED","EXPIRED","FAILED"],"example":"SUCCESS"};
+const schema75 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/Tag.json","title":"Tag","description":"A transaction tag.","x-source":"spec","type":"string","enum":["charge","refund","overpaid","underpaid"],"example":"charge"};
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/PrintSlip.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2335,8 +2376,8 @@ errors++;
 }
 }
 if(data.organization !== undefined){
-if(!(validate40(data.organization, {instancePath:instancePath+"/organization",parentData:data,parentDataProperty:"organization",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate41(data.organization, {instancePath:instancePath+"/organization",parentData:data,parentDataProperty:"organization",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 }
@@ -2454,7 +2495,7 @@ vErrors.push(err24);
 errors++;
 }
 if(!((((((((data9 === "INITIATED") || (data9 === "IN_PROGRESS")) || (data9 === "SUCCESS")) || (data9 === "CANCELED")) || (data9 === "DECLINED")) || (data9 === "REVERTED")) || (data9 === "EXPIRED")) || (data9 === "FAILED"))){
-const err25 = {instancePath:instancePath+"/status",schemaPath:"TransactionStatus.json/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
+const err25 = {instancePath:instancePath+"/status",schemaPath:"TransactionStatus.json/enum",keyword:"enum",params:{allowedValues: schema73.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2477,7 +2518,7 @@ vErrors.push(err26);
 errors++;
 }
 if(!((((((((((data10 === "CARD") || (data10 === "MBILLS")) || (data10 === "VALU")) || (data10 === "GOCRYPTO")) || (data10 === "BTC_GIFT_CARD")) || (data10 === "SMART_GIFTY")) || (data10 === "KDO4YOU")) || (data10 === "ALMA_PAY")) || (data10 === "PAYCONIQ")) || (data10 === "TWINT"))){
-const err27 = {instancePath:instancePath+"/payment_method",schemaPath:"PaymentMethod.json/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values"};
+const err27 = {instancePath:instancePath+"/payment_method",schemaPath:"PaymentMethod.json/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2516,7 +2557,7 @@ vErrors.push(err29);
 errors++;
 }
 if(!((((data13 === "charge") || (data13 === "refund")) || (data13 === "overpaid")) || (data13 === "underpaid"))){
-const err30 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"Tag.json/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err30 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"Tag.json/enum",keyword:"enum",params:{allowedValues: schema75.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2541,7 +2582,7 @@ errors++;
 if(data.card_tid !== undefined){
 let data14 = data.card_tid;
 if((typeof data14 !== "string") && (data14 !== null)){
-const err32 = {instancePath:instancePath+"/card_tid",schemaPath:"#/properties/card_tid/type",keyword:"type",params:{type: schema66.properties.card_tid.type},message:"must be string,null"};
+const err32 = {instancePath:instancePath+"/card_tid",schemaPath:"#/properties/card_tid/type",keyword:"type",params:{type: schema67.properties.card_tid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2591,7 +2632,7 @@ errors++;
 if(data.completed_at !== undefined){
 let data17 = data.completed_at;
 if((typeof data17 !== "string") && (data17 !== null)){
-const err36 = {instancePath:instancePath+"/completed_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err36 = {instancePath:instancePath+"/completed_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2616,7 +2657,7 @@ errors++;
 if(data.canceled_at !== undefined){
 let data18 = data.canceled_at;
 if((typeof data18 !== "string") && (data18 !== null)){
-const err38 = {instancePath:instancePath+"/canceled_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err38 = {instancePath:instancePath+"/canceled_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2641,7 +2682,7 @@ errors++;
 if(data.reverted_at !== undefined){
 let data19 = data.reverted_at;
 if((typeof data19 !== "string") && (data19 !== null)){
-const err40 = {instancePath:instancePath+"/reverted_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err40 = {instancePath:instancePath+"/reverted_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2691,7 +2732,7 @@ errors++;
 if(data.aid !== undefined){
 let data21 = data.aid;
 if((typeof data21 !== "string") && (data21 !== null)){
-const err44 = {instancePath:instancePath+"/aid",schemaPath:"#/properties/aid/type",keyword:"type",params:{type: schema66.properties.aid.type},message:"must be string,null"};
+const err44 = {instancePath:instancePath+"/aid",schemaPath:"#/properties/aid/type",keyword:"type",params:{type: schema67.properties.aid.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2704,7 +2745,7 @@ errors++;
 if(data.approve_code !== undefined){
 let data22 = data.approve_code;
 if((typeof data22 !== "string") && (data22 !== null)){
-const err45 = {instancePath:instancePath+"/approve_code",schemaPath:"#/properties/approve_code/type",keyword:"type",params:{type: schema66.properties.approve_code.type},message:"must be string,null"};
+const err45 = {instancePath:instancePath+"/approve_code",schemaPath:"#/properties/approve_code/type",keyword:"type",params:{type: schema67.properties.approve_code.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2717,7 +2758,7 @@ errors++;
 if(data.card_type !== undefined){
 let data23 = data.card_type;
 if((typeof data23 !== "string") && (data23 !== null)){
-const err46 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: schema66.properties.card_type.type},message:"must be string,null"};
+const err46 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: schema67.properties.card_type.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2730,7 +2771,7 @@ errors++;
 if(data.card_number !== undefined){
 let data24 = data.card_number;
 if((typeof data24 !== "string") && (data24 !== null)){
-const err47 = {instancePath:instancePath+"/card_number",schemaPath:"#/properties/card_number/type",keyword:"type",params:{type: schema66.properties.card_number.type},message:"must be string,null"};
+const err47 = {instancePath:instancePath+"/card_number",schemaPath:"#/properties/card_number/type",keyword:"type",params:{type: schema67.properties.card_number.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2743,7 +2784,7 @@ errors++;
 if(data.refund_total_amount !== undefined){
 let data25 = data.refund_total_amount;
 if((!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))) && (data25 !== null)){
-const err48 = {instancePath:instancePath+"/refund_total_amount",schemaPath:"#/properties/refund_total_amount/type",keyword:"type",params:{type: schema66.properties.refund_total_amount.type},message:"must be integer,null"};
+const err48 = {instancePath:instancePath+"/refund_total_amount",schemaPath:"#/properties/refund_total_amount/type",keyword:"type",params:{type: schema67.properties.refund_total_amount.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2764,18 +2805,18 @@ vErrors.push(err49);
 }
 errors++;
 }
-validate48.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"transaction_id":true,"terminal_id":true,"organization":true,"point_of_sale":true,"amount":true,"tip_amount":true,"total_amount":true,"currency":true,"status":true,"payment_method":true,"payment_option":true,"tags":true,"card_tid":true,"timezone":true,"created_at":true,"completed_at":true,"canceled_at":true,"reverted_at":true,"digital_slip":true,"aid":true,"approve_code":true,"card_type":true,"card_number":true,"refund_total_amount":true},"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"props":{"transaction_id":true,"terminal_id":true,"organization":true,"point_of_sale":true,"amount":true,"tip_amount":true,"total_amount":true,"currency":true,"status":true,"payment_method":true,"payment_option":true,"tags":true,"card_tid":true,"timezone":true,"created_at":true,"completed_at":true,"canceled_at":true,"reverted_at":true,"digital_slip":true,"aid":true,"approve_code":true,"card_type":true,"card_number":true,"refund_total_amount":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTag = validate50;
+export const validateTag = validate51;
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/Tag.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
+const evaluated0 = validate51.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2793,7 +2834,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((data === "charge") || (data === "refund")) || (data === "overpaid")) || (data === "underpaid"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema75.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2802,19 +2843,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate50.errors = vErrors;
+validate51.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate51.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const validateTokenRequest = validate51;
-const schema80 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TokenRequest.json","title":"TokenRequest","description":"Client credentials (required fields from the public profile).","x-source":"profile","type":"object","required":["grant_type","client_id","client_secret"],"properties":{"grant_type":{"type":"string","enum":["client_credentials"]},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}};
+export const validateTokenRequest = validate52;
+const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TokenRequest.json","title":"TokenRequest","description":"Client credentials (required fields from the public profile).","x-source":"profile","type":"object","required":["grant_type","client_id","client_secret"],"properties":{"grant_type":{"type":"string","enum":["client_credentials"]},"client_id":{"type":"string","minLength":1},"client_secret":{"type":"string","minLength":1}}};
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/TokenRequest.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate52.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2865,7 +2906,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!(data0 === "client_credentials")){
-const err4 = {instancePath:instancePath+"/grant_type",schemaPath:"#/properties/grant_type/enum",keyword:"enum",params:{allowedValues: schema80.properties.grant_type.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/grant_type",schemaPath:"#/properties/grant_type/enum",keyword:"enum",params:{allowedValues: schema81.properties.grant_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2936,19 +2977,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate51.errors = vErrors;
+validate52.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"grant_type":true,"client_id":true,"client_secret":true},"dynamicProps":false,"dynamicItems":false};
+validate52.evaluated = {"props":{"grant_type":true,"client_id":true,"client_secret":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTokenResult = validate52;
-const schema81 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TokenResult.json","title":"TokenResult","description":"The token result.","x-source":"spec","type":"object","required":["access_token","expires_in","token_type","scope"],"properties":{"access_token":{"type":"string","minLength":1},"expires_in":{"description":"Token lifetime, a string (its unit is not shown; a profile setting reads it as seconds).","type":"string"},"token_type":{"type":"string","enum":["Bearer"]},"scope":{"type":"string","enum":["default"]}}};
+export const validateTokenResult = validate53;
+const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TokenResult.json","title":"TokenResult","description":"The token result.","x-source":"spec","type":"object","required":["access_token","expires_in","token_type","scope"],"properties":{"access_token":{"type":"string","minLength":1},"expires_in":{"description":"Token lifetime, a string (its unit is not shown; a profile setting reads it as seconds).","type":"string"},"token_type":{"type":"string","enum":["Bearer"]},"scope":{"type":"string","enum":["default"]}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/TokenResult.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3046,7 +3087,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!(data2 === "Bearer")){
-const err8 = {instancePath:instancePath+"/token_type",schemaPath:"#/properties/token_type/enum",keyword:"enum",params:{allowedValues: schema81.properties.token_type.enum},message:"must be equal to one of the allowed values"};
+const err8 = {instancePath:instancePath+"/token_type",schemaPath:"#/properties/token_type/enum",keyword:"enum",params:{allowedValues: schema82.properties.token_type.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3069,7 +3110,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(data3 === "default")){
-const err10 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema81.properties.scope.enum},message:"must be equal to one of the allowed values"};
+const err10 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema82.properties.scope.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3090,19 +3131,19 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"access_token":true,"expires_in":true,"token_type":true,"scope":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"access_token":true,"expires_in":true,"token_type":true,"scope":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTransactionCreated = validate53;
-const schema82 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionCreated.json","title":"TransactionCreated","description":"The id of a new transaction.","x-source":"spec","type":"object","required":["transaction_id"],"properties":{"transaction_id":{"type":"string","minLength":1}}};
+export const validateTransactionCreated = validate54;
+const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionCreated.json","title":"TransactionCreated","description":"The id of a new transaction.","x-source":"spec","type":"object","required":["transaction_id"],"properties":{"transaction_id":{"type":"string","minLength":1}}};
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/TransactionCreated.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
+const evaluated0 = validate54.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3156,20 +3197,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate53.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"transaction_id":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"transaction_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTransactionEvent = validate54;
-const schema83 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionEvent.json","title":"TransactionEvent","description":"A transaction webhook (sandbox profile).","x-source":"sandbox","type":"object","required":["data","event","event_id"],"properties":{"data":{"$ref":"TransactionRecord.json"},"event":{"type":"string","enum":["transaction.initiated","transaction.in_progress","transaction.success","transaction.canceled","transaction.declined","transaction.reverted","transaction.expired","transaction.failed"]},"event_id":{"type":"string","minLength":1}}};
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionRecord.json","title":"TransactionRecord","description":"The transaction status record. The public profile publishes only `status`; the other fields are\nthe sandbox's record (typed here, not required).\n","x-source":"profile","type":"object","required":["status"],"properties":{"transaction_id":{"type":"string"},"client_transaction_id":{"type":["string","null"]},"status":{"$ref":"TransactionStatus.json"},"amount":{"$ref":"Cents.json"},"tip_amount":{"$ref":"Cents.json"},"total_amount":{"$ref":"Cents.json"},"currency":{"$ref":"CurrencyCode.json"},"payment_method":{"oneOf":[{"$ref":"PaymentMethod.json"},{"type":"null"}]},"tags":{"type":"array","items":{"$ref":"Tag.json"}},"created_at":{"$ref":"DateTime.json"},"completed_at":{"$ref":"NullableDateTime.json"},"canceled_at":{"$ref":"NullableDateTime.json"},"reverted_at":{"$ref":"NullableDateTime.json"},"refund_total_amount":{"type":["integer","null"]}}};
+export const validateTransactionEvent = validate55;
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionEvent.json","title":"TransactionEvent","description":"A transaction webhook (sandbox profile).","x-source":"sandbox","type":"object","required":["data","event","event_id"],"properties":{"data":{"$ref":"TransactionRecord.json"},"event":{"type":"string","enum":["transaction.initiated","transaction.in_progress","transaction.success","transaction.canceled","transaction.declined","transaction.reverted","transaction.expired","transaction.failed"]},"event_id":{"type":"string","minLength":1}}};
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionRecord.json","title":"TransactionRecord","description":"The transaction status record. The public profile publishes only `status`; the other fields are\nthe sandbox's record (typed here, not required).\n","x-source":"profile","type":"object","required":["status"],"properties":{"transaction_id":{"type":"string"},"client_transaction_id":{"type":["string","null"]},"status":{"$ref":"TransactionStatus.json"},"amount":{"$ref":"Cents.json"},"tip_amount":{"$ref":"Cents.json"},"total_amount":{"$ref":"Cents.json"},"currency":{"$ref":"CurrencyCode.json"},"payment_method":{"oneOf":[{"$ref":"PaymentMethod.json"},{"type":"null"}]},"tags":{"type":"array","items":{"$ref":"Tag.json"}},"created_at":{"$ref":"DateTime.json"},"completed_at":{"$ref":"NullableDateTime.json"},"canceled_at":{"$ref":"NullableDateTime.json"},"reverted_at":{"$ref":"NullableDateTime.json"},"refund_total_amount":{"type":["integer","null"]}}};
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/TransactionRecord.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3202,7 +3243,7 @@ errors++;
 if(data.client_transaction_id !== undefined){
 let data1 = data.client_transaction_id;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err2 = {instancePath:instancePath+"/client_transaction_id",schemaPath:"#/properties/client_transaction_id/type",keyword:"type",params:{type: schema84.properties.client_transaction_id.type},message:"must be string,null"};
+const err2 = {instancePath:instancePath+"/client_transaction_id",schemaPath:"#/properties/client_transaction_id/type",keyword:"type",params:{type: schema85.properties.client_transaction_id.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3225,7 +3266,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((((data2 === "INITIATED") || (data2 === "IN_PROGRESS")) || (data2 === "SUCCESS")) || (data2 === "CANCELED")) || (data2 === "DECLINED")) || (data2 === "REVERTED")) || (data2 === "EXPIRED")) || (data2 === "FAILED"))){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"TransactionStatus.json/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"TransactionStatus.json/enum",keyword:"enum",params:{allowedValues: schema73.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3316,7 +3357,7 @@ vErrors.push(err10);
 errors++;
 }
 if(!((((((((((data7 === "CARD") || (data7 === "MBILLS")) || (data7 === "VALU")) || (data7 === "GOCRYPTO")) || (data7 === "BTC_GIFT_CARD")) || (data7 === "SMART_GIFTY")) || (data7 === "KDO4YOU")) || (data7 === "ALMA_PAY")) || (data7 === "PAYCONIQ")) || (data7 === "TWINT"))){
-const err11 = {instancePath:instancePath+"/payment_method",schemaPath:"PaymentMethod.json/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values"};
+const err11 = {instancePath:instancePath+"/payment_method",schemaPath:"PaymentMethod.json/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3391,7 +3432,7 @@ vErrors.push(err14);
 errors++;
 }
 if(!((((data9 === "charge") || (data9 === "refund")) || (data9 === "overpaid")) || (data9 === "underpaid"))){
-const err15 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"Tag.json/enum",keyword:"enum",params:{allowedValues: schema74.enum},message:"must be equal to one of the allowed values"};
+const err15 = {instancePath:instancePath+"/tags/" + i0,schemaPath:"Tag.json/enum",keyword:"enum",params:{allowedValues: schema75.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3441,7 +3482,7 @@ errors++;
 if(data.completed_at !== undefined){
 let data11 = data.completed_at;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err19 = {instancePath:instancePath+"/completed_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err19 = {instancePath:instancePath+"/completed_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3466,7 +3507,7 @@ errors++;
 if(data.canceled_at !== undefined){
 let data12 = data.canceled_at;
 if((typeof data12 !== "string") && (data12 !== null)){
-const err21 = {instancePath:instancePath+"/canceled_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err21 = {instancePath:instancePath+"/canceled_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3491,7 +3532,7 @@ errors++;
 if(data.reverted_at !== undefined){
 let data13 = data.reverted_at;
 if((typeof data13 !== "string") && (data13 !== null)){
-const err23 = {instancePath:instancePath+"/reverted_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema47.type},message:"must be string,null"};
+const err23 = {instancePath:instancePath+"/reverted_at",schemaPath:"NullableDateTime.json/type",keyword:"type",params:{type: schema48.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3516,7 +3557,7 @@ errors++;
 if(data.refund_total_amount !== undefined){
 let data14 = data.refund_total_amount;
 if((!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))) && (data14 !== null)){
-const err25 = {instancePath:instancePath+"/refund_total_amount",schemaPath:"#/properties/refund_total_amount/type",keyword:"type",params:{type: schema84.properties.refund_total_amount.type},message:"must be integer,null"};
+const err25 = {instancePath:instancePath+"/refund_total_amount",schemaPath:"#/properties/refund_total_amount/type",keyword:"type",params:{type: schema85.properties.refund_total_amount.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3537,17 +3578,17 @@ vErrors.push(err26);
 }
 errors++;
 }
-validate55.errors = vErrors;
+validate56.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"transaction_id":true,"client_transaction_id":true,"status":true,"amount":true,"tip_amount":true,"total_amount":true,"currency":true,"payment_method":true,"tags":true,"created_at":true,"completed_at":true,"canceled_at":true,"reverted_at":true,"refund_total_amount":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"transaction_id":true,"client_transaction_id":true,"status":true,"amount":true,"tip_amount":true,"total_amount":true,"currency":true,"payment_method":true,"tags":true,"created_at":true,"completed_at":true,"canceled_at":true,"reverted_at":true,"refund_total_amount":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/TransactionEvent.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate55.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3586,8 +3627,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate55(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+if(!(validate56(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
 errors = vErrors.length;
 }
 }
@@ -3604,7 +3645,7 @@ vErrors.push(err3);
 errors++;
 }
 if(!((((((((data1 === "transaction.initiated") || (data1 === "transaction.in_progress")) || (data1 === "transaction.success")) || (data1 === "transaction.canceled")) || (data1 === "transaction.declined")) || (data1 === "transaction.reverted")) || (data1 === "transaction.expired")) || (data1 === "transaction.failed"))){
-const err4 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema83.properties.event.enum},message:"must be equal to one of the allowed values"};
+const err4 = {instancePath:instancePath+"/event",schemaPath:"#/properties/event/enum",keyword:"enum",params:{allowedValues: schema84.properties.event.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3650,20 +3691,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate55.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"data":true,"event":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
+validate55.evaluated = {"props":{"data":true,"event":true,"event_id":true},"dynamicProps":false,"dynamicItems":false};
 
-export const validateTransactionRecord = validate55;
+export const validateTransactionRecord = validate56;
 
-export const validateTransactionStatus = validate57;
+export const validateTransactionStatus = validate58;
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/TransactionStatus.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3681,7 +3722,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((((data === "INITIATED") || (data === "IN_PROGRESS")) || (data === "SUCCESS")) || (data === "CANCELED")) || (data === "DECLINED")) || (data === "REVERTED")) || (data === "EXPIRED")) || (data === "FAILED"))){
-const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema72.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/enum",keyword:"enum",params:{allowedValues: schema73.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3690,8 +3731,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"dynamicProps":false,"dynamicItems":false};
 

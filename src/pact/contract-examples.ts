@@ -36,10 +36,17 @@ function operation(operationId: string): Json {
   throw new ToolkitError('PCC_INTERNAL', `no operation ${operationId} in the contract`);
 }
 
+/**
+ * The typical example of a media type: its `example`, or the first of its named `examples` (the
+ * contract names them so that Specmatic and Prism can match a request to its response; the first one
+ * of each request and response is the typical one).
+ */
 function jsonExample(media: unknown, where: string): unknown {
   const m = ((media as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined;
-  if (!m || !('example' in m)) throw new ToolkitError('PCC_INTERNAL', `the contract has no JSON example for ${where}`);
-  return structuredClone(m.example);
+  if (m && 'example' in m) return structuredClone(m.example);
+  const first = Object.values((m?.examples ?? {}) as Record<string, Json>)[0];
+  if (!first || !('value' in first)) throw new ToolkitError('PCC_INTERNAL', `the contract has no JSON example for ${where}`);
+  return structuredClone(first.value);
 }
 
 /** The example request body of an operation (or webhook). */
