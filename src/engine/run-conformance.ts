@@ -238,6 +238,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   // Files named by --ca-file and --client-cert are read now: a wrong path stops the run before anything is written.
   const transport = loadTransport(config.transport);
   if (config.webhookTls) readDeliveryTls(config.webhookTls);
+  if (config.target.kind === 'url' && transport.verification === 'off') {
+    io.stderr('warning: TLS certificates are not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): whatever answers is taken for the service, so the run cannot be certified; trust its CA with --ca-file instead\n');
+  }
   await prepareReportsDir(config.reportsDir);
   const tool = toolInfo();
   const contract = { file: CONTRACT_FILE, sha256: contractSha256() };
