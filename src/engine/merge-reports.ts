@@ -52,6 +52,8 @@ const SAME: readonly [string, (i: RunInfo) => unknown][] = [
   ['simulator faults', (i) => [...i.faults].sort().join(',')],
   ['disabled checks', (i) => [...(i.checksDisabled ?? [])].sort().join(',')],
   ['labels', (i) => Object.entries(i.labels ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(', ')],
+  // A shard that accepted any certificate must not hide behind one that verified.
+  ['TLS verification', (i) => i.connection?.verification ?? ''],
 ];
 
 /** The shards in order, or a usage error naming what does not fit. */
@@ -121,6 +123,7 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   const seeds = new Set(shards.map((s) => s.info.seed));
   const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
+  if (info.connection) summary.connection = info.connection;
   summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
   const allureResults = join(opts.outDir, REPORT_FILES.allureResults);
   const staged = stagingDirectory(allureResults);
