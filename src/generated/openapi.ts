@@ -453,7 +453,16 @@ export interface components {
         PairRequest: {
             name: string;
             otp: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description The address that receives webhooks (spec, Events): an absolute http or https URL, where
+             *     the webhooks are posted (public profile, sandbox.md). The pattern says what a URL
+             *     parser accepts of one: optional user info, a host name whose last label starts with a
+             *     letter or a dotted IPv4 address, an optional port up to 65535, then a path, query or
+             *     fragment without white space. Other schemes (`ftp:`, `urn:`, `mailto:`), IPv6 literals and
+             *     non-ASCII host names (send their punycode) are outside it.
+             * @example https://integrator.example/webhooks/pay-connect
+             */
             webhook_url?: string;
         };
         /**

@@ -1573,8 +1573,9 @@ return errors === 0;
 validate41.evaluated = {"props":{"full_name":true,"country":true,"address":true,"postal_code":true,"city":true,"region":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validatePairRequest = validate42;
-const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PairRequest.json","title":"PairRequest","description":"Pairing request (required fields from the public profile; OTP shape from the sandbox).","x-source":"profile","type":"object","required":["name","otp"],"properties":{"name":{"type":"string","minLength":1},"otp":{"type":"string","pattern":"^[0-9]{6}$"},"webhook_url":{"type":"string","format":"uri"}}};
+const schema58 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/PairRequest.json","title":"PairRequest","description":"Pairing request (required fields from the public profile; OTP shape from the sandbox).","x-source":"profile","type":"object","required":["name","otp"],"properties":{"name":{"type":"string","minLength":1},"otp":{"type":"string","pattern":"^[0-9]{6}$"},"webhook_url":{"description":"The address that receives webhooks (spec, Events): an absolute http or https URL, where\nthe webhooks are posted (public profile, sandbox.md). The pattern says what a URL\nparser accepts of one: optional user info, a host name whose last label starts with a\nletter or a dotted IPv4 address, an optional port up to 65535, then a path, query or\nfragment without white space. Other schemes (`ftp:`, `urn:`, `mailto:`), IPv6 literals and\nnon-ASCII host names (send their punycode) are outside it.\n","type":"string","format":"uri","pattern":"^https?://([A-Za-z0-9._~%!$&()*+,;=:-]+@)?(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\\S*)?$","example":"https://integrator.example/webhooks/pay-connect"}}};
 const pattern7 = new RegExp("^[0-9]{6}$", "u");
+const pattern8 = new RegExp("^https?://([A-Za-z0-9._~%!$&()*+,;=:-]+@)?(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\\S*)?$", "u");
 const formats4 = require("ajv-formats/dist/formats").fullFormats.uri;
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1662,8 +1663,8 @@ errors++;
 if(data.webhook_url !== undefined){
 let data2 = data.webhook_url;
 if(typeof data2 === "string"){
-if(!(formats4(data2))){
-const err6 = {instancePath:instancePath+"/webhook_url",schemaPath:"#/properties/webhook_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
+if(!pattern8.test(data2)){
+const err6 = {instancePath:instancePath+"/webhook_url",schemaPath:"#/properties/webhook_url/pattern",keyword:"pattern",params:{pattern: "^https?://([A-Za-z0-9._~%!$&()*+,;=:-]+@)?(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\\S*)?$"},message:"must match pattern \""+"^https?://([A-Za-z0-9._~%!$&()*+,;=:-]+@)?(([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*|((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9]))(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\\S*)?$"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1672,9 +1673,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/webhook_url",schemaPath:"#/properties/webhook_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(formats4(data2))){
+const err7 = {instancePath:instancePath+"/webhook_url",schemaPath:"#/properties/webhook_url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1684,14 +1684,25 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
 else {
-const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath:instancePath+"/webhook_url",schemaPath:"#/properties/webhook_url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
