@@ -76,6 +76,7 @@ describe('certify-client and the reference POS client', () => {
     ['resend-generate', 'client.generate-resend', []],
     ['slip-before-final', 'client.slip-after-final', []],
     ['accepts-forged-webhook', 'client.webhook-forged-rejected', []],
+    ['refuses-genuine-webhooks', 'client.webhook-accepted', []],
     ['token-per-call', 'client.token-reuse', ['--strict']],
     ['tight-polling', 'client.poll-rate', ['--strict']],
     ['tight-busy-retry', 'client.busy-retry', ['--strict']],

@@ -36,6 +36,8 @@ export interface Breakage {
   slipBeforeFinal?: boolean;
   /** The webhook endpoint accepts any body, signed or not. */
   acceptForgedWebhook?: boolean;
+  /** The webhook key is decoded as hex, not UTF-8: every genuine delivery fails the signature check (403). */
+  hexWebhookKey?: boolean;
   /** While a payment runs, starts another and retries its 409 every 20 ms. */
   tightBusyRetry?: boolean;
   /** PAYCONNECT_CA_FILE is not read: the client trusts the default roots only. */
@@ -99,7 +101,7 @@ class WebhookEndpoint {
   /** HMAC-SHA256 of the raw bytes with the webhook key, compared in constant time. */
   private verified(raw: Buffer, signature: string | string[] | undefined): boolean {
     if (this.key === null || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return false;
-    const expected = createHmac('sha256', Buffer.from(this.key, 'utf8')).update(raw).digest();
+    const expected = createHmac('sha256', Buffer.from(this.key, this.breakage.hexWebhookKey ? 'hex' : 'utf8')).update(raw).digest();
     return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
   }
 

@@ -154,10 +154,12 @@ describe('certify-client rules', () => {
     expect(outcome({ ...run, requests: [] }, 'client.request-contract').text).toMatch(/made no request/);
   });
 
-  it('webhooks: a refused genuine delivery warns; an accepted forged one fails; no webhook_url skips both', () => {
+  it('webhooks: a genuine delivery refused as wrongly signed fails, one answered 5xx warns; an accepted forged one fails; no webhook_url skips both', () => {
     const run = goodRun();
     run.deliveries = [hook(40, 'T1', 'INITIATED', 500), hook(45, 'T1', 'INITIATED', 200, { forged: true })];
     expect(outcome(run, 'client.webhook-accepted')).toMatchObject({ state: 'passed', findings: [{ severity: 'warning', clause: 'profile#webhooks' }] });
+    expect(outcome({ ...run, deliveries: [hook(40, 'T1', 'INITIATED', 403)] }, 'client.webhook-accepted'))
+      .toMatchObject({ state: 'failed', findings: [{ severity: 'failure', clause: 'spec#events' }] });
     const forged = outcome(run, 'client.webhook-forged-rejected');
     expect(forged).toMatchObject({ state: 'failed', findings: [{ severity: 'failure', clause: 'spec#events' }] });
     expect(forged.text).toMatch(/accepted a delivery signed with a wrong key/);

@@ -288,12 +288,26 @@ export const webhookAccepted = defineCheck<ClientRun, 'client.webhook-accepted'>
     const genuine = judgedDeliveries(run).filter((d) => !d.forged);
     if (genuine.length === 0) return skip('no webhook delivery was sent to the client while it ran');
     const refused = genuine.filter((d) => !is2xx(d.answer));
-    return fail(...(refused.length > 0 ? [{
-      message: `${refused.length} of ${genuine.length} correctly signed deliveries were not answered 2xx: ` +
-        `${refused.slice(0, EXAMPLES).map((d) => `${d.event} (attempt ${d.attempt + 1}) → ${d.answer ?? d.error ?? 'no answer'}`).join('; ')}. ` +
-        'Verify the HMAC over the raw body bytes with webhook_secret_key and answer 200',
-      evidence: { deliveries: refused.map((d) => d.seq) },
-    }] : []));
+    // A correctly signed delivery refused as wrongly signed (401, 403) is what check-receiver's
+    // receiver.valid-accepted fails: the spec gives webhook_secret_key to verify deliveries, and an
+    // endpoint that cannot hears of no payment at all. A 5xx or a 400 asks for the retry the profile
+    // describes: a warning.
+    const badSignature = refused.filter((d) => d.answer === 401 || d.answer === 403);
+    const other = refused.filter((d) => !badSignature.includes(d));
+    const line = (ds: typeof refused) => ds.slice(0, EXAMPLES).map((d) => `${d.event} (attempt ${d.attempt + 1}) → ${d.answer ?? d.error ?? 'no answer'}`).join('; ');
+    return fail(
+      ...(badSignature.length > 0 ? [{
+        message: `${badSignature.length} of ${genuine.length} correctly signed deliveries were refused as wrongly signed: ${line(badSignature)}. ` +
+          'Verify the HMAC-SHA256 over the raw body bytes, keyed with webhook_secret_key as UTF-8 text, and answer 200',
+        source: 'spec' as const, clause: 'spec#events',
+        evidence: { deliveries: badSignature.map((d) => d.seq) },
+      }] : []),
+      ...(other.length > 0 ? [{
+        message: `${other.length} of ${genuine.length} correctly signed deliveries were not answered 2xx: ${line(other)}. ` +
+          'Answer 200 to every delivery whose signature verifies (a 5xx is retried, but each retry delays the news)',
+        evidence: { deliveries: other.map((d) => d.seq) },
+      }] : []),
+    );
   },
 });
 
