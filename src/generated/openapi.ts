@@ -405,7 +405,15 @@ export interface components {
         };
         /** @description The operation record (public profile). */
         OperationRecord: {
-            metadata?: Record<string, never> | null;
+            /**
+             * @description Details of the operation: a JSON object whose keys are not published (public profile:
+             *     optional), or null. Any keys may appear; the embedded simulator puts the operation's
+             *     `amount` there. (An object branch of its own: tools such as Specmatic ignore
+             *     `additionalProperties` beside a type list.)
+             */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
             operation_id: string;
             operation_type: components["schemas"]["OperationType"];
             status: components["schemas"]["OperationStatus"];

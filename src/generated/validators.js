@@ -958,7 +958,7 @@ validate34.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const validateOperationEvent = validate35;
 const schema49 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationEvent.json","title":"OperationEvent","description":"An operation webhook (sandbox profile).","x-source":"sandbox","type":"object","required":["data","event","event_id"],"properties":{"data":{"$ref":"OperationRecord.json"},"event":{"type":"string","enum":["operation.initiated","operation.in_progress","operation.success","operation.failed","operation.expired"]},"event_id":{"type":"string","minLength":1}}};
-const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationRecord.json","title":"OperationRecord","description":"The operation record (public profile).","x-source":"profile","type":"object","required":["operation_id","operation_type","transaction_id","status"],"properties":{"operation_id":{"type":"string"},"operation_type":{"$ref":"OperationType.json"},"transaction_id":{"type":"string"},"status":{"$ref":"OperationStatus.json"},"metadata":{"type":["object","null"]}}};
+const schema50 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationRecord.json","title":"OperationRecord","description":"The operation record (public profile).","x-source":"profile","type":"object","required":["operation_id","operation_type","transaction_id","status"],"properties":{"operation_id":{"type":"string"},"operation_type":{"$ref":"OperationType.json"},"transaction_id":{"type":"string"},"status":{"$ref":"OperationStatus.json"},"metadata":{"description":"Details of the operation: a JSON object whose keys are not published (public profile:\noptional), or null. Any keys may appear; the embedded simulator puts the operation's\n`amount` there. (An object branch of its own: tools such as Specmatic ignore\n`additionalProperties` beside a type list.)\n","oneOf":[{"type":"object","additionalProperties":true},{"type":"null"}]}}};
 const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationType.json","title":"OperationType","description":"The kind of operation (public profile).","x-source":"profile","type":"string","enum":["transaction.revert","transaction.preauth.increment","transaction.preauth.complete"],"example":"transaction.preauth.increment"};
 const schema52 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/OperationStatus.json","title":"OperationStatus","description":"The status of an operation (public profile).","x-source":"profile","type":"string","enum":["INITIATED","IN_PROGRESS","SUCCESS","FAILED","EXPIRED"],"example":"SUCCESS"};
 
@@ -1086,8 +1086,14 @@ errors++;
 }
 if(data.metadata !== undefined){
 let data4 = data.metadata;
-if((!(data4 && typeof data4 == "object" && !Array.isArray(data4))) && (data4 !== null)){
-const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/type",keyword:"type",params:{type: schema50.properties.metadata.type},message:"must be object,null"};
+const _errs12 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs13 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+}
+else {
+const err10 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1096,15 +1102,63 @@ vErrors.push(err10);
 }
 errors++;
 }
+var _valid0 = _errs13 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs16 = errors;
+if(data4 !== null){
+const err11 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err11];
 }
 else {
 vErrors.push(err11);
+}
+errors++;
+}
+var _valid0 = _errs16 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err12 = {instancePath:instancePath+"/metadata",schemaPath:"#/properties/metadata/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs12;
+if(vErrors !== null){
+if(_errs12){
+vErrors.length = _errs12;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }
