@@ -561,16 +561,26 @@ export interface components {
         };
         /**
          * @description The transaction status record. The public profile publishes only `status`; the other fields are
-         *     the sandbox's record (typed here, not required).
+         *     the sandbox's record (typed here, not required), the card fields those of an approved card
+         *     payment (sandbox.md, Transactions). Typed, because tools such as Specmatic refuse a field the
+         *     schema does not name.
          */
         TransactionRecord: {
+            aid?: string | null;
             amount?: components["schemas"]["Cents"];
+            approve_code?: string | null;
             canceled_at?: components["schemas"]["NullableDateTime"];
+            /** @description The masked card number, `**** **** **** 1234` (sandbox profile). */
+            card_number?: string | null;
+            card_tid?: string | null;
+            card_type?: string | null;
             client_transaction_id?: string | null;
             completed_at?: components["schemas"]["NullableDateTime"];
             created_at?: components["schemas"]["DateTime"];
             currency?: components["schemas"]["CurrencyCode"];
             payment_method?: components["schemas"]["PaymentMethod"] | null;
+            /** @description The card scheme of an approved card payment, e.g. VISA or MASTERCARD (sandbox profile). */
+            payment_option?: string;
             refund_total_amount?: number | null;
             reverted_at?: components["schemas"]["NullableDateTime"];
             status: components["schemas"]["TransactionStatus"];

@@ -3269,7 +3269,7 @@ validate54.evaluated = {"props":{"transaction_id":true},"dynamicProps":false,"dy
 
 export const validateTransactionEvent = validate55;
 const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionEvent.json","title":"TransactionEvent","description":"A transaction webhook (sandbox profile).","x-source":"sandbox","type":"object","required":["data","event","event_id"],"properties":{"data":{"$ref":"TransactionRecord.json"},"event":{"type":"string","enum":["transaction.initiated","transaction.in_progress","transaction.success","transaction.canceled","transaction.declined","transaction.reverted","transaction.expired","transaction.failed"]},"event_id":{"type":"string","minLength":1}}};
-const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionRecord.json","title":"TransactionRecord","description":"The transaction status record. The public profile publishes only `status`; the other fields are\nthe sandbox's record (typed here, not required).\n","x-source":"profile","type":"object","required":["status"],"properties":{"transaction_id":{"type":"string"},"client_transaction_id":{"type":["string","null"]},"status":{"$ref":"TransactionStatus.json"},"amount":{"$ref":"Cents.json"},"tip_amount":{"$ref":"Cents.json"},"total_amount":{"$ref":"Cents.json"},"currency":{"$ref":"CurrencyCode.json"},"payment_method":{"oneOf":[{"$ref":"PaymentMethod.json"},{"type":"null"}]},"tags":{"type":"array","items":{"$ref":"Tag.json"}},"created_at":{"$ref":"DateTime.json"},"completed_at":{"$ref":"NullableDateTime.json"},"canceled_at":{"$ref":"NullableDateTime.json"},"reverted_at":{"$ref":"NullableDateTime.json"},"refund_total_amount":{"type":["integer","null"]}}};
+const schema85 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://payconnect-conformance/schemas/TransactionRecord.json","title":"TransactionRecord","description":"The transaction status record. The public profile publishes only `status`; the other fields are\nthe sandbox's record (typed here, not required), the card fields those of an approved card\npayment (sandbox.md, Transactions). Typed, because tools such as Specmatic refuse a field the\nschema does not name.\n","x-source":"profile","type":"object","required":["status"],"properties":{"transaction_id":{"type":"string"},"client_transaction_id":{"type":["string","null"]},"status":{"$ref":"TransactionStatus.json"},"amount":{"$ref":"Cents.json"},"tip_amount":{"$ref":"Cents.json"},"total_amount":{"$ref":"Cents.json"},"currency":{"$ref":"CurrencyCode.json"},"payment_method":{"oneOf":[{"$ref":"PaymentMethod.json"},{"type":"null"}]},"tags":{"type":"array","items":{"$ref":"Tag.json"}},"created_at":{"$ref":"DateTime.json"},"completed_at":{"$ref":"NullableDateTime.json"},"canceled_at":{"$ref":"NullableDateTime.json"},"reverted_at":{"$ref":"NullableDateTime.json"},"refund_total_amount":{"type":["integer","null"]},"payment_option":{"description":"The card scheme of an approved card payment, e.g. VISA or MASTERCARD (sandbox profile).","type":"string"},"card_tid":{"type":["string","null"]},"card_number":{"description":"The masked card number, `**** **** **** 1234` (sandbox profile).","type":["string","null"]},"aid":{"type":["string","null"]},"approve_code":{"type":["string","null"]},"card_type":{"type":["string","null"]}}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://payconnect-conformance/schemas/TransactionRecord.json" */;
@@ -3632,9 +3632,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.payment_option !== undefined){
+if(typeof data.payment_option !== "string"){
+const err26 = {instancePath:instancePath+"/payment_option",schemaPath:"#/properties/payment_option/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3643,10 +3643,87 @@ vErrors.push(err26);
 }
 errors++;
 }
+}
+if(data.card_tid !== undefined){
+let data16 = data.card_tid;
+if((typeof data16 !== "string") && (data16 !== null)){
+const err27 = {instancePath:instancePath+"/card_tid",schemaPath:"#/properties/card_tid/type",keyword:"type",params:{type: schema85.properties.card_tid.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.card_number !== undefined){
+let data17 = data.card_number;
+if((typeof data17 !== "string") && (data17 !== null)){
+const err28 = {instancePath:instancePath+"/card_number",schemaPath:"#/properties/card_number/type",keyword:"type",params:{type: schema85.properties.card_number.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.aid !== undefined){
+let data18 = data.aid;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err29 = {instancePath:instancePath+"/aid",schemaPath:"#/properties/aid/type",keyword:"type",params:{type: schema85.properties.aid.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.approve_code !== undefined){
+let data19 = data.approve_code;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err30 = {instancePath:instancePath+"/approve_code",schemaPath:"#/properties/approve_code/type",keyword:"type",params:{type: schema85.properties.approve_code.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.card_type !== undefined){
+let data20 = data.card_type;
+if((typeof data20 !== "string") && (data20 !== null)){
+const err31 = {instancePath:instancePath+"/card_type",schemaPath:"#/properties/card_type/type",keyword:"type",params:{type: schema85.properties.card_type.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"transaction_id":true,"client_transaction_id":true,"status":true,"amount":true,"tip_amount":true,"total_amount":true,"currency":true,"payment_method":true,"tags":true,"created_at":true,"completed_at":true,"canceled_at":true,"reverted_at":true,"refund_total_amount":true},"dynamicProps":false,"dynamicItems":false};
+validate56.evaluated = {"props":{"transaction_id":true,"client_transaction_id":true,"status":true,"amount":true,"tip_amount":true,"total_amount":true,"currency":true,"payment_method":true,"tags":true,"created_at":true,"completed_at":true,"canceled_at":true,"reverted_at":true,"refund_total_amount":true,"payment_option":true,"card_tid":true,"card_number":true,"aid":true,"approve_code":true,"card_type":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
