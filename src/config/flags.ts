@@ -87,7 +87,7 @@ const TABLE = [
     defaultText: DEFAULTS.runs },
   { name: 'terminals', key: 'terminals', type: 'string', placeholder: '<n>', group: 'run',
     description: 'Terminals used at once, one pairing and one worker each (where OTPs can be minted; else one)',
-    defaultText: `${DEFAULTS.terminals} (${DEFAULTS.terminalsOneCore} on a one-core machine)` },
+    defaultText: `${DEFAULTS.terminalsSim} with sim, ${DEFAULTS.terminals} otherwise (${DEFAULTS.terminalsOneCore} on a one-core machine)` },
   { name: 'shard', key: 'shard', type: 'string', placeholder: '<i/n>', group: 'run',
     description: 'Run the i-th of n parts of the test files (CI shards); merge the reports with merge-reports' },
   { name: 'label', key: 'labels', type: 'string', multiple: true, placeholder: '<key=value>', group: 'run',

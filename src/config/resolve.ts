@@ -144,7 +144,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     maxAmount: take('maxAmount', p.integer(1, Number.MAX_SAFE_INTEGER, 'give a positive whole number of cents, such as 100 for 1.00')) ?? DEFAULTS.maxAmount,
     html: take('html', p.boolean) ?? DEFAULTS.html,
     runs: take('runs', p.runs(DEFAULTS.runsPresets)) ?? DEFAULTS.runsPresets[DEFAULTS.runs],
-    terminals: take('terminals', p.integer(1, 32, 'give a whole number of terminals from 1 to 32, such as 4')) ?? (availableParallelism() > 1 ? DEFAULTS.terminals : DEFAULTS.terminalsOneCore),
+    terminals: take('terminals', p.integer(1, 32, 'give a whole number of terminals from 1 to 32, such as 4')) ?? (availableParallelism() <= 1 ? DEFAULTS.terminalsOneCore : target.kind === 'sim' ? DEFAULTS.terminalsSim : DEFAULTS.terminals),
     shard: take('shard', p.shard),
     labels: take('labels', p.labels) ?? {},
     resume: take('resume', p.boolean) ?? false,

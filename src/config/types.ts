@@ -118,7 +118,8 @@ export interface UserConfig {
   runs?: RunsPreset | number;
   /**
    * How many terminals the run uses at once: that many workers, each on its own pairing. Used where
-   * new pairings can be had (a sandbox mints OTPs); elsewhere one. @default 4 (2 on a one-core machine)
+   * new pairings can be had (a sandbox mints OTPs); elsewhere one. @default 4 with sim, 8 against a URL
+   * (2 on a one-core machine)
    */
   terminals?: number;
   /** Run only this part of the test files, `i/n` (CI shards; merge the reports with `merge-reports`). */
