@@ -12,6 +12,7 @@ import { findPairings, loadPrivateVault } from '../vault/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
 import { type Forwarder, loadTransport, startForwarder } from '../transport/index.ts';
 import { NETWORK_PARSE_OPTIONS, networkSettingsFrom, networkUsage } from '../config/index.ts';
+import { DURATION_HINT, tryParseDuration } from '../config/duration.ts';
 import type { RunIo } from '../engine/index.ts';
 
 /** The help of `check-pact`. */
@@ -58,8 +59,8 @@ toolkit does not know is reported and run with a paired terminal only.
                           service that cannot reach loopback; each pairing gets <url>/webhooks/<slot>
   --vault <file>          the vault of pairings (default .payconnect/vault.json; sim: a throw-away one)
   --sim-fault <id>        a simulator fault switch, repeatable (sim only)
-  --deadline <ms>         how long a state may wait for a status (default: as run's --deadline,
-                          10000 sim, 120000 URL)
+  --deadline <duration>   how long a state may wait for a status: 30s, 2m, or milliseconds
+                          (default: as run's --deadline, 10s sim, 2m URL)
   --allow-production      allow the vendor's production address
 ${networkUsage()}
   Against a URL, the Pact core talks to a loopback forwarder that goes on with these settings.
@@ -130,8 +131,10 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
   const otps = (v.otp as string[] | undefined) ?? [];
   for (const otp of otps) if (!/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', '--otp must be six digits (a value given is not; not shown)');
   const faults = (v['sim-fault'] as string[] | undefined) ?? [];
-  const deadline = v.deadline === undefined ? undefined : Number(v.deadline);
-  if (deadline !== undefined && !(Number.isInteger(deadline) && deadline > 0)) throw new ToolkitError('PCC_USAGE', `--deadline must be a positive number of milliseconds (got ${String(v.deadline)})`);
+  // A duration as run takes it (30s, 2m, or milliseconds).
+  const parsed = v.deadline === undefined ? undefined : tryParseDuration(v.deadline);
+  if (parsed && (!parsed.ok || parsed.ms < 1)) throw new ToolkitError('PCC_USAGE', `--deadline ${JSON.stringify(v.deadline)} is ${parsed.ok ? 'zero' : parsed.reason}`, DURATION_HINT);
+  const deadline = parsed?.ok ? parsed.ms : undefined;
   const pactFiles = [...new Set(((v.pact as string[] | undefined) ?? [DEFAULT_PACT_DIR]).flatMap((p) => pactFilesOf(p)))];
   // A file that is no pact is a usage error here, not a verifier crash later.
   const pacts = pactFiles.map((f) => readAnyPact(f));
