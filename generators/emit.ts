@@ -66,8 +66,14 @@ import type { ValidateFunction } from 'ajv';
 import * as v from './validators.js';
 import type { OperationEntry, RuleSource, WebhookEntry } from '../core/index.ts';
 
+/** Every operation id of the contract: a misspelt one does not compile. */
+export type OperationId = ${operationTable(doc).map((o) => JSON.stringify(o.operationId)).join(' | ')};
+
+/** An operation of this contract: its id one of {@link OperationId}. */
+export type ContractOperation = OperationEntry & { readonly operationId: OperationId };
+
 /** Every operation of the contract. */
-export const operations: readonly OperationEntry[] = ${JSON.stringify(operationTable(doc), null, 2)};
+export const operations: readonly ContractOperation[] = ${JSON.stringify(operationTable(doc), null, 2)};
 
 /** Every webhook event of the contract. */
 export const webhooks: readonly WebhookEntry[] = ${JSON.stringify(webhookTable(doc), null, 2)};

@@ -4,8 +4,14 @@ import type { ValidateFunction } from 'ajv';
 import * as v from './validators.js';
 import type { OperationEntry, RuleSource, WebhookEntry } from '../core/index.ts';
 
+/** Every operation id of the contract: a misspelt one does not compile. */
+export type OperationId = "getToken" | "pair" | "unpair" | "getConfig" | "generateTransaction" | "startPreauth" | "independentRefund" | "getTransactionStatus" | "cancelTransaction" | "getPrintSlip" | "linkedRefund" | "preauthIncrement" | "preauthComplete" | "revertTransaction" | "getOperation";
+
+/** An operation of this contract: its id one of {@link OperationId}. */
+export type ContractOperation = OperationEntry & { readonly operationId: OperationId };
+
 /** Every operation of the contract. */
-export const operations: readonly OperationEntry[] = [
+export const operations: readonly ContractOperation[] = [
   {
     "operationId": "getToken",
     "method": "POST",

@@ -12,7 +12,7 @@ import type { PayConnectResponse, Redactor } from '../client/index.ts';
 import { type CheckContext, type CheckId, type CheckInput, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
 import { type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, isToolkitError, rootOf } from '../core/index.ts';
-import { operations } from '../generated/contract.ts';
+import { type OperationId, operations } from '../generated/contract.ts';
 import type { Profile } from '../profile/index.ts';
 import type { RunContext } from './run-context.ts';
 import type { DefectLedger, WaitKind } from './defects.ts';
@@ -225,7 +225,7 @@ export class Scope {
   }
 
   /** Calls an operation of the contract by id. State-changing amounts are capped off sandboxes. */
-  async call(pairing: Pairing, operationId: string, opts: CallOptions = {}, again = false): Promise<PayConnectResponse> {
+  async call(pairing: Pairing, operationId: OperationId, opts: CallOptions = {}, again = false): Promise<PayConnectResponse> {
     const op = operations.find((o) => o.operationId === operationId);
     if (!op) throw new ToolkitError('PCC_INTERNAL', `no operation ${operationId} in the contract`);
     const amount = (opts.body as { amount?: unknown } | undefined)?.amount;

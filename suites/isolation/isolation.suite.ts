@@ -9,7 +9,7 @@
  * answers 500 for every unknown id gets warnings, not a spec failure.
  */
 import { describe } from 'vitest';
-import type { Pairing, PayConnectResponse } from '../../src/index.ts';
+import type { OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { planFor, settle, slipOf, start } from '../_setup/steps/flows.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
 import { stringField, unknownId } from '../_setup/steps/pairing.ts';
@@ -110,7 +110,7 @@ describe('isolation', () => {
   });
 
   // Ids that name nothing, on every operation with an id in its path (harmless even if accepted).
-  const byId: [string, string, Record<string, unknown> | undefined][] = [
+  const byId: [OperationId, string, Record<string, unknown> | undefined][] = [
     ['getTransactionStatus', 'transaction_id', undefined],
     ['getPrintSlip', 'transaction_id', undefined],
     ['cancelTransaction', 'transaction_id', undefined],

@@ -7,22 +7,22 @@
 import type { InvalidVariant, SchemaNode } from '../../generators/arbitraries/index.ts';
 import { deref, schemaByName } from '../../generators/arbitraries/index.ts';
 import { operations } from '../../src/generated/contract.ts';
-import type { OperationEntry, Pairing, PayConnectResponse } from '../../src/index.ts';
+import type { ContractOperation, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { config } from '../_setup/steps/flows.ts';
 import type { ScenarioContext } from '../_setup/scenario.ts';
 
 /** Operations of the contract that take a request body. */
-export function bodyOperations(): OperationEntry[] {
+export function bodyOperations(): ContractOperation[] {
   return operations.filter((o) => typeof o.requestSchema === 'string' && o.requestSchema !== '');
 }
 
 /** The path parameters of an operation (`{transaction_id}` ...). */
-export function pathParams(op: OperationEntry): string[] {
+export function pathParams(op: ContractOperation): string[] {
   return [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
 /** What a 2xx answer of the operation started: from the contract's 200 schema. */
-export function startsWhat(op: OperationEntry): 'transaction' | 'operation' | 'nothing' {
+export function startsWhat(op: ContractOperation): 'transaction' | 'operation' | 'nothing' {
   const schema = op.responses['200']?.schema;
   if (schema === 'OperationReference') return 'operation';
   if (schema === 'TransactionCreated') return 'transaction';
@@ -105,7 +105,7 @@ export function fixBody(value: unknown, env: BodyEnv, broken?: string, cap = env
 }
 
 /** The component schema of an operation's body. */
-export function requestSchemaOf(op: OperationEntry): SchemaNode {
+export function requestSchemaOf(op: ContractOperation): SchemaNode {
   return deref(schemaByName(op.requestSchema as string));
 }
 
@@ -113,7 +113,7 @@ export function requestSchemaOf(op: OperationEntry): SchemaNode {
  * Whether an invalid variant may be sent: not a `null` in an optional field (whether null means
  * "absent" is not shown by the spec or the profiles), and no amount above --max-amount off a sandbox.
  */
-export function sendable(op: OperationEntry, v: InvalidVariant, env: BodyEnv): boolean {
+export function sendable(op: ContractOperation, v: InvalidVariant, env: BodyEnv): boolean {
   const schema = requestSchemaOf(op);
   const key = brokenKey(v.reason);
   if (key !== '' && isObject(v.value) && v.value[key] === null && !(schema.required ?? []).includes(key)) return false;
@@ -131,7 +131,7 @@ export function show(v: unknown): string {
  * Lets go of what a 2xx answer started: a transaction is canceled and converged (so the terminal is
  * free for the next one), an operation converged. Convergence runs its checks.
  */
-export async function release(t: ScenarioContext, p: Pairing, op: OperationEntry, res: PayConnectResponse): Promise<void> {
+export async function release(t: ScenarioContext, p: Pairing, op: ContractOperation, res: PayConnectResponse): Promise<void> {
   if (res.status < 200 || res.status > 299) return;
   const body = isObject(res.body) ? res.body : {};
   const what = startsWhat(op);
@@ -182,7 +182,7 @@ export function remainingOf(record: Record<string, unknown> | undefined): number
 }
 
 /** Why valid bodies of a state-changing operation are not sent in this terminal mode, if they are not. */
-export function validGate(t: ScenarioContext, op: OperationEntry): string | undefined {
+export function validGate(t: ScenarioContext, op: ContractOperation): string | undefined {
   if (!op.stateChanging) return undefined;
   if (t.harness.ctx.terminal === 'manual') return 'valid bodies start real transactions one after another: run them with --terminal auto (sandbox) or observe';
   const plan = t.terminal.plan('offline');

@@ -8,7 +8,7 @@
  */
 import { describe } from 'vitest';
 import { invalidArbitrary, validArbitrary } from '../../generators/arbitraries/index.ts';
-import type { OperationEntry, Pairing } from '../../src/index.ts';
+import type { ContractOperation, Pairing } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
 import { type BodyEnv, bodyEnv, bodyOperations, brokenKey, fixBody, pathParams, prepared, release, remainingOf, sendable, validGate } from './bodies.ts';
 import { holds, verdict } from './property.ts';
@@ -22,7 +22,7 @@ const validRuns = (t: ScenarioContext) => Math.max(1, Math.min(t.harness.ctx.run
  * Invalid bodies are cheap: `ctx.runs` of them, except on the unauthenticated endpoints (token,
  * pairing) of a target that is not a sandbox, where many failed attempts could trip a lockout.
  */
-const invalidRuns = (t: ScenarioContext, op: OperationEntry) => (op.bearer || t.harness.ctx.sandbox ? t.harness.ctx.runs : Math.min(t.harness.ctx.runs, 10));
+const invalidRuns = (t: ScenarioContext, op: ContractOperation) => (op.bearer || t.harness.ctx.sandbox ? t.harness.ctx.runs : Math.min(t.harness.ctx.runs, 10));
 
 /** The operation a prepared id comes from, for operations that act on a transaction. */
 const PREPARE_WITH: Readonly<Record<string, 'generateTransaction' | 'startPreauth'>> = {
@@ -39,7 +39,7 @@ interface Site {
 }
 
 /** A prepared id for `op`, or a skip reason. */
-async function preparedSite(t: ScenarioContext, p: Pairing, op: OperationEntry): Promise<Site | string> {
+async function preparedSite(t: ScenarioContext, p: Pairing, op: ContractOperation): Promise<Site | string> {
   const from = PREPARE_WITH[op.operationId];
   const [param] = pathParams(op);
   if (!from || !param) return `no way to prepare an id for ${op.operationId}`;
@@ -56,7 +56,7 @@ async function preparedSite(t: ScenarioContext, p: Pairing, op: OperationEntry):
 }
 
 /** Invalid bodies at `site` get a 4xx; whatever a wrongly accepted one started is let go. */
-async function invalidProperty(t: ScenarioContext, p: Pairing, op: OperationEntry, env: BodyEnv, site: Site): Promise<void> {
+async function invalidProperty(t: ScenarioContext, p: Pairing, op: ContractOperation, env: BodyEnv, site: Site): Promise<void> {
   t.param('operation', op.operationId);
   t.param('schema', op.requestSchema as string);
   t.param('where', site.where);
@@ -71,7 +71,7 @@ async function invalidProperty(t: ScenarioContext, p: Pairing, op: OperationEntr
 }
 
 /** Valid bodies at `site` are accepted (2xx, or 409 while busy); each started transaction is let go. */
-async function validProperty(t: ScenarioContext, p: Pairing, op: OperationEntry, env: BodyEnv, site: Site): Promise<void> {
+async function validProperty(t: ScenarioContext, p: Pairing, op: ContractOperation, env: BodyEnv, site: Site): Promise<void> {
   t.param('operation', op.operationId);
   t.param('schema', op.requestSchema as string);
   t.param('where', site.where);

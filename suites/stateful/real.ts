@@ -2,7 +2,7 @@
  * The real side of a model run: one fresh pairing (a fresh virtual terminal) per command sequence,
  * a scope that records which checks failed, and the trace of what each command sent and got.
  */
-import { Scope, type CheckId, type CheckInput, type Pairing, type PayConnectResponse } from '../../src/index.ts';
+import { Scope, type CheckId, type CheckInput, type OperationId, type Pairing, type PayConnectResponse } from '../../src/index.ts';
 import type { Prediction } from './model.ts';
 import { FINAL_STATUSES } from './model.ts';
 
@@ -48,7 +48,7 @@ export class Real {
   constructor(readonly pairing: Pairing, readonly scope: RecordingScope) {}
 
   /** Calls an operation; a network error or timeout stops the run (not a model finding). */
-  call(op: string, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
+  call(op: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
     return this.scope.call(this.pairing, op, opts);
   }
 

@@ -2,7 +2,7 @@
  * Building blocks the scenarios share: start a payment the way the terminal mode wants it, converge
  * it, and check its outcome and slip.
  */
-import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
+import type { OperationId, Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
 import { OperatorAbort, OperatorRedo, type ScenarioContext } from '../scenario.ts';
 
 /** The plan for `want`, or skips the test when the terminal mode cannot produce it. */
@@ -17,7 +17,7 @@ export function planFor(t: ScenarioContext, want: Outcome, base?: number): Plan 
 }
 
 /** Starts a transaction with `op` (generate, preauth, refunds) and returns its id, or blocks. */
-export async function start(t: ScenarioContext, p: Pairing, op: string, body: Record<string, unknown>, params?: Record<string, string>): Promise<{ id: string; res: PayConnectResponse }> {
+export async function start(t: ScenarioContext, p: Pairing, op: OperationId, body: Record<string, unknown>, params?: Record<string, string>): Promise<{ id: string; res: PayConnectResponse }> {
   const res = await t.scope.call(p, op, { body, params });
   const id = t.scope.idFrom(res, 'transaction_id', op);
   return { id, res };

@@ -4,7 +4,7 @@
  * happened, and fetch a print slip with the checks that relate it to the transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
+import type { OperationId, Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
 import { PACT_BASE_AMOUNT, expectedOutcome } from '../../../src/index.ts';
 import { settle, slipOf } from './flows.ts';
 import type { ScenarioContext } from '../scenario.ts';
@@ -107,7 +107,7 @@ let terminalStuck = false;
  * Calls a starting operation (generate, preauth, refunds); while it answers 409 (an earlier
  * transaction, maybe of another scenario, still pending) waits and retries up to the deadline.
  */
-export async function callIdle(t: ScenarioContext, p: Pairing, op: string, body: unknown, params?: Record<string, string>): Promise<PayConnectResponse> {
+export async function callIdle(t: ScenarioContext, p: Pairing, op: OperationId, body: unknown, params?: Record<string, string>): Promise<PayConnectResponse> {
   const end = Date.now() + t.harness.budgeted(budget(t));
   let res = await t.scope.call(p, op, { body, params });
   while (res.status === 409 && !terminalStuck && !t.harness.defects.blocker('transaction-final') && Date.now() < end) {
@@ -119,7 +119,7 @@ export async function callIdle(t: ScenarioContext, p: Pairing, op: string, body:
 }
 
 /** Starts a transaction on an idle terminal and returns its id, or stops the scenario. */
-export async function begin(t: ScenarioContext, p: Pairing, op: string, body: Rec, params?: Record<string, string>): Promise<{ id: string; res: PayConnectResponse }> {
+export async function begin(t: ScenarioContext, p: Pairing, op: OperationId, body: Rec, params?: Record<string, string>): Promise<{ id: string; res: PayConnectResponse }> {
   const res = await callIdle(t, p, op, body, params);
   // Busy for a whole deadline after an earlier transaction never converged (a failure already
   // reported where it happened): this scenario cannot run, and is not to blame.

@@ -3,6 +3,7 @@
  * and the real pairing, how a command names its target, and the probe of an unknown id.
  */
 import type { AsyncCommand } from 'fast-check';
+import type { OperationId } from '../../../src/index.ts';
 import type { MTxn, TerminalModel } from '../model.ts';
 import type { Real } from '../real.ts';
 
@@ -50,7 +51,7 @@ export function aim(m: Readonly<TerminalModel>, p: Pool, back: number): MTxn | u
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The request for an unknown id: sandbox.md says unknown transaction ids answer 404. */
-export async function probeUnknown(r: Real, command: string, op: string, body?: unknown): Promise<void> {
+export async function probeUnknown(r: Real, command: string, op: OperationId, body?: unknown): Promise<void> {
   const res = await r.call(op, { params: { transaction_id: UNKNOWN_ID }, ...(body === undefined ? {} : { body }) });
   r.answer(command, res, { codes: [404], why: 'no transaction has this id', clause: 'sandbox#errors' });
 }

@@ -1,10 +1,11 @@
 /** generate, preauth and independent refund: a new transaction, or 409 while the terminal is busy. */
+import type { OperationId } from '../../../src/index.ts';
 import { type TerminalModel, type TxnKind, suffixOf } from '../model.ts';
 import { ModelDeviation, type Real, idIn } from '../real.ts';
 import type { ModelCommand } from './command.ts';
 import { expiredMeanwhile, settlePending } from './wait.ts';
 
-const OPS: Record<'Generate' | 'Preauth' | 'IndependentRefund', { op: string; kind: TxnKind }> = {
+const OPS: Record<'Generate' | 'Preauth' | 'IndependentRefund', { op: OperationId; kind: TxnKind }> = {
   Generate: { op: 'generateTransaction', kind: 'payment' },
   Preauth: { op: 'startPreauth', kind: 'preauth' },
   IndependentRefund: { op: 'independentRefund', kind: 'refund' },
