@@ -3,7 +3,7 @@
  * and response is named with its interaction, the toolkit's own pacts pass, usage errors are one
  * line and exit 2, and no secret the pact holds is ever printed.
  */
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CHECK_PACT_USAGE, checkPactCommand } from '../src/cli/pact-commands.ts';
@@ -13,10 +13,12 @@ import { writeFileSync } from 'node:fs';
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'pacts');
 const fixture = (name: string) => join(FIXTURES, name);
 
+/** check-pact in process; its reports go to a temporary folder (no HTML) unless --reports is given. */
 async function checkPact(...argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await checkPactCommand(argv, {}, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), interactive: false });
+  const args = argv.includes('--reports') ? argv : ['--reports', tempDir(), '--no-html', ...argv];
+  const code = await checkPactCommand(args, {}, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), interactive: false });
   return { code, stdout, stderr };
 }
 
@@ -24,6 +26,20 @@ async function checkPact(...argv: string[]) {
 const lineOf = (out: string, description: string) => out.split('\n').find((l) => l.includes(`"${description}"`));
 
 describe('check-pact', () => {
+  test('writes the reports the other commands write: a test per interaction, each impossibility a failure, not certified', async () => {
+    const dir = tempDir();
+    const r = await checkPact('--reports', dir, '--no-html', fixture('integrator-v4-impossible.json'));
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain(`reports: ${join(dir, 'summary.json')}`);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdict: string; counts: { tests: number; passed: number; failed: number }; findings: { check: string; severity: string; test: string }[] };
+    expect(summary).toMatchObject({ verdict: 'fail', counts: { tests: 8, passed: 1, failed: 7 } });
+    expect(new Set(summary.findings.map((f) => `${f.check}/${f.severity}`))).toEqual(new Set(['pact.interaction-possible/failure']));
+    expect(summary.findings.find((f) => f.test.includes('acme starts a payment'))).toBeDefined();
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites[^>]* tests="8"[^>]* failures="7"/);
+    expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toMatch(/NOT CERTIFIED/);
+    expect(readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-result.json'))).toHaveLength(8);
+  });
+
   test('an impossible V4 pact: every interaction named with each reason, exit 1', async () => {
     const r = await checkPact(fixture('integrator-v4-impossible.json'));
     expect(r.code, r.stderr).toBe(1);

@@ -14,9 +14,14 @@ import { type Forwarder, loadTransport, startForwarder } from '../transport/inde
 import { NETWORK_PARSE_OPTIONS, networkSettingsFrom, networkUsage } from '../config/index.ts';
 import { DURATION_HINT, tryParseDuration } from '../config/duration.ts';
 import type { RunIo } from '../engine/index.ts';
+import { resolve } from 'node:path';
+import { writeCheckPactReports } from './check-pact-reports.ts';
+
+/** Where check-pact writes its reports by default. */
+const CHECK_PACT_REPORTS = 'reports/pact-check';
 
 /** The help of `check-pact`. */
-export const CHECK_PACT_USAGE = `usage: payconnect-conformance check-pact [--json] FILE...
+export const CHECK_PACT_USAGE = `usage: payconnect-conformance check-pact [--json] [--reports DIR] [--no-html] FILE...
 
 Checks consumer pacts (Pact V2, V3 or V4 JSON files) against contracts/pay-connect.openapi.yaml:
 is every interaction possible for a provider that follows the contract?
@@ -31,8 +36,11 @@ Matchers: the example values are validated (they are what a provider is sent and
 matching rules only loosen the comparison, and a regex rule its own example fails is reported.
 Secrets in a pact (Authorization values, client_secret, access_token, ...) are never printed.
 
-  --json        print the result as JSON
-  -h, --help    this help
+  --json          print the result as JSON
+  --reports DIR   where the reports go (default ${CHECK_PACT_REPORTS}): summary.json, junit.xml,
+                  certification.md/.html, Allure; one test per interaction
+  --no-html       skip the Allure HTML report
+  -h, --help      this help
 
 Exit code: 0 every interaction is possible, 1 one is not, 2 usage error (a file missing, not
 JSON, not a pact). To verify a pact against the simulator: verify-pacts --pact FILE --target sim.
@@ -95,7 +103,7 @@ export async function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, 
   try {
     let parsed;
     try {
-      parsed = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
+      parsed = parseArgs({ args: argv, options: { json: { type: 'boolean' }, reports: { type: 'string' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
     } catch (e) {
       throw new ToolkitError('PCC_USAGE', (e as Error).message.split('\n')[0]!, 'usage: payconnect-conformance check-pact [--json] FILE... (see check-pact --help)');
     }
@@ -105,9 +113,12 @@ export async function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, 
     }
     const files = parsed.positionals;
     if (files.length === 0) throw new ToolkitError('PCC_USAGE', 'check-pact needs at least one pact file', 'pass the pact files your consumer tests wrote: check-pact pacts/my-pos-pay-connect.json');
+    const startedAt = new Date().toISOString();
     const report = checkPactFiles(files);
     io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckPact(report));
-    return report.ok ? 0 : 1;
+    const written = await writeCheckPactReports({ dir: resolve(parsed.values.reports ?? CHECK_PACT_REPORTS), report, startedAt, html: !parsed.values['no-html'], stderr: io.stderr });
+    if (!parsed.values.json) io.stdout(`reports: ${written.reports.summary}, ${written.reports.certificationMd}${written.reports.allureReport ? `, ${written.reports.allureReport}/index.html` : ''}\n`);
+    return report.ok ? (written.exitCode === 2 ? 2 : 0) : 1;
   } catch (e) {
     if (!isToolkitError(e) || e.code !== 'PCC_USAGE') throw e;
     io.stderr(`${e.toUserMessage()}\n`);
