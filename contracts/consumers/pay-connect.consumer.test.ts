@@ -22,7 +22,13 @@ let passed = 0;
 
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-describe('consumer pact: HTTP interactions', () => {
+// About one run in three, one or two of the 143 interactions fail with Pact's "expected but not
+// received" while the client's request itself raised no error: Pact's mock servers start and stop
+// once per test, and the mock did not see the request (seen at 967d90f too, and with the files run
+// one at a time; the cause inside Pact's mock server is not found). It is our own pact being
+// written, not a service judged: a second attempt on a fresh mock is fair; a real mismatch fails all
+// three attempts.
+describe('consumer pact: HTTP interactions', { retry: 2 }, () => {
   for (const i of http) {
     test(i.description, async () => {
       await declareHttp(pact, i).executeTest((mock) => driveInteraction(i, mock.url));
