@@ -52,8 +52,9 @@ describe('loadTransport: one clear message per bad setting, naming the file', ()
   test('--proxy wins over the environment, for http and https alike', () => {
     expect(loadTransport({ proxy: 'http://p:1' }, { HTTPS_PROXY: 'http://other:2', http_proxy: 'http://other:3' }).proxy).toEqual({ httpProxy: 'http://p:1', httpsProxy: 'http://p:1' });
   });
-  test('a proxy variable that is not a URL is named (its password not shown)', () => {
-    const e = errorOf(() => loadTransport({}, { HTTPS_PROXY: 'user:pw@proxy' }));
+  test('a proxy variable without a scheme is http, as curl takes it; one with another scheme is named (its password not shown)', () => {
+    expect(loadTransport({}, { HTTPS_PROXY: 'proxy.corp:3128' }).proxy).toEqual({ httpsProxy: 'http://proxy.corp:3128' });
+    const e = errorOf(() => loadTransport({}, { HTTPS_PROXY: 'ftp://user:pw@proxy' }));
     expect(e.code).toBe('PCC_CONFIG_INVALID');
     expect(e.message).toMatch(/HTTP_PROXY\/HTTPS_PROXY/);
   });

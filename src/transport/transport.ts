@@ -141,10 +141,12 @@ export function createDispatcher(transport: Transport, options: Agent.Options = 
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
 function proxyOf(settings: TransportSettings, env: NodeJS.ProcessEnv): Transport['proxy'] {
+  // curl takes `proxy.corp:3128` for http://proxy.corp:3128; so do we.
+  const schemed = (v: string | undefined) => (v === undefined || v.includes('://') ? v : `http://${v}`);
   const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v.trim() !== '')?.trim();
   const explicit = settings.proxy;
-  const httpProxy = explicit ?? pick('http_proxy', 'HTTP_PROXY');
-  const httpsProxy = explicit ?? pick('https_proxy', 'HTTPS_PROXY');
+  const httpProxy = explicit ?? schemed(pick('http_proxy', 'HTTP_PROXY'));
+  const httpsProxy = explicit ?? schemed(pick('https_proxy', 'HTTPS_PROXY'));
   const noProxy = pick('no_proxy', 'NO_PROXY');
   for (const [name, value] of [['the proxy', httpProxy], ['the proxy', httpsProxy]] as const) {
     if (value !== undefined && !/^(https?|socks5?):\/\/[^/]/i.test(value)) {
