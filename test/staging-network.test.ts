@@ -118,3 +118,26 @@ test.concurrent('a forward proxy: a port the proxy does not tunnel to: exit 2 na
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/^PCC_PROXY: the proxy http:\/\/127\.0\.0\.1:\d+ refused to connect to it \(403/);
 });
+
+/** Another command of the toolkit, with no proxy or CA from this machine's environment. */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return runCli(args, { env: { HTTPS_PROXY: undefined, HTTP_PROXY: undefined, https_proxy: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined, NODE_EXTRA_CA_CERTS: undefined, ...env }, timeoutMs: 120_000 });
+}
+
+test.concurrent('the other commands: verify-pacts through the mTLS front (the Pact core goes through the loopback forwarder)', async () => {
+  const otps = ['204101', '204102', '204103', '204104', '204105'].flatMap((o) => ['--otp', o]);
+  const r = await cli(['verify-pacts', '--target', front.mtlsUrl, '--integrator-id', sim.integratorId, '--vault', join(tempDir(), 'vault.json'), '--deadline', '5s',
+    '--ca-file', front.caFile, '--client-cert', front.clientCert, '--client-key', front.clientKey, ...otps]);
+  expect(r.stdout + r.stderr).toMatch(/^PASS: \d+ interactions verified/m);
+  expect(r.code).toBe(0);
+});
+
+test.concurrent('the other commands: pair warns without --webhook-url; check-receiver names an untrusted CA (exit 2), not the receiver', async () => {
+  const paired = await cli(['pair', '--target', front.tlsUrl, '--integrator-id', sim.integratorId, '--otp', '204201', '--vault', join(tempDir(), 'vault.json'), '--ca-file', front.caFile]);
+  expect(paired.code, paired.stderr).toBe(0);
+  expect(paired.stdout).toMatch(/^paired terminal /);
+  expect(paired.stderr).toMatch(/^warning: paired without --webhook-url: .*not checked/);
+  const receiver = await cli(['check-receiver', '--url', `${front.tlsUrl}/hook`, '--no-html', '--reports', tempDir()], { PAYCONNECT_WEBHOOK_SECRET: 'k'.repeat(32) });
+  expect(receiver.code).toBe(2);
+  expect(receiver.stderr).toMatch(/^PCC_TARGET_TLS: the certificate of https:\/\/localhost:\d+ is not signed by a CA the toolkit trusts/m);
+});
