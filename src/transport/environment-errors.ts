@@ -5,7 +5,7 @@
  * never a finding filed against the service.
  */
 import { ToolkitError } from '../core/errors.ts';
-import { withoutCredentials, type Transport } from './transport.ts';
+import { LOOPBACK_HOSTS, withoutCredentials, type Transport } from './transport.ts';
 
 /** Certificate and handshake errors of Node's TLS (openssl's names, and Node's ERR_TLS_ and ERR_SSL_). */
 const CERTIFICATE = /^(UNABLE_TO_|SELF_SIGNED_|DEPTH_ZERO_SELF_SIGNED|CERT_|ERR_TLS_CERT_|HOSTNAME_MISMATCH|INVALID_CA|UNABLE_TO_VERIFY)/;
@@ -32,7 +32,8 @@ export function proxyFor(transport: Transport, url: string): string | undefined 
   if (!transport.proxy) return undefined;
   const u = new URL(url);
   const host = u.hostname.toLowerCase();
-  if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.startsWith('127.')) return undefined;
+  // The same hosts createDispatcher sends direct, so the cause named is the way really taken.
+  if (LOOPBACK_HOSTS.includes(host)) return undefined;
   const port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
   for (const raw of (transport.proxy.noProxy ?? '').split(/[,\s]+/).filter(Boolean)) {
     if (raw === '*') return undefined;

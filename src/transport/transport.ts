@@ -128,7 +128,7 @@ export function createDispatcher(transport: Transport, options: Agent.Options = 
   return new EnvHttpProxyAgent({
     ...options,
     ...transport.proxy,
-    noProxy: [transport.proxy.noProxy, ...LOOPBACK].filter(Boolean).join(','),
+    noProxy: [transport.proxy.noProxy, ...LOOPBACK_HOSTS].filter(Boolean).join(','),
     connect,
     // The tunnel's far end is the service: its TLS is the service's; the proxy's own TLS (an https
     // proxy) trusts the same CAs.
@@ -138,7 +138,7 @@ export function createDispatcher(transport: Transport, options: Agent.Options = 
 }
 
 /** Never proxied (NO_PROXY entries as undici matches them: `[::1]` in brackets). */
-const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 function proxyOf(settings: TransportSettings, env: NodeJS.ProcessEnv): Transport['proxy'] {
   // curl takes `proxy.corp:3128` for http://proxy.corp:3128; so do we.
