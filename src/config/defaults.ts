@@ -69,6 +69,8 @@ export const DEFAULTS = Object.freeze({
   sim: Object.freeze({
     /** @default [] */
     faults: Object.freeze([]) as readonly string[],
+    /** Fault switches act every time they are consulted. @default 1 */
+    faultRate: 1,
     /** @default 20 */
     stepDelayMs: 20,
     /** @default 1500 */

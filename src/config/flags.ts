@@ -111,6 +111,8 @@ const TABLE = [
     description: 'Do not write the HTML report' },
   { name: 'sim-fault', key: 'sim.faults', type: 'string', multiple: true, placeholder: '<id>', group: 'simulator',
     description: 'Turn on a simulator fault switch; repeat for several' },
+  { name: 'sim-fault-rate', key: 'sim.faultRate', type: 'string', placeholder: '<p>', group: 'simulator',
+    description: 'The probability (above 0, at most 1) that a fault switch acts each time it is consulted, drawn from the seed: intermittent defects', defaultText: '1' },
   { name: 'sim-step-delay', key: 'sim.stepDelay', type: 'string', placeholder: '<duration>', group: 'simulator',
     description: 'Delay between two steps of the virtual terminal', defaultText: formatDuration(DEFAULTS.sim.stepDelayMs) },
   { name: 'sim-terminal', key: 'sim.terminal', type: 'string', placeholder: 'auto|manual', group: 'simulator',

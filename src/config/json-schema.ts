@@ -48,6 +48,7 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   reports: { type: 'string' },
   html: { type: 'boolean' },
   'sim.faults': strings(),
+  'sim.faultRate': { type: 'number', exclusiveMinimum: 0, maximum: 1 },
   'sim.stepDelay': duration,
   'sim.deadline': duration,
   'sim.terminal': { enum: ['auto', 'manual'] },

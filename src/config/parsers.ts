@@ -214,6 +214,19 @@ export function duration(min: number): Parser<number> {
   };
 }
 
+/** A probability above 0 and at most 1: a decimal from text, a number from a file. */
+export function probability(hint: string): Parser<number> {
+  return (value, fromText) => {
+    let n: number;
+    if (fromText && typeof value === 'string' && /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value)) n = Number(value);
+    else if (!fromText && typeof value === 'number') n = value;
+    else if (fromText) throw new InvalidValue('not a number', hint);
+    else throw new InvalidValue(`expected a number, got ${typeOf(value)}`, hint);
+    if (!(n > 0 && n <= 1)) throw new InvalidValue('must be above 0 and at most 1', hint);
+    return n;
+  };
+}
+
 /** An integer within [min, max]: digits from text, a number from a file. */
 export function integer(min: number, max: number, hint: string): Parser<number> {
   return (value, fromText) => {

@@ -38,14 +38,14 @@ describe('resolveConfig defaults', () => {
       shard: undefined,
       labels: {},
       resume: false,
-      sim: { faults: [], stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
+      sim: { faults: [], faultRate: 1, stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
       disabledChecks: [],
       transport: {},
       configFile: undefined,
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(37);
+    expect(Object.keys(config.sources)).toHaveLength(38);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
@@ -109,7 +109,9 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
   it('resolves sim settings, durations and runs presets', async () => {
     const cwd = await dirWithConfig({ sim: { stepDelay: 0, deadline: '2s' }, runs: 'thorough' });
     const config = await resolveIn(cwd, ['--sim-fault', 'slip.bad-currency', '--sim-fault', 'token.type-lowercase'], { PAYCONNECT_SIM_DEADLINE: '750ms' });
-    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], stepDelayMs: 0, deadlineMs: 750, terminal: 'auto' });
+    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], faultRate: 1, stepDelayMs: 0, deadlineMs: 750, terminal: 'auto' });
+    expect((await resolveIn(cwd, ['--sim-fault', 'slip.bad-tag', '--sim-fault-rate', '0.3'])).sim.faultRate).toBe(0.3);
+    expect((await resolveIn(await dirWithConfig({ sim: { faultRate: 0.5 } }))).sim.faultRate).toBe(0.5);
     expect(config.runs).toBe(1000);
     expect((await resolveIn(cwd, ['--runs', '7'])).runs).toBe(7);
     expect(config.sources).toMatchObject({ 'sim.faults': 'flag', 'sim.stepDelay': 'file', 'sim.deadline': 'env' });

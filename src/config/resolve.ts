@@ -16,7 +16,7 @@ import * as p from './parsers.ts';
 import { PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
 const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
-const SIM_KEYS = ['sim.faults', 'sim.stepDelay', 'sim.deadline', 'sim.terminal'] as const;
+const SIM_KEYS = ['sim.faults', 'sim.faultRate', 'sim.stepDelay', 'sim.deadline', 'sim.terminal'] as const;
 
 /**
  * Resolves the `run` configuration. Reads only what it is given (argv, env, cwd) plus the config
@@ -93,6 +93,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const proxy = take('proxy', p.proxyUrl);
   const sim = {
     faults: take('sim.faults', p.list(p.faultId, 'give fault ids as an array of strings')) ?? [...DEFAULTS.sim.faults],
+    faultRate: take('sim.faultRate', p.probability('give a probability such as 0.3 (30 % of the decisions a fault switch makes), or 1 (always)')) ?? DEFAULTS.sim.faultRate,
     stepDelayMs: take('sim.stepDelay', p.duration(0)) ?? DEFAULTS.sim.stepDelayMs,
     deadlineMs: take('sim.deadline', p.duration(1)) ?? DEFAULTS.sim.deadlineMs,
     terminal: take('sim.terminal', p.choice(SIM_TERMINAL_MODES)) ?? 'auto',

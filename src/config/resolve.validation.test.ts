@@ -112,6 +112,18 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     expect(byEnv.code).toBe('PCC_CONFIG_INVALID');
   });
 
+  it('rejects a fault rate that is not a probability, from a flag or the file', async () => {
+    for (const bad of ['0', '1.5', 'half', '-0.2']) {
+      const error = await failure(await emptyDir(), ['--sim-fault', 'slip.bad-tag', '--sim-fault-rate', bad]);
+      expect(error.code, bad).toBe('PCC_USAGE');
+      expect(error.message, bad).toMatch(/--sim-fault-rate/);
+      expect(error.hint, bad).toMatch(/probability such as 0\.3/);
+    }
+    const fromFile = await failure(await dirWithConfig({ sim: { faultRate: 2 } }));
+    expect(fromFile.code).toBe('PCC_CONFIG_INVALID');
+    expect(fromFile.message).toMatch(/sim\.faultRate/);
+  });
+
   it('rejects --sim-* flags with another target, but lets file sim settings ride along', async () => {
     const error = await failure(await emptyDir(), ['--target', 'pact', '--sim-fault', 'slip.bad-tag']);
     expect(error.code).toBe('PCC_USAGE');

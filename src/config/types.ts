@@ -54,6 +54,11 @@ export interface SimUserConfig {
   /** The simulator's own deadline for a terminal operation. */
   deadline?: Duration;
   /**
+   * The probability, above 0 and at most 1, that an active fault switch acts each time it is consulted
+   * (drawn from the run's seed): below 1 the faults are intermittent defects. @default 1
+   */
+  faultRate?: number;
+  /**
    * `manual`: the virtual terminal waits for an operator action (`POST /_sim/terminals/{id}/actions`)
    * instead of deciding by the amount; the run then drives the terminal in manual mode. @default 'auto'
    */
@@ -208,7 +213,7 @@ export interface ResolvedConfig {
   /** key -> value, in the order given. */
   readonly labels: Record<string, string>;
   readonly resume: boolean;
-  readonly sim: { faults: string[]; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };
+  readonly sim: { faults: string[]; faultRate: number; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];
   /** CA file, client certificate and proxy of the connections to the service (absolute paths). */

@@ -353,6 +353,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       'terminal.mode': config.terminal,
       seed: String(config.seed),
       ...(config.target.kind === 'sim' && config.sim.faults.length > 0 ? { 'sim.faults': config.sim.faults.join(', ') } : {}),
+      ...(config.target.kind === 'sim' && config.sim.faults.length > 0 && config.sim.faultRate < 1 ? { 'sim.fault-rate': String(config.sim.faultRate) } : {}),
     };
     // Labels (firmware, terminal serial, tester) beside the run's own facts; a clash keeps both.
     const own = { ...environment, 'terminal.id': '' };
@@ -447,6 +448,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       suitesSelected: [...suites],
       contract,
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
+      ...(config.target.kind === 'sim' && config.sim.faults.length > 0 && config.sim.faultRate < 1 ? { faultRate: config.sim.faultRate } : {}),
       checksDisabled: [...config.disabledChecks],
       labels: { ...config.labels },
       ...(connection ? { connection } : {}),

@@ -122,7 +122,7 @@ function facts(info: RunInfo, cert: Certification): [string, string][] {
     ['Profile / terminal mode', `${info.profile} / ${info.terminalMode}${info.strict ? ' (strict)' : ''}`],
     ['Seed', String(info.seed)],
     ['Suites', info.suitesSelected.length > 0 ? info.suitesSelected.join(', ') : 'all'],
-    ...(info.faults.length > 0 ? [['Simulator faults', info.faults.join(', ')] as [string, string]] : []),
+    ...(info.faults.length > 0 ? [['Simulator faults', `${info.faults.join(', ')}${info.faultRate !== undefined && info.faultRate < 1 ? ` (each acting at ${info.faultRate * 100} % of its decisions)` : ''}`] as [string, string]] : []),
     ...((info.checksDisabled ?? []).length > 0 ? [['Checks disabled', info.checksDisabled!.join(', ')] as [string, string]] : []),
     ['summary.json SHA-256', cert.summarySha256],
   ];

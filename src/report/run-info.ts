@@ -22,6 +22,8 @@ export interface RunInfo {
   contract: { file: string; sha256: string };
   /** Simulator fault switches that were on (sim target only). */
   faults: string[];
+  /** Present below 1: the probability each fault switch acted at a decision (`--sim-fault-rate`). */
+  faultRate?: number;
   /** Check ids turned off by `checks.disable` / `--disable-check` (absent or empty: none). */
   checksDisabled?: string[];
   /** The run's labels (`--label firmware=4.2.1`), in the order given; absent or empty: none. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FaultId } from './faults.ts';
-import { P, pairClient, pay, pollUntil, sleep, useFaultSims, waitOperation, type TestSim } from './testkit.ts';
+import { P, pairClient, pay, pollUntil, sleep, startTestSim, useFaultSims, waitOperation, type TestSim } from './testkit.ts';
 
 let t: TestSim;
 useFaultSims([{}], ([s]) => (t = s!));
@@ -106,6 +106,24 @@ describe('token, config and pairing faults', () => {
     expect(typeof r.json.detail).toBe('string');
     t.sim.setFaults([]);
     expect((await c.post(P.generate, { amount: 1000 })).status).toBe(200);
+  });
+
+  it('generate.server-error at a fault rate of 0.5 answers 500 to some generates and starts the others', async () => {
+    const flaky = await startTestSim({ faults: ['generate.server-error'], faultRate: 0.5, seed: 11 });
+    try {
+      const c = await pairClient(flaky);
+      const statuses: number[] = [];
+      for (let i = 0; i < 16; i++) {
+        const r = await c.post(P.generate, { amount: 1000 });
+        statuses.push(r.status);
+        if (r.status === 200) await pollUntil(c, P.status(r.json.transaction_id as string), (x) => x.status === 'SUCCESS');
+      }
+      expect(statuses.filter((x) => x === 500).length).toBeGreaterThan(0);
+      expect(statuses.filter((x) => x === 200).length).toBeGreaterThan(0);
+      expect(statuses.every((x) => x === 200 || x === 500)).toBe(true);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('pair.name-not-echoed answers another pay_connect_name than the name sent', async () => {

@@ -125,10 +125,19 @@ export function assertFaultIds(ids: readonly string[]): asserts ids is readonly 
   }
 }
 
-/** The live set of active faults; replaced as a whole at runtime, read on every decision. */
+/** The random source a fault rate draws from: a uniform number in [0, 1). */
+export type Draw = () => number;
+
+/**
+ * The live set of active faults; replaced as a whole at runtime, read on every decision. With a rate
+ * below 1 (`sim --fault-rate P`) an active fault fires at each decision that consults it with
+ * probability P, drawn from a seeded source of its own: an intermittent defect, reproducible from the
+ * seed, that leaves the ids and OTPs of the run as they would be without it.
+ */
 export class FaultSet {
   private active = new Set<FaultId>();
-  constructor(ids: readonly string[] = []) {
+  constructor(ids: readonly string[] = [], private readonly rate = 1, private readonly draw: Draw = Math.random) {
+    assertFaultRate(rate);
     this.set(ids);
   }
   /** Replaces the active faults (validated first, so a bad list changes nothing). */
@@ -136,10 +145,24 @@ export class FaultSet {
     assertFaultIds(ids);
     this.active = new Set(ids);
   }
+  /** Whether the fault acts at this decision: it is active, and (below rate 1) the draw says so. */
   has(id: FaultId): boolean {
-    return this.active.has(id);
+    if (!this.active.has(id)) return false;
+    return this.rate >= 1 || this.draw() < this.rate;
   }
   list(): FaultId[] {
     return [...this.active];
+  }
+  /** The probability an active fault fires at a decision. */
+  get faultRate(): number {
+    return this.rate;
+  }
+}
+
+/** Throws a PCC_CONFIG_INVALID error unless `rate` is a probability above 0 and at most 1. */
+export function assertFaultRate(rate: number): void {
+  if (!(typeof rate === 'number' && rate > 0 && rate <= 1)) {
+    throw new ToolkitError('PCC_CONFIG_INVALID', `simulator fault rate ${JSON.stringify(rate)} is not a probability above 0 and at most 1`,
+      'give the fault rate as a number such as 0.3 (30 % of the decisions a fault switch makes), or 1 (always)');
   }
 }

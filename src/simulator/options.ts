@@ -1,7 +1,7 @@
 /** Options of the embedded simulator, their defaults (in one place) and their validation. */
 import { randomInt } from 'node:crypto';
 import { ToolkitError } from '../core/errors.ts';
-import { assertFaultIds, type FaultId } from './faults.ts';
+import { assertFaultIds, assertFaultRate, type FaultId } from './faults.ts';
 import type { SimRecordEntry } from './recording.ts';
 
 /** Options of {@link startSimulator}; all optional. */
@@ -20,6 +20,11 @@ export interface SimulatorOptions {
   seed?: number;
   /** Fault switches active from the start. @default [] */
   faults?: readonly FaultId[];
+  /**
+   * The probability an active fault switch acts each time it is consulted (a request, a terminal step, a
+   * delivery), drawn from the seed: below 1 the defects are intermittent. Above 0, at most 1. @default 1
+   */
+  faultRate?: number;
   /** Token lifetime in seconds, reported as `expires_in`. @default 3600 */
   tokenLifetimeSec?: number;
   /** Final transactions (and final operations) kept per terminal; older ones are evicted and answer 404. @default 1000 */
@@ -104,6 +109,7 @@ export interface ResolvedSimulatorOptions {
   readonly webhookRetryScale: number;
   readonly seed: number;
   readonly faults: readonly FaultId[];
+  readonly faultRate: number;
   readonly tokenLifetimeSec: number;
   readonly maxFinalPerTerminal: number;
   readonly onRequest: ((line: string) => void) | undefined;
@@ -160,6 +166,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     webhookRetryScale: o.webhookRetryScale ?? SIMULATOR_DEFAULTS.webhookRetryScale,
     seed: o.seed ?? randomInt(1, 2 ** 31),
     faults: [...(o.faults ?? [])],
+    faultRate: o.faultRate ?? 1,
     tokenLifetimeSec: o.tokenLifetimeSec ?? SIMULATOR_DEFAULTS.tokenLifetimeSec,
     maxFinalPerTerminal: o.maxFinalPerTerminal ?? SIMULATOR_DEFAULTS.maxFinalPerTerminal,
     onRequest: o.onRequest,
@@ -192,5 +199,6 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
   check(r.keepAlive === 'announced' || r.keepAlive === 'close' || isInt(r.keepAlive, 1, 600_000), 'keepAlive', '"announced", "close" or a whole number of ms from 1 to 600000', r.keepAlive);
   check(r.onTlsError === undefined || typeof r.onTlsError === 'function', 'onTlsError', 'a function', typeof r.onTlsError);
   assertFaultIds(r.faults);
+  assertFaultRate(r.faultRate);
   return r;
 }

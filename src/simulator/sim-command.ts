@@ -32,6 +32,7 @@ const FLAGS = {
   'webhook-retry-scale': { type: 'string' },
   seed: { type: 'string' },
   fault: { type: 'string', multiple: true },
+  'fault-rate': { type: 'string' },
   otps: { type: 'string' },
   terminal: { type: 'string' },
   'manual-deadline': { type: 'string' },
@@ -49,7 +50,7 @@ const ACTION_KEYS: Readonly<Record<string, TerminalAction>> = {
 const KEYS_HELP = 'p present card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list waiting, q stop';
 
 const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS] [--webhook-retry-scale X]
-           [--seed N] [--fault ID]... [--otps N] [--terminal auto|manual] [--manual-deadline MS] [--record FILE]
+           [--seed N] [--fault ID]... [--fault-rate P] [--otps N] [--terminal auto|manual] [--manual-deadline MS] [--record FILE]
            [--keep-alive announced|close|MS] [--tls [--tls-dir DIR]]
   --port                 port to listen on (0 = any free port; default 0)
   --host                 address to listen on (default 127.0.0.1)
@@ -58,6 +59,9 @@ const USAGE = `usage: sim [--port N] [--host H] [--step-delay MS] [--deadline MS
   --webhook-retry-scale  factor on the 5/10/20/40/80 s webhook retry schedule, (0, 1] (default 0.01)
   --seed                 seed of ids and OTPs, 0..4294967295 (default random)
   --fault                a fault switch, repeatable; one of: ${FAULTS.map((f) => f.id).join(', ')}
+  --fault-rate           the probability, above 0 and at most 1, that an active fault switch acts each time
+                         it is consulted (a request, a terminal step, a delivery), drawn from --seed: below 1
+                         the defects are intermittent (default 1: always)
   --otps                 how many fresh OTPs to print, 0..100 (default 5)
   --terminal             auto (default): the amount's last two digits decide the outcome; manual: each
                          payment, preauthorization or refund waits for an operator action: keys p present
@@ -121,6 +125,13 @@ function toOptions(values: Record<string, unknown>): Parsed {
   for (const f of faults) {
     if (!isFaultId(f)) throw new UsageError(`--fault "${f}" is not a fault switch. Fix: use one of ${FAULTS.map((x) => x.id).join(', ')}.`);
   }
+  const rateText = str('fault-rate');
+  let faultRate: number | undefined;
+  if (rateText !== undefined) {
+    faultRate = /^(0?\.[0-9]+|1(\.0*)?|0|[0-9]*\.?[0-9]+e-?[0-9]+)$/i.test(rateText) ? Number(rateText) : NaN;
+    if (!(faultRate > 0 && faultRate <= 1)) throw new UsageError(`--fault-rate is "${rateText}". Fix: give a probability above 0 and at most 1, e.g. 0.3.`);
+    if (faults.length === 0) throw new UsageError('--fault-rate is given without --fault. Fix: add the fault switches it applies to, e.g. --fault generate.server-error.');
+  }
   const host = str('host');
   if (host !== undefined && host.trim() === '') throw new UsageError('--host is empty. Fix: give an address, e.g. 127.0.0.1.');
   const step = int('step-delay', str('step-delay'), 0, 1000);
@@ -131,6 +142,7 @@ function toOptions(values: Record<string, unknown>): Parsed {
   const options: SimulatorOptions = {
     host, port: int('port', str('port'), 0, 65535), stepDelayMs: step, deadlineMs: deadline,
     webhookRetryScale: scale, seed: int('seed', str('seed'), 0, 2 ** 32 - 1), faults: faults as FaultId[],
+    ...(faultRate !== undefined ? { faultRate } : {}),
     ...terminalOptions(str, step ?? SIMULATOR_DEFAULTS.stepDelayMs),
     ...keepAliveOption(str('keep-alive')),
   };
@@ -323,7 +335,7 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
     ...(sim.caFile !== null ? [`ca: ${sim.caFile}  (trust it: NODE_EXTRA_CA_CERTS=${sim.caFile}, or --ca-file ${sim.caFile})`] : []),
     `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
     `seed: ${sim.seed}`,
-    `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}`,
+    `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}${sim.faults.length > 0 && sim.faultRate < 1 ? ` (each acting at ${sim.faultRate * 100} % of its decisions)` : ''}`,
     ...(parsed.record !== undefined ? [`recording to ${parsed.record} (judge it with: payconnect-conformance certify-client --recording ${parsed.record})`] : []),
     ...(otps.length > 0 ? ['one-time passwords (each pairs once):', ...otps] : []),
     ...(manual ? [

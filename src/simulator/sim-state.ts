@@ -29,7 +29,9 @@ export interface SimContext {
 export function createContext(options: ResolvedSimulatorOptions): SimContext {
   const now = () => Date.now();
   const rng = new Rng(options.seed);
-  const faults = new FaultSet(options.faults);
+  // A stream of its own (the seed, scrambled): a fault rate changes no id or OTP of the run.
+  const faultDraws = new Rng(options.seed ^ 0x5f3759df);
+  const faults = new FaultSet(options.faults, options.faultRate, () => faultDraws.u32() / 0x1_0000_0000);
   const registry = new Registry(now);
   const recorder = options.record ? new SimRecorder(options.record, () => registry.issuedSecrets()) : null;
   return {

@@ -37,6 +37,8 @@ export interface SimulatorHandle {
   setFaults(ids: readonly FaultId[]): void;
   /** The active fault switches. */
   readonly faults: readonly FaultId[];
+  /** The probability an active fault switch acts at each decision (the `faultRate` option; 1: always). */
+  readonly faultRate: number;
   /** How the virtual terminals decide transactions (the `terminal` option). */
   readonly terminalMode: TerminalMode;
   /** Every live terminal and what waits on it for an operator action: the data of `GET /_sim/terminals`. */
@@ -111,6 +113,7 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
     get faults() {
       return ctx.faults.list();
     },
+    faultRate: resolved.faultRate,
     terminalMode: resolved.terminal,
     terminals: () => terminalViews(ctx),
     act: (terminalId, action, amount) => {

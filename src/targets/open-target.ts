@@ -29,7 +29,7 @@ export interface TargetRequest {
   profile: Profile;
   allowProduction?: boolean;
   /** The simulator's settings (kind `sim`). */
-  sim?: { seed?: number; faults?: readonly string[]; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual' };
+  sim?: { seed?: number; faults?: readonly string[]; faultRate?: number; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual' };
   /** Where the Pact mock writes its pact when it closes (kind `pact`). */
   pactDir?: string;
   /** Where the run's webhook receiver listens, and its public URL (kind `pact`: the pairing's webhook URL names it). */
@@ -104,7 +104,7 @@ async function openSim(req: TargetRequest): Promise<Target> {
   let sim: SimulatorHandle;
   try {
     sim = await startSimulator({
-      host: '127.0.0.1', port: 0, seed: s.seed, faults: (s.faults ?? DEFAULTS.sim.faults) as never,
+      host: '127.0.0.1', port: 0, seed: s.seed, faults: (s.faults ?? DEFAULTS.sim.faults) as never, faultRate: s.faultRate ?? DEFAULTS.sim.faultRate,
       stepDelayMs: s.stepDelayMs ?? DEFAULTS.sim.stepDelayMs, deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
       // A manual virtual terminal waits for the operator's actions (keys or its control endpoint).
       terminal: s.terminal ?? 'auto',
