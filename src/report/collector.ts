@@ -54,6 +54,7 @@ export function testRecordOf(tc: TestCase): TestRecord {
     ...(meta?.notChecked?.length ? { notChecked: meta.notChecked } : {}),
     ...(meta?.webhookFinals ? { webhookFinals: meta.webhookFinals } : {}),
     ...(meta?.harness ? { harness: meta.harness } : {}),
+    ...(meta?.coverage ? { coverage: meta.coverage } : {}),
   };
 }
 

@@ -18,3 +18,5 @@ export * from './github.ts';
 export * from './clause-text.ts';
 export * from './session-state.ts';
 export * from './record-reports.ts';
+export * from './coverage.ts';
+export * from './baseline.ts';

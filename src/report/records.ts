@@ -1,5 +1,5 @@
 /** What the reporters keep of each test. */
-import type { Finding, HarnessMeta, OperatorEntry, RepeatRecord, RootCause } from '../core/index.ts';
+import type { CoverageDigest, Finding, HarnessMeta, OperatorEntry, RepeatRecord, RootCause } from '../core/index.ts';
 
 export interface TestRecord {
   /** `capability > scenario`. */
@@ -40,6 +40,8 @@ export interface TestRecord {
   wholeRun?: boolean;
   /** How the harness fared during the test (its worker's load, waits measured again, overload). */
   harness?: HarnessMeta;
+  /** What the test exercised, every exchange and delivery counted (see {@link CoverageDigest}); coverage.json is built from it. */
+  coverage?: CoverageDigest;
 }
 
 /** The whole run's outcome, as the reporters see it. */

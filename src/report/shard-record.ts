@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ToolkitError } from '../core/index.ts';
+import { digestOf } from './coverage.ts';
 import type { RunRecord } from './records.ts';
 import type { RunInfo } from './run-info.ts';
 import { writeReportFile } from './write.ts';
@@ -24,11 +25,13 @@ export interface ShardRecord {
 /**
  * Writes a shard's record (whole or not at all). `record` is redacted already. The tests' exchanges
  * and deliveries are left out (their count stays): the merged summary, JUnit and certification do
- * not use them, and the shard's allure-results, which the merge copies, hold them already.
+ * not use them, and the shard's allure-results, which the merge copies, hold them already. Each test
+ * keeps its coverage digest (made from those exchanges when its worker left none), so the merged
+ * coverage is the one the shards saw.
  */
 export function writeShardRecord(dir: string, shard: { index: number; count: number }, info: RunInfo, record: RunRecord): string {
   const path = join(dir, SHARD_RECORD_FILE);
-  const tests = record.tests.map((t) => ({ ...t, exchanges: [], ...(t.deliveries ? { deliveries: [] } : {}) }));
+  const tests = record.tests.map((t) => ({ ...t, coverage: digestOf(t), exchanges: [], ...(t.deliveries ? { deliveries: [] } : {}) }));
   const content: ShardRecord = { format: FORMAT, shard, info, record: { ...record, tests } };
   writeReportFile(path, `${JSON.stringify(content)}\n`);
   return path;

@@ -11,8 +11,10 @@
 import type { PayConnectResponse, Redactor } from '../client/index.ts';
 import { type CheckContext, type CheckId, type CheckInput, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
-import { type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, isToolkitError, rootOf } from '../core/index.ts';
-import { type OperationId, operations } from '../generated/contract.ts';
+import {
+  type CheckTally, type CoverageDigest, type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, contractEnumFields, enumSightings, isToolkitError, rootOf,
+} from '../core/index.ts';
+import { type OperationId, operations, validators } from '../generated/contract.ts';
 import type { Profile } from '../profile/index.ts';
 import type { RunContext } from './run-context.ts';
 import type { DefectLedger, WaitKind } from './defects.ts';
@@ -86,6 +88,92 @@ export interface ConvergeOptions {
 
 const MAX_EVIDENCE_BODY = 4096;
 
+/**
+ * What one test exercised, for the run's coverage (see {@link CoverageDigest}): every exchange, every
+ * delivery, every convergence and every check the test's scopes saw, as keys.
+ */
+type DigestSet = 'calls' | 'enums' | 'transitions' | 'events' | 'inputs';
+
+export class CoverageRecorder {
+  readonly #sets: Record<DigestSet, Set<string>> = { calls: new Set<string>(), enums: new Set<string>(), transitions: new Set<string>(), events: new Set<string>(), inputs: new Set<string>() };
+  readonly #checks = new Map<string, CheckTally>();
+
+  add(kind: DigestSet, ...keys: string[]): void {
+    for (const k of keys) this.#sets[kind].add(k);
+  }
+
+  tally(check: string, clause: string, outcome: 'pass' | 'fail' | 'skip' | 'disabled'): void {
+    let t = this.#checks.get(check);
+    if (!t) this.#checks.set(check, (t = { clause }));
+    t[outcome] = (t[outcome] ?? 0) + 1;
+  }
+
+  /** An exchange: its answer, the enum values its body holds, the class of request it sent. */
+  exchange(ex: Exchange, amountRange: readonly [number, number]): void {
+    const op = operations.find((o) => o.operationId === ex.operationId);
+    if (!op) return;
+    const status = ex.response?.status;
+    this.add('calls', `${op.operationId} ${status ?? '-'}`);
+    const schema = status === undefined ? undefined : op.responses[String(status)]?.schema;
+    if (schema) this.add('enums', ...enumSightings(schema, ex.response?.body, contractEnumFields()));
+    this.add('inputs', ...requestClasses(op, ex.request.body, amountRange));
+  }
+
+  /** A webhook delivery: its event type and signature state, the enum values its body holds. */
+  delivery(d: { event?: string | undefined; signature: string; body?: unknown }): void {
+    this.add('events', `${d.event ?? '(no event)'} ${d.signature}`);
+    const schema = contractEnumFields().find((f) => f.path === 'event' && d.event !== undefined && f.values.includes(d.event))?.schema;
+    if (schema) this.add('enums', ...enumSightings(schema, d.body, contractEnumFields()));
+  }
+
+  /** A convergence: the statuses seen one after the other, by polling and by webhook. */
+  convergence(o: ConvergenceObservation): void {
+    for (const [channel, seen] of [['poll', o.polled], ['webhook', o.webhooks]] as const) {
+      const statuses = seen.map((x) => x.status).filter((x, i, all) => i === 0 || all[i - 1] !== x);
+      for (let i = 1; i < statuses.length; i++) this.add('transitions', `${o.kind} ${statuses[i - 1]}>${statuses[i]} ${channel}`);
+    }
+  }
+
+  digest(): CoverageDigest {
+    const sorted = (set: ReadonlySet<string>) => [...set].sort();
+    const checks: Record<string, CheckTally> = {};
+    for (const id of [...this.#checks.keys()].sort()) checks[id] = { ...this.#checks.get(id)! };
+    const { calls, enums, transitions, events, inputs } = this.#sets;
+    return { calls: sorted(calls), enums: sorted(enums), transitions: sorted(transitions), events: sorted(events), checks, inputs: sorted(inputs) };
+  }
+}
+
+/**
+ * The classes of a request's body: `valid op`, or `invalid op <keyword> <where>` (the first schema
+ * error; `not-json` for a body that is not JSON), and `boundary op amount <which>` for an amount at or
+ * just past an end of the profile's range.
+ */
+export function requestClasses(op: OperationEntry, body: unknown, [lo, hi]: readonly [number, number]): string[] {
+  const validate = op.requestSchema ? validators[op.requestSchema] : undefined;
+  if (!validate) return [`valid ${op.operationId}`];
+  if (typeof body === 'string') return [`invalid ${op.operationId} not-json`];
+  const out = [validate(body) ? `valid ${op.operationId}` : `invalid ${op.operationId} ${validate.errors?.[0]?.keyword ?? 'schema'} ${validate.errors?.[0]?.instancePath || '/'}`];
+  const amount = (body as { amount?: unknown } | null)?.amount;
+  const which = { [lo]: 'minimum', [hi]: 'maximum', [lo - 1]: 'below minimum', [hi + 1]: 'above maximum' }[amount as number];
+  if (typeof amount === 'number' && which) out.push(`boundary ${op.operationId} amount ${which}`);
+  return out;
+}
+
+/** The coverage recorder of each test, by harness: a clean-up scope the harness opens for the test adds to the same one. */
+const recorders = new WeakMap<ScopeHost, Map<string, CoverageRecorder>>();
+
+function recorderFor(host: ScopeHost, testName: string): CoverageRecorder {
+  let byTest = recorders.get(host);
+  if (!byTest) {
+    const map = new Map<string, CoverageRecorder>();
+    recorders.set(host, (byTest = map));
+    host.events.on('delivery', (e) => map.get(e.test)?.delivery(e.delivery));
+  }
+  let r = byTest.get(testName);
+  if (!r) byTest.set(testName, (r = new CoverageRecorder()));
+  return r;
+}
+
 /** A wait of which the harness lost this share or more (its event loop stood still) is measured again. */
 export const STALL_SHARE = 0.2;
 
@@ -116,7 +204,17 @@ export class Scope {
   /** Requests sent and not answered yet: their exchanges still belong to this test. */
   readonly #inflight = new Set<Promise<unknown>>();
 
-  constructor(readonly harness: ScopeHost, readonly testName: string) {}
+  /** What the test exercised (shared with any clean-up scope of the same test). */
+  readonly #coverage: CoverageRecorder;
+
+  constructor(readonly harness: ScopeHost, readonly testName: string) {
+    this.#coverage = recorderFor(harness, testName);
+  }
+
+  /** What the test exercised so far, for its meta (see {@link CoverageDigest}). */
+  coverage(): CoverageDigest {
+    return this.#coverage.digest();
+  }
 
   private get checkCtx(): Omit<CheckContext, 'operation'> {
     return { profile: this.harness.profile, strict: this.harness.ctx.strict };
@@ -185,7 +283,9 @@ export class Scope {
   recordExchange(ex: Exchange): void {
     this.exchanges.push(ex);
     this.harness.events.emit('exchange', { test: this.testName, exchange: ex });
+    this.#coverage.exchange(ex, this.harness.profile.amountRange);
     for (const r of runAutoChecks(ex, this.checkCtx)) {
+      this.#coverage.tally(r.check, getCheck(r.check).clause, this.disabled(r.check) ? 'disabled' : r.outcome);
       if (this.disabled(r.check)) continue;
       this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(ex) } })));
     }
@@ -212,8 +312,12 @@ export class Scope {
   /** Runs a check; its outcome and the root cause of each finding it made. */
   private judge<I>(id: string, input: I, extraEvidence?: Record<string, unknown>): { ok: boolean; roots: RootCause[] } {
     const check = getCheck<I>(id);
-    if (this.disabled(id)) return { ok: true, roots: [] };
+    if (this.disabled(id)) {
+      this.#coverage.tally(id, check.clause, 'disabled');
+      return { ok: true, roots: [] };
+    }
     const r = runCheck(check, input, { ...this.checkCtx });
+    this.#coverage.tally(id, check.clause, r.outcome);
     const exchange = (input as Exchange | undefined)?.seq !== undefined ? trimmed(input as Exchange) : undefined;
     const roots = this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
     return { ok: r.outcome !== 'fail', roots };
@@ -242,6 +346,8 @@ export class Scope {
     const silent = defects.blocker('answer');
     if (silent) this.blockBy(silent);
     const auth = opts.auth ?? (op.bearer ? 'auto' : 'none');
+    if (op.bearer && auth !== 'auto') this.#coverage.add('inputs', `probe ${operationId} bearer ${auth === 'none' ? 'none' : 'other'}`);
+    if (op.integratorHeader && opts.integrator !== undefined && opts.integrator !== 'auto') this.#coverage.add('inputs', `probe ${operationId} integrator ${opts.integrator === 'none' ? 'none' : 'other'}`);
     // Other tests go on using a shared pairing: unpairing it with its own token is a bug of the suite.
     if (op.operationId === 'unpair' && auth === 'auto' && this.harness.isShared(pairing)) {
       throw new ToolkitError('PCC_INTERNAL', `${this.testName} tried to unpair the shared pairing ${pairing.label}`, 'a test that unpairs must use a pairing of its own (harness.fresh)');
@@ -404,6 +510,7 @@ export class Scope {
     const roots: Partial<Record<string, RootCause>> = {};
     for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered']) roots[c] = this.judge(c, obs).roots[0];
     this.harness.judgeDeliveries(this, pairing);
+    this.#coverage.convergence(obs);
     this.harness.recordConvergence(obs);
     if (kind === 'transaction' && obs.finalByPoll) pairing.open.delete(id);
     if (pairing.webhooksObservable && obs.finalByPoll) this.webhookFinals++;
