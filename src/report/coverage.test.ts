@@ -65,6 +65,10 @@ describe('buildCoverage', () => {
   });
 
   it('marks each edge of the graphs by polling, webhook, both or none, and drops statuses no edge joins', () => {
+    // INITIATED then FAILED by polling may have passed IN_PROGRESS unseen: no evidence of the edge.
+    const skipped = buildCoverage({ tests: [rec('a > b', digest({ transitions: ['transaction INITIATED>FAILED poll', 'transaction INITIATED>CANCELED webhook'] }))] }, info());
+    expect(find(skipped.transitions, (t) => t.from === 'INITIATED' && t.to === 'FAILED')).toMatchObject({ by: 'none', polling: 0 });
+    expect(find(skipped.transitions, (t) => t.from === 'INITIATED' && t.to === 'CANCELED')).toMatchObject({ by: 'webhook', webhook: 1 });
     expect(find(c.transitions, (t) => t.graph === 'transaction' && t.from === 'INITIATED' && t.to === 'IN_PROGRESS')).toMatchObject({ by: 'both', polling: 1, webhook: 1 });
     expect(find(c.transitions, (t) => t.graph === 'transaction' && t.from === 'IN_PROGRESS' && t.to === 'SUCCESS')).toMatchObject({ by: 'both', polling: 1, webhook: 1 });
     expect(find(c.transitions, (t) => t.from === 'SUCCESS' && t.to === 'REVERTED')).toMatchObject({ by: 'none', covered: false });

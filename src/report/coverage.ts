@@ -14,7 +14,7 @@ import {
   type CheckTally, type CoverageDigest, type Exchange, contractEnumFields, emptyCoverageDigest, enumSightings, mergeCoverageDigests,
 } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
-import { DEFAULT_OPERATION_GRAPH, DEFAULT_TRANSACTION_GRAPH, PROFILES, type TransitionGraph } from '../profile/index.ts';
+import { DEFAULT_OPERATION_GRAPH, DEFAULT_TRANSACTION_GRAPH, PROFILES, type TransitionGraph, isReachable } from '../profile/index.ts';
 import { headingAnchor } from './allure-messages.ts';
 import { SPEC_SOURCE_DIR } from './clause-text.ts';
 import type { DeliveryView, RunRecord, TestRecord } from './records.ts';
@@ -80,7 +80,10 @@ export interface TransitionCoverage extends Judged {
   graph: 'transaction' | 'operation';
   from: string;
   to: string;
-  /** How many tests saw it by polling, and by webhook. */
+  /**
+   * How many tests saw it by polling (two polls in a row, counted only where no other path joins the
+   * two statuses: a poll may miss a state), and by webhook (every status change is posted).
+   */
   polling: number;
   webhook: number;
   by: 'polling' | 'webhook' | 'both' | 'none';
@@ -230,8 +233,10 @@ function factsOf(t: TestRecord, context: CoverageContext, documentedClauses: Rea
   for (const k of d.transitions) {
     const [graph, edge = '', channel] = k.split(' ') as ['transaction' | 'operation', string, string];
     const [from = '', to = ''] = edge.split('>');
-    // Statuses seen one after the other that no edge joins: states in between went unseen.
+    // Statuses seen one after the other that no edge joins: states in between went unseen. Polls
+    // may miss a state, so a polled pair shows the edge only when no other path joins the two.
     if (!g[graph]?.[from]?.includes(to)) continue;
+    if (channel === 'poll' && g[graph]![from]!.some((via) => via !== to && isReachable(g[graph]!, via, to))) continue;
     const item = transitions.get(`${graph} ${edge}`) ?? { graph, from, to, polling: 0, webhook: 0, by: 'none', covered: false };
     if (channel === 'poll') item.polling = 1;
     else item.webhook = 1;
