@@ -209,6 +209,16 @@ describe('the worker\'s digest (runtime/scope.ts)', () => {
     expect(JSON.stringify(d)).not.toContain('tx-secret-1');
   });
 
+  it('takes a transition from the statuses posted one after the other for the same id, validly signed only', () => {
+    const r = new CoverageRecorder();
+    const post = (status: string, signature = 'valid', id = 'tx-1') => r.delivery({ event: `transaction.${status.toLowerCase()}`, signature, body: { data: { transaction_id: id, status } } });
+    post('SUCCESS');
+    post('FAILED', 'invalid');
+    post('IN_PROGRESS', 'valid', 'tx-2');
+    post('REVERTED');
+    expect(r.digest().transitions).toEqual(['transaction SUCCESS>REVERTED webhook']);
+  });
+
   it('finds enum fields through refs, arrays and alternatives', () => {
     const fields = enumFieldsOf({
       S: { properties: { a: { $ref: 'E.json' }, b: { type: 'array', items: { $ref: 'E.json' } }, c: { oneOf: [{ $ref: 'E.json' }, { type: 'null' }] }, d: { properties: { e: { enum: ['x'] } } } } },

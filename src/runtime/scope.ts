@@ -119,9 +119,24 @@ export class CoverageRecorder {
     this.add('inputs', ...requestClasses(op, ex.request.body, amountRange));
   }
 
-  /** A webhook delivery: its event type and signature state, the enum values its body holds. */
+  /** The last status posted with a valid signature, by transaction or operation (kept here, never in the digest). */
+  readonly #posted = new Map<string, string>();
+
+  /**
+   * A webhook delivery: its event type and signature state, the enum values its body holds, and the
+   * transition from the status last posted for the same transaction or operation in this test (a
+   * revert's REVERTED arrives outside any wait for the transaction).
+   */
   delivery(d: { event?: string | undefined; signature: string; body?: unknown }): void {
     this.add('events', `${d.event ?? '(no event)'} ${d.signature}`);
+    const kind = d.event?.split('.')[0];
+    const data = (d.body as { data?: Record<string, unknown> } | undefined)?.data;
+    const id = data?.[`${kind}_id`];
+    if (d.signature === 'valid' && (kind === 'transaction' || kind === 'operation') && typeof id === 'string' && typeof data?.status === 'string') {
+      const last = this.#posted.get(`${kind} ${id}`);
+      if (last !== undefined && last !== data.status) this.add('transitions', `${kind} ${last}>${data.status} webhook`);
+      this.#posted.set(`${kind} ${id}`, data.status);
+    }
     const schema = contractEnumFields().find((f) => f.path === 'event' && d.event !== undefined && f.values.includes(d.event))?.schema;
     if (schema) this.add('enums', ...enumSightings(schema, d.body, contractEnumFields()));
   }
