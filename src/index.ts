@@ -1,8 +1,8 @@
 /**
  * The public API of payconnect-conformance. Suites, generators and users import from here only.
  */
-export { ERROR_CODES, ToolkitError, isToolkitError, severityFor, META_KEY, OPERATOR_META_KEY } from './core/index.ts';
-export type { ErrorCode, Exchange, Finding, OperationEntry, OperatorEntry, RuleSource, Severity, TestMeta } from './core/index.ts';
+export { ERROR_CODES, ToolkitError, isToolkitError, severityFor, META_KEY, OPERATOR_META_KEY, countsAsFailure, entryMatches, markKnown } from './core/index.ts';
+export type { BaselineEntry, Confirmation, KnownMark, ErrorCode, Exchange, Finding, OperationEntry, OperatorEntry, RuleSource, Severity, TestMeta } from './core/index.ts';
 
 export { configJsonSchema, defineConfig, resolveConfig } from './config/index.ts';
 export type { ResolvedConfig, UserConfig } from './config/index.ts';

@@ -18,6 +18,7 @@ commands:
   unpair    unpair a vault pairing and remove it from the vault
   report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
   merge-reports  merge the reports of CI shards (run --shard i/n) into one
+  baseline       baseline write: known defects from a run's findings, with a reason and an expiry (run --baseline)
   verify-pacts   verify pact files against a service (provider states through the public API)
   publish-pacts  publish pact files to a Pact Broker
   check-pact     check an integrator's consumer pact against the contract (is every interaction possible?)
@@ -78,6 +79,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   unpair: async (argv, env, io) => (await import('./pair.ts')).unpairCommand(argv, env, io),
   report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
   'merge-reports': async (argv, env, io) => (await import('./merge-command.ts')).mergeCommand(argv, env, io),
+  baseline: async (argv, env, io) => (await import('./baseline-command.ts')).baselineCommand(argv, env, io),
   'verify-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).verifyPactsCommand(argv, env, io),
   'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),
   'check-pact': async (argv, env, io) => (await import('./pact-commands.ts')).checkPactCommand(argv, env, io),

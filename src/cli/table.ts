@@ -3,7 +3,7 @@
  * tests leads), the tests a time budget stopped, the verdict, and where the reports are.
  */
 import { normaliseMessage } from '../core/index.ts';
-import type { RunRecord, Summary } from '../report/index.ts';
+import { type RunRecord, type Summary, confirmationText, knownText, warningsOf } from '../report/index.ts';
 
 /** What the table says about the report files, when they were written. */
 export interface TableReports {
@@ -34,7 +34,7 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     if (t.state === 'passed') c.pass++;
     else if (t.state === 'failed') c.fail++;
     else c.skip++;
-    c.warn += t.findings.filter((f) => f.severity === 'warning').length;
+    c.warn += warningsOf(t).length;
     caps.set(t.capability, c);
   }
   const rows = [['capability', 'pass', 'fail', 'skip', 'warn'], ...[...caps].map(([k, c]) => [k, String(c.pass), String(c.fail), String(c.skip), String(c.warn)])];
@@ -44,11 +44,15 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   for (const f of summary.findings) {
     const blocked = summary.blocked.filter((b) => b.check === f.check && b.test === f.test && b.message === f.message).reduce((n, b) => n + b.count, 0);
     const consequences = [blocked > 0 ? `blocked ${blocked} test${blocked === 1 ? '' : 's'}` : '', f.repeats > 0 ? `seen again ${f.repeats}x in ${f.repeatedIn.length} test${f.repeatedIn.length === 1 ? '' : 's'}` : ''].filter(Boolean);
+    if (f.confirmation) consequences.unshift(confirmationText(f.confirmation));
     out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequences.length > 0 ? ` [${consequences.join('; ')}]` : ''}`);
     // A verdict over the whole run is only given again by the whole run.
     const whole = record.tests.some((t) => t.wholeRun && t.name === f.test);
     if (f.severity === 'failure') out.push(`  re-run: ${whole ? `payconnect-conformance run${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests; plus this run's target and --sim-fault options)` : rerunCommand(summary.seed, f.test)}`);
   }
+  for (const f of summary.known ?? []) out.push(`KNOWN ${f.check} (${f.clause}) ${f.test}: ${f.message} [${knownText(f.known!)}]`);
+  for (const e of summary.baseline?.expired ?? []) out.push(`EXPIRED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}) was due ${e.expires}: ${e.reason} (fix the defect, or renew the entry's date)`);
+  for (const e of summary.baseline?.resolved ?? []) out.push(`RESOLVED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}): nothing in this complete run matched it; remove it from ${summary.baseline!.file}`);
   if (summary.incomplete) out.push(`INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`);
   for (const t of record.tests.filter((x) => x.toolkitError)) {
     const bug = t.toolkitError!.code === 'PCC_INTERNAL' ? ' (this is a bug in payconnect-conformance: please report it; the stack trace is in junit.xml and the Allure report)' : '';
@@ -57,7 +61,7 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   for (const u of record.unhandled) out.push(`ERROR ${u.split('\n')[0]}`);
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
-  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
+  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.known ? `, ${c.known} known` : ''}${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
   const h = summary.harness;
   if (h && (h.overloaded || h.remeasured > 0)) {
     out.push(`${h.overloaded ? 'HARNESS OVERLOADED' : 'harness'}: ${h.terminals === undefined ? '' : `${h.terminals} terminals, `}longest event-loop stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-seconds; ${h.remeasured} wait${h.remeasured === 1 ? '' : 's'} measured again after a stall`);

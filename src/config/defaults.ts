@@ -65,6 +65,8 @@ export const DEFAULTS = Object.freeze({
   runs: 'quick',
   /** What each `runs` preset means. @default { quick: 50, thorough: 1000 } */
   runsPresets: Object.freeze({ quick: 50, thorough: 1000 }),
+  /** Failed tests are not run again unless --confirm says so. @default 0 */
+  confirm: 0,
   /** The simulator's settings. */
   sim: Object.freeze({
     /** @default [] */

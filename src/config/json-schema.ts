@@ -39,6 +39,8 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
     strings({ type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}=.+$' }),
   ] },
   resume: { type: 'boolean' },
+  baseline: { type: 'string' },
+  confirm: { type: 'integer', minimum: 0, maximum: 20 },
   shard: { type: 'string', pattern: '^\\s*\\d{1,4}\\s*/\\s*\\d{1,4}\\s*$' },
   strict: { type: 'boolean' },
   quiet: { type: 'boolean' },

@@ -38,6 +38,8 @@ describe('resolveConfig defaults', () => {
       shard: undefined,
       labels: {},
       resume: false,
+      baseline: undefined,
+      confirm: 0,
       sim: { faults: [], faultRate: 1, stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
       disabledChecks: [],
       transport: {},
@@ -45,7 +47,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(38);
+    expect(Object.keys(config.sources)).toHaveLength(40);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

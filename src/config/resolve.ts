@@ -149,6 +149,8 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     shard: take('shard', p.shard),
     labels: take('labels', p.labels) ?? {},
     resume: take('resume', p.boolean) ?? false,
+    baseline: optionalPath('baseline', 'file').file,
+    confirm: take('confirm', p.integer(0, 20, 'give how many times a failed test runs again, from 0 to 20, such as 5')) ?? DEFAULTS.confirm,
     sim,
     transport: {
       ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),

@@ -136,6 +136,16 @@ export interface UserConfig {
   labels?: Readonly<Record<string, string>> | readonly string[];
   /** Continue the interrupted session whose state is in the reports folder, without repeating what passed. */
   resume?: boolean;
+  /**
+   * A baseline file of known defects (JSON, or YAML for .yaml/.yml): a finding an entry matches is
+   * reported as known and fails nothing; an expired entry fails the run. Relative: from the config file's folder.
+   */
+  baseline?: string;
+  /**
+   * Run each failed test again up to this many times, each on a fresh scope: a finding seen every time
+   * is deterministic, one that is not is intermittent (still a finding, with its rate). @default 0
+   */
+  confirm?: number;
   /** Settings of the embedded simulator. */
   sim?: SimUserConfig;
   /** Settings of the checks. */
@@ -213,6 +223,10 @@ export interface ResolvedConfig {
   /** key -> value, in the order given. */
   readonly labels: Record<string, string>;
   readonly resume: boolean;
+  /** The baseline file (absolute), if any. */
+  readonly baseline: string | undefined;
+  /** How many times each failed test runs again to confirm its findings; 0: none. */
+  readonly confirm: number;
   readonly sim: { faults: string[]; faultRate: number; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];

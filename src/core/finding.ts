@@ -3,6 +3,8 @@
  * the spec or rule of the profile it rests on, and the (redacted) evidence.
  */
 
+import type { Confirmation, KnownMark } from './known-finding.ts';
+
 /** `failure`: the spec is broken. `warning`: a profile or sandbox assumption does not hold. */
 export type Severity = 'failure' | 'warning';
 
@@ -21,6 +23,10 @@ export interface Finding {
   test?: string;
   /** Redacted exchanges or observations. */
   evidence?: unknown;
+  /** Present when a baseline entry knows the defect (`--baseline`): reported, but it fails nothing. */
+  known?: KnownMark;
+  /** Present when the test was run again to confirm it (`--confirm N`). */
+  confirmation?: Confirmation;
 }
 
 /**

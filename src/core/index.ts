@@ -8,3 +8,4 @@ export * from './defect.ts';
 export * from './make-dirs.ts';
 export * from './canonical-json.ts';
 export * from './connection-info.ts';
+export * from './known-finding.ts';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification, createVitest, startVitest } from 'vitest/node';
 import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
 import { CHECKS } from '../checks/index.ts';
-import { OPERATOR_META_KEY, ToolkitError } from '../core/index.ts';
+import { type BaselineEntry, OPERATOR_META_KEY, ToolkitError, countsAsFailure, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { operations } from '../generated/contract.ts';
 import {
@@ -28,6 +28,9 @@ import {
   type RunInfo,
   type RunRecord,
   type Summary,
+  type TestRecord,
+  judgeBaseline,
+  readBaseline,
   type WrittenReports,
   buildSummary,
   clauseText,
@@ -45,6 +48,7 @@ import {
   writeShardRecord,
 } from '../report/index.ts';
 import { writeHtmlReport } from './html-report.ts';
+import { confirmFailures, namePattern } from './confirm.ts';
 import { judgeRun } from './judge-run.ts';
 import { releaseRunPairings } from './release-run-pairings.ts';
 import { type LedgerHub, RUN_CONTEXT_KEY, type RunContext, startLedgerHub } from '../runtime/index.ts';
@@ -120,12 +124,12 @@ async function openRunTarget(config: ResolvedConfig, transport: Transport): Prom
 }
 
 /** Every id of `checks.disable` names a registered check, or the run does not start. */
-function assertKnownChecks(ids: readonly string[]): void {
+function assertKnownChecks(ids: readonly string[], where = 'checks.disable'): void {
   const known = [...CHECKS.keys()];
   for (const id of ids) {
     if (CHECKS.has(id)) continue;
     const near = known.filter((k) => k.split('.')[0] === id.split('.')[0]);
-    throw new ToolkitError('PCC_CONFIG_INVALID', `checks.disable names no check: ${id}`, `check ids are as the reports show them${near.length > 0 ? `; of its area: ${near.join(', ')}` : `, such as ${known.slice(0, 5).join(', ')}`}`);
+    throw new ToolkitError('PCC_CONFIG_INVALID', `${where} names no check: ${id}`, `check ids are as the reports show them${near.length > 0 ? `; of its area: ${near.join(', ')}` : `, such as ${known.slice(0, 5).join(', ')}`}`);
   }
 }
 
@@ -235,6 +239,10 @@ function suiteGlobs(suites: string[]): string[] {
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const runDeadlineAt = Date.now() + config.maxDurationMs;
   assertKnownChecks(config.disabledChecks);
+  // A baseline is read before anything starts: a bad file, or an entry naming no check, stops the run here.
+  const baseline = config.baseline ? readBaseline(config.baseline) : undefined;
+  if (baseline) assertKnownChecks(baseline.entries.map((e) => e.check), `baseline ${config.baseline}`);
+  const baselineNow = Date.now();
   // Files named by --ca-file and --client-cert are read now: a wrong path stops the run before anything is written.
   const transport = loadTransport(config.transport);
   if (config.webhookTls) readDeliveryTls(config.webhookTls);
@@ -319,6 +327,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       ...(ephemeralRun ? { ephemeralRun } : {}),
       vaultPairings: known,
       ...(carried.size > 0 ? { carried: [...carried.keys()] } : {}),
+      ...(baseline ? { baseline: { entries: baseline.entries, now: baselineNow } } : {}),
     };
     const since = resumed?.startedAt ?? startedAt;
     // Written once the tests start: a session refused at its plan leaves the folder's one as it was.
@@ -405,9 +414,33 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       }
     }
     session = startSession();
+    let confirmed: { tests: number; runs: number } = { tests: 0, runs: 0 };
     try {
       const vitest = await startVitest('test', [], { ...options(sequencer), reporters: [collector, allure] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
       await vitest.close();
+      // Each failed test again, on fresh scopes: a fresh vitest run of just those tests, a ledger of its own.
+      if (config.confirm > 0) {
+        confirmed = await confirmFailures(collector.tests, config.confirm, async (due, attempt) => {
+          io.stderr(`confirming: ${due.length} failed test${due.length === 1 ? '' : 's'} again (run ${attempt})\n`);
+          const again = new CollectorReporter({});
+          const files = [...new Set(due.map((t) => t.file))];
+          const hub = workers > 1 && files.length > 1 ? await startLedgerHub() : undefined;
+          try {
+            const { ledgerPort: _port, carried: _carried, ...rest } = ctx;
+            const base = options(LongFirstSequencer);
+            const vitest = await startVitest('test', [], {
+              ...base, include: files, testNamePattern: namePattern(due), shard: undefined,
+              maxWorkers: Math.min(workers, files.length), fileParallelism: workers > 1 && files.length > 1,
+              provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: Math.min(workers, files.length), ...(hub ? { ledgerPort: hub.port } : {}) } } as never,
+              reporters: [again],
+            }, viteOverrides, { stdout: devNull(), stderr: devNull() });
+            await vitest.close();
+          } finally {
+            await hub?.close();
+          }
+          return again.record().tests;
+        });
+      }
     } catch (e) {
       rmSync(staged, { recursive: true, force: true });
       throw e;
@@ -424,12 +457,18 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     }
     // What only the whole run shows (a service that sends no webhook at all) leads the reports.
     const wholeRun = record.tests.length > 0 ? judgeRun(record, { profile: resolveProfile(config.profile), strict: config.strict, disabledChecks: config.disabledChecks }) : [];
+    // The whole run's verdicts meet the baseline as each test's findings did in its worker.
+    if (baseline) for (const t of wholeRun) knowBaseline(t, baseline.entries, baselineNow);
     record.tests.unshift(...wholeRun);
     for (const t of wholeRun) events.onTest?.(t);
     writeAllureTestResults(staged, { ...record, tests: wholeRun }, { tool });
     replaceDirectory(staged, allureResults);
     const finishedAt = new Date().toISOString();
-    const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels });
+    // Only a run of everything, to its end, shows that an entry is no longer needed.
+    const complete = suites.length === 0 && !config.grep && !config.shard && !record.tests.some((t) => t.notFinished) && record.unhandled.length === 0;
+    const baselineSummary = baseline ? judgeBaseline(config.baseline!, baseline, record, { now: baselineNow, complete }) : undefined;
+    const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels, ...(baselineSummary ? { baseline: baselineSummary } : {}) });
+    if (confirmed.tests > 0) summary.confirmed = { tests: confirmed.tests, runs: confirmed.runs, attempts: config.confirm };
     if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];
     const connection = config.target.kind === 'url' ? transport.describe() : undefined;
     if (connection) summary.connection = connection;
@@ -449,6 +488,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       contract,
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       ...(config.target.kind === 'sim' && config.sim.faults.length > 0 && config.sim.faultRate < 1 ? { faultRate: config.sim.faultRate } : {}),
+      certifyWithKnownDefects: resolveProfile(config.profile).certifyWithKnownDefects,
       checksDisabled: [...config.disabledChecks],
       labels: { ...config.labels },
       ...(connection ? { connection } : {}),
@@ -468,6 +508,15 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     await ledger?.close();
     // A run stopped before its reports (bad input found late) leaves no pact file in the folder either.
     await target.close(reported ? undefined : { discard: true });
+  }
+}
+
+/** Marks what a baseline entry knows among a test's findings; a test failed only on known defects passes. */
+function knowBaseline(t: TestRecord, entries: readonly BaselineEntry[], now: number): void {
+  t.findings = markKnown(t.findings, entries, now);
+  if (t.state === 'failed' && !t.toolkitError && !t.findings.some(countsAsFailure)) {
+    t.state = 'passed';
+    t.errors = [];
   }
 }
 

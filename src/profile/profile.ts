@@ -39,6 +39,11 @@ export interface Profile {
   outcomes: Readonly<Record<number, { final: TransactionStatus | 'WAIT_IN_PROGRESS' | 'WAIT_INITIATED'; tip?: number; refusesCancel?: boolean }>>;
   /** The amounts a sandbox accepts (sandbox.md). */
   amountRange: readonly [number, number];
+  /**
+   * Whether a run with known defects (findings a `--baseline` entry knows) can be certified. Neither
+   * built-in profile allows it: a known defect is still a defect of the service. @default false
+   */
+  certifyWithKnownDefects: boolean;
 }
 
 /**
@@ -86,6 +91,7 @@ const common = {
   webhook: { signatureHeader: 'Signature', retrySchedule: [5, 10, 20, 40, 80] },
   expiresInUnit: 'seconds',
   amountRange: [1, 99_999_999],
+  certifyWithKnownDefects: false,
 } as const;
 
 /** The profiles by name. `sandbox` adds the virtual terminal's documented behaviour. */

@@ -7,9 +7,9 @@
  * own attachment (`exchange`, `delivery`) under its step, with the finding. Pure: it reads a redacted TestRecord and returns data;
  * the Allure reporter hands it to allure-vitest.
  */
-import type { Exchange, Finding, OperatorEntry } from '../core/index.ts';
+import { type Exchange, type Finding, type OperatorEntry, countsAsFailure } from '../core/index.ts';
 import { curlForDelivery, curlForExchange, curlPreamble } from './curl.ts';
-import { clauseSource, findingLine, outcomeOf, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
+import { clauseSource, confirmationText, findingLine, knownOf, knownText, outcomeOf, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
 import type { DeliveryView, TestRecord } from './records.ts';
 
 /** Allure's step and test statuses. */
@@ -131,15 +131,15 @@ function anchorOf(f: Finding): { exchangeSeq?: number; eventId?: string } {
 function findingSteps(findings: Finding[], at: number, dropExchange: boolean): AllureMessage[] {
   const out: AllureMessage[] = [];
   for (const f of findings) {
-    const failure = f.severity === 'failure';
-    const name = `${failure ? 'FAIL' : 'WARN'} ${findingLine(f)}`;
+    const failure = f.severity === 'failure' && !f.known;
+    const name = `${f.known ? 'KNOWN' : failure ? 'FAIL' : 'WARN'} ${findingLine(f)}`;
     out.push({ type: 'step_start', data: { name: name.length > 300 ? `${name.slice(0, 299)}…` : name, start: at } });
     let evidence = f.evidence;
     if (dropExchange && evidence && typeof evidence === 'object' && 'exchange' in evidence) {
       const { exchange: _exchange, ...rest } = evidence as Record<string, unknown>;
       evidence = rest;
     }
-    out.push(attach('finding', json({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, evidence: evidence ?? null }), 'application/json', 'json'));
+    out.push(attach('finding', json({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, ...(f.known ? { known: f.known } : {}), evidence: evidence ?? null }), 'application/json', 'json'));
     out.push({ type: 'step_stop', data: { stop: at, status: failure ? 'failed' : 'passed', ...(failure ? { statusDetails: { message: f.message } } : {}) } });
   }
   return out;
@@ -206,7 +206,7 @@ function runLines(run: Event[]): string {
 
 /** The step of an exchange; with a finding, the exchange attached (curl line and answer) and the finding under it. */
 function exchangeStep(ex: Partial<Exchange>, findings: Finding[], max: number): AllureMessage[] {
-  const status: AllureStatus = findings.some((f) => f.severity === 'failure') ? 'failed' : ex.response ? 'passed' : 'broken';
+  const status: AllureStatus = findings.some(countsAsFailure) ? 'failed' : ex.response ? 'passed' : 'broken';
   const out: AllureMessage[] = [{ type: 'step_start', data: { name: stepName(ex), start: startOf(ex) } }];
   if (findings.length > 0) {
     const text = exchangeEntry(ex, max);
@@ -219,7 +219,7 @@ function exchangeStep(ex: Partial<Exchange>, findings: Finding[], max: number): 
 /** The step of a webhook delivery; with a finding, the delivery attached (what the receiver answered, a replaying curl line) and the finding under it. */
 function deliveryStep(d: DeliveryView, findings: Finding[]): AllureMessage[] {
   const at = Date.parse(d.receivedAt ?? '') || 0;
-  const status: AllureStatus = findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed';
+  const status: AllureStatus = findings.some(countsAsFailure) ? 'failed' : 'passed';
   const out: AllureMessage[] = [{ type: 'step_start', data: { name: deliveryName(d), start: at } }];
   if (findings.length > 0) out.push(attach('delivery', `${deliveryEntry(d)}\n`, 'text/plain', 'txt'), ...findingSteps(findings, at, false));
   out.push({ type: 'step_stop', data: { stop: at, status } });
@@ -238,7 +238,12 @@ function description(t: TestRecord): string {
   const warnings = warningsOf(t);
   if (failures.length + warnings.length > 0) {
     lines.push('', '**Findings:**', '');
-    for (const f of [...failures, ...warnings]) lines.push(`- ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}`);
+    for (const f of [...failures, ...warnings]) lines.push(`- ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}`);
+  }
+  const known = knownOf(t);
+  if (known.length > 0) {
+    lines.push('', '**Known defects** (a baseline entry knows them: reported, they fail nothing):', '');
+    for (const f of known) lines.push(`- ${findingLine(f)}: ${knownText(f.known!)}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -10,7 +10,7 @@ import AllureVitestReporter from 'allure-vitest/reporter';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import { type AllureMessageOptions, allureMessagesFor } from './allure-messages.ts';
 import { carriedOr, testRecordOf } from './collector.ts';
-import { type Outcome, findingLine, outcomeOf, warningsOf } from './outcome.ts';
+import { type Outcome, findingLine, knownOf, knownText, outcomeOf, warningsOf } from './outcome.ts';
 import type { TestRecord } from './records.ts';
 import { terminalIdText, terminalIdsOf } from './run-info.ts';
 import { scrubSecrets, scrubText } from './scrub.ts';
@@ -36,6 +36,7 @@ export const ALLURE_CATEGORIES = {
   profile: 'Profile rule failures (--strict)',
   warning: 'Profile warnings',
   blocked: 'Blocked by a service defect',
+  known: 'Known defects (baseline)',
   notChecked: 'Not checked (part of what the test judges could not be observed)',
   notFinished: 'Not finished (time budget, or the operator stopped the session)',
   toolkit: 'Toolkit errors',
@@ -50,6 +51,7 @@ export const ALLURE2_CATEGORIES: NonNullable<ConstructorParameters<typeof Allure
   { name: ALLURE_CATEGORIES.profile, matchedStatuses: ['failed' as never] },
   { name: ALLURE_CATEGORIES.warning, matchedStatuses: ['passed' as never], messageRegex: '^warning[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.blocked, matchedStatuses: ['skipped' as never], messageRegex: '^blocked by[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.known, matchedStatuses: ['skipped' as never], messageRegex: '^known defect[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.notFinished, matchedStatuses: ['failed' as never, 'skipped' as never], messageRegex: '[\\s\\S]*(budget|stopped the session)[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.toolkit, matchedStatuses: ['broken' as never] },
 ];
@@ -60,6 +62,7 @@ export function allure3Categories() {
   return [
     { id: 'pcc-spec-failures', name: ALLURE_CATEGORIES.spec, matchers: by('spec-failure'), expand: true },
     { id: 'pcc-profile-failures', name: ALLURE_CATEGORIES.profile, matchers: by('profile-failure') },
+    { id: 'pcc-known-defects', name: ALLURE_CATEGORIES.known, matchers: by('known-defect'), expand: true },
     { id: 'pcc-blocked', name: ALLURE_CATEGORIES.blocked, matchers: by('blocked'), expand: true },
     { id: 'pcc-not-finished', name: ALLURE_CATEGORIES.notFinished, matchers: by('not-finished') },
     { id: 'pcc-not-checked', name: ALLURE_CATEGORIES.notChecked, matchers: by('not-checked'), expand: true },
@@ -73,6 +76,8 @@ export const ALLURE_STATUS: Record<Outcome, 'passed' | 'failed' | 'broken' | 'sk
   'spec-failure': 'failed',
   'profile-failure': 'failed',
   'toolkit-error': 'broken',
+  // As pytest's xfail: the test failed on a defect that is known, tracked and due; it fails nothing.
+  'known-defect': 'skipped',
   warning: 'passed',
   blocked: 'skipped',
   'not-finished': 'failed',
@@ -174,7 +179,7 @@ export class AllureReporter implements Reporter {
     const warnings = warningsOf(record);
     this.#extras.set(tc.id, {
       outcome,
-      message: outcome === 'warning' ? `warning${warnings.length > 1 ? 's' : ''}:\n${warnings.map(findingLine).join('\n')}` : outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished' ? record.skipReason ?? record.notFinished : undefined,
+      message: outcome === 'known-defect' ? knownOf(record).map((f) => `${knownText(f.known!)}\n  ${findingLine(f)}`).join('\n') : outcome === 'warning' ? `warning${warnings.length > 1 ? 's' : ''}:\n${warnings.map(findingLine).join('\n')}` : outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished' ? record.skipReason ?? record.notFinished : undefined,
       fullName: `${relFile}#${[...suitePath, tc.name].join(' ')}`,
       titlePath: [...relFile.split('/'), ...suitePath],
       packageName: relFile.replace(/\//g, '.'),

@@ -4,8 +4,8 @@
  * summary.json, and the verdict. Certified only when every spec-level suite ran and passed, in a run
  * that was not restricted by --suite and whose verdict is pass; otherwise each reason is named.
  */
-import type { ConnectionInfo } from '../core/index.ts';
-import { findingLine, outcomeOf } from './outcome.ts';
+import { type ConnectionInfo, countsAsFailure } from '../core/index.ts';
+import { findingLine, outcomeOf, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
 import type { Summary } from './summary.ts';
@@ -43,7 +43,7 @@ export function capabilityRows(record: RunRecord): CapabilityRow[] {
     if (t.state === 'passed') r.pass++;
     else if (t.state === 'failed') r.fail++;
     else r.skip++;
-    r.warn += t.findings.filter((f) => f.severity === 'warning').length;
+    r.warn += warningsOf(t).length;
     rows.set(t.capability, r);
   }
   const order = (c: string) => {
@@ -54,7 +54,7 @@ export function capabilityRows(record: RunRecord): CapabilityRow[] {
 }
 
 function whyFailed(t: TestRecord): string {
-  const first = t.findings.find((f) => f.severity === 'failure');
+  const first = t.findings.find(countsAsFailure);
   if (first) return findingLine(first);
   if (t.toolkitError) return `toolkit error ${t.toolkitError.code}: ${t.toolkitError.message.split('\n')[0]}`;
   return t.errors[0]?.split('\n')[0] ?? 'failed';
@@ -65,13 +65,18 @@ function whyFailed(t: TestRecord): string {
  * failure (default: the spec-level suites, {@link SPEC_LEVEL_SUITES}); a command that judges something
  * other than a service (`check-receiver`) names its own.
  */
-export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected' | 'checksDisabled' | 'connection'>, summarySha256: string, terminalIds: string[] = [], required?: readonly string[]): Certification {
+export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo, 'suitesSelected' | 'checksDisabled' | 'connection' | 'certifyWithKnownDefects'>, summarySha256: string, terminalIds: string[] = [], required?: readonly string[]): Certification {
   const mustRun: readonly string[] = required ?? SPEC_LEVEL_SUITES;
   // Root causes first: a verdict over the whole run, then a finding that kept other tests from going
   // on, before what they caused.
   const reasons: string[] = record.tests.filter((t) => t.wholeRun && t.state === 'failed').map((t) => `the whole run: ${whyFailed(t)}`);
   reasons.push(...summary.blocked.map((b) => `root cause: ${findingLine(b)} (first in ${b.test}; blocked ${b.count} test${b.count === 1 ? '' : 's'})`));
   if (summary.incomplete) reasons.push(`${summary.incomplete.reason}: ${summary.incomplete.tests.length} test(s) not finished`);
+  for (const e of summary.baseline?.expired ?? []) reasons.push(`baseline entry ${e.entry} expired on ${e.expires} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}): fix the defect, or renew the entry with a new date`);
+  const known = summary.known ?? [];
+  if (known.length > 0 && !info.certifyWithKnownDefects) {
+    reasons.push(`${known.length} known defect${known.length === 1 ? '' : 's'} (baseline ${summary.baseline?.file ?? ''}): ${known.slice(0, 3).map((f) => `[${f.check}] ${f.known!.ticket ?? f.known!.reason}`).join('; ')}${known.length > 3 ? '; ...' : ''}`);
+  }
   const selected = info.suitesSelected;
   const unselected = selected.length > 0 ? mustRun.filter((s) => !selected.includes(s)) : [];
   if (unselected.length > 0) reasons.push(`the run was restricted by --suite (${selected.join(', ')}): ${unselected.join(', ')} not run`);
@@ -150,6 +155,19 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
     for (const f of summary.findings) out.push(`| ${f.severity} | ${cell(f.clause)} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
     out.push('');
   }
+  const known = summary.known ?? [];
+  if (known.length > 0 || summary.baseline) {
+    out.push('## Known defects', '');
+    if (summary.baseline) out.push(`Baseline ${summary.baseline.file}: ${summary.baseline.entries} entr${summary.baseline.entries === 1 ? 'y' : 'ies'}. A known defect is reported and fails nothing until its entry expires.`, '');
+    if (known.length > 0) {
+      out.push('| clause | check | test | message | ticket | reason | expires |', '|---|---|---|---|---|---|---|');
+      for (const f of known) out.push(`| ${cell(f.clause)} | ${cell(f.check)} | ${cell(f.test)} | ${cell(f.message)} | ${cell(f.known!.ticket ?? '')} | ${cell(f.known!.reason)} | ${cell(f.known!.expires)} |`);
+      out.push('');
+    }
+    for (const e of summary.baseline?.expired ?? []) out.push(`- EXPIRED entry ${e.entry} (${cell(e.check)}${e.ticket ? `, ${cell(e.ticket)}` : ''}), due ${e.expires}: ${cell(e.reason)}`);
+    for (const e of summary.baseline?.resolved ?? []) out.push(`- RESOLVED entry ${e.entry} (${cell(e.check)}${e.ticket ? `, ${cell(e.ticket)}` : ''}): nothing in this complete run matched it; remove it from the baseline`);
+    if ((summary.baseline?.expired.length ?? 0) + (summary.baseline?.resolved.length ?? 0) > 0) out.push('');
+  }
   if (summary.blocked.length > 0) {
     out.push('## Blocked by a service defect', '', '| finding | first seen in | tests blocked |', '|---|---|---|');
     for (const b of summary.blocked) out.push(`| [${cell(b.check)}] (${cell(b.clause)}) ${cell(b.message)} | ${cell(b.test)} | ${b.count}: ${cell(b.tests.join('; '))}${b.count > b.tests.length ? '; ...' : ''} |`);
@@ -169,6 +187,18 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   }
   out.push(`Generated by ${info.tool.name} ${info.tool.version}. The counts and findings are those of summary.json (SHA-256 above).`, '');
   return out.join('\n');
+}
+
+function knownHtml(summary: Summary): string {
+  const known = summary.known ?? [];
+  const b = summary.baseline;
+  if (known.length === 0 && !b) return '';
+  const rows = known.map((f) => `<tr class="warn"><td><code>${esc(f.clause)}</code></td><td><code>${esc(f.check)}</code></td><td>${esc(f.test)}</td><td>${esc(f.message)}</td><td>${esc(f.known!.ticket ?? '')}</td><td>${esc(f.known!.reason)}</td><td>${esc(f.known!.expires)}</td></tr>`).join('');
+  const items = [
+    ...(b?.expired ?? []).map((e) => `<li class="bad">EXPIRED entry ${e.entry} (${esc(e.check)}${e.ticket ? `, ${esc(e.ticket)}` : ''}), due ${esc(e.expires)}: ${esc(e.reason)}</li>`),
+    ...(b?.resolved ?? []).map((e) => `<li>RESOLVED entry ${e.entry} (${esc(e.check)}${e.ticket ? `, ${esc(e.ticket)}` : ''}): nothing in this complete run matched it; remove it from the baseline</li>`),
+  ];
+  return `<h2>Known defects</h2>${b ? `<p>Baseline ${esc(b.file)}: ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'}. A known defect is reported and fails nothing until its entry expires.</p>` : ''}${rows ? `<table><tr><th>clause</th><th>check</th><th>test</th><th>message</th><th>ticket</th><th>reason</th><th>expires</th></tr>${rows}</table>` : ''}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}`;
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -202,6 +232,7 @@ ${reasons}
 <tr><th>total</th><th>${c.tests}</th><th>${c.passed}</th><th>${c.failed}</th><th>${c.skipped}</th><th>${c.warnings}</th></tr></table>
 <h2>Findings</h2>
 ${summary.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>severity</th><th>clause</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`}
+${knownHtml(summary)}
 ${(summary.notChecked ?? []).length > 0 ? `<h2>Not checked</h2><p>These tests ran but could not observe part of what they judge: that part neither passed nor failed.</p><table><tr><th>test</th><th>not checked</th></tr>${summary.notChecked!.map((n) => `<tr class="warn"><td>${esc(n.test)}</td><td>${esc(n.what.join('; '))}</td></tr>`).join('')}</table>` : ''}
 ${errors.length > 0 ? `<h2>Toolkit errors</h2><ul>${errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
 <p>Generated by ${esc(info.tool.name)} ${esc(info.tool.version)}. The counts and findings are those of summary.json (SHA-256 above).</p>

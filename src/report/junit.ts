@@ -5,7 +5,7 @@
  * properties and system-out of their test case.
  */
 import type { Finding } from '../core/index.ts';
-import { findingLine, outcomeOf, warningsOf } from './outcome.ts';
+import { confirmationText, failuresOf, findingLine, knownOf, knownText, outcomeOf, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import type { RunInfo } from './run-info.ts';
 import type { Summary } from './summary.ts';
@@ -38,7 +38,7 @@ function compactEvidence(evidence: unknown): string {
 
 function detail(f: Finding): string {
   const evidence = f.evidence === undefined || f.evidence === null ? '' : `\n  evidence: ${compactEvidence(f.evidence)}`;
-  return `${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${evidence}`;
+  return `${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}${evidence}`;
 }
 
 type Props = ReadonlyArray<readonly [string, string]>;
@@ -59,13 +59,13 @@ function testcase(t: TestRecord): string {
     const e = t.toolkitError ?? { code: 'PCC_INTERNAL', message: t.errors.join('\n') || 'the test failed without a finding' };
     body.push(`      <error ${attr('message', `${e.code}: ${e.message.split('\n')[0]}`)} ${attr('type', e.code)}>${xmlEscape([e.message, ...(e.hint ? [`fix: ${e.hint}`] : []), ...t.errors].join('\n'))}</error>`);
   } else if (t.state === 'failed') {
-    const failures = t.findings.filter((f) => f.severity === 'failure');
+    const failures = failuresOf(t);
     const first = failures[0];
     body.push(`      <failure ${attr('message', first ? findingLine(first) : (t.errors[0] ?? 'failed'))} ${attr('type', outcome)}>${xmlEscape(failures.map(detail).join('\n') || t.errors.join('\n'))}</failure>`);
   } else if (t.state === 'skipped') {
     body.push(`      <skipped ${attr('message', t.skipReason ?? 'skipped')}/>`);
   }
-  const out = [...warningsOf(t).map(detail), ...(t.notChecked ?? []).map((n) => `NOT CHECKED ${n}`)];
+  const out = [...knownOf(t).map((f) => `KNOWN ${findingLine(f)}: ${knownText(f.known!)}`), ...warningsOf(t).map(detail), ...(t.notChecked ?? []).map((n) => `NOT CHECKED ${n}`)];
   if (out.length > 0) body.push(`      <system-out>${xmlEscape(out.join('\n'))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');
 }

@@ -1,5 +1,5 @@
 /** How a test ended, in the words of the reports: spec failure, profile failure, warning, toolkit error... */
-import type { Finding } from '../core/index.ts';
+import { countsAsFailure, type Finding } from '../core/index.ts';
 import type { TestRecord } from './records.ts';
 
 /**
@@ -8,23 +8,29 @@ import type { TestRecord } from './records.ts';
  * `warning`: passed with warnings. `blocked`: skipped because a defect of the service (a finding,
  * named) kept it from going on. `not-finished`: a time budget stopped it. `not-checked`: it ran and saw
  * nothing wrong, but could not observe part of what it judges (see `notChecked`): never "passed".
- * `passed`, `skipped`: as they say.
+ * `known-defect`: it failed, and only on defects a baseline entry knows (`--baseline`): reported, not
+ * counted against the run (as pytest's xfail). `passed`, `skipped`: as they say.
  */
-export type Outcome = 'spec-failure' | 'profile-failure' | 'toolkit-error' | 'warning' | 'blocked' | 'not-finished' | 'not-checked' | 'passed' | 'skipped';
+export type Outcome = 'spec-failure' | 'profile-failure' | 'toolkit-error' | 'known-defect' | 'warning' | 'blocked' | 'not-finished' | 'not-checked' | 'passed' | 'skipped';
 
 /** The source of a clause reference (`spec#...`, `profile#...`, `sandbox#...`). */
 export function clauseSource(clause: string): string {
   return clause.split('#')[0] ?? '';
 }
 
-/** The failure findings of a test. */
+/** The failure findings of a test that count against the run (none a baseline entry knows). */
 export function failuresOf(t: TestRecord): Finding[] {
-  return t.findings.filter((f) => f.severity === 'failure');
+  return t.findings.filter(countsAsFailure);
 }
 
-/** The warning findings of a test. */
+/** The warning findings of a test (none a baseline entry knows). */
 export function warningsOf(t: TestRecord): Finding[] {
-  return t.findings.filter((f) => f.severity === 'warning');
+  return t.findings.filter((f) => f.severity === 'warning' && f.known === undefined);
+}
+
+/** The findings of a test that a baseline entry knows. */
+export function knownOf(t: TestRecord): Finding[] {
+  return t.findings.filter((f) => f.known !== undefined);
 }
 
 /** How the test ended. */
@@ -35,6 +41,7 @@ export function outcomeOf(t: TestRecord): Outcome {
   if (failures.length > 0) return 'profile-failure';
   if (t.notFinished) return 'not-finished';
   if (t.state === 'failed') return 'toolkit-error';
+  if (knownOf(t).some((f) => f.severity === 'failure')) return 'known-defect';
   if (t.state === 'skipped') return t.blockedBy ? 'blocked' : 'skipped';
   if (warningsOf(t).length > 0) return 'warning';
   return t.notChecked?.length ? 'not-checked' : 'passed';
@@ -54,4 +61,15 @@ export function scenarioOf(t: TestRecord): string {
 /** One line for a finding: `[check] (clause) message`. */
 export function findingLine(f: Finding): string {
   return `[${f.check}] (${f.clause}) ${f.message}`;
+}
+
+/** How a known finding is named: `known defect (PAY-123, baseline entry 2, until 2026-12-31): reason`. */
+export function knownText(k: NonNullable<Finding['known']>): string {
+  return `known defect (${k.ticket ? `${k.ticket}, ` : ''}baseline entry ${k.entry}, until ${k.expires}): ${k.reason}`;
+}
+
+/** How a finding reproduced: `intermittent: reproduced 1/5 runs again, seen in 33 % of the runs`. */
+export function confirmationText(c: NonNullable<Finding['confirmation']>): string {
+  const rechecked = c.rechecked ? `; ${c.rechecked} attempt${c.rechecked === 1 ? '' : 's'} not counted (the harness was overloaded)` : '';
+  return `${c.kind}: reproduced ${c.reproduced}/${c.attempts} runs again, seen in ${Math.round(c.rate * 100)} % of the runs${rechecked}`;
 }

@@ -5,7 +5,7 @@
  * how many tests are running and the newest of them; in a log (CI, no TTY), a heartbeat line every
  * `heartbeatMs` without a finished test says the run is alive.
  */
-import { notCheckedLine } from './outcome.ts';
+import { failuresOf, knownOf, notCheckedLine, warningsOf } from './outcome.ts';
 import type { RunEvents } from './collector.ts';
 import type { TestRecord } from './records.ts';
 
@@ -62,10 +62,12 @@ export class LiveProgress implements RunEvents {
   onTest(t: TestRecord): void {
     this.#clear();
     const mark = t.state === 'passed' ? '✓' : t.state === 'failed' ? '✗' : '-';
-    const warns = t.findings.filter((f) => f.severity === 'warning').length;
-    const fails = t.findings.filter((f) => f.severity === 'failure');
+    const warns = warningsOf(t).length;
+    const fails = failuresOf(t);
+    const known = knownOf(t);
     const notes = [
       ...(fails.length ? [`${fails.length} failure${fails.length > 1 ? 's' : ''}: ${fails[0]!.check}`] : []),
+      ...(known.length ? [`${known.length} known defect${known.length > 1 ? 's' : ''}: ${known[0]!.check} (${known[0]!.known!.ticket ?? `baseline entry ${known[0]!.known!.entry}`})`] : []),
       ...(warns ? [`${warns} warning${warns > 1 ? 's' : ''}`] : []),
       ...(t.toolkitError ? [t.toolkitError.code] : []),
       ...(t.skipReason ? [t.skipReason] : []),

@@ -24,6 +24,8 @@ export interface RunInfo {
   faults: string[];
   /** Present below 1: the probability each fault switch acted at a decision (`--sim-fault-rate`). */
   faultRate?: number;
+  /** Whether the profile certifies a run with known defects (`--baseline`); absent: it does not. */
+  certifyWithKnownDefects?: boolean;
   /** Check ids turned off by `checks.disable` / `--disable-check` (absent or empty: none). */
   checksDisabled?: string[];
   /** The run's labels (`--label firmware=4.2.1`), in the order given; absent or empty: none. */

@@ -3,7 +3,8 @@
  * Beyond the original fields: each finding counts where it was seen again (`repeats`), `blocked` says
  * which tests each finding kept from going on, and `incomplete` lists the tests a time budget stopped.
  */
-import { type ConnectionInfo, type Finding, normaliseMessage } from '../core/index.ts';
+import { type ConnectionInfo, type Finding, countsAsFailure, normaliseMessage } from '../core/index.ts';
+import type { BaselineSummary } from './baseline.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 
 /** A finding of the summary: where it was first seen, and how often it was seen again. */
@@ -34,10 +35,19 @@ export interface Summary {
   tool: { name: string; version: string };
   target: { kind: string; baseUrl: string };
   verdict: 'pass' | 'fail';
-  /** `notChecked` (present when not 0): the tests that ran but could not observe part of what they judge (they count as passed too). */
-  counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number; notChecked?: number };
+  /**
+   * `notChecked` (present when not 0): the tests that ran but could not observe part of what they judge
+   * (they count as passed too). `known` (present when not 0): findings a baseline entry knows.
+   */
+  counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number; notChecked?: number; known?: number };
   /** Root causes first: the findings that blocked most tests, failures before warnings, then in run order. */
   findings: SummaryFinding[];
+  /** Findings a baseline entry knows (`--baseline`): reported with the entry's reason, they fail nothing. */
+  known?: SummaryFinding[];
+  /** What the run made of its baseline: expired entries (each fails the run), resolved ones. */
+  baseline?: BaselineSummary;
+  /** Present when failed tests were run again (`--confirm N`): how many tests, in how many runs. */
+  confirmed?: { tests: number; runs: number; attempts: number };
   /** Per finding that blocked tests: which ones. */
   blocked: BlockedEntry[];
   /** Present when a time budget stopped the run before every test finished (the verdict is then fail). */
@@ -148,13 +158,18 @@ function rateLimitedOf(tests: readonly TestRecord[]): number {
 }
 
 /** Builds the summary. A failed test without a failure finding still fails the verdict. */
-export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string> }): Summary {
+export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string>; baseline?: BaselineSummary }): Summary {
   const blocked = blockedEntries(run.tests);
-  const raw = run.tests.flatMap((t) => t.findings.map((f) => ({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null })));
-  const findings: SummaryFinding[] = raw.map((f) => {
+  const raw = run.tests.flatMap((t) => t.findings.map((f) => ({
+    check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null,
+    ...(f.known ? { known: f.known } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}),
+  })));
+  const all: SummaryFinding[] = raw.map((f) => {
     const seen = run.tests.flatMap((t) => (t.repeats ?? []).filter((r) => sameDefect({ check: r.check, message: r.message, test: r.of }, f)).map((r) => ({ test: t.name, count: r.count })));
     return { ...f, repeats: seen.reduce((n, r) => n + r.count, 0), repeatedIn: [...new Set(seen.map((r) => r.test))].slice(0, MAX_LISTED) };
   });
+  const findings = all.filter((f) => !f.known);
+  const known = all.filter((f) => f.known);
   const blocks = (f: SummaryFinding) => blocked.filter((b) => sameDefect(b, f)).reduce((n, b) => n + b.count, 0);
   const order = findings.map((f, i) => ({ f, i, blocks: blocks(f) }));
   // A verdict over the whole run (the service sends no webhook at all) is the root of the rest.
@@ -164,7 +179,8 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const notFinished = run.tests.filter((t) => t.notFinished === 'run budget exceeded' || t.notFinished === 'stopped by the operator');
   const incompleteReason = [...new Set(notFinished.map((t) => t.notFinished!))].join(', ');
   const count = (s: string) => run.tests.filter((t) => t.state === s).length;
-  const failures = findings.filter((f) => f.severity === 'failure').length;
+  const failures = findings.filter(countsAsFailure).length;
+  const expired = when?.baseline?.expired.length ?? 0;
   const failed = count('failed');
   const harness = harnessSummaryOf(run.tests);
   const notChecked = run.tests.filter((t) => t.state !== 'skipped' && t.notChecked?.length).map((t) => ({ test: t.name, what: [...t.notChecked!] }));
@@ -172,9 +188,14 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   return {
     tool,
     target,
-    verdict: failures > 0 || failed > 0 || run.unhandled.length > 0 || notFinished.length > 0 ? 'fail' : 'pass',
-    counts: { tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures, ...(notChecked.length > 0 ? { notChecked: notChecked.length } : {}) },
+    verdict: failures > 0 || failed > 0 || run.unhandled.length > 0 || notFinished.length > 0 || expired > 0 ? 'fail' : 'pass',
+    counts: {
+      tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures,
+      ...(notChecked.length > 0 ? { notChecked: notChecked.length } : {}), ...(known.length > 0 ? { known: known.length } : {}),
+    },
     findings: order.map((o) => o.f),
+    ...(known.length > 0 ? { known } : {}),
+    ...(when?.baseline ? { baseline: when.baseline } : {}),
     blocked: blocked.map((b) => ({ ...b, tests: b.tests.slice(0, MAX_LISTED) })),
     ...(notFinished.length > 0 ? { incomplete: { reason: incompleteReason, tests: notFinished.map((t) => t.name) } } : {}),
     ...(notChecked.length > 0 ? { notChecked } : {}),

@@ -3,6 +3,8 @@
  * can cross into vitest's worker through `provide`/`inject`. Secrets never travel here.
  */
 import type { TransportSettings } from '../transport/index.ts';
+import type { BaselineEntry } from '../core/index.ts';
+
 export interface RunContext {
   targetKind: 'sim' | 'url' | 'pact';
   baseUrl: string;
@@ -67,6 +69,11 @@ export interface RunContext {
   manualPlan?: { test: string; outcome: string }[];
   /** Tests that passed earlier in the session being resumed (`--resume`): not run again. */
   carried?: string[];
+  /**
+   * The baseline's entries (`--baseline`) and the run's start (ms): a finding a live entry matches is
+   * marked known as its test ends, and fails nothing. Expired entries mark nothing.
+   */
+  baseline?: { entries: BaselineEntry[]; now: number };
 }
 
 /** The key under which the run context is provided to the suites. */

@@ -21,7 +21,9 @@ import {
   type TestMeta,
   type TerminalDriver,
   createTerminalDriver,
+  countsAsFailure,
   isToolkitError,
+  markKnown,
 } from '../../src/index.ts';
 
 let harness: Harness | undefined;
@@ -245,7 +247,9 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       clearTimeout(timer);
       const redact = (v: unknown) => h.redactor.redactValue(v);
       const keep = () => {
-        meta.findings = scope.findings.map((f) => redact(f) as typeof f);
+        const found = scope.findings.map((f) => redact(f) as typeof f);
+        // A defect the baseline knows is reported as known: it fails nothing, and says why.
+        meta.findings = h.ctx.baseline ? markKnown(found, h.ctx.baseline.entries, h.ctx.baseline.now) : found;
         const repeats = repeatsOf(scope);
         if (repeats.length > 0) meta.repeats = repeats.map((r) => redact(r) as typeof r);
         if (meta.blockedBy) meta.blockedBy = redact(meta.blockedBy) as typeof meta.blockedBy;
@@ -280,7 +284,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       }
       throw crash;
     }
-    const failures = meta.findings.filter((f) => f.severity === 'failure');
+    const failures = meta.findings.filter(countsAsFailure);
     if (failures.length > 0) {
       throw new Error(failures.map((f) => `[${f.check}] (${f.clause}) ${f.message}`).join('\n'));
     }

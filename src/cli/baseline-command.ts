@@ -1,0 +1,105 @@
+/**
+ * `baseline write FILE --from REPORTS_DIR --expires 30d --reason TEXT [--ticket T]`: entries for a run's
+ * findings, merged into FILE (made when missing). Each entry is as narrow as its finding (check,
+ * operation, clause, the message with its ids as wildcards): it knows that defect, not every finding of
+ * the check. An entry already in the file is kept as it is unless `--renew` says to take the new expiry,
+ * reason and ticket; none is ever widened.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ToolkitError } from '../core/index.ts';
+import type { RunIo } from '../engine/index.ts';
+import { type Summary, type SummaryFinding, entryFor, mergeBaseline, readBaselineIfAny, writeBaseline } from '../report/index.ts';
+
+const USAGE = `usage: payconnect-conformance baseline write <file> --from <reports dir> --expires <when> --reason <text> [options]
+
+  <file>               the baseline file (JSON, or YAML for .yaml/.yml); made when missing, else merged into
+  --from <dir>         the reports folder of the run whose findings become known (its summary.json)
+  --expires <when>     when the entries expire: 30d, 6w (from today, at most 366 days) or a date YYYY-MM-DD;
+                       past it the run fails naming the entry
+  --reason <text>      why the defects are known (shown beside each of them in every report)
+  --ticket <id>        the ticket that tracks the fix
+  --check <id>         only the findings of this check; repeat for several (default: every finding)
+  --failures-only      only failures become entries (default: warnings too)
+  --renew              entries already in the file take the new expiry, reason and ticket
+
+Use it with: payconnect-conformance run --baseline <file>
+`;
+
+const MAX_DAYS = 366;
+
+/** The expiry date (YYYY-MM-DD) of `--expires`: days or weeks from `today`, or a date, within a year. */
+export function expiryOf(text: string, today: Date): string {
+  const rel = /^(\d{1,3})\s*([dw])$/.exec(text.trim());
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  let at: number;
+  if (rel) at = start + Number(rel[1]) * (rel[2] === 'w' ? 7 : 1) * 86_400_000;
+  else if (/^\d{4}-\d{2}-\d{2}$/.test(text.trim()) && !Number.isNaN(Date.parse(`${text.trim()}T00:00:00Z`)) && day(new Date(`${text.trim()}T00:00:00Z`)) === text.trim()) at = Date.parse(`${text.trim()}T00:00:00Z`);
+  else throw new ToolkitError('PCC_USAGE', `--expires is ${JSON.stringify(text)}: not a number of days or weeks, nor a date`, 'write 30d, 6w or a date such as 2026-12-31');
+  if (at < start) throw new ToolkitError('PCC_USAGE', `--expires ${text} is in the past`, 'give a date from today on: an entry that has expired fails the run');
+  if (at > start + MAX_DAYS * 86_400_000) throw new ToolkitError('PCC_USAGE', `--expires ${text} is more than ${MAX_DAYS} days away`, 'a known defect is looked at again within a year: give 90d, or a nearer date');
+  return day(new Date(at));
+}
+
+function readSummary(dir: string): Summary {
+  const file = join(dir, 'summary.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', `--from ${dir}: ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give the reports folder of a run (run --reports <dir>)', { cause: e });
+  }
+  try {
+    const s = JSON.parse(text) as Summary;
+    if (!Array.isArray(s.findings)) throw new Error('no "findings" list');
+    return s;
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', `--from ${dir}: ${file} is not a run's summary (${(e as Error).message})`, 'give the reports folder of a run (run --reports <dir>)', { cause: e });
+  }
+}
+
+export async function baselineCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo, today = new Date()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv, allowPositionals: true,
+      options: {
+        from: { type: 'string' }, expires: { type: 'string' }, reason: { type: 'string' }, ticket: { type: 'string' },
+        check: { type: 'string', multiple: true }, 'failures-only': { type: 'boolean' }, renew: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', (e as Error).message, `see:\n${USAGE}`);
+  }
+  const v = parsed.values;
+  if (v.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const [action, file, ...extra] = parsed.positionals;
+  if (action !== 'write') throw new ToolkitError('PCC_USAGE', action === undefined ? 'baseline needs an action' : `baseline has no action "${action}"`, `use "baseline write <file> ..."; see:\n${USAGE}`);
+  if (!file) throw new ToolkitError('PCC_USAGE', 'baseline write needs the baseline file', `see:\n${USAGE}`);
+  if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, `see:\n${USAGE}`);
+  for (const need of ['from', 'expires', 'reason'] as const) {
+    if (!v[need]?.trim()) throw new ToolkitError('PCC_USAGE', `baseline write needs --${need}`, need === 'expires' ? 'every known defect expires: --expires 30d (or a date)' : `see:\n${USAGE}`);
+  }
+  const expires = expiryOf(v.expires!, today);
+  // The file is read (and checked) before anything is written: a malformed one is left as it is.
+  const existing = readBaselineIfAny(file);
+  const summary = readSummary(v.from!);
+  const checks = v.check ?? [];
+  const pick = (f: SummaryFinding) => (!v['failures-only'] || f.severity === 'failure') && (checks.length === 0 || checks.includes(f.check));
+  const chosen = summary.findings.filter(pick);
+  if (chosen.length === 0) {
+    io.stderr(`baseline: ${join(v.from!, 'summary.json')} has no ${v['failures-only'] ? 'failure' : 'finding'}${checks.length > 0 ? ` of ${checks.join(', ')}` : ''}: nothing to write; ${file} is left as it was\n`);
+    return 1;
+  }
+  const meta = { reason: v.reason!.trim(), ...(v.ticket?.trim() ? { ticket: v.ticket.trim() } : {}), expires };
+  const merged = mergeBaseline(existing, chosen.map((f) => entryFor(f, meta)), v.renew ?? false);
+  writeBaseline(file, merged.file);
+  io.stdout(`baseline ${file}: ${merged.added} entr${merged.added === 1 ? 'y' : 'ies'} added (expiring ${expires})${merged.kept > 0 ? `, ${merged.kept} already there and kept as they were (--renew takes the new expiry and reason)` : ''}${merged.renewed > 0 ? `, ${merged.renewed} renewed` : ''}; ${merged.file.entries.length} in all\n`);
+  io.stdout(`use it with: payconnect-conformance run --baseline ${file}\n`);
+  return 0;
+}
