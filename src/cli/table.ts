@@ -3,7 +3,7 @@
  * tests leads), the tests a time budget stopped, the verdict, and where the reports are.
  */
 import { normaliseMessage } from '../core/index.ts';
-import { type RunRecord, type Summary, confirmationText, knownText, warningsOf } from '../report/index.ts';
+import { type RunRecord, type Summary, confirmationText, coverageLine, knownText, warningsOf } from '../report/index.ts';
 
 /** What the table says about the report files, when they were written. */
 export interface TableReports {
@@ -59,9 +59,13 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     out.push(`ERROR ${t.toolkitError!.code} in ${t.name}: ${t.toolkitError!.message.split('\n')[0]}${bug}`);
   }
   for (const u of record.unhandled) out.push(`ERROR ${u.split('\n')[0]}`);
+  const required = summary.coverage?.uncovered ?? [];
+  for (const u of required.slice(0, 50)) out.push(`UNCOVERED ${u.kind} ${u.item}: ${u.reason} (--require-coverage ${summary.coverage!.required!.join(',')})`);
+  if (required.length > 50) out.push(`UNCOVERED ... and ${required.length - 50} more (coverage.json lists them all)`);
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
   out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.known ? `, ${c.known} known` : ''}${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
+  if (summary.coverage) out.push(coverageLine(summary.coverage));
   const h = summary.harness;
   if (h && (h.overloaded || h.remeasured > 0)) {
     out.push(`${h.overloaded ? 'HARNESS OVERLOADED' : 'harness'}: ${h.terminals === undefined ? '' : `${h.terminals} terminals, `}longest event-loop stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-seconds; ${h.remeasured} wait${h.remeasured === 1 ? '' : 's'} measured again after a stall`);

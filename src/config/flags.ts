@@ -9,7 +9,7 @@ import type { Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
 import { formatDuration } from './duration.ts';
 import { didYouMean } from './messages.ts';
-import { PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
+import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
 
 /** The help sections, in order. */
 export type RunFlagGroup = 'target' | 'network' | 'run' | 'output' | 'simulator';
@@ -104,6 +104,8 @@ const TABLE = [
     description: 'Allow a production target' },
   { name: 'disable-check', key: 'checks.disable', type: 'string', multiple: true, placeholder: '<check id>', group: 'run',
     description: 'A check not to run (its id as the reports show it); repeat for several. The reports list it as disabled' },
+  { name: 'require-coverage', key: 'coverage.require', type: 'string', multiple: true, placeholder: '<kinds>', group: 'run',
+    description: `Fail the run (exit 1) naming every item never covered of these kinds, comma-separated: ${COVERAGE_REQUIRABLE.join(', ')}` },
   { name: 'max-amount', key: 'maxAmount', type: 'string', placeholder: '<cents>', group: 'run',
     description: 'The largest amount sent to a non-sandbox target, in cents', defaultText: String(DEFAULTS.maxAmount) },
   { name: 'config', key: 'config', type: 'string', placeholder: '<file>', group: 'run',

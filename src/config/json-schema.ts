@@ -5,7 +5,7 @@
  * contracts/payconnect.config.schema.json. The resolver stays the judge of values (a URL's shape, a
  * duration's range); the schema says what each key holds.
  */
-import { PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
+import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
 import { DEFAULTS } from './defaults.ts';
 import { RUN_FLAGS } from './flags.ts';
 
@@ -46,6 +46,7 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   quiet: { type: 'boolean' },
   allowProduction: { type: 'boolean' },
   'checks.disable': strings(),
+  'coverage.require': strings({ enum: [...COVERAGE_REQUIRABLE] }),
   maxAmount: { type: 'integer', minimum: 1 },
   reports: { type: 'string' },
   html: { type: 'boolean' },

@@ -40,6 +40,7 @@ describe('resolveConfig defaults', () => {
       resume: false,
       baseline: undefined,
       confirm: 0,
+      requireCoverage: [],
       sim: { faults: [], faultRate: 1, stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
       disabledChecks: [],
       transport: {},
@@ -47,7 +48,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(40);
+    expect(Object.keys(config.sources)).toHaveLength(41);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
@@ -114,6 +115,9 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], faultRate: 1, stepDelayMs: 0, deadlineMs: 750, terminal: 'auto' });
     expect((await resolveIn(cwd, ['--sim-fault', 'slip.bad-tag', '--sim-fault-rate', '0.3'])).sim.faultRate).toBe(0.3);
     expect((await resolveIn(await dirWithConfig({ sim: { faultRate: 0.5 } }))).sim.faultRate).toBe(0.5);
+    expect((await resolveIn(cwd, ['--require-coverage', 'operations,statuses', '--require-coverage', 'events'])).requireCoverage).toEqual(['operations', 'statuses', 'events']);
+    expect((await resolveIn(await dirWithConfig({ coverage: { require: ['clauses'] } }))).requireCoverage).toEqual(['clauses']);
+    await expect(resolveIn(cwd, ['--require-coverage', 'operation'])).rejects.toMatchObject({ message: expect.stringContaining('operation') });
     expect(config.runs).toBe(1000);
     expect((await resolveIn(cwd, ['--runs', '7'])).runs).toBe(7);
     expect(config.sources).toMatchObject({ 'sim.faults': 'flag', 'sim.stepDelay': 'file', 'sim.deadline': 'env' });

@@ -13,7 +13,7 @@ import { readEnv } from './env.ts';
 import { readConfigFile } from './file.ts';
 import { parseRunFlags } from './flags.ts';
 import * as p from './parsers.ts';
-import { PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
+import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
 const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
 const SIM_KEYS = ['sim.faults', 'sim.faultRate', 'sim.stepDelay', 'sim.deadline', 'sim.terminal'] as const;
@@ -156,6 +156,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),
       ...(proxy ? { proxy } : {}),
     },
+    requireCoverage: take('coverage.require', p.list(p.member(COVERAGE_REQUIRABLE, 'coverage kind'), `give coverage kinds: ${COVERAGE_REQUIRABLE.join(', ')}`)) ?? [],
     disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
     configFile: file?.path,
     sources,

@@ -6,6 +6,9 @@
 import type { TransportSettings } from '../transport/transport.ts';
 
 /** Every suite a run can select, by name (the folders of `suites/`). */
+/** The coverage kinds `--require-coverage` takes (the report's REQUIRABLE_COVERAGE_KINDS; a test keeps them equal). */
+export const COVERAGE_REQUIRABLE = ['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses'] as const;
+
 export const SUITE_NAMES = [
   'pairing',
   'auth',
@@ -150,6 +153,8 @@ export interface UserConfig {
   sim?: SimUserConfig;
   /** Settings of the checks. */
   checks?: ChecksUserConfig;
+  /** The coverage the run must reach. */
+  coverage?: CoverageUserConfig;
   /** TLS towards the service: a private CA, a client certificate. Relative paths: from the config file's folder. */
   tls?: TlsUserConfig;
   /** A forward proxy for every connection to the service (else HTTPS_PROXY / HTTP_PROXY; NO_PROXY applies). */
@@ -175,11 +180,20 @@ export interface ChecksUserConfig {
   disable?: readonly string[];
 }
 
+/** Settings of the coverage the run must reach. */
+export interface CoverageUserConfig {
+  /**
+   * Kinds that must be covered whole (operations, statuses, enums, transitions, events, clauses): an
+   * item never seen fails the run (exit 1), named in the console, summary.json and the certification.
+   */
+  require?: readonly string[];
+}
+
 /** Where a resolved value came from. */
 export type ConfigSource = 'flag' | 'env' | 'file' | 'default';
 
 /** The name of an option: a {@link UserConfig} key, `sim.*` dotted, or `config` (the file itself). */
-export type OptionKey = Exclude<keyof UserConfig, 'sim' | 'checks' | 'tls'> | `sim.${keyof SimUserConfig}` | `checks.${keyof ChecksUserConfig}` | `tls.${keyof TlsUserConfig}` | 'config';
+export type OptionKey = Exclude<keyof UserConfig, 'sim' | 'checks' | 'tls' | 'coverage'> | `sim.${keyof SimUserConfig}` | `checks.${keyof ChecksUserConfig}` | `tls.${keyof TlsUserConfig}` | `coverage.${keyof CoverageUserConfig}` | 'config';
 
 /** The resolved target. */
 export type ResolvedTarget = { kind: 'sim' } | { kind: 'url'; baseUrl: string } | { kind: 'pact' };
@@ -230,6 +244,8 @@ export interface ResolvedConfig {
   readonly sim: { faults: string[]; faultRate: number; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];
+  /** Coverage kinds the run must cover whole (`--require-coverage`); empty: none. */
+  readonly requireCoverage: string[];
   /** CA file, client certificate and proxy of the connections to the service (absolute paths). */
   readonly transport: TransportSettings;
   /** The config file that was loaded (absolute), if any. */

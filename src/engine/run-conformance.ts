@@ -31,7 +31,9 @@ import {
   type TestRecord,
   judgeBaseline,
   readBaseline,
-  type WrittenReports,
+  type RunReports,
+  appendAllureEnvironment,
+  coverageLine,
   buildSummary,
   clauseText,
   clauseUrlFrom,
@@ -88,7 +90,7 @@ export interface RunResult {
   /** The simulator's base URL or the target's. */
   baseUrl: string;
   /** The report files written, and the certification verdict. */
-  reports: WrittenReports & { allureResults: string; allureReport?: string; htmlError?: string };
+  reports: RunReports & { allureResults: string; allureReport?: string; htmlError?: string };
 }
 
 /** The contract file the toolkit checks against (its hash goes into every report). */
@@ -489,6 +491,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       ...(config.target.kind === 'sim' && config.sim.faults.length > 0 && config.sim.faultRate < 1 ? { faultRate: config.sim.faultRate } : {}),
       certifyWithKnownDefects: resolveProfile(config.profile).certifyWithKnownDefects,
+      ...(config.requireCoverage.length > 0 ? { requireCoverage: [...config.requireCoverage] } : {}),
       checksDisabled: [...config.disabledChecks],
       labels: { ...config.labels },
       ...(connection ? { connection } : {}),
@@ -501,6 +504,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     }
     reported = true;
     const written = writeRunReports(config.reportsDir, record, summary, info);
+    // What the run exercised, beside the run's facts in Allure's environment widget.
+    appendAllureEnvironment(allureResults, { coverage: coverageLine(written.coverage).replace(/^coverage: /, '') });
     const html = config.html ? await writeHtmlReport(config.reportsDir, allureResults, io.stderr) : {};
     const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
     return { exitCode, summary, record, baseUrl: target.baseUrl, reports: { ...written, allureResults, ...html } };

@@ -5,6 +5,7 @@
  * says what kind of failure it is: `failed` for a broken requirement, `broken` for a toolkit error.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
@@ -88,6 +89,13 @@ export const ALLURE_STATUS: Record<Outcome, 'passed' | 'failed' | 'broken' | 'sk
 };
 
 const REF_LABEL = 'pcc_ref';
+
+/** Adds entries to the `environment.properties` of an allure-results folder (the run's facts widget). */
+export function appendAllureEnvironment(resultsDir: string, env: Record<string, string>): void {
+  const file = join(resultsDir, 'environment.properties');
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  writeReportFile(file, `${before}${environmentProperties(env)}`);
+}
 
 /** Java properties text (Allure's `environment.properties`), keys and values escaped. */
 export function environmentProperties(env: Record<string, string>): string {

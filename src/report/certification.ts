@@ -9,6 +9,7 @@ import { findingLine, outcomeOf, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
 import type { Summary } from './summary.ts';
+import { COVERAGE_KINDS, type Coverage, uncoveredItems } from './coverage.ts';
 
 /** The suites a certification needs: the spec's capabilities. */
 export const SPEC_LEVEL_SUITES = ['pairing', 'auth', 'config', 'payment', 'cancel', 'preauth', 'print-slip', 'webhooks', 'isolation'] as const;
@@ -72,6 +73,8 @@ export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo,
   const reasons: string[] = record.tests.filter((t) => t.wholeRun && t.state === 'failed').map((t) => `the whole run: ${whyFailed(t)}`);
   reasons.push(...summary.blocked.map((b) => `root cause: ${findingLine(b)} (first in ${b.test}; blocked ${b.count} test${b.count === 1 ? '' : 's'})`));
   if (summary.incomplete) reasons.push(`${summary.incomplete.reason}: ${summary.incomplete.tests.length} test(s) not finished`);
+  const uncovered = summary.coverage?.uncovered ?? [];
+  if (uncovered.length > 0) reasons.push(`coverage required (${summary.coverage!.required!.join(', ')}): ${uncovered.length} item${uncovered.length === 1 ? '' : 's'} never covered (${uncovered.slice(0, 5).map((u) => u.item).join('; ')}${uncovered.length > 5 ? '; ...' : ''})`);
   for (const e of summary.baseline?.expired ?? []) reasons.push(`baseline entry ${e.entry} expired on ${e.expires} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}): fix the defect, or renew the entry with a new date`);
   const known = summary.known ?? [];
   if (known.length > 0 && !info.certifyWithKnownDefects) {
@@ -138,7 +141,7 @@ function verdictLine(cert: Certification): string {
 }
 
 /** The Markdown certification summary. */
-export function certificationMarkdown(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification): string {
+export function certificationMarkdown(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification, coverageSection?: string): string {
   const out = ['# Pay-Connect conformance certification', '', `**Verdict: ${verdictLine(cert)}**`, ''];
   if (!cert.certified) out.push('Not certified because:', '', ...cert.reasons.map((r) => `- ${cell(r)}`), '');
   out.push('| | |', '|---|---|', ...facts(info, cert).map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
@@ -148,6 +151,7 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   out.push(`| **total** | ${c.tests} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.warnings} |`, '');
   const missing = SPEC_LEVEL_SUITES.filter((s) => !cert.rows.some((r) => r.capability === s));
   if (missing.length > 0) out.push(`Spec-level suites without a test in this run: ${missing.join(', ')}.`, '');
+  if (coverageSection) out.push(coverageSection.trimEnd(), '');
   out.push('## Findings', '');
   if (summary.findings.length === 0) out.push('None.', '');
   else {
@@ -189,6 +193,15 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   return out.join('\n');
 }
 
+function coverageHtml(c: Coverage): string {
+  const s = c.summary;
+  const rows = COVERAGE_KINDS.flatMap((k) => [[k, s[k]] as const, ...(k === 'statuses' ? [['a documented 2xx, by operation', s.statuses2xx] as const] : [])])
+    .map(([k, t]) => `<tr><td>${esc(k)}</td><td>${t.covered}</td><td>${t.total}</td><td class="${t.percent < 100 ? 'warn' : ''}">${t.percent} %</td></tr>`).join('');
+  const missing = uncoveredItems(c);
+  const list = missing.length === 0 ? '<p>Every item was covered.</p>' : `<details><summary>Never seen (${missing.length})</summary><ul>${missing.map((u) => `<li><b>${esc(u.kind)}</b> <code>${esc(u.item)}</code>: ${esc(u.reason)}</li>`).join('')}</ul></details>`;
+  return `<h2>Coverage</h2><table><tr><th>kind</th><th>covered</th><th>total</th><th>percent</th></tr>${rows}</table>${list}`;
+}
+
 function knownHtml(summary: Summary): string {
   const known = summary.known ?? [];
   const b = summary.baseline;
@@ -204,7 +217,7 @@ function knownHtml(summary: Summary): string {
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** The HTML certification summary (one self-contained page, no script, no remote resource). */
-export function certificationHtml(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification): string {
+export function certificationHtml(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification, coverage?: Coverage): string {
   const c = summary.counts;
   const reasons = cert.certified ? '' : `<p>Not certified because:</p><ul>${cert.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
   const factRows = facts(info, cert).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
@@ -230,6 +243,7 @@ ${reasons}
 <h2>Results per capability</h2>
 <table><tr><th>capability</th><th>tests</th><th>pass</th><th>fail</th><th>skip</th><th>warn</th></tr>${capRows}
 <tr><th>total</th><th>${c.tests}</th><th>${c.passed}</th><th>${c.failed}</th><th>${c.skipped}</th><th>${c.warnings}</th></tr></table>
+${coverage ? coverageHtml(coverage) : ''}
 <h2>Findings</h2>
 ${summary.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>severity</th><th>clause</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`}
 ${knownHtml(summary)}

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { type CoverageDigest, type Exchange, emptyCoverageDigest, enumFieldsOf } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
 import { CoverageRecorder, requestClasses } from '../runtime/scope.ts';
-import { type CoverageInfo, buildCoverage, coverageLine, coverageMarkdown, digestOf, mergeCoverage, specClauses, uncoveredItems } from './coverage.ts';
+import { type CoverageInfo, REQUIRABLE_COVERAGE_KINDS, buildCoverage, coverageLine, coverageMarkdown, digestOf, mergeCoverage, specClauses, uncoveredItems } from './coverage.ts';
+import { COVERAGE_REQUIRABLE } from '../config/types.ts';
 import type { TestRecord } from './records.ts';
 
 const info = (over: Partial<CoverageInfo> = {}): CoverageInfo => ({ target: { kind: 'sim' }, profile: 'sandbox', suitesSelected: [], checksDisabled: [], ...over });
@@ -157,7 +158,7 @@ describe('the views of coverage', () => {
   const c = buildCoverage({ tests: [payment, probes] }, info());
 
   it('coverageLine gives every kind in one line', () => {
-    expect(coverageLine(c)).toMatch(/^coverage: operations 4\/15, statuses \d+\/\d+ \(2xx \d+\/\d+\), enums \d+\/\d+, transitions \d+\/\d+, events 1\/13, clauses \d+\/\d+, inputs \d+\/\d+$/);
+    expect(coverageLine(c)).toMatch(/^coverage: operations 4\/15, statuses \d+\/\d+ \(a 2xx of \d+\/\d+ operations\), enums \d+\/\d+, transitions \d+\/\d+, events 1\/13, clauses \d+\/\d+, inputs \d+\/\d+$/);
   });
 
   it('uncoveredItems names what of the kinds asked was never covered, with why', () => {
@@ -172,7 +173,7 @@ describe('the views of coverage', () => {
     const md = coverageMarkdown(c);
     expect(md).toMatch(/^## Coverage\n/);
     expect(md).toContain('| operations | 4 | 15 | 26.7 % |');
-    expect(md).toContain('| statuses 2xx |');
+    expect(md).toContain('| a documented 2xx, by operation |');
     expect(md).toMatch(/- \*\*operations\*\* \(11\), not exercised: `cancelTransaction`/);
   });
 });
@@ -225,5 +226,11 @@ describe('the worker\'s digest (runtime/scope.ts)', () => {
       E: { enum: ['Z', 'Y'] },
     });
     expect(fields.map((f) => `${f.schema}.${f.path}:${f.values.join('|')}`)).toEqual(['S.a:Y|Z', 'S.b[]:Y|Z', 'S.c:Y|Z', 'S.d.e:x']);
+  });
+});
+
+describe('the coverage kinds a run may require', () => {
+  it('are the same in the config (--require-coverage) and the report', () => {
+    expect([...COVERAGE_REQUIRABLE]).toEqual([...REQUIRABLE_COVERAGE_KINDS]);
   });
 });

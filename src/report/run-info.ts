@@ -24,6 +24,8 @@ export interface RunInfo {
   faults: string[];
   /** Present below 1: the probability each fault switch acted at a decision (`--sim-fault-rate`). */
   faultRate?: number;
+  /** Coverage kinds the run must cover whole (`--require-coverage`); absent or empty: none. */
+  requireCoverage?: string[];
   /** Whether the profile certifies a run with known defects (`--baseline`); absent: it does not. */
   certifyWithKnownDefects?: boolean;
   /** Check ids turned off by `checks.disable` / `--disable-check` (absent or empty: none). */

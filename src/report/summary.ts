@@ -5,6 +5,7 @@
  */
 import { type ConnectionInfo, type Finding, countsAsFailure, normaliseMessage } from '../core/index.ts';
 import type { BaselineSummary } from './baseline.ts';
+import type { Coverage, UncoveredItem } from './coverage.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 
 /** A finding of the summary: where it was first seen, and how often it was seen again. */
@@ -46,6 +47,11 @@ export interface Summary {
   known?: SummaryFinding[];
   /** What the run made of its baseline: expired entries (each fails the run), resolved ones. */
   baseline?: BaselineSummary;
+  /**
+   * What the run exercised (coverage.json has every item): the tallies by kind, and, with
+   * `--require-coverage`, the kinds required and every item of them never covered (each fails the run).
+   */
+  coverage?: { summary: Coverage['summary']; required?: string[]; uncovered?: UncoveredItem[] };
   /** Present when failed tests were run again (`--confirm N`): how many tests, in how many runs. */
   confirmed?: { tests: number; runs: number; attempts: number };
   /** Per finding that blocked tests: which ones. */

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { type Certification, certificationHtml, certificationMarkdown, certify } from './certification.ts';
-import { type Coverage, buildCoverage } from './coverage.ts';
+import { type Coverage, type CoverageKind, buildCoverage, coverageMarkdown, uncoveredItems } from './coverage.ts';
 import { buildJunitXml } from './junit.ts';
 import type { RunRecord } from './records.ts';
 import { type RunInfo, sha256Hex, terminalIdsOf } from './run-info.ts';
@@ -52,13 +52,18 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
     certificationMd: join(dir, REPORT_FILES.certificationMd),
     certificationHtml: join(dir, REPORT_FILES.certificationHtml),
   };
+  const coverage = buildCoverage(record, info);
+  // The coverage required (--require-coverage): each item never covered fails the run, by name.
+  const required = info.requireCoverage ?? [];
+  const uncovered = required.length > 0 ? uncoveredItems(coverage, required as CoverageKind[]) : [];
+  summary.coverage = { summary: coverage.summary, ...(required.length > 0 ? { required: [...required], uncovered } : {}) };
+  if (uncovered.length > 0) summary.verdict = 'fail';
   const summaryText = `${JSON.stringify(summary, null, 2)}\n`;
   writeReportFile(paths.summary, summaryText);
-  const coverage = buildCoverage(record, info);
   writeReportFile(paths.coverageJson, `${JSON.stringify(coverage, null, 2)}\n`);
   writeReportFile(paths.junit, buildJunitXml(record, summary, info));
   const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record));
-  writeReportFile(paths.certificationMd, certificationMarkdown(record, summary, info, certification));
-  writeReportFile(paths.certificationHtml, certificationHtml(record, summary, info, certification));
+  writeReportFile(paths.certificationMd, certificationMarkdown(record, summary, info, certification, coverageMarkdown(coverage)));
+  writeReportFile(paths.certificationHtml, certificationHtml(record, summary, info, certification, coverage));
   return { ...paths, certification, coverage };
 }

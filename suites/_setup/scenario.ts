@@ -258,6 +258,8 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         meta.deliveries = (deliveriesOf.get(scope.testName) ?? []).map(redact);
         if (scope.notChecked.size > 0) meta.notChecked = [...scope.notChecked].map((n) => h.redactor.redactText(n));
         if (scope.webhookFinals > 0) meta.webhookFinals = scope.webhookFinals;
+        // What the test exercised (operations, statuses, enums, transitions, events, inputs): coverage.json.
+        meta.coverage = scope.coverage();
         const load = h.load();
         meta.harness = {
           worker: Number(process.env.VITEST_POOL_ID ?? '1') || 1, maxEventLoopDelayMs: load.maxEventLoopDelayMs, cpuSeconds: load.cpuSeconds,
