@@ -11,6 +11,9 @@ import type { OptionKey } from './types.ts';
 const TRUE = ['1', 'true'];
 const FALSE = ['0', 'false'];
 
+/** The signing key's variable as the documentation names it, beside PAYCONNECT_SIGN_KEY. */
+const SIGNING_KEY_FILE = 'PAYCONNECT_SIGNING_KEY_FILE';
+
 /** `PAYCONNECT_NO_HTML=1` reads more naturally than `PAYCONNECT_HTML=0`, so both work. */
 const NO_HTML = 'PAYCONNECT_NO_HTML';
 
@@ -26,6 +29,13 @@ export function readEnv(env: NodeJS.ProcessEnv): Candidates {
     const name = envVarOf(flag);
     const candidate = readVariable(env, name, flag.type === 'boolean', flag.key);
     if (candidate) out[flag.key] = candidate;
+  }
+  const signKey = readVariable(env, SIGNING_KEY_FILE, false, 'signKey');
+  if (signKey) {
+    if (out.signKey && out.signKey.value !== signKey.value) {
+      throw new ToolkitError('PCC_CONFIG_INVALID', `invalid signKey from environment variables ${SIGNING_KEY_FILE} and PAYCONNECT_SIGN_KEY: they name different files`, `set only one of ${SIGNING_KEY_FILE} and PAYCONNECT_SIGN_KEY`);
+    }
+    out.signKey ??= signKey;
   }
   const noHtml = readVariable(env, NO_HTML, true, 'html');
   if (noHtml) {

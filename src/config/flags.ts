@@ -96,6 +96,8 @@ const TABLE = [
     description: 'Continue the interrupted session kept in the reports folder: what passed is not run again' },
   { name: 'baseline', key: 'baseline', type: 'string', placeholder: '<file>', group: 'run',
     description: 'Known defects (JSON or YAML; "baseline write" makes one from a run): a finding an entry matches is reported as known and fails nothing; an expired entry fails the run' },
+  { name: 'sign-key', key: 'signKey', type: 'string', placeholder: '<file>', group: 'output',
+    description: 'Sign the reports with this Ed25519 private key (PEM; passphrase from PAYCONNECT_SIGNING_KEY_PASSPHRASE): certificate.intoto.json, checked by verify-certificate. Also PAYCONNECT_SIGNING_KEY_FILE' },
   { name: 'confirm', key: 'confirm', type: 'string', placeholder: '<n>', group: 'run',
     description: 'Run each failed test again up to n times on a fresh scope: a finding seen every time is deterministic, else intermittent (still a finding, with its rate)', defaultText: String(DEFAULTS.confirm) },
   { name: 'strict', key: 'strict', type: 'boolean', group: 'run', description: 'Count warnings as failures' },

@@ -41,6 +41,7 @@ describe('resolveConfig defaults', () => {
       baseline: undefined,
       confirm: 0,
       requireCoverage: [],
+      signKey: undefined,
       sim: { faults: [], faultRate: 1, stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
       disabledChecks: [],
       transport: {},
@@ -48,7 +49,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(41);
+    expect(Object.keys(config.sources)).toHaveLength(42);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

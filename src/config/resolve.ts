@@ -150,6 +150,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     labels: take('labels', p.labels) ?? {},
     resume: take('resume', p.boolean) ?? false,
     baseline: optionalPath('baseline', 'file').file,
+    signKey: optionalPath('signKey', 'file').file,
     confirm: take('confirm', p.integer(0, 20, 'give how many times a failed test runs again, from 0 to 20, such as 5')) ?? DEFAULTS.confirm,
     sim,
     transport: {

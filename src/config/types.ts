@@ -145,6 +145,12 @@ export interface UserConfig {
    */
   baseline?: string;
   /**
+   * An Ed25519 private key (PEM) to sign the run's reports with: certificate.intoto.json, an in-toto
+   * test-result statement in a DSSE envelope (`verify-certificate` checks it). Its passphrase comes
+   * from PAYCONNECT_SIGNING_KEY_PASSPHRASE only. Also PAYCONNECT_SIGNING_KEY_FILE.
+   */
+  signKey?: string;
+  /**
    * Run each failed test again up to this many times, each on a fresh scope: a finding seen every time
    * is deterministic, one that is not is intermittent (still a finding, with its rate). @default 0
    */
@@ -239,6 +245,8 @@ export interface ResolvedConfig {
   readonly resume: boolean;
   /** The baseline file (absolute), if any. */
   readonly baseline: string | undefined;
+  /** The signing key file (absolute), if any. */
+  readonly signKey: string | undefined;
   /** How many times each failed test runs again to confirm its findings; 0: none. */
   readonly confirm: number;
   readonly sim: { faults: string[]; faultRate: number; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };

@@ -133,6 +133,7 @@ function facts(info: RunInfo, cert: Certification): [string, string][] {
     ...(info.faults.length > 0 ? [['Simulator faults', `${info.faults.join(', ')}${info.faultRate !== undefined && info.faultRate < 1 ? ` (each acting at ${info.faultRate * 100} % of its decisions)` : ''}`] as [string, string]] : []),
     ...((info.checksDisabled ?? []).length > 0 ? [['Checks disabled', info.checksDisabled!.join(', ')] as [string, string]] : []),
     ['summary.json SHA-256', cert.summarySha256],
+    ...(info.signedBy ? [['Signed', `by the Ed25519 key ${info.signedBy.keyid} (certificate.intoto.json: an in-toto test-result statement in a DSSE envelope). Verify: payconnect-conformance verify-certificate <this folder> --public-key <the signer's public key>`] as [string, string]] : []),
   ];
 }
 

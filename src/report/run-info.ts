@@ -24,6 +24,8 @@ export interface RunInfo {
   faults: string[];
   /** Present below 1: the probability each fault switch acted at a decision (`--sim-fault-rate`). */
   faultRate?: number;
+  /** Present when the reports are signed (`--sign-key`): the signing key's id (SHA-256 of its public key). */
+  signedBy?: { keyid: string };
   /** Coverage kinds the run must cover whole (`--require-coverage`); absent or empty: none. */
   requireCoverage?: string[];
   /** Whether the profile certifies a run with known defects (`--baseline`); absent: it does not. */
