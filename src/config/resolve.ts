@@ -118,6 +118,15 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       'drop --terminal (manual follows from --sim-terminal manual), or drop --sim-terminal manual',
     );
   }
+  // Running a failed test again N times is a machine's job: at a real terminal it would be N more card taps each.
+  const confirm = take('confirm', p.integer(0, 20, 'give how many times a failed test runs again, from 0 to 20, such as 5')) ?? DEFAULTS.confirm;
+  if (confirm > 0 && terminal === 'manual') {
+    throw conflict(
+      [{ key: 'confirm', value: confirm, from: from.confirm }, { key: 'terminal', value: terminal, from: from.terminal }],
+      'confirming failures runs each failed test again, which in manual mode would ask a person to repeat every step',
+      'drop --confirm in a manual session, and re-run a failed test with --grep instead',
+    );
+  }
 
   return {
     target,
@@ -151,7 +160,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     resume: take('resume', p.boolean) ?? false,
     baseline: optionalPath('baseline', 'file').file,
     signKey: optionalPath('signKey', 'file').file,
-    confirm: take('confirm', p.integer(0, 20, 'give how many times a failed test runs again, from 0 to 20, such as 5')) ?? DEFAULTS.confirm,
+    confirm,
     sim,
     transport: {
       ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),

@@ -112,6 +112,13 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     expect(byEnv.code).toBe('PCC_CONFIG_INVALID');
   });
 
+  it('refuses --confirm in a manual session, and a --confirm that is not 0 to 20', async () => {
+    const manual = await failure(await emptyDir(), ['--terminal', 'manual', '--confirm', '3']);
+    expect(manual.code).toBe('PCC_USAGE');
+    expect(manual.message).toMatch(/^confirm 3 \(from flag --confirm\) and terminal "?manual"? .*repeat every step/);
+    expect((await failure(await emptyDir(), ['--confirm', '21'])).message).toMatch(/--confirm/);
+  });
+
   it('rejects a fault rate that is not a probability, from a flag or the file', async () => {
     for (const bad of ['0', '1.5', 'half', '-0.2']) {
       const error = await failure(await emptyDir(), ['--sim-fault', 'slip.bad-tag', '--sim-fault-rate', bad]);
