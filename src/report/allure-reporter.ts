@@ -97,6 +97,11 @@ export function appendAllureEnvironment(resultsDir: string, env: Record<string, 
   writeReportFile(file, `${before}${environmentProperties(env)}`);
 }
 
+/** The status message of a test failed only on known defects: each with its entry (the category matches its start). */
+export function knownMessage(t: TestRecord): string {
+  return knownOf(t).map((f) => `${knownText(f.known!)}\n  ${findingLine(f)}`).join('\n');
+}
+
 /** Java properties text (Allure's `environment.properties`), keys and values escaped. */
 export function environmentProperties(env: Record<string, string>): string {
   const esc = (s: string, key: boolean) =>
@@ -187,7 +192,7 @@ export class AllureReporter implements Reporter {
     const warnings = warningsOf(record);
     this.#extras.set(tc.id, {
       outcome,
-      message: outcome === 'known-defect' ? knownOf(record).map((f) => `${knownText(f.known!)}\n  ${findingLine(f)}`).join('\n') : outcome === 'warning' ? `warning${warnings.length > 1 ? 's' : ''}:\n${warnings.map(findingLine).join('\n')}` : outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished' ? record.skipReason ?? record.notFinished : undefined,
+      message: outcome === 'known-defect' ? knownMessage(record) : outcome === 'warning' ? `warning${warnings.length > 1 ? 's' : ''}:\n${warnings.map(findingLine).join('\n')}` : outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished' ? record.skipReason ?? record.notFinished : undefined,
       fullName: `${relFile}#${[...suitePath, tc.name].join(' ')}`,
       titlePath: [...relFile.split('/'), ...suitePath],
       packageName: relFile.replace(/\//g, '.'),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { isToolkitError } from '../core/index.ts';
 import { type AllureMessage, type AllureStatus, allureMessagesFor } from './allure-messages.ts';
 import { generateAllureHtml } from './allure-html.ts';
-import { ALLURE2_CATEGORIES, ALLURE_STATUS, environmentProperties } from './allure-reporter.ts';
+import { ALLURE2_CATEGORIES, ALLURE_STATUS, environmentProperties, knownMessage } from './allure-reporter.ts';
 import { certificationHtml, certificationMarkdown, certify } from './certification.ts';
 import { clauseText } from './clause-text.ts';
 import { buildJunitXml } from './junit.ts';
@@ -137,6 +137,7 @@ interface AllureStep {
 
 /** The status message of a test, as the run's reporter writes it. */
 function statusMessage(t: TestRecord, outcome: Outcome): string | undefined {
+  if (outcome === 'known-defect') return knownMessage(t);
   if (outcome === 'warning') {
     const w = warningsOf(t);
     return `warning${w.length > 1 ? 's' : ''}:\n${w.map(findingLine).join('\n')}`;
