@@ -36,4 +36,17 @@ describe('githubJobSummary', () => {
     expect(md).toContain('**Certification: NOT CERTIFIED** (a spec clause failed)');
     expect(md).toMatch(/^\| FAIL \| invariant\.total-amount \| spec#transaction-print-slip \| payment > slip \| a \\\| b \|$/m);
   });
+
+  it('says what the run covered, what a required kind left uncovered, and how many findings were known', () => {
+    const run = runRecord([testRecord({ scenario: 'slip', findings: [{ ...finding(), known: { entry: 1, reason: 'r', expires: '2099-01-01' } }] })]);
+    const summary = buildSummary(run, tool, target);
+    const tally = (covered: number, total: number) => ({ covered, total, percent: Math.round((covered / total) * 1000) / 10 });
+    summary.coverage = {
+      summary: { operations: tally(14, 15), statuses: tally(50, 71), statuses2xx: tally(15, 15), enums: tally(60, 97), transitions: tally(13, 16), events: tally(13, 13), clauses: tally(31, 40), inputs: tally(23, 23) },
+      required: ['operations'], uncovered: [{ kind: 'operations', item: 'unpair', reason: 'not exercised' }],
+    };
+    const md = githubJobSummary(summary);
+    expect(md).toContain('Coverage: operations 14/15, statuses 50/71, enums 60/97, transitions 13/16, events 13/13, clauses 31/40, inputs 23/23 (required operations: 1 never covered).');
+    expect(md).toContain('Known defects (baseline): 1.');
+  });
 });
