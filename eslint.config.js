@@ -17,11 +17,15 @@ const forbidden = {
   // Opening a target starts the simulator (wiring, not its logic); only cli and engine open targets.
   targets: ['checks', 'report', 'cli', 'runtime', 'engine'],
   terminal: ['checks', 'simulator', 'report', 'cli', 'engine'],
-  runtime: ['simulator', 'report', 'cli', 'pact', 'targets', 'engine'],
+  // The runtime records the transcript through transcript/recorder.ts (core only), never its re-judging.
+  runtime: ['simulator', 'report', 'cli', 'pact', 'targets', 'engine', 'transcript/index.ts', 'transcript/rejudge.ts', 'transcript/assemble.ts'],
   pact: ['simulator', 'report', 'cli', 'runtime', 'checks', 'targets', 'engine'],
   report: ['checks', 'client', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'cli', 'runtime', 'engine', 'pairing', 'transport'],
   // Outgoing connections (CA, client certificate, proxy): used by client, targets and the commands; uses core only.
   transport: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'pact', 'receiver-check', 'client-check'],
+  // The transcript: the worker's recorder (core only: the runtime records through recorder.ts), the
+  // engine's assembly and merge, and re-judging offline (checks, report, profile); never the network's layers.
+  transcript: ['cli', 'engine', 'runtime', 'targets', 'simulator', 'client', 'convergence', 'webhooks', 'vault', 'terminal', 'pact', 'pairing', 'transport', 'config'],
   // The run's assembly (runConformance): used by cli and the public barrel only.
   engine: ['cli'],
   // check-receiver judges an integrator's endpoint: a command's assembly beside engine, never the simulator's logic.

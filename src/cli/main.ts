@@ -18,6 +18,7 @@ commands:
   unpair    unpair a vault pairing and remove it from the vault
   report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
   merge-reports  merge the reports of CI shards (run --shard i/n) into one
+  rejudge        judge a run again from its transcript with the installed toolkit (no network)
   baseline       baseline write: known defects from a run's findings, with a reason and an expiry (run --baseline)
   verify-pacts   verify pact files against a service (provider states through the public API)
   publish-pacts  publish pact files to a Pact Broker
@@ -79,6 +80,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   unpair: async (argv, env, io) => (await import('./pair.ts')).unpairCommand(argv, env, io),
   report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
   'merge-reports': async (argv, env, io) => (await import('./merge-command.ts')).mergeCommand(argv, env, io),
+  rejudge: async (argv, env, io) => (await import('./rejudge-command.ts')).rejudgeCommand(argv, env, io),
   baseline: async (argv, env, io) => (await import('./baseline-command.ts')).baselineCommand(argv, env, io),
   'verify-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).verifyPactsCommand(argv, env, io),
   'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),

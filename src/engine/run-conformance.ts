@@ -51,7 +51,8 @@ import {
 } from '../report/index.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { confirmFailures, namePattern } from './confirm.ts';
-import { judgeRun } from './judge-run.ts';
+import { judgeRun, webhookObservationOf } from './judge-run.ts';
+import { TRANSCRIPT_FILE, assembleTranscript, summaryExtras, wholeRunCheckEvent } from '../transcript/index.ts';
 import { releaseRunPairings } from './release-run-pairings.ts';
 import { type LedgerHub, RUN_CONTEXT_KEY, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
@@ -276,6 +277,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   let ledger: LedgerHub | undefined;
+  // The workers' transcript files, assembled into transcript.jsonl.gz once the suites are done.
+  const transcriptDir = stagingDirectory(join(config.reportsDir, TRANSCRIPT_FILE), 'transcript');
   try {
     // A fixed receiver port that is busy is one usage error now, not a toolkit error in every test.
     const listen = target.webhookListen ?? config.webhookListen;
@@ -330,6 +333,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       vaultPairings: known,
       ...(carried.size > 0 ? { carried: [...carried.keys()] } : {}),
       ...(baseline ? { baseline: { entries: baseline.entries, now: baselineNow } } : {}),
+      transcriptDir,
     };
     const since = resumed?.startedAt ?? startedAt;
     // Written once the tests start: a session refused at its plan leaves the folder's one as it was.
@@ -428,7 +432,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
           const files = [...new Set(due.map((t) => t.file))];
           const hub = workers > 1 && files.length > 1 ? await startLedgerHub() : undefined;
           try {
-            const { ledgerPort: _port, carried: _carried, ...rest } = ctx;
+            const { ledgerPort: _port, carried: _carried, transcriptDir: _transcript, ...rest } = ctx;
             const base = options(LongFirstSequencer);
             const vitest = await startVitest('test', [], {
               ...base, include: files, testNamePattern: namePattern(due), shard: undefined,
@@ -459,6 +463,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     }
     // What only the whole run shows (a service that sends no webhook at all) leads the reports.
     const wholeRun = record.tests.length > 0 ? judgeRun(record, { profile: resolveProfile(config.profile), strict: config.strict, disabledChecks: config.disabledChecks }) : [];
+    // The whole run's check and its input, for the transcript (re-judged like every other check).
+    const wholeRunCheck = record.tests.length > 0 && !config.disabledChecks.includes('webhook.service-sends') ? wholeRunCheckEvent(webhookObservationOf(record), wholeRun[0]) : undefined;
     // The whole run's verdicts meet the baseline as each test's findings did in its worker.
     if (baseline) for (const t of wholeRun) knowBaseline(t, baseline.entries, baselineNow);
     record.tests.unshift(...wholeRun);
@@ -504,12 +510,22 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     }
     reported = true;
     const written = writeRunReports(config.reportsDir, record, summary, info);
+    await assembleTranscript({
+      stagingDir: transcriptDir, reportsDir: config.reportsDir, tests: record.tests, ...(wholeRunCheck ? { extra: [wholeRunCheck] } : {}),
+      header: {
+        info: info as unknown as Record<string, unknown>,
+        settings: { profile: config.profile, strict: config.strict, disabledChecks: [...config.disabledChecks], ...(baseline ? { baseline: { entries: baseline.entries, now: baselineNow } } : {}) },
+        run: { startedAt: record.startedAt, durationMs: record.durationMs, unhandled: [...record.unhandled] },
+        summary: summaryExtras(summary),
+      },
+    });
     // What the run exercised, beside the run's facts in Allure's environment widget.
     appendAllureEnvironment(allureResults, { coverage: coverageLine(written.coverage).replace(/^coverage: /, '') });
     const html = config.html ? await writeHtmlReport(config.reportsDir, allureResults, io.stderr) : {};
     const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
     return { exitCode, summary, record, baseUrl: target.baseUrl, reports: { ...written, allureResults, ...html } };
   } finally {
+    rmSync(transcriptDir, { recursive: true, force: true });
     await ledger?.close();
     // A run stopped before its reports (bad input found late) leaves no pact file in the folder either.
     await target.close(reported ? undefined : { discard: true });

@@ -19,6 +19,7 @@ import { linkLedger } from './shared-ledger.ts';
 import { type HarnessLoad, StallWatch } from './stall-watch.ts';
 import { type ConvergenceTiming, RuntimeEvents } from './events.ts';
 import { ScenarioBlocked, Scope, type ScopeHost } from './scope.ts';
+import { TranscriptRecorder } from '../transcript/recorder.ts';
 
 type Shared = 'primary' | 'another';
 
@@ -47,6 +48,8 @@ export class Harness implements ScopeHost {
   private readonly unlink?: () => void;
   /** When this worker's event loop stood still. */
   private readonly stalls = new StallWatch();
+  /** The run's transcript in this worker (RunContext.transcriptDir), else none. */
+  readonly transcript?: TranscriptRecorder;
 
   /**
    * @param share which of the run's workers this harness serves: it pairs its own terminal and takes
@@ -56,6 +59,11 @@ export class Harness implements ScopeHost {
     this.profile = resolveProfile(ctx.profile);
     this.otps = new OtpSource(ctx.otps, ctx.mintOtps, share);
     if (ctx.ledgerPort !== undefined) this.unlink = linkLedger(this.defects, ctx.ledgerPort);
+    if (ctx.transcriptDir) {
+      const transcript = new TranscriptRecorder(ctx.transcriptDir, Number(process.env.VITEST_POOL_ID ?? '1') || 1, (v) => this.redactor.redactValue(v));
+      this.events.on('delivery', (e) => transcript.delivery(e.test, e.pairing, e.delivery));
+      this.transcript = transcript;
+    }
   }
 
   /** A prefix that keeps this worker's pairing names and webhook slots apart from the others'. */
@@ -87,6 +95,7 @@ export class Harness implements ScopeHost {
   /** Starts the scope of a test (the previous one ends). */
   begin(testName: string): Scope {
     this.scope = new Scope(this, testName);
+    this.transcript?.add({ kind: 'scope', test: testName, scope: this.scope.serial });
     return this.scope;
   }
 
@@ -116,6 +125,7 @@ export class Harness implements ScopeHost {
     for (const [role, p] of this.shared) if (p.open.size > 0) await this.free(scope, role, p);
     scope.close('the test ended');
     if (this.scope === scope) this.scope = undefined;
+    await this.transcript?.flush();
   }
 
   /**
@@ -127,7 +137,10 @@ export class Harness implements ScopeHost {
     // The test's own scope may be closed already (it ran out of time): clean up in a fresh one and
     // keep what it saw with the test.
     const cleanup = scope.closed ? new Scope(this, scope.testName) : scope;
-    if (cleanup !== scope) this.scope = cleanup;
+    if (cleanup !== scope) {
+      this.scope = cleanup;
+      this.transcript?.add({ kind: 'scope', test: scope.testName, scope: cleanup.serial, parent: scope.serial });
+    }
     let root: RootCause | undefined = this.defects.blocker('transaction-final');
     try {
       for (const id of [...p.open]) {
@@ -343,6 +356,7 @@ export class Harness implements ScopeHost {
   }
 
   async close(): Promise<void> {
+    await this.transcript?.flush().catch(() => undefined);
     this.unlink?.();
     this.stalls.stop();
     await Promise.allSettled(this.pairings.map((p) => p.close()));

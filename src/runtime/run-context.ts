@@ -74,6 +74,11 @@ export interface RunContext {
    * marked known as its test ends, and fails nothing. Expired entries mark nothing.
    */
   baseline?: { entries: BaselineEntry[]; now: number };
+  /**
+   * The staging folder of the run's transcript: each worker appends its events (redacted) to a file
+   * of its own there, and the engine assembles them into transcript.jsonl.gz. @default none: no transcript
+   */
+  transcriptDir?: string;
 }
 
 /** The key under which the run context is provided to the suites. */

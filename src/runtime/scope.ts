@@ -20,6 +20,8 @@ import type { RunContext } from './run-context.ts';
 import type { DefectLedger, WaitKind } from './defects.ts';
 import type { ConvergenceTiming, RuntimeEvents } from './events.ts';
 import type { Pairing } from './pairing.ts';
+import { type Disposition, trimmed } from '../transcript/format.ts';
+import { type TranscriptRecorder, recordedFinding } from '../transcript/recorder.ts';
 
 /** What a scope needs of the run: the harness provides it (scope.ts does not depend on harness.ts). */
 export interface ScopeHost {
@@ -37,6 +39,8 @@ export interface ScopeHost {
   /** Runs the webhook checks on the pairing's deliveries not judged yet, in `scope`. */
   judgeDeliveries(scope: Scope, p: Pairing): void;
   recordConvergence(o: ConvergenceTiming): void;
+  /** The run's transcript in this worker, when the run keeps one (RunContext.transcriptDir). */
+  readonly transcript?: TranscriptRecorder;
 }
 
 /**
@@ -85,8 +89,6 @@ export interface ConvergeOptions {
   webhookGraceMs?: number;
   onStatus?: (status: string) => void;
 }
-
-const MAX_EVIDENCE_BODY = 4096;
 
 /**
  * What one test exercised, for the run's coverage (see {@link CoverageDigest}): every exchange, every
@@ -192,12 +194,6 @@ function recorderFor(host: ScopeHost, testName: string): CoverageRecorder {
 /** A wait of which the harness lost this share or more (its event loop stood still) is measured again. */
 export const STALL_SHARE = 0.2;
 
-function trimmed(ex: Exchange): Exchange {
-  const raw = ex.response?.rawBody;
-  if (!raw || raw.length <= MAX_EVIDENCE_BODY) return ex;
-  return { ...ex, response: { ...ex.response!, rawBody: `${raw.slice(0, MAX_EVIDENCE_BODY)}… (${raw.length} chars)` } };
-}
-
 export class Scope {
   readonly findings: Finding[] = [];
   readonly repeats: Repeat[] = [];
@@ -221,9 +217,32 @@ export class Scope {
 
   /** What the test exercised (shared with any clean-up scope of the same test). */
   readonly #coverage: CoverageRecorder;
+  /** This scope's number in the transcript (0 without one). */
+  readonly serial: number;
+  /** How each finding of the last `addFindings` was filed, for the transcript. */
+  #filedAs: Disposition[] = [];
+  /** Set while a check invocation files its findings (the transcript records them with the check). */
+  #inCheck = false;
 
   constructor(readonly harness: ScopeHost, readonly testName: string) {
     this.#coverage = recorderFor(harness, testName);
+    this.serial = harness.transcript?.nextScope() ?? 0;
+  }
+
+  /** The transcript, when this scope's findings are reported (a scope that only records leaves none). */
+  private get transcript(): TranscriptRecorder | undefined {
+    return this.reported ? this.harness.transcript : undefined;
+  }
+
+  /** Files the findings of one check invocation; how each was filed, in order. */
+  private fileChecked(list: Finding[]): { roots: RootCause[]; filedAs: Disposition[] } {
+    this.#inCheck = true;
+    try {
+      const roots = this.addFindings(list);
+      return { roots, filedAs: this.#filedAs };
+    } finally {
+      this.#inCheck = false;
+    }
   }
 
   /** What the test exercised so far, for its meta (see {@link CoverageDigest}). */
@@ -270,16 +289,23 @@ export class Scope {
    */
   addFindings(list: Finding[]): RootCause[] {
     const roots: RootCause[] = [];
+    const filedAs: Disposition[] = (this.#filedAs = []);
+    const inCheck = this.#inCheck;
+    this.#inCheck = false;
     for (const f of list) {
       const key = `${f.check}\u0000${f.message}`;
       const known = this.seen.get(key);
       if (known) {
         roots.push(known);
+        filedAs.push('dup');
         continue;
       }
       const filed = this.harness.defects.file({ ...f, test: this.testName }, this.testName, this.reported);
       this.seen.set(key, filed.root);
       roots.push(filed.root);
+      filedAs.push(filed.kind === 'root' ? 'filed' : filed.kind);
+      // Filed by no check invocation: the transcript carries it over as it is.
+      if (!inCheck) this.transcript?.add({ kind: 'finding', test: this.testName, scope: this.serial, finding: f, disposition: filedAs.at(-1)! });
       const seq = (f.evidence as { exchange?: Exchange } | undefined)?.exchange?.seq;
       if (filed.kind === 'again') continue;
       if (filed.kind === 'repeat') {
@@ -299,11 +325,14 @@ export class Scope {
     this.exchanges.push(ex);
     this.harness.events.emit('exchange', { test: this.testName, exchange: ex });
     this.#coverage.exchange(ex, this.harness.profile.amountRange);
+    const auto: { check: string; findings: ReturnType<typeof recordedFinding>[] }[] = [];
     for (const r of runAutoChecks(ex, this.checkCtx)) {
       this.#coverage.tally(r.check, getCheck(r.check).clause, this.disabled(r.check) ? 'disabled' : r.outcome);
       if (this.disabled(r.check)) continue;
-      this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(ex) } })));
+      const { filedAs } = this.fileChecked(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(ex) } })));
+      if (r.findings.length > 0) auto.push({ check: r.check, findings: r.findings.map((f, i) => recordedFinding(f, filedAs[i]!)) });
     }
+    this.transcript?.add({ kind: 'exchange', test: this.testName, scope: this.serial, exchange: ex, ...(auto.length > 0 ? { auto } : {}) }, ex);
   }
 
   /** Whether the run turned check `id` off (`checks.disable`): it is neither run nor filed. */
@@ -334,7 +363,8 @@ export class Scope {
     const r = runCheck(check, input, { ...this.checkCtx });
     this.#coverage.tally(id, check.clause, r.outcome);
     const exchange = (input as Exchange | undefined)?.seq !== undefined ? trimmed(input as Exchange) : undefined;
-    const roots = this.addFindings(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
+    const { roots, filedAs } = this.fileChecked(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
+    this.transcript?.check(this.testName, this.serial, id, input, r.outcome, r.findings.map((f, i) => recordedFinding(f, filedAs[i]!)), extraEvidence);
     return { ok: r.outcome !== 'fail', roots };
   }
 
@@ -522,6 +552,7 @@ export class Scope {
       this.assertOpen();
       obs = { ...again, polled: [...obs.polled, ...again.polled].filter((s, i, all) => i === 0 || all[i - 1]!.status !== s.status), elapsedMs: Date.now() - started };
     }
+    this.transcript?.add({ kind: 'convergence', test: this.testName, scope: this.serial, observation: obs }, obs);
     const roots: Partial<Record<string, RootCause>> = {};
     for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered']) roots[c] = this.judge(c, obs).roots[0];
     this.harness.judgeDeliveries(this, pairing);

@@ -1,0 +1,56 @@
+/**
+ * `rejudge REPORTS_DIR [--reports OUT] [--no-html]`: the run in REPORTS_DIR judged again from its
+ * transcript with the installed toolkit and contract, no network (see transcript/rejudge.ts). Prints
+ * what changed against the recorded verdict, what could not be judged again and what was carried
+ * over; exits like a run: 0 pass, 1 a failure of the service, 2 a usage error or a bug of ours.
+ */
+import { parseArgs } from 'node:util';
+import { ToolkitError } from '../core/index.ts';
+import type { RunIo } from '../engine/index.ts';
+import type { FindingKey, RejudgeResult } from '../transcript/index.ts';
+
+const REJUDGE_USAGE = `usage: payconnect-conformance rejudge <reports dir> [--reports <dir>] [--no-html]
+
+  <reports dir>    the reports folder of a run or merge (it holds transcript.jsonl.gz)
+  --reports <dir>  where the re-judged reports go (default: <reports dir>/rejudged)
+  --no-html        accepted for symmetry with run: re-judging writes no Allure report
+`;
+
+const line = (f: FindingKey) => `  [${f.check}] ${f.severity} (${f.clause}) ${f.test}: ${f.message}\n`;
+
+/** What `rejudge` prints beside the final table: the differences, then what was not judged again. */
+export function formatRejudge(r: Pick<RejudgeResult, 'diff' | 'notRejudgeable' | 'carried'>): string {
+  const { diff } = r;
+  let out = `verdict: recorded ${diff.verdict.recorded ?? '(no summary.json)'}, re-judged ${diff.verdict.rejudged}\n`;
+  const n = diff.added.length + diff.gone.length + diff.changed.length;
+  out += n === 0 ? 'differences: none\n' : `differences: ${diff.added.length} new, ${diff.gone.length} gone, ${diff.changed.length} severity changed\n`;
+  if (diff.added.length > 0) out += `findings new:\n${diff.added.map(line).join('')}`;
+  if (diff.gone.length > 0) out += `findings gone:\n${diff.gone.map(line).join('')}`;
+  if (diff.changed.length > 0) out += `severities changed:\n${diff.changed.map((f) => line(f).replace(`] ${f.severity}`, `] ${f.was} -> ${f.severity}`)).join('')}`;
+  if (r.notRejudgeable.length > 0) {
+    out += `not re-judgeable (recorded findings kept): ${r.notRejudgeable.reduce((s, x) => s + x.count, 0)} check invocations\n`;
+    out += r.notRejudgeable.map((x) => `  ${x.check} in ${x.test} (${x.count}x): ${x.why}\n`).join('');
+  }
+  if (r.carried.length > 0) out += `carried over as recorded: ${r.carried.length} findings\n${r.carried.map((c) => `  [${c.check}] ${c.test}: ${c.message} (${c.why})\n`).join('')}`;
+  return out;
+}
+
+export async function rejudgeCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { reports: { type: 'string' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', (e as Error).message, `see:\n${REJUDGE_USAGE}`);
+  }
+  if (parsed.values.help) {
+    io.stdout(REJUDGE_USAGE);
+    return 0;
+  }
+  if (parsed.positionals.length !== 1) throw new ToolkitError('PCC_USAGE', 'rejudge needs one reports folder', `see:\n${REJUDGE_USAGE}`);
+  const { rejudge } = await import('../transcript/index.ts');
+  const { formatFinalTable } = await import('./table.ts');
+  const result = await rejudge(parsed.positionals[0]!, parsed.values.reports ? { out: parsed.values.reports } : {});
+  io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
+  io.stdout(formatRejudge(result));
+  return result.exitCode;
+}

@@ -1,0 +1,129 @@
+/**
+ * The engine's side of the transcript: the workers' files in the staging folder, the tests' records
+ * and the whole run's check become `transcript.jsonl.gz`, header first, events by test and sequence,
+ * written whole or not at all. Also reading one back, and merging the shards' transcripts.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { ToolkitError } from '../core/index.ts';
+import type { TestRecord } from '../report/index.ts';
+import { recordedFinding } from './recorder.ts';
+import { type CheckEvent, type HeaderLine, TRANSCRIPT_FILE, TRANSCRIPT_FORMAT, type TestEvent, type TranscriptEvent, compareEvents, groupKey } from './format.ts';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** The name of the whole run's test (judge-run.ts names it so). */
+export const WHOLE_RUN_TEST = 'webhooks > the service sends webhooks (over the whole run)';
+
+/** The whole run's check (judge-run.ts). */
+export const WHOLE_RUN_CHECK = 'webhook.service-sends';
+
+/** The whole run's check invocation: its input, and the findings of its test (none when it held). */
+export function wholeRunCheckEvent(input: unknown, test: TestRecord | undefined): CheckEvent {
+  return {
+    kind: 'check', test: test?.name ?? WHOLE_RUN_TEST, time: new Date().toISOString(), seq: 1, w: 0, scope: 0, id: WHOLE_RUN_CHECK, input,
+    outcome: test ? 'fail' : 'pass', findings: (test?.findings ?? []).map((f) => recordedFinding(f, 'filed')),
+  };
+}
+
+/** A transcript read back. */
+export interface Transcript {
+  header: HeaderLine;
+  events: TranscriptEvent[];
+}
+
+/** The header, without what every line has. */
+export type Header = Omit<HeaderLine, 'kind' | 'format' | 'test' | 'time' | 'seq'>;
+
+/** A test's record as its transcript line keeps it: exchanges and deliveries are events of their own. */
+export function testLine(t: TestRecord, seq: number): TestEvent {
+  const { exchanges: _x, deliveries: _d, ...rest } = t;
+  return { kind: 'test', test: t.name, time: t.startedAt ?? new Date(0).toISOString(), seq, w: 0, record: rest as unknown as Record<string, unknown> };
+}
+
+/** A test's operator entries (manual mode) as events. */
+function operatorEvents(t: TestRecord): TranscriptEvent[] {
+  return (t.operator ?? []).map((entry, i) => ({ kind: 'operator', test: t.name, time: entry.at, seq: i + 1, w: 0, entry }));
+}
+
+/** Writes `lines` as gzip'd JSON lines to `path`, whole or not at all; its size in bytes. */
+export async function writeTranscriptFile(path: string, header: HeaderLine, events: readonly TranscriptEvent[]): Promise<number> {
+  const text = [header, ...events].map((l) => JSON.stringify(l)).join('\n') + '\n';
+  const data = await gzipAsync(text, { level: 6 });
+  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw new ToolkitError('PCC_REPORT_WRITE', `could not write ${path}: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
+  }
+  return data.length;
+}
+
+/** The events the workers wrote to the staging folder (a line cut short by a crashed worker is left out). */
+async function stagedEvents(dir: string): Promise<TranscriptEvent[]> {
+  if (!existsSync(dir)) return [];
+  const out: TranscriptEvent[] = [];
+  for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort()) {
+    for (const line of (await readFile(join(dir, name), 'utf8')).split('\n')) {
+      if (line === '') continue;
+      try {
+        out.push(JSON.parse(line) as TranscriptEvent);
+      } catch { /* a half-written last line */ }
+    }
+  }
+  return out;
+}
+
+/**
+ * Assembles the run's transcript into `reportsDir`: the header, the workers' events, each test's
+ * record (and operator entries), and `extra` (the whole run's check); removes the staging folder.
+ */
+export async function assembleTranscript(opts: { stagingDir: string; reportsDir: string; header: Header; tests: readonly TestRecord[]; extra?: TranscriptEvent[] }): Promise<{ path: string; bytes: number; events: number }> {
+  try {
+    const events = await stagedEvents(opts.stagingDir);
+    events.push(...opts.tests.flatMap(operatorEvents), ...opts.tests.map((t, i) => testLine(t, i + 1)), ...(opts.extra ?? []));
+    const order = new Map(opts.tests.map((t, i) => [groupKey({ test: t.name }), i]));
+    events.sort(compareEvents(order));
+    const path = join(opts.reportsDir, TRANSCRIPT_FILE);
+    const header: HeaderLine = { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, ...opts.header };
+    const bytes = await writeTranscriptFile(path, header, events);
+    return { path, bytes, events: events.length };
+  } finally {
+    await rm(opts.stagingDir, { recursive: true, force: true });
+  }
+}
+
+/** Reads the transcript of a reports folder; a folder without one, or another format, is a usage error. */
+export async function readTranscript(dir: string): Promise<Transcript> {
+  const path = join(dir, TRANSCRIPT_FILE);
+  if (!existsSync(path)) throw new ToolkitError('PCC_USAGE', `${dir} holds no ${TRANSCRIPT_FILE}`, 'give the reports folder of a run (or merge) made by a toolkit that writes transcripts');
+  let lines: unknown[];
+  try {
+    const text = (await gunzipAsync(await readFile(path))).toString('utf8');
+    lines = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', `${path} is not a gzip'd JSON-lines transcript: ${(e as Error).message}`, 'the file is written whole or not at all: it was changed afterwards', { cause: e });
+  }
+  const [header, ...events] = lines as [HeaderLine, ...TranscriptEvent[]];
+  if (header?.kind !== 'header' || header.format !== TRANSCRIPT_FORMAT) {
+    throw new ToolkitError('PCC_USAGE', `${path} is not a transcript of this version (${String(header?.format)})`, `re-judge transcripts made by the same format (${TRANSCRIPT_FORMAT})`);
+  }
+  return { header, events };
+}
+
+/** The shards' transcripts as one: `header` first, then each shard's events marked with its index. */
+export async function mergeTranscripts(shards: readonly { dir: string; index: number }[], outDir: string, header: Header): Promise<{ path: string; bytes: number } | undefined> {
+  const read = await Promise.all(shards.map(async (s) => (existsSync(join(s.dir, TRANSCRIPT_FILE)) ? { s, t: await readTranscript(s.dir) } : undefined)));
+  if (read.some((r) => r === undefined)) return undefined;
+  const events = read.flatMap((r) => r!.t.events.map((e) => ({ ...e, shard: r!.s.index })));
+  const path = join(outDir, TRANSCRIPT_FILE);
+  const bytes = await writeTranscriptFile(path, { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, ...header }, events);
+  return { path, bytes };
+}
