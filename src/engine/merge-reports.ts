@@ -23,6 +23,7 @@ import {
   writeRunReports,
 } from '../report/index.ts';
 import { writeHtmlReport } from './html-report.ts';
+import { TRANSCRIPT_FILE, mergeTranscripts, summaryExtras } from '../transcript/index.ts';
 
 export interface MergeOptions {
   /** The shards' reports folders. */
@@ -135,6 +136,11 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   }
   replaceDirectory(staged, allureResults);
   const written = writeRunReports(opts.outDir, record, summary, info);
+  // One transcript of the shards' (none when a shard has none: an older toolkit's, or a stale one is not left behind).
+  const transcript = await mergeTranscripts(shards.map((s) => ({ dir: resolve(s.dir), index: s.shard.index })), opts.outDir, {
+    info: info as unknown as Record<string, unknown>, run: { startedAt: record.startedAt, durationMs: record.durationMs, unhandled: [...record.unhandled] }, summary: summaryExtras(summary),
+  });
+  if (!transcript) rmSync(join(opts.outDir, TRANSCRIPT_FILE), { force: true });
   const html = opts.html ? await writeHtmlReport(opts.outDir, allureResults, io.stderr) : {};
   const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
   return { exitCode, summary, record, reports: { ...written, allureResults, ...html } };

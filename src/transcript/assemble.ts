@@ -118,12 +118,17 @@ export async function readTranscript(dir: string): Promise<Transcript> {
   return { header, events };
 }
 
-/** The shards' transcripts as one: `header` first, then each shard's events marked with its index. */
-export async function mergeTranscripts(shards: readonly { dir: string; index: number }[], outDir: string, header: Header): Promise<{ path: string; bytes: number } | undefined> {
+/**
+ * The shards' transcripts as one, in `outDir`: the merged run's header (the first shard's settings),
+ * then each shard's events in shard order, each marked with its shard. Undefined (nothing written)
+ * when a shard has no transcript.
+ */
+export async function mergeTranscripts(shards: readonly { dir: string; index: number }[], outDir: string, header: Omit<Header, 'settings'>): Promise<{ path: string; bytes: number } | undefined> {
   const read = await Promise.all(shards.map(async (s) => (existsSync(join(s.dir, TRANSCRIPT_FILE)) ? { s, t: await readTranscript(s.dir) } : undefined)));
-  if (read.some((r) => r === undefined)) return undefined;
+  if (read.length === 0 || read.some((r) => r === undefined)) return undefined;
   const events = read.flatMap((r) => r!.t.events.map((e) => ({ ...e, shard: r!.s.index })));
   const path = join(outDir, TRANSCRIPT_FILE);
-  const bytes = await writeTranscriptFile(path, { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, ...header }, events);
+  const first = read[0]!.t.header;
+  const bytes = await writeTranscriptFile(path, { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, settings: first.settings, ...header }, events);
   return { path, bytes };
 }
