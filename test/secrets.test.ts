@@ -1,10 +1,11 @@
 /**
  * No secret reaches an output: after a whole conformance run, stdout, stderr, every file under the
- * reports folder and the pact files are searched for every client secret, access token and webhook
+ * reports folder (the transcript unzipped) and the pact files are searched for every client secret, access token and webhook
  * key the service handed out during the run. None may be found.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type SimulatorHandle, startSimulator } from '../src/index.ts';
 import { ROOT, runCli, tempDir } from './support/run-cli.ts';
@@ -31,8 +32,10 @@ test('a whole run leaks no client secret, access token or webhook key', async ()
   expect(secrets.length).toBeGreaterThan(3);
   const outputs: [string, string][] = [['stdout', r.stdout], ['stderr', r.stderr]];
   const searched = [...files(r.reportsDir), ...files(join(ROOT, 'contracts', 'pacts')).filter((f) => f.endsWith('.json'))];
-  for (const f of searched) outputs.push([f, readFileSync(f, 'latin1')]);
+  // The transcript is gzip'd: searched as the text it holds.
+  for (const f of searched) outputs.push([f, f.endsWith('.gz') ? gunzipSync(readFileSync(f)).toString('utf8') : readFileSync(f, 'latin1')]);
   expect(searched.some((f) => f.endsWith('summary.json'))).toBe(true);
+  expect(searched.some((f) => f.endsWith('transcript.jsonl.gz'))).toBe(true);
   const leaks = outputs.flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map((s) => `${where}: ${s.slice(0, 4)}…`));
   expect(leaks).toEqual([]);
 }, 320_000);
