@@ -28,6 +28,8 @@ const forbidden = {
   transcript: ['cli', 'engine', 'runtime', 'targets', 'simulator', 'client', 'convergence', 'webhooks', 'vault', 'terminal', 'pact', 'pairing', 'transport', 'config'],
   // The run's assembly (runConformance): used by cli and the public barrel only.
   engine: ['cli'],
+  // Signed evidence: statements, envelopes, keys over the reports; the commands wire it.
+  attest: ['cli', 'engine', 'runtime', 'targets', 'simulator', 'client', 'convergence', 'webhooks', 'vault', 'terminal', 'pact', 'pairing', 'transport', 'config', 'checks', 'transcript'],
   // check-receiver judges an integrator's endpoint: a command's assembly beside engine, never the simulator's logic.
   'receiver-check': ['simulator', 'cli', 'runtime', 'targets', 'terminal', 'pact', 'vault', 'pairing', 'client', 'convergence', 'checks', 'profile'],
   // certify-client runs the integrator's client against the simulator (its environment, not what it

@@ -19,6 +19,7 @@ commands:
   report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
   merge-reports  merge the reports of CI shards (run --shard i/n) into one
   rejudge        judge a run again from its transcript with the installed toolkit (no network)
+  verify-certificate  check a signed run's reports: signature, digests, the complete set of tests, the re-judged verdict
   baseline       baseline write: known defects from a run's findings, with a reason and an expiry (run --baseline)
   verify-pacts   verify pact files against a service (provider states through the public API)
   publish-pacts  publish pact files to a Pact Broker
@@ -81,6 +82,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
   'merge-reports': async (argv, env, io) => (await import('./merge-command.ts')).mergeCommand(argv, env, io),
   rejudge: async (argv, env, io) => (await import('./rejudge-command.ts')).rejudgeCommand(argv, env, io),
+  'verify-certificate': async (argv, env, io) => (await import('./verify-certificate.ts')).verifyCertificateCommand(argv, env, io),
   baseline: async (argv, env, io) => (await import('./baseline-command.ts')).baselineCommand(argv, env, io),
   'verify-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).verifyPactsCommand(argv, env, io),
   'publish-pacts': async (argv, env, io) => (await import('./pact-commands.ts')).publishPactsCommand(argv, env, io),

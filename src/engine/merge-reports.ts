@@ -15,6 +15,7 @@ import {
   type Summary,
   type WrittenReports,
   buildSummary,
+  judgeBaseline,
   exitCodeFor,
   prepareReportsDir,
   readShardRecord,
@@ -22,7 +23,9 @@ import {
   stagingDirectory,
   writeRunReports,
 } from '../report/index.ts';
+import { loadSigningKey, signReports } from '../attest/index.ts';
 import { writeHtmlReport } from './html-report.ts';
+import { PACKAGE_ROOT } from './run-conformance.ts';
 import { TRANSCRIPT_FILE, mergeTranscripts, summaryExtras } from '../transcript/index.ts';
 
 export interface MergeOptions {
@@ -31,6 +34,8 @@ export interface MergeOptions {
   /** Where the merged reports go. */
   outDir: string;
   html: boolean;
+  /** An Ed25519 private key (PEM) to sign the merged reports with (certificate.intoto.json). */
+  signKey?: string;
 }
 
 export interface MergeResult {
@@ -119,10 +124,17 @@ function mergeAllureResults(dirs: readonly string[], into: string): void {
 export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string) => void }): Promise<MergeResult> {
   opts = { ...opts, outDir: resolve(opts.outDir) };
   const shards = orderShards(opts.dirs.map((d) => ({ ...readShardRecord(resolve(d)), dir: d })));
+  // A signing key that cannot be used stops the merge before anything is written.
+  const signer = opts.signKey ? loadSigningKey(opts.signKey, process.env) : undefined;
   await prepareReportsDir(opts.outDir);
-  const { record, info } = mergeRecords(shards);
+  const { record, info: merged } = mergeRecords(shards);
+  const info: RunInfo = { ...merged, ...(signer ? { signedBy: { keyid: signer.keyid } } : {}) };
   const seeds = new Set(shards.map((s) => s.info.seed));
-  const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels });
+  // The shards' baseline judged again over the whole: an entry no shard needed is resolved only now.
+  const b = info.baseline;
+  const complete = info.suitesSelected.length === 0 && record.unhandled.length === 0 && !record.tests.some((t) => t.notFinished);
+  const baseline = b ? judgeBaseline(b.file, { version: 1, entries: b.entries }, record, { now: b.now, complete }) : undefined;
+  const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels, ...(baseline ? { baseline } : {}) });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
   if (info.connection) summary.connection = info.connection;
   summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
@@ -141,6 +153,7 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
     info: info as unknown as Record<string, unknown>, run: { startedAt: record.startedAt, durationMs: record.durationMs, unhandled: [...record.unhandled] }, summary: summaryExtras(summary),
   });
   if (!transcript) rmSync(join(opts.outDir, TRANSCRIPT_FILE), { force: true });
+  if (signer) signReports(opts.outDir, { privateKey: signer.privateKey, record, summary, info, root: PACKAGE_ROOT });
   const html = opts.html ? await writeHtmlReport(opts.outDir, allureResults, io.stderr) : {};
   const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
   return { exitCode, summary, record, reports: { ...written, allureResults, ...html } };

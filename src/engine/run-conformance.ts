@@ -49,6 +49,7 @@ import {
   writeRunReports,
   writeShardRecord,
 } from '../report/index.ts';
+import { loadSigningKey, signReports } from '../attest/index.ts';
 import { writeHtmlReport } from './html-report.ts';
 import { confirmFailures, namePattern } from './confirm.ts';
 import { judgeRun, webhookObservationOf } from './judge-run.ts';
@@ -246,6 +247,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const baseline = config.baseline ? readBaseline(config.baseline) : undefined;
   if (baseline) assertKnownChecks(baseline.entries.map((e) => e.check), `baseline ${config.baseline}`);
   const baselineNow = Date.now();
+  // The signing key is read now too: a wrong path, a key that is not Ed25519 or a wrong passphrase is exit 2 before anything runs.
+  const signer = config.signKey ? loadSigningKey(config.signKey, process.env) : undefined;
   // Files named by --ca-file and --client-cert are read now: a wrong path stops the run before anything is written.
   const transport = loadTransport(config.transport);
   if (config.webhookTls) readDeliveryTls(config.webhookTls);
@@ -497,6 +500,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       ...(config.target.kind === 'sim' && config.sim.faults.length > 0 && config.sim.faultRate < 1 ? { faultRate: config.sim.faultRate } : {}),
       certifyWithKnownDefects: resolveProfile(config.profile).certifyWithKnownDefects,
+      ...(baseline ? { baseline: { file: config.baseline!, entries: baseline.entries, now: baselineNow } } : {}),
+      ...(signer ? { signedBy: { keyid: signer.keyid } } : {}),
       ...(config.requireCoverage.length > 0 ? { requireCoverage: [...config.requireCoverage] } : {}),
       checksDisabled: [...config.disabledChecks],
       labels: { ...config.labels },
@@ -519,6 +524,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
         summary: summaryExtras(summary),
       },
     });
+    // Signed last, over the transcript and summary.json as written.
+    if (signer) signReports(config.reportsDir, { privateKey: signer.privateKey, record, summary, info, root: PACKAGE_ROOT });
     // What the run exercised, beside the run's facts in Allure's environment widget.
     appendAllureEnvironment(allureResults, { coverage: coverageLine(written.coverage).replace(/^coverage: /, '') });
     const html = config.html ? await writeHtmlReport(config.reportsDir, allureResults, io.stderr) : {};

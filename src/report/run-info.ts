@@ -3,7 +3,7 @@
  * and terminal ids. Never a secret: nothing here comes from the vault's secret fields.
  */
 import { createHash } from 'node:crypto';
-import type { ConnectionInfo, Exchange } from '../core/index.ts';
+import type { BaselineEntry, ConnectionInfo, Exchange } from '../core/index.ts';
 import type { RunRecord } from './records.ts';
 
 /** The run, as the reports describe it. */
@@ -24,6 +24,8 @@ export interface RunInfo {
   faults: string[];
   /** Present below 1: the probability each fault switch acted at a decision (`--sim-fault-rate`). */
   faultRate?: number;
+  /** The baseline the run used (`--baseline`): its file, entries and the moment expiry was judged at (merge-reports judges it again over the shards). */
+  baseline?: { file: string; entries: BaselineEntry[]; now: number };
   /** Present when the reports are signed (`--sign-key`): the signing key's id (SHA-256 of its public key). */
   signedBy?: { keyid: string };
   /** Coverage kinds the run must cover whole (`--require-coverage`); absent or empty: none. */

@@ -1,0 +1,51 @@
+/**
+ * `verify-certificate REPORTS_DIR --public-key FILE`: whether a signed run's reports are what the
+ * signer's run produced (src/attest/verify.ts). Exit 0 valid, 1 invalid (every reason listed), 2 a
+ * usage error (no such folder, no certificate, a key that is not an Ed25519 public key).
+ */
+import { parseArgs } from 'node:util';
+import { ToolkitError } from '../core/index.ts';
+import type { RunIo } from '../engine/index.ts';
+
+const USAGE = `usage: payconnect-conformance verify-certificate <reports dir> --public-key <file>
+
+  <reports dir>        the reports folder of a run signed with --sign-key (certificate.intoto.json,
+                       transcript.jsonl.gz and summary.json in it)
+  --public-key <file>  the signer's Ed25519 public key (PEM), e.g. openssl pkey -in signing.pem -pubout
+
+Checks the signature, the digest of every subject (the transcript, summary.json, and the contract and
+sources of the installed toolkit, which must be the version that ran), that the tests listed are the
+complete set the toolkit's suites declare, and that re-judging the transcript gives the signed verdict.
+Exit 0 valid, 1 invalid (every reason listed), 2 usage error.
+`;
+
+export async function verifyCertificateCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'public-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    throw new ToolkitError('PCC_USAGE', (e as Error).message, `see:\n${USAGE}`);
+  }
+  if (parsed.values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const [dir, ...extra] = parsed.positionals;
+  if (!dir) throw new ToolkitError('PCC_USAGE', 'verify-certificate needs the reports folder of a signed run', `see:\n${USAGE}`);
+  if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, `see:\n${USAGE}`);
+  if (!parsed.values['public-key']) throw new ToolkitError('PCC_USAGE', 'verify-certificate needs --public-key', 'give the signer\'s Ed25519 public key (PEM)');
+  const { loadPublicKey, verifyCertificate } = await import('../attest/index.ts');
+  const publicKey = loadPublicKey(parsed.values['public-key']);
+  const { CONTRACT_FILE, PACKAGE_ROOT } = await import('../engine/index.ts');
+  const { collectTestNames } = await import('../engine/collect-tests.ts');
+  const { rejudgeVerdict } = await import('./rejudge-verdict.ts');
+  const result = await verifyCertificate({ dir, publicKey, root: PACKAGE_ROOT, contractFile: CONTRACT_FILE, requiredTests: (suites) => collectTestNames(suites), rejudge: rejudgeVerdict });
+  const p = result.statement?.predicate;
+  const facts = p ? ` (${p.result}; ${p.passedTests.length} passed, ${p.warnedTests.length} warned, ${p.failedTests.length} failed, ${(p.skippedTests ?? []).length} skipped; key id ${result.keyid?.slice(0, 16) ?? '?'}…)` : '';
+  if (result.valid) {
+    io.stdout(`VALID: ${dir} is what the signer's run produced${facts}\n`);
+    return 0;
+  }
+  io.stdout(`INVALID: ${dir}${facts}\n${result.reasons.map((r) => `  - ${r}\n`).join('')}`);
+  return 1;
+}

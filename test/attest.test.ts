@@ -1,0 +1,103 @@
+/**
+ * Signed evidence as a vendor checks it: a signed run with a simulator fault verifies with the signer's
+ * key and with no other; each edit of the package (summary.json, a test dropped from the transcript, a
+ * transcript line changed) is refused with its reason; merged signed shards verify as one package; and
+ * neither the signing key nor any secret of the run is in the certificate.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { type CliResult, runCli, tempDir } from './support/run-cli.ts';
+
+const keys = tempDir('pcc-keys-');
+const key = (name: string) => {
+  execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', join(keys, `${name}.pem`)]);
+  execFileSync('openssl', ['pkey', '-in', join(keys, `${name}.pem`), '-pubout', '-out', join(keys, `${name}.pub`)]);
+};
+const verify = (dir: string, pub: string) => runCli(['verify-certificate', dir, '--public-key', join(keys, `${pub}.pub`)]);
+const copy = (from: string) => {
+  const to = tempDir('pcc-signed-');
+  for (const f of readdirSync(from)) execFileSync('cp', ['-r', join(from, f), to]);
+  return to;
+};
+const lines = (dir: string) => gunzipSync(readFileSync(join(dir, 'transcript.jsonl.gz'))).toString('utf8').split('\n').filter(Boolean);
+const writeLines = (dir: string, l: string[]) => writeFileSync(join(dir, 'transcript.jsonl.gz'), gzipSync(`${l.join('\n')}\n`));
+
+describe('a signed run', () => {
+  let run: CliResult;
+  beforeAll(async () => {
+    key('signer');
+    key('other');
+    run = await runCli(['run', '--no-html', '--seed', '21', '--sim-fault', 'slip.total-mismatch', '--sign-key', join(keys, 'signer.pem')]);
+  }, 180_000);
+
+  test('fails on the fault, and writes the certificate and the transcript', () => {
+    expect(run.code, run.stderr).toBe(1);
+    const names = readdirSync(run.reportsDir);
+    expect(names).toEqual(expect.arrayContaining(['certificate.intoto.json', 'transcript.jsonl.gz', 'summary.json']));
+    const cert = readFileSync(join(run.reportsDir, 'certificate.intoto.json'), 'utf8');
+    // No key material: the signing key's PEM body is nowhere in the reports.
+    const body = readFileSync(join(keys, 'signer.pem'), 'utf8').split('\n')[1]!;
+    expect(cert).not.toContain(body);
+    expect(readFileSync(join(run.reportsDir, 'certification.html'), 'utf8')).toMatch(/Signed<\/th><td>by the Ed25519 key [0-9a-f]{64}[^<]*verify-certificate/);
+  });
+
+  test('verifies with the signer\'s key (exit 0), not with another (exit 1)', async () => {
+    const ok = await verify(run.reportsDir, 'signer');
+    expect(ok.code, `${ok.stdout}${ok.stderr}`).toBe(0);
+    expect(ok.stdout).toMatch(/^VALID: .* \(FAILED; \d+ passed, \d+ warned, [1-9]\d* failed/);
+    const wrong = await verify(run.reportsDir, 'other');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(/the signature does not verify with the public key given/);
+  }, 60_000);
+
+  test('each edit is refused with its reason', async () => {
+    const summary = copy(run.reportsDir);
+    const s = JSON.parse(readFileSync(join(summary, 'summary.json'), 'utf8')) as { verdict: string };
+    s.verdict = 'pass';
+    writeFileSync(join(summary, 'summary.json'), JSON.stringify(s, null, 2));
+    const a = await verify(summary, 'signer');
+    expect(a.code).toBe(1);
+    expect(a.stdout).toMatch(/summary\.json was changed after signing/);
+    expect(a.stdout).toMatch(/summary\.json's verdict \(pass\) is not the signed result \(FAILED\)/);
+
+    const dropped = copy(run.reportsDir);
+    const failing = (JSON.parse(lines(dropped).find((l) => l.includes('"kind":"test"') && l.includes('total-amount'))!) as { test: string }).test;
+    writeLines(dropped, lines(dropped).filter((l) => (JSON.parse(l) as { test?: string }).test !== failing));
+    const b = await verify(dropped, 'signer');
+    expect(b.code).toBe(1);
+    expect(b.stdout).toMatch(/transcript\.jsonl\.gz was changed after signing/);
+    expect(b.stdout).toMatch(/re-judging the transcript gives .*(passes now|not the signed result)/);
+
+    const edited = copy(run.reportsDir);
+    const l = lines(edited);
+    const i = l.findIndex((x) => x.includes('"kind":"exchange"') && x.includes('"status":200'));
+    l[i] = l[i]!.replace('"status":200', '"status":201');
+    writeLines(edited, l);
+    const c = await verify(edited, 'signer');
+    expect(c.code).toBe(1);
+    expect(c.stdout).toMatch(/transcript\.jsonl\.gz was changed after signing/);
+  }, 120_000);
+});
+
+describe('signed shards', () => {
+  test('merged and signed, verify as one package; one shard alone is incomplete', async () => {
+    key('merger');
+    const sign = ['--sign-key', join(keys, 'merger.pem')];
+    const [one, two] = await Promise.all([
+      runCli(['run', '--no-html', '--seed', '8', '--shard', '1/2', ...sign]),
+      runCli(['run', '--no-html', '--seed', '8', '--shard', '2/2', ...sign]),
+    ]);
+    for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
+    const out = tempDir('pcc-merged-');
+    const merged = await runCli(['merge-reports', one.reportsDir, two.reportsDir, '--reports', out, '--no-html', ...sign]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const v = await verify(out, 'merger');
+    expect(v.code, v.stdout).toBe(0);
+    const alone = await verify(one.reportsDir, 'merger');
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).toMatch(/tests? of the complete set (is|are) not in the certificate/);
+  }, 240_000);
+});
