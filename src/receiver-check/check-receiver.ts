@@ -17,7 +17,9 @@ import { environmentErrorOf, loadTransport, type Transport } from '../transport/
 import { type Exchange, type Finding, type RootCause, rootOf, severityFor } from '../core/index.ts';
 import { enums } from '../generated/contract.ts';
 import type { RunRecord, TestRecord } from '../report/index.ts';
-import { ANSWERED_IN_TIME, type PlannedDelivery, RECEIVER_RULES, type ReceiverRule, meets } from './rules.ts';
+import type { CommandTranscript } from '../transcript/command-transcript.ts';
+import { signBody } from '../webhooks/index.ts';
+import { ANSWERED_IN_TIME, type Expectation, type PlannedDelivery, RECEIVER_RULES, type ReceiverRule, meets } from './rules.ts';
 import { type SentDelivery, sendDelivery } from './send.ts';
 
 /** The capability of every test of the check. */
@@ -47,6 +49,24 @@ export interface CheckReceiverOptions {
    * service's, which reach the receiver from outside, not through the integrator's own proxy.
    */
   transport?: Transport;
+  /** Where each delivery sent and each rule's verdict is recorded (transcript.jsonl.gz). */
+  transcript?: CommandTranscript;
+}
+
+/** What of a planned delivery its rule's verdict depends on. */
+export type JudgedPlan = Pick<PlannedDelivery, 'label' | 'expect' | 'eventId'>;
+
+/** A rule's input as the transcript keeps it: the deliveries it judged (by seq: their answers are the deliveries' lines), of how many planned. */
+export interface RuleInput {
+  planned: number;
+  judged: ({ seq: number } & JudgedPlan)[];
+}
+
+/** receiver.answered-in-time's input: every delivery of the check (by seq), the timeout, and whether the receiver was given up on it. */
+export interface TimingInput {
+  timeoutMs: number;
+  deliveries: ({ seq: number; rule: string } & JudgedPlan)[];
+  gaveUp?: { notCheckedRules: number };
 }
 
 /** How long a delivery may take before it is given up: the timeout and as long again, at least 5 s more. */
@@ -77,7 +97,7 @@ function operationIdOf(event: string | undefined): string | undefined {
 
 const testName = (title: string) => `${RECEIVER_CAPABILITY} > ${title}`;
 
-const brief = (p: PlannedDelivery, s: SentDelivery) => ({
+const brief = (p: JudgedPlan, s: SentDelivery) => ({
   seq: s.exchange.seq,
   delivery: p.label,
   ...(p.eventId ? { eventId: p.eventId } : {}),
@@ -86,13 +106,13 @@ const brief = (p: PlannedDelivery, s: SentDelivery) => ({
 });
 
 /** One delivery as sent, with its rule. */
-interface Sent {
+export interface Sent {
   rule: string;
-  planned: PlannedDelivery;
+  planned: JudgedPlan;
   sent: SentDelivery;
 }
 
-type MakeFinding = (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix'>, message: string, evidence: Record<string, unknown>, severity?: Finding['severity']) => Finding;
+export type MakeFinding = (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix'>, message: string, evidence: Record<string, unknown>, severity?: Finding['severity']) => Finding;
 
 type TestBase = Pick<TestRecord, 'name' | 'capability' | 'clause' | 'file' | 'errors' | 'parameters'>;
 
@@ -121,15 +141,19 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
   let inARow = 0;
   let blocked: RootCause | undefined;
   let timing: TestRecord | undefined;
-  const finding: MakeFinding = (rule, message, evidence, severity = severityFor(rule.source, o.strict)) => ({
-    check: rule.id, severity, clause: rule.clause, message: `${message}; fix: ${rule.fix}`, test: '', evidence,
-  });
+  const finding = findingMaker(o.strict);
+  const tx = o.transcript;
+  const plan = (x: JudgedPlan & { seq: number }) => ({ seq: x.seq, label: x.label, expect: x.expect, ...(x.eventId ? { eventId: x.eventId } : {}) });
+  /** A rule the live run decided without judging answers (given up, not checked): its findings stand as recorded. */
+  const keep = (t: TestRecord, id: string, why: string) => tx?.check(t.name, id, undefined, t.state === 'skipped' ? 'skip' : t.findings.length > 0 ? 'fail' : 'pass', t.findings, { unjudgeable: why });
   for (const [index, rule] of rules.entries()) {
     const name = testName(rule.title);
     const base: TestBase = { name, capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [], parameters: { rule: rule.id, url: o.shownUrl } };
     const planned = rule.plan(o.secret);
     if (blocked) {
-      tell(notChecked(base, blocked, `none of its ${planned.length} deliver${planned.length === 1 ? 'y' : 'ies'} sent`));
+      const t = notChecked(base, blocked, `none of its ${planned.length} deliver${planned.length === 1 ? 'y' : 'ies'} sent`);
+      keep(t, rule.id, 'not checked: the receiver was given up before this rule (the live run\'s course)');
+      tell(t);
       continue;
     }
     const t0 = Date.now();
@@ -149,6 +173,11 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
       s.exchange = redactValue(s.exchange, o.secret);
       const op = operationIdOf(p.event);
       if (op) s.exchange.operationId = op;
+      tx?.sentDelivery(name, {
+        seq, url: o.shownUrl, sentAt: s.exchange.startedAt, headers, body: p.signed.body, ...(p.event ? { event: p.event } : {}), ...(p.eventId ? { eventId: p.eventId } : {}),
+        signature: p.signed.signature, genuine: p.signed.signature !== null && p.signed.signature === signBody(p.signed.body, o.secret), label: p.label, expect: p.expect,
+        ...(s.status !== undefined ? { status: s.status } : {}), ...(s.errorCode ? { errorCode: s.errorCode } : {}), durationMs: s.durationMs, exchange: s.exchange,
+      });
       sent.push(s);
       all.push({ rule: rule.id, planned: p, sent: s });
       // The first delivery of the check: no answer at all means nothing else can be judged.
@@ -165,7 +194,9 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
       const s = sent[0]!;
       const f = finding(rule, `no answer to the first delivery (${planned[0]!.label}): ${s.exchange.error?.message ?? s.errorCode}`, { exchange: s.exchange, ...(planned[0]!.eventId ? { eventId: planned[0]!.eventId } : {}) });
       f.test = name;
-      tell({ ...base, state: f.severity === 'failure' ? 'failed' : 'passed', durationMs: Date.now() - t0, findings: [f], exchanges: [s.exchange], exchangeCount: 1, startedAt: new Date(t0).toISOString() });
+      const t: TestRecord = { ...base, state: f.severity === 'failure' ? 'failed' : 'passed', durationMs: Date.now() - t0, findings: [f], exchanges: [s.exchange], exchangeCount: 1, startedAt: new Date(t0).toISOString() };
+      keep(t, rule.id, 'no answer to the first delivery: the receiver was given up (the live run\'s course)');
+      tell(t);
       blocked = rootOf(f, name);
       o.onGiveUp?.(`receiver ${o.shownUrl} did not answer: ${s.exchange.error?.message ?? s.errorCode}; the other rules are not checked`);
       continue;
@@ -173,11 +204,13 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
     // Given up as too slow: a delivery that got no answer is the root's, not this rule's; what did answer is judged.
     const judged = planned.slice(0, sent.length).map((p, i) => ({ p, s: sent[i]! })).filter((x) => !tooSlow || x.s.status !== undefined);
     const f = judgeRule(rule, name, judged, planned.length, finding);
+    const input: RuleInput = { planned: planned.length, judged: judged.map((x) => plan({ seq: x.s.exchange.seq, ...x.p })) };
     const record: TestRecord = {
       ...base, state: f?.severity === 'failure' ? 'failed' : 'passed', durationMs: Date.now() - t0, findings: f ? [f] : [],
       exchanges: sent.map((s) => s.exchange), exchangeCount: sent.length, startedAt: new Date(t0).toISOString(),
     };
     if (!tooSlow) {
+      tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
       tell(record);
       continue;
     }
@@ -185,23 +218,54 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
     const cut = judged.length < planned.length && f?.severity !== 'failure';
     const notCheckedRules = rules.length - index - 1 + (cut ? 1 : 0);
     timing = timingTest(all, o, finding, { notCheckedRules });
+    tx?.check(timing.name, ANSWERED_IN_TIME.id, timingInput(all, o.timeoutMs, { notCheckedRules }), 'fail', timing.findings);
     blocked = rootOf(timing.findings[0]!, timing.name);
     o.onGiveUp?.(`receiver ${o.shownUrl}: ${timing.findings[0]!.message.split(';')[0]}`);
     // The root cause first: the timing rule is decided now (nothing more is sent).
     tell(timing);
     const unjudged = sent.length - judged.length;
     const why = `${sent.length} of its ${planned.length} deliveries sent${unjudged > 0 ? ` (${unjudged} not answered)` : ''}, ${planned.length - sent.length} not sent`;
-    tell(cut ? notChecked(base, blocked, why, { sent, findings: record.findings, durationMs: record.durationMs }) : record);
+    if (cut) {
+      const t = notChecked(base, blocked, why, { sent, findings: record.findings, durationMs: record.durationMs });
+      keep(t, rule.id, 'not checked: the receiver was given up as too slow during this rule (the live run\'s course)');
+      tell(t);
+    } else {
+      tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
+      tell(record);
+    }
   }
   if (!timing) {
-    const t = blocked ? notChecked(timingBase(o), blocked, 'no delivery answered') : timingTest(all, o, finding);
-    tell(t);
+    if (blocked) {
+      const t = notChecked(timingBase(o), blocked, 'no delivery answered');
+      keep(t, ANSWERED_IN_TIME.id, 'not checked: the receiver did not answer (the live run\'s course)');
+      tell(t);
+    } else {
+      const t = timingTest(all, o, finding);
+      tx?.check(t.name, ANSWERED_IN_TIME.id, timingInput(all, o.timeoutMs), t.findings.length > 0 ? 'fail' : 'pass', t.findings);
+      tell(t);
+    }
   }
   return { tests, unhandled: [], startedAt: started.toISOString(), durationMs: Date.now() - started.getTime() };
 }
 
+/** How a rule's finding is made with or without --strict. */
+export function findingMaker(strict: boolean): MakeFinding {
+  return (rule, message, evidence, severity = severityFor(rule.source, strict)) => ({
+    check: rule.id, severity, clause: rule.clause, message: `${message}; fix: ${rule.fix}`, test: '', evidence,
+  });
+}
+
+/** receiver.answered-in-time's input for the transcript. */
+function timingInput(all: readonly Sent[], timeoutMs: number, gaveUp?: { notCheckedRules: number }): TimingInput {
+  return {
+    timeoutMs,
+    deliveries: all.map((x) => ({ seq: x.sent.exchange.seq, rule: x.rule, label: x.planned.label, expect: x.planned.expect as Expectation, ...(x.planned.eventId ? { eventId: x.planned.eventId } : {}) })),
+    ...(gaveUp ? { gaveUp } : {}),
+  };
+}
+
 /** A rule's finding over the deliveries it sent: those that broke it (undefined: none did). */
-function judgeRule(rule: ReceiverRule, name: string, judged: { p: PlannedDelivery; s: SentDelivery }[], plannedCount: number, finding: MakeFinding): Finding | undefined {
+export function judgeRule(rule: ReceiverRule, name: string, judged: { p: JudgedPlan; s: SentDelivery }[], plannedCount: number, finding: MakeFinding): Finding | undefined {
   const bad = judged.map((x) => ({ ...x, verdict: meets(x.p.expect, x.s) })).filter((x) => !x.verdict.ok);
   if (bad.length === 0) return undefined;
   const first = bad[0]!;
@@ -217,7 +281,7 @@ function judgeRule(rule: ReceiverRule, name: string, judged: { p: PlannedDeliver
   return f;
 }
 
-function timingBase(o: CheckReceiverOptions): TestBase {
+export function timingBase(o: Pick<CheckReceiverOptions, 'timeoutMs' | 'shownUrl'>): TestBase {
   const rule = ANSWERED_IN_TIME;
   return {
     name: testName(`${rule.title} (${o.timeoutMs} ms)`), capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [],
@@ -232,19 +296,26 @@ function timingBase(o: CheckReceiverOptions): TestBase {
  */
 function timingTest(all: Sent[], o: CheckReceiverOptions, finding: MakeFinding, gaveUp?: { notCheckedRules: number }): TestRecord {
   const base = timingBase(o);
+  const findings = timingFindings(all, o.timeoutMs, base.name, finding, gaveUp);
   const late = all.filter((x) => timedOut(x.sent, o.timeoutMs));
+  const exchanges: Exchange[] = late.map((x) => x.sent.exchange);
+  return { ...base, state: findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed', durationMs: 0, findings, exchanges, exchangeCount: exchanges.length, startedAt: new Date().toISOString() };
+}
+
+/** receiver.answered-in-time's findings over every delivery of the check (see {@link timingTest}). */
+export function timingFindings(all: readonly Sent[], timeoutMs: number, name: string, finding: MakeFinding, gaveUp?: { notCheckedRules: number }): Finding[] {
+  const late = all.filter((x) => timedOut(x.sent, timeoutMs));
   const findings: Finding[] = [];
   const lateness = (x: Sent) => `${x.planned.label} (${x.rule}): ${x.sent.status === undefined ? (x.sent.exchange.error?.message ?? 'no answer') : `${x.sent.durationMs} ms`}`;
   const evidence = (first: Sent) => ({ exchange: first.sent.exchange, ...(first.planned.eventId ? { eventId: first.planned.eventId } : {}), deliveries: late.map((x) => ({ rule: x.rule, ...brief(x.planned, x.sent) })) });
   if (gaveUp) {
     const row = late.slice(-TIMEOUTS_IN_A_ROW);
     const n = gaveUp.notCheckedRules;
-    const message = `no answer within ${o.timeoutMs} ms to ${TIMEOUTS_IN_A_ROW} deliveries in a row (${row.map(lateness).join(', ')}): the receiver is too slow to be judged and is not waited for again, ${n} rule${n === 1 ? '' : 's'} not checked`;
-    findings.push({ ...finding(ANSWERED_IN_TIME, message, evidence(row[0]!), 'failure'), test: base.name });
+    const message = `no answer within ${timeoutMs} ms to ${TIMEOUTS_IN_A_ROW} deliveries in a row (${row.map(lateness).join(', ')}): the receiver is too slow to be judged and is not waited for again, ${n} rule${n === 1 ? '' : 's'} not checked`;
+    findings.push({ ...finding(ANSWERED_IN_TIME, message, evidence(row[0]!), 'failure'), test: name });
   } else if (late.length > 0) {
     const list = late.map(lateness);
-    findings.push({ ...finding(ANSWERED_IN_TIME, `${late.length} of ${all.length} deliveries answered later than ${o.timeoutMs} ms: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, evidence(late[0]!)), test: base.name });
+    findings.push({ ...finding(ANSWERED_IN_TIME, `${late.length} of ${all.length} deliveries answered later than ${timeoutMs} ms: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, evidence(late[0]!)), test: name });
   }
-  const exchanges: Exchange[] = late.map((x) => x.sent.exchange);
-  return { ...base, state: findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed', durationMs: 0, findings, exchanges, exchangeCount: exchanges.length, startedAt: new Date().toISOString() };
+  return findings;
 }

@@ -13,8 +13,10 @@ import { NETWORK_PARSE_OPTIONS, networkSettingsFrom } from '../config/network-fl
 import { loadTransport, type Transport } from '../transport/index.ts';
 import { CONTRACT_FILE, type RunIo, contractSha256, toolInfo } from '../engine/index.ts';
 import { type RunInfo, type TestRecord, findingLine, prepareReportsDir, writeRecordReports } from '../report/index.ts';
+import { CommandTranscript } from '../transcript/command-transcript.ts';
+import { summaryExtras } from '../transcript/summary-extras.ts';
 import { RECEIVER_CAPABILITY, TIMEOUTS_IN_A_ROW, checkReceiver } from './check-receiver.ts';
-import { ANSWERED_IN_TIME, RECEIVER_RULES } from './rules.ts';
+import { ANSWERED_IN_TIME, RECEIVER_RULES, RULE_IDS } from './rules.ts';
 
 /** The environment variable that holds the webhook secret key. */
 export const SECRET_ENV = 'PAYCONNECT_WEBHOOK_SECRET';
@@ -201,8 +203,10 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
     const shown = shownUrl(args.url);
     const startedAt = new Date().toISOString();
     io.stdout(`check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ${RECEIVER_RULES.length + 1} rules\n`);
+    // Never the key: replaced wherever it would occur (an answer that echoes it).
+    const transcript = new CommandTranscript('check-receiver', [args.secret]);
     const record = await checkReceiver({
-      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, transport: args.transport,
+      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, transport: args.transport, transcript,
       userAgent: `${tool.name}/${tool.version} (check-receiver)`,
       onRule: (t) => io.stdout(ruleLine(t)),
       onGiveUp: (line) => io.stderr(`${line}\n`),
@@ -225,6 +229,16 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
     const result = await writeRecordReports({
       dir: args.reports, record, info, html: args.html, stderr: io.stderr,
       certification: { subject: `webhook receiver ${shown}`, required: [RECEIVER_CAPABILITY] },
+      onRecord: async (scrubbed, summary) => {
+        await transcript.write(args.reports, {
+          info: info as unknown as Record<string, unknown>, settings: { profile: info.profile, strict: args.strict, disabledChecks: [] },
+          options: {
+            url: shown, timeoutMs: args.timeoutMs, rules: RULE_IDS, userAgent: `${tool.name}/${tool.version} (check-receiver)`,
+            tls: args.transport.tls.secureContext !== undefined,
+          },
+          summary: summaryExtras(summary),
+        }, scrubbed);
+      },
     });
     const c = result.summary.counts;
     io.stdout(`${result.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} not checked; ${c.failures} failure${c.failures === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}; ${result.reports.certification.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}\n`);

@@ -34,6 +34,11 @@ export interface RecordReportsOptions {
   /** What is certified, and the capabilities that must each have run with no failure. */
   certification: { subject: string; required: string[] };
   stderr: (s: string) => void;
+  /**
+   * Told the record as the reports hold it (secrets scrubbed) and its summary, once summary.json is
+   * written: the command writes its transcript then (a failure fails the reports).
+   */
+  onRecord?: (record: RunRecord, summary: Summary) => Promise<void>;
 }
 
 /** What {@link writeRecordReports} wrote, and the exit code of the run. */
@@ -72,6 +77,7 @@ export async function writeRecordReports(o: RecordReportsOptions): Promise<Recor
   const drop = [...(info.integratorId === '' ? ['Integrator id'] : []), ...(certification.terminalIds.length === 0 ? ['Terminal id'] : []), ...(info.seed === 0 ? ['Seed'] : [])];
   writeReportFile(paths.certificationMd, certificationFor('md', certificationMarkdown(record, summary, info, certification), subject, required, drop));
   writeReportFile(paths.certificationHtml, certificationFor('html', certificationHtml(record, summary, info, certification), subject, required, drop));
+  await o.onRecord?.(record, summary);
 
   const allureResults = join(o.dir, REPORT_FILES.allureResults);
   const staged = stagingDirectory(allureResults);

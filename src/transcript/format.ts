@@ -57,15 +57,40 @@ export interface ExchangeEvent extends Base {
   capped?: boolean;
 }
 
-/** A webhook delivery, its raw body kept to the cap, and the signature verdict. */
+/**
+ * A webhook delivery, its raw body kept to the cap, and the signature verdict. A delivery a command
+ * sent (check-receiver: `sent` set, `pairing` the receiver's URL as shown) has the time it was sent
+ * as `receivedAt`, the receiver's answer as `status` (0: none) and `exchange`, and whether its
+ * signature was genuine (made with the receiver's key over these bytes), forged or absent.
+ */
 export interface DeliveryEvent extends Base {
   kind: 'delivery';
   pairing: string;
+  /** The scope (a command's test) that sent it. */
+  scope?: number;
   delivery: {
     seq: number; receivedAt: string; method: string; path: string; headers: Record<string, string>; event?: string; eventId?: string;
     signature: string; status: number; duplicate: boolean; failedOnPurpose: boolean; bodySha256: string; bodyLength: number; rawBody: string | Capped;
   };
+  sent?: SentDeliveryFacts;
 }
+
+/** What a command knows of a delivery it sent (see {@link DeliveryEvent}). */
+export interface SentDeliveryFacts {
+  /** What it is (`transaction.success`, `no Signature header`...). */
+  label: string;
+  /** What its rule expects of the answer (`accepted`, `refused`, `refused-cleanly`). */
+  expect: string;
+  signatureVerdict: 'genuine' | 'forged' | 'absent';
+  /** Why there was no answer (`ECONNREFUSED`, `PCC_TIMEOUT`...). */
+  errorCode?: string;
+  durationMs: number;
+  /** The delivery as the reports hold it: the request as sent, the answer as received. */
+  exchange: Exchange;
+}
+
+/** One entry of a recording a command judged (certify-client: the simulator's recording of the client), test `''`: the input its rules share. */
+export interface RecordingEvent extends Base { kind: 'recording'; entry: unknown; capped?: boolean }
 
 /** One convergence observation. */
 export interface ConvergenceEvent extends Base { kind: 'convergence'; scope: number; observation: unknown }
@@ -104,9 +129,16 @@ export interface HeaderLine extends Base {
   run: { startedAt: string; durationMs: number; unhandled: string[] };
   /** The summary's fields not built from the tests (shards, connection, confirmation, harness, baseline, seed, labels, times). */
   summary: Record<string, unknown>;
+  /** The command that wrote it when not `run` (or a merge of runs): `check-receiver`, `certify-client`. */
+  command?: CommandName;
+  /** That command's own settings (never a secret). */
+  options?: Record<string, unknown>;
 }
 
-export type TranscriptEvent = ScopeEvent | ExchangeEvent | DeliveryEvent | ConvergenceEvent | CheckEvent | FindingEvent | OperatorEvent | TestEvent;
+/** The commands besides `run` that write a transcript. */
+export type CommandName = 'check-receiver' | 'certify-client';
+
+export type TranscriptEvent = ScopeEvent | ExchangeEvent | DeliveryEvent | ConvergenceEvent | CheckEvent | FindingEvent | OperatorEvent | TestEvent | RecordingEvent;
 export type TranscriptLine = HeaderLine | TranscriptEvent;
 
 /** The most characters of a response body a finding's evidence keeps. */

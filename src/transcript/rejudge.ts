@@ -13,7 +13,10 @@ import { type BaselineEntry, type Exchange, type Finding, countsAsFailure, markK
 import { resolveProfile } from '../profile/index.ts';
 import { type RunInfo, type RunRecord, type RunReports, type Summary, type TestRecord, buildSummary, exitCodeFor, prepareReportsDir, writeRunReports } from '../report/index.ts';
 import { type Transcript, WHOLE_RUN_CHECK, readTranscript } from './assemble.ts';
+import { rejudgeCommandTranscript } from './command-rejudge.ts';
 import { type CheckEvent, type ConvergenceEvent, type DeliveryEvent, type Disposition, type ExchangeEvent, type HeaderLine, type RecordedFinding, type TestEvent, type TranscriptEvent, groupKey, trimmed } from './format.ts';
+
+export { summaryExtras } from './summary-extras.ts';
 
 /** A finding as the differences name it. */
 export interface FindingKey { test: string; check: string; severity: Finding['severity']; clause: string; message: string }
@@ -49,21 +52,12 @@ export interface RejudgeResult {
   reports: RunReports;
 }
 
-/** The summary fields that are not built from the tests, as the transcript's header keeps them. */
-const EXTRAS = ['seed', 'startedAt', 'finishedAt', 'labels', 'baseline', 'confirmed', 'checksDisabled', 'connection', 'harness', 'shards'] as const;
-
-/** What of `summary` the transcript's header keeps (see {@link EXTRAS}). */
-export function summaryExtras(summary: Summary): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of EXTRAS) if (summary[k] !== undefined) out[k] = summary[k];
-  return out;
-}
 
 const keyOf = (f: { check: string; message: string }) => `${f.check}\u0000${f.message}`;
 const failureLine = (f: Finding) => `[${f.check}] (${f.clause}) ${f.message}`;
 
 /** The rebuilt findings of one test, as its scopes filed them. */
-class TestJudge {
+export class TestJudge {
   readonly findings: Finding[] = [];
   /** Recorded findings the events account for (filed by a check invocation or carried as an event). */
   readonly accounted: string[] = [];
@@ -134,7 +128,7 @@ function deliveryView(e: DeliveryEvent): Record<string, unknown> {
 }
 
 /** The state and errors of a test given its rebuilt findings: a verdict made by findings follows them. */
-function restate(rec: TestRecord, findings: Finding[]): TestRecord {
+export function restate(rec: TestRecord, findings: Finding[]): TestRecord {
   const failing = (list: readonly Finding[]) => list.filter(countsAsFailure).map(failureLine).sort().join('\n');
   if (failing(rec.findings) === failing(findings) || rec.toolkitError || rec.notFinished) return { ...rec, findings };
   const failures = findings.filter(countsAsFailure);
@@ -144,6 +138,8 @@ function restate(rec: TestRecord, findings: Finding[]): TestRecord {
 
 /** Re-judges a transcript in memory: the rebuilt run record, and what could not be judged again. */
 export function rejudgeTranscript(t: Transcript): { record: RunRecord; info: RunInfo; header: HeaderLine; notRejudgeable: NotRejudgeable[]; carried: CarriedFinding[] } {
+  // check-receiver's and certify-client's rules are their own: judged again by their modules.
+  if (t.header.command !== undefined) return rejudgeCommandTranscript(t);
   const { header } = t;
   const ctx: CheckContext = { profile: resolveProfile(header.settings.profile as 'sandbox' | 'public'), strict: header.settings.strict };
   const disabled = new Set<string>(header.settings.disabledChecks);
