@@ -20,12 +20,15 @@ import { parseArgs } from 'node:util';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import type { RunIo } from '../engine/run-conformance.ts';
 import { writeRecordReports } from '../report/record-reports.ts';
+import { CommandTranscript } from '../transcript/command-transcript.ts';
+import { summaryExtras } from '../transcript/summary-extras.ts';
 import type { RunRecord, TestRecord } from '../report/records.ts';
 import { type RunInfo, sha256Hex } from '../report/run-info.ts';
 import { prepareReportsDir } from '../report/write.ts';
 import { type SimRecordEntry, type SimulatorHandle, startSimulator } from '../simulator/index.ts';
 import { CLIENT_PROFILE_DEFAULTS, type ClientProfile, clientRunOf, readRecordingFile } from './client-run.ts';
 import { CLIENT_CAPABILITY, judgeClient } from './judge.ts';
+import { CLIENT_RULES } from './rules.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';
@@ -291,6 +294,28 @@ function tlsTest(requests: number, tlsLines: readonly string[], caFile: string, 
   };
 }
 
+/**
+ * The transcript of a certification: the recording (the requests the client sent and what the
+ * simulator answered, the deliveries it was sent), then each rule's verdict on it as a check line
+ * (the recording is its input), and the tests the command judged live (its exit, TLS) as check lines
+ * that cannot be judged again.
+ */
+function clientTranscript(entries: readonly SimRecordEntry[], tests: readonly TestRecord[], more: Record<string, unknown>, secrets: readonly string[]): CommandTranscript {
+  const tx = new CommandTranscript('certify-client', secrets);
+  for (const e of entries) tx.recording(e);
+  const rules = new Set<string>(CLIENT_RULES.map((r) => r.id));
+  for (const t of tests) {
+    const outcome = t.state === 'skipped' ? 'skip' : t.state === 'failed' || t.findings.length > 0 ? 'fail' : 'pass';
+    const rule = t.parameters.rule;
+    if (rule !== undefined && rules.has(rule)) tx.check(t.name, rule, more, outcome, t.findings);
+    else {
+      const id = t.name === TLS_TEST_NAME ? 'certify-client.tls-connected' : 'certify-client.command-completed';
+      tx.check(t.name, id, undefined, outcome, t.findings, { unjudgeable: 'judged from the live run (the client command\'s exit, its TLS handshakes), not from recorded data' });
+    }
+  }
+  return tx;
+}
+
 /** For tests and embedders: what the command started. */
 export interface CertifyClientHooks {
   /** Called with the simulator once it runs (e.g. to read issuedSecrets() for a leak test). */
@@ -320,6 +345,11 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
     /** With --tls: one line per connection that ended in the TLS handshake. */
     const tlsLines: string[] = [];
     let caFile: string | null = null;
+    /**
+     * Values the transcript must never hold (the recording is redacted already: a second guard). Not the
+     * OTP: spent by the pairing, and the pairing request's body is judged against the contract.
+     */
+    const secrets: string[] = [];
     if (o.recording !== null) {
       entries = readRecordingFile(o.recording);
       subject = `the client recorded in ${o.recording}`;
@@ -357,14 +387,28 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
       endedAt = end.endedAt - t0;
       completion = completionTest(end, o.timeoutMs, startedAt, started);
     }
-    const run = clientRunOf(entries, { settings: o.settings, ...(o.recording === null ? { integratorId: o.integratorId } : {}), ...(endedAt !== undefined ? { endedAt } : {}) });
+    if (sim) secrets.push(...sim.issuedSecrets());
+    const more = { settings: o.settings, ...(o.recording === null ? { integratorId: o.integratorId } : {}), ...(endedAt !== undefined ? { endedAt } : {}) };
+    const run = clientRunOf(entries, more);
     const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: target.baseUrl });
     if (caFile !== null) tests.push(tlsTest(run.requests.length, tlsLines, caFile, startedAt, Date.now() - started));
     if (completion) tests.push(completion);
     const record: RunRecord = { tests, unhandled: [], startedAt, durationMs: Date.now() - started };
+    const info = runInfo(o, target, seed, startedAt, subject);
+    const transcript = clientTranscript(entries, tests, more, secrets);
     const result = await writeRecordReports({
-      dir: o.reportsDir, record, info: runInfo(o, target, seed, startedAt, subject), html: o.html,
+      dir: o.reportsDir, record, info, html: o.html,
       certification: { subject: `Pay-Connect client: ${subject}`, required: [CLIENT_CAPABILITY] }, stderr: io.stderr,
+      onRecord: async (scrubbed, summary) => {
+        await transcript.write(o.reportsDir, {
+          info: info as unknown as Record<string, unknown>, settings: { profile: info.profile, strict: o.strict, disabledChecks: [] },
+          options: {
+            client: o.recording === null ? 'run' : 'recording', timeoutMs: o.timeoutMs, tls: o.tls, integratorId: o.integratorId, clientProfile: o.settings,
+            ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}), ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs } : {}),
+          },
+          summary: summaryExtras(summary),
+        }, scrubbed);
+      },
     });
     const lines = tests.map((t) => {
       const mark = t.state === 'passed' ? (t.findings.length > 0 ? '!' : '✓') : t.state === 'failed' ? '✗' : '-';
