@@ -25,7 +25,7 @@ const forbidden = {
   transport: ['config', 'profile', 'client', 'checks', 'convergence', 'webhooks', 'vault', 'targets', 'terminal', 'simulator', 'report', 'cli', 'runtime', 'engine', 'pairing', 'pact', 'receiver-check', 'client-check'],
   // The transcript: the worker's recorder (core only: the runtime records through recorder.ts), the
   // engine's assembly and merge, and re-judging offline (checks, report, profile); never the network's layers.
-  transcript: ['cli', 'engine', 'runtime', 'targets', 'simulator', 'client', 'convergence', 'webhooks', 'vault', 'terminal', 'pact', 'pairing', 'transport', 'config'],
+  transcript: ['cli', 'engine', 'runtime', 'targets', 'simulator', 'client', 'convergence', 'webhooks', 'vault', 'terminal', 'pact', 'pairing', 'transport', 'config', 'receiver-check', 'client-check'],
   // The run's assembly (runConformance): used by cli and the public barrel only.
   engine: ['cli'],
   // Signed evidence: statements, envelopes, keys over the reports; the commands wire it.

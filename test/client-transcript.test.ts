@@ -13,7 +13,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLIENT_RULES, certifyClientCommand } from '../src/client-check/index.ts';
 import type { SimulatorHandle } from '../src/simulator/index.ts';
-import { type TranscriptLine, TRANSCRIPT_FILE, rejudge } from '../src/transcript/index.ts';
+import { type TranscriptLine, TRANSCRIPT_FILE } from '../src/transcript/index.ts';
+import { rejudgeReports as rejudge } from '../src/engine/command-rejudge.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const node = (file: string) => [process.execPath, '--import', 'tsx', file];

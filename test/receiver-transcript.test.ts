@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RULE_IDS, checkReceiverCommand } from '../src/receiver-check/index.ts';
-import { type DeliveryEvent, type TranscriptLine, TRANSCRIPT_FILE, rejudge } from '../src/transcript/index.ts';
+import { type DeliveryEvent, type TranscriptLine, TRANSCRIPT_FILE } from '../src/transcript/index.ts';
+import { rejudgeReports as rejudge } from '../src/engine/command-rejudge.ts';
 import { type ReceiverFlaw, startTestReceiver } from './support/receivers/webhook-receiver.ts';
 
 const SECRET = 'whsec-transcript-4b8d1f0a9c3e7e2d-never-written';

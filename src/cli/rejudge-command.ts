@@ -47,7 +47,7 @@ export async function rejudgeCommand(argv: string[], _env: NodeJS.ProcessEnv, io
     return 0;
   }
   if (parsed.positionals.length !== 1) throw new ToolkitError('PCC_USAGE', 'rejudge needs one reports folder', `see:\n${REJUDGE_USAGE}`);
-  const { rejudge } = await import('../transcript/index.ts');
+  const { rejudgeReports: rejudge } = await import('../engine/command-rejudge.ts');
   const { formatFinalTable } = await import('./table.ts');
   const result = await rejudge(parsed.positionals[0]!, parsed.values.reports ? { out: parsed.values.reports } : {});
   io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));

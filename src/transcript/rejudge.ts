@@ -9,11 +9,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CHECKS, type CheckContext, type CheckRun, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
-import { type BaselineEntry, type Exchange, type Finding, countsAsFailure, markKnown } from '../core/index.ts';
+import { type BaselineEntry, type Exchange, type Finding, ToolkitError, countsAsFailure, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { type RunInfo, type RunRecord, type RunReports, type Summary, type TestRecord, buildSummary, exitCodeFor, prepareReportsDir, writeRunReports } from '../report/index.ts';
 import { type Transcript, WHOLE_RUN_CHECK, readTranscript } from './assemble.ts';
-import { rejudgeCommandTranscript } from './command-rejudge.ts';
 import { type CheckEvent, type ConvergenceEvent, type DeliveryEvent, type Disposition, type ExchangeEvent, type HeaderLine, type RecordedFinding, type TestEvent, type TranscriptEvent, groupKey, trimmed } from './format.ts';
 
 export { summaryExtras } from './summary-extras.ts';
@@ -38,7 +37,21 @@ export interface CarriedFinding { test: string; check: string; message: string; 
 export interface RejudgeOptions {
   /** Where the reports go. @default `<dir>/rejudged` */
   out?: string;
+  /** How a command's transcript (check-receiver, certify-client) is judged again; without it, only a run's. */
+  commands?: CommandRejudge;
 }
+
+/** What re-judging a transcript in memory gives: the rebuilt record, and what could not be judged again. */
+export interface Rejudgement {
+  record: RunRecord;
+  info: RunInfo;
+  header: HeaderLine;
+  notRejudgeable: NotRejudgeable[];
+  carried: CarriedFinding[];
+}
+
+/** Re-judges a command's transcript by that command's rules. */
+export type CommandRejudge = (t: Transcript) => Rejudgement;
 
 export interface RejudgeResult {
   exitCode: 0 | 1 | 2;
@@ -137,9 +150,12 @@ export function restate(rec: TestRecord, findings: Finding[]): TestRecord {
 }
 
 /** Re-judges a transcript in memory: the rebuilt run record, and what could not be judged again. */
-export function rejudgeTranscript(t: Transcript): { record: RunRecord; info: RunInfo; header: HeaderLine; notRejudgeable: NotRejudgeable[]; carried: CarriedFinding[] } {
-  // check-receiver's and certify-client's rules are their own: judged again by their modules.
-  if (t.header.command !== undefined) return rejudgeCommandTranscript(t);
+export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rejudgement {
+  // check-receiver's and certify-client's rules are their own: judged again by their modules, which the caller wires.
+  if (t.header.command !== undefined) {
+    if (!commands) throw new ToolkitError('PCC_USAGE', `this is a ${t.header.command} transcript: its rules are that command's own`, 'judge it again with the rejudge command, which knows every command\'s rules');
+    return commands(t);
+  }
   const { header } = t;
   const ctx: CheckContext = { profile: resolveProfile(header.settings.profile as 'sandbox' | 'public'), strict: header.settings.strict };
   const disabled = new Set<string>(header.settings.disabledChecks);
@@ -269,7 +285,7 @@ export async function rejudge(dir: string, opts: RejudgeOptions = {}): Promise<R
   dir = resolve(dir);
   const outDir = resolve(opts.out ?? join(dir, 'rejudged'));
   const transcript = await readTranscript(dir);
-  const { record, info, header, notRejudgeable, carried } = rejudgeTranscript(transcript);
+  const { record, info, header, notRejudgeable, carried } = rejudgeTranscript(transcript, opts.commands);
   const summary = rejudgedSummary(record, info, header);
   await prepareReportsDir(outDir);
   const reports = writeRunReports(outDir, record, summary, info);

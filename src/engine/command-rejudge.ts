@@ -17,9 +17,9 @@ import type { Exchange, Finding } from '../core/index.ts';
 import { rejudgeReceiverRule } from '../receiver-check/rejudge.ts';
 import type { SentDelivery } from '../receiver-check/send.ts';
 import type { RunInfo, RunRecord, TestRecord } from '../report/index.ts';
-import type { Transcript } from './assemble.ts';
-import type { CheckEvent, DeliveryEvent, HeaderLine, RecordingEvent, TestEvent } from './format.ts';
-import { type CarriedFinding, type NotRejudgeable, TestJudge, restate } from './rejudge.ts';
+import { type RejudgeOptions, type RejudgeResult, type Transcript, rejudge } from '../transcript/index.ts';
+import type { CheckEvent, DeliveryEvent, HeaderLine, RecordingEvent, TestEvent } from '../transcript/format.ts';
+import { type CarriedFinding, type NotRejudgeable, TestJudge, restate } from '../transcript/rejudge.ts';
 
 const keyOf = (f: { check: string; message: string }) => `${f.check}\u0000${f.message}`;
 
@@ -102,4 +102,13 @@ export function rejudgeCommandTranscript(t: Transcript): { record: RunRecord; in
   }
   const record: RunRecord = { tests, unhandled: [...header.run.unhandled], startedAt: header.run.startedAt, durationMs: header.run.durationMs };
   return { record, info: header.info as unknown as RunInfo, header, notRejudgeable: [...out.notRejudgeable.values()], carried: out.carried };
+}
+
+/**
+ * `rejudge` of any reports folder: a run's transcript by the checks, check-receiver's and
+ * certify-client's by those commands' own rules (wired here, above both, so that the transcript
+ * module depends on neither).
+ */
+export function rejudgeReports(dir: string, opts: Omit<RejudgeOptions, 'commands'> = {}): Promise<RejudgeResult> {
+  return rejudge(dir, { ...opts, commands: rejudgeCommandTranscript });
 }
