@@ -5,7 +5,11 @@
  * 2. `run` against `sim --step-delay 100 --deadline 2500` started as a separate process, used as a
  *    sandbox URL.
  * For each: wall time, max RSS, the verdict and counts, requests per second over the run, and the size
- * of the reports folder it left (bytes, disk blocks, files; the target is under 10 MB).
+ * of the reports folder it left (bytes, disk blocks, files; the target is under 10 MB); and, beside the
+ * wall time, the run's terminal-time floor, read from its transcript: for every convergence, the time
+ * until the terminal reached its final status (the first final status polling or a webhook saw), summed
+ * and divided by the terminals in use; with what the waits cost past that moment (the settle window,
+ * the webhook grace), summed the same way.
  * Prints figures; asserts nothing (the machines are shared and noisy: compare medians of several).
  *
  *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [-- <extra run flags, e.g. --terminals 4>]
@@ -14,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { type DirSize, dirSize } from '../test/support/dir-size.ts';
@@ -28,8 +33,20 @@ const extra = dashdash < 0 ? [] : process.argv.slice(dashdash + 1);
 const { values } = parseArgs({ args: own, options: { repeat: { type: 'string', default: '1' }, 'skip-url': { type: 'boolean' } } });
 const repeat = Math.max(1, Number(values.repeat) || 1);
 
+interface Floor {
+  /** Σ of the time each convergence waited for the terminal to reach its final status, s. */
+  terminalS: number;
+  /** Σ of the time waited after that (settle window, webhook grace), s. */
+  pastFinalS: number;
+  convergences: number;
+  terminals: number;
+}
+
 interface Figures {
+  floor?: Floor;
   wallS: number;
+  /** User + system CPU of the run and every process it started, s (from /usr/bin/time). */
+  cpuS?: number;
   maxRssMb?: number;
   code: number | null;
   verdict?: string;
@@ -44,20 +61,26 @@ function timedRun(args: string[]): Promise<Figures> {
   const timeFile = join(reports, 'time.txt');
   // --shard 1/1 runs everything and also writes run-record.json, which counts the requests.
   const runArgs = [BIN, 'run', '--reports', reports, '--shard', '1/1', ...args];
-  const [cmd, argv] = existsSync(TIME) ? [TIME, ['-f', '%M %e', '-o', timeFile, process.execPath, ...runArgs]] : [process.execPath, runArgs];
+  const [cmd, argv] = existsSync(TIME) ? [TIME, ['-f', '%M %e %U %S', '-o', timeFile, process.execPath, ...runArgs]] : [process.execPath, runArgs];
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
     child.on('close', (code) => {
       const wallS = (Date.now() - started) / 1000;
       const out: Figures = { wallS, code };
-      if (existsSync(timeFile)) out.maxRssMb = Number(readFileSync(timeFile, 'utf8').trim().split(/\s+/).at(-2)) / 1024;
+      if (existsSync(timeFile)) {
+        // The last line (time prints a status line before it when the command failed): max RSS KB, wall, user, sys.
+        const [rss, , user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.trim().split(/\s+/).map(Number);
+        out.maxRssMb = rss! / 1024;
+        out.cpuS = user! + sys!;
+      }
       try {
         const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { verdict: string; counts: { tests: number } };
         const record = JSON.parse(readFileSync(join(reports, 'run-record.json'), 'utf8')) as { record: { tests: { exchangeCount: number }[] } };
         out.verdict = summary.verdict;
         out.tests = summary.counts.tests;
         out.requests = record.record.tests.reduce((n, t) => n + t.exchangeCount, 0);
+        out.floor = floorOf(reports, (summary as { harness?: { terminals?: number } }).harness?.terminals ?? 1);
       } catch { /* no reports: the exit code says why */ }
       rmSync(timeFile, { force: true });
       out.reports = dirSize(reports);
@@ -65,6 +88,35 @@ function timedRun(args: string[]): Promise<Figures> {
       resolve(out);
     });
   });
+}
+
+interface Observation {
+  polled?: { status: string; atMs: number }[];
+  webhooks?: { status: string; atMs: number }[];
+  finalByPoll?: string | null;
+  finalByWebhook?: string | null;
+  elapsedMs: number;
+}
+
+/** The terminal-time floor of a run, from the convergences its transcript holds. */
+function floorOf(reports: string, terminals: number): Floor | undefined {
+  const file = join(reports, 'transcript.jsonl.gz');
+  if (!existsSync(file)) return undefined;
+  let terminalMs = 0;
+  let pastMs = 0;
+  let convergences = 0;
+  for (const text of gunzipSync(readFileSync(file)).toString('utf8').split('\n')) {
+    if (!text.includes('"kind":"convergence"')) continue;
+    const o = (JSON.parse(text) as { observation: Observation }).observation;
+    const finals = [o.finalByPoll, o.finalByWebhook].filter((s): s is string => typeof s === 'string');
+    const at = [...(o.polled ?? []), ...(o.webhooks ?? [])].filter((x) => finals.includes(x.status)).map((x) => x.atMs);
+    // Never final (a deadline missed): the whole wait was the terminal's.
+    const reached = at.length > 0 ? Math.min(...at) : o.elapsedMs;
+    terminalMs += reached;
+    pastMs += Math.max(0, o.elapsedMs - reached);
+    convergences++;
+  }
+  return { terminalS: terminalMs / 1000, pastFinalS: pastMs / 1000, convergences, terminals };
 }
 
 /** Starts `sim` as its own process; resolves with its base URL and a stop function. */
@@ -89,14 +141,15 @@ function line(name: string, f: Figures): string {
   const rps = f.requests !== undefined ? `${(f.requests / f.wallS).toFixed(0)} req/s (${f.requests} requests)` : '-';
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
   const size = f.reports ? `reports ${mb(f.reports.bytes)} MB (${mb(f.reports.disk)} MB on disk, ${f.reports.files} files)` : 'no reports';
-  return `${name}: ${f.wallS.toFixed(1)} s wall, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}`;
+  const floor = f.floor ? `, floor ${(f.floor.terminalS / f.floor.terminals).toFixed(1)} s (terminal waits ${f.floor.terminalS.toFixed(1)} s in ${f.floor.convergences} convergences over ${f.floor.terminals} terminals; waited past the final status ${(f.floor.pastFinalS / f.floor.terminals).toFixed(1)} s per terminal)` : '';
+  return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}`;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
 
 function report(name: string, runs: Figures[]): void {
   runs.forEach((f, i) => console.log(line(`${name}${runs.length > 1 ? ` #${i + 1}` : ''}`, f)));
-  if (runs.length > 1) console.log(`${name}: median ${median(runs.map((f) => f.wallS)).toFixed(1)} s wall, median max RSS ${median(runs.map((f) => f.maxRssMb ?? 0)).toFixed(0)} MB`);
+  if (runs.length > 1) console.log(`${name}: median ${median(runs.map((f) => f.wallS)).toFixed(1)} s wall, median ${median(runs.map((f) => f.cpuS ?? 0)).toFixed(1)} CPU-s, median max RSS ${median(runs.map((f) => f.maxRssMb ?? 0)).toFixed(0)} MB`);
 }
 
 const simRuns: Figures[] = [];

@@ -53,8 +53,12 @@ function operatorEvents(t: TestRecord): TranscriptEvent[] {
 
 /** Writes `lines` as gzip'd JSON lines to `path`, whole or not at all; its size in bytes. */
 export async function writeTranscriptFile(path: string, header: HeaderLine, events: readonly TranscriptEvent[]): Promise<number> {
-  const text = [header, ...events].map((l) => JSON.stringify(l)).join('\n') + '\n';
-  const data = await gzipAsync(text, { level: 6 });
+  return writeTranscriptLines(path, [header, ...events].map((l) => JSON.stringify(l)));
+}
+
+/** Writes JSON lines already serialised (the header first) to `path`, gzip'd, whole or not at all. */
+async function writeTranscriptLines(path: string, lines: readonly string[]): Promise<number> {
+  const data = await gzipAsync(`${lines.join('\n')}\n`, { level: 6 });
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(tmp, data);
@@ -66,15 +70,26 @@ export async function writeTranscriptFile(path: string, header: HeaderLine, even
   return data.length;
 }
 
-/** The events the workers wrote to the staging folder (a line cut short by a crashed worker is left out). */
-async function stagedEvents(dir: string): Promise<TranscriptEvent[]> {
+/** A line as the assembly orders it: the fields the order needs, and the line as written. */
+interface StagedLine {
+  key: TranscriptEvent;
+  raw: string;
+}
+
+/**
+ * The lines the workers wrote to the staging folder (a line cut short by a crashed worker is left
+ * out), kept as written: each is parsed only for the fields the order needs, so the main process never
+ * holds the whole run's events as objects, nor serialises them again.
+ */
+async function stagedLines(dir: string): Promise<StagedLine[]> {
   if (!existsSync(dir)) return [];
-  const out: TranscriptEvent[] = [];
+  const out: StagedLine[] = [];
   for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort()) {
-    for (const line of (await readFile(join(dir, name), 'utf8')).split('\n')) {
-      if (line === '') continue;
+    for (const raw of (await readFile(join(dir, name), 'utf8')).split('\n')) {
+      if (raw === '') continue;
       try {
-        out.push(JSON.parse(line) as TranscriptEvent);
+        const e = JSON.parse(raw) as TranscriptEvent;
+        out.push({ key: { kind: e.kind, test: e.test, seq: e.seq, w: e.w, shard: e.shard } as TranscriptEvent, raw });
       } catch { /* a half-written last line */ }
     }
   }
@@ -87,14 +102,15 @@ async function stagedEvents(dir: string): Promise<TranscriptEvent[]> {
  */
 export async function assembleTranscript(opts: { stagingDir: string; reportsDir: string; header: Header; tests: readonly TestRecord[]; extra?: TranscriptEvent[] }): Promise<{ path: string; bytes: number; events: number }> {
   try {
-    const events = await stagedEvents(opts.stagingDir);
-    events.push(...opts.tests.flatMap(operatorEvents), ...opts.tests.map((t, i) => testLine(t, i + 1)), ...(opts.extra ?? []));
+    const lines = await stagedLines(opts.stagingDir);
+    for (const e of [...opts.tests.flatMap(operatorEvents), ...opts.tests.map((t, i) => testLine(t, i + 1)), ...(opts.extra ?? [])]) lines.push({ key: e, raw: JSON.stringify(e) });
     const order = new Map(opts.tests.map((t, i) => [groupKey({ test: t.name }), i]));
-    events.sort(compareEvents(order));
+    const compare = compareEvents(order);
+    lines.sort((a, b) => compare(a.key, b.key));
     const path = join(opts.reportsDir, TRANSCRIPT_FILE);
     const header: HeaderLine = { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, ...opts.header };
-    const bytes = await writeTranscriptFile(path, header, events);
-    return { path, bytes, events: events.length };
+    const bytes = await writeTranscriptLines(path, [JSON.stringify(header), ...lines.map((l) => l.raw)]);
+    return { path, bytes, events: lines.length };
   } finally {
     await rm(opts.stagingDir, { recursive: true, force: true });
   }
