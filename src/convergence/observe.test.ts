@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observe } from './observe.ts';
+import { observe, quickestStep, settleWindow } from './observe.ts';
 
 const FINAL = ['SUCCESS', 'FAILED', 'DECLINED', 'CANCELED', 'EXPIRED', 'REVERTED'];
 
@@ -24,6 +24,31 @@ describe('observe', () => {
     const s = script('SUCCESS', 'FAILED');
     const o = await observe({ kind: 'transaction', id: 't', poll: s.poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 50, initialIntervalMs: 5 });
     expect(o.polled.map((p) => p.status)).toEqual(['SUCCESS', 'FAILED']);
+  });
+
+  it('scales the settle window to the service\'s quickest step seen, within its floor and ceiling', () => {
+    const at = (...xs: [string, number][]) => xs.map(([status, atMs]) => ({ status, atMs }));
+    const polled = at(['INITIATED', 5], ['IN_PROGRESS', 130], ['SUCCESS', 260]);
+    const hooks = at(['INITIATED', 1], ['IN_PROGRESS', 101], ['SUCCESS', 201]);
+    expect(quickestStep(hooks)).toBe(100);
+    expect(quickestStep(at(['SUCCESS', 5], ['SUCCESS', 50]))).toBeUndefined();
+    expect(settleWindow(1000, undefined, polled, hooks)).toBe(1000);
+    expect(settleWindow(1000, { steps: 4, minMs: 200 }, polled, hooks)).toBe(400);
+    expect(settleWindow(1000, { steps: 4, minMs: 200 }, at(['IN_PROGRESS', 0], ['SUCCESS', 20]), [])).toBe(200);
+    expect(settleWindow(1000, { steps: 4, minMs: 200 }, at(['IN_PROGRESS', 0], ['SUCCESS', 900]), [])).toBe(1000);
+    // Final at the first poll: no step was seen, the whole window is watched.
+    expect(settleWindow(1000, { steps: 4, minMs: 200 }, at(['SUCCESS', 5]), [])).toBe(1000);
+  });
+
+  it('with a scaled window, still sees a final status that changes one step later, and stops sooner', async () => {
+    let t = 0;
+    const statuses = ['IN_PROGRESS', 'SUCCESS', 'FAILED'];
+    const started = Date.now();
+    const poll = async () => ({ status: statuses[Math.min(Math.floor((Date.now() - started) / 60), 2)]! });
+    const o = await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 3000, settleMs: 2000, settleScale: { steps: 4, minMs: 100 }, initialIntervalMs: 10 });
+    t = Date.now() - started;
+    expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS', 'FAILED']);
+    expect(t).toBeLessThan(1500);
   });
 
   it('times out at the deadline when nothing is final, and says so', async () => {

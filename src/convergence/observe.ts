@@ -40,6 +40,14 @@ export interface ObserveOptions {
   /** How long to keep watching after the first final status. @default 250 */
   settleMs?: number;
   /**
+   * Present: the settle window scales to the service's own pace: `steps` of its quickest step seen in
+   * this observation (the gap between two statuses in a row, by webhook or by polling), at least
+   * `minMs`, never more than `settleMs`. A service whose terminal steps take 100 ms is watched 400 ms
+   * after it is final, not a second; one whose steps were not seen (final at the first poll) the whole
+   * `settleMs`. Absent: always `settleMs`.
+   */
+  settleScale?: { steps: number; minMs: number };
+  /**
    * How long after the first final status by polling a webhook of it is still waited for. A service
    * posts a status change as it happens (a delivery that got no 2xx is retried seconds later): a wait
    * up to the convergence deadline, minutes against a URL, only costs a broken service's run time.
@@ -80,6 +88,27 @@ function sleep(ms: number, wake: { fn?: () => void }, signal?: AbortSignal): Pro
   });
 }
 
+/** The quickest step between two statuses in a row among sightings of one channel, ms; undefined below two. */
+export function quickestStep(sightings: readonly StatusSightingLike[]): number | undefined {
+  let best: number | undefined;
+  for (let i = 1; i < sightings.length; i++) {
+    const a = sightings[i - 1]!;
+    const b = sightings[i]!;
+    if (a.status === b.status) continue;
+    const gap = b.atMs - a.atMs;
+    if (gap > 0 && (best === undefined || gap < best)) best = gap;
+  }
+  return best;
+}
+
+/** The settle window of an observation so far: see {@link ObserveOptions.settleScale}. */
+export function settleWindow(settleMs: number, scale: ObserveOptions['settleScale'], polled: readonly StatusSightingLike[], webhooks: readonly StatusSightingLike[]): number {
+  if (!scale) return settleMs;
+  const steps = [quickestStep(polled), quickestStep(webhooks)].filter((x): x is number => x !== undefined);
+  if (steps.length === 0) return settleMs;
+  return Math.min(settleMs, Math.max(scale.minMs, scale.steps * Math.min(...steps)));
+}
+
 /** Watches `id` until final (plus the settle window) or the deadline; returns what was seen. */
 export async function observe(o: ObserveOptions): Promise<Observation> {
   const start = Date.now();
@@ -109,13 +138,14 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         if (polled.at(-1)?.status !== r.status) polled.push({ status: r.status, channel: 'poll', atMs: at });
         if (finalAt === undefined && o.final.includes(r.status)) finalAt = at;
       }
+      const window = settleWindow(settleMs, o.settleScale, polled, o.webhooks?.() ?? []);
       if (finalAt !== undefined) {
-        const settled = at - finalAt >= settleMs;
+        const settled = at - finalAt >= window;
         const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined || at - finalAt >= (o.webhookGraceMs ?? Infinity) || (o.webhookWaitFutile?.() ?? false);
         if (settled && webhookSeen) break;
       }
       // Once final, only the settle window is left: poll it a few times, not at the back-off pace.
-      if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, settleMs / 3));
+      if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, window / 3));
       // Counted from the poll's start (time it spent waiting out a Retry-After is not waited again),
       // but never less than the first interval: a slow answer is no reason to poll back to back.
       const backoff = Math.max(interval - tookMs, Math.min(interval, firstInterval));

@@ -311,6 +311,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       // Long enough to see a status that changes one terminal step after it was final.
       // The Pact mock's records are final at once and never change, its webhooks posted as it answers.
       settleMs: config.settleMs ?? (config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : config.target.kind === 'pact' ? 200 : 1000),
+      // Against a URL, unless --settle says how long: four of the service's own steps (a status that
+      // changes one step after it was final is seen), at least 200 ms, at most the second above.
+      ...(config.target.kind === 'url' && config.settleMs === undefined ? { settleScale: { steps: 4, minMs: 200 } } : {}),
       // A webhook is posted as the status changes; a service whose first attempt was lost retries it
       // after 5 s (sandbox.md; the simulator shrinks that schedule): 6 s covers that retry and the way
       // there. Waiting to the deadline (minutes against a URL) would only slow a broken service's run;

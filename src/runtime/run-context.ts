@@ -17,6 +17,8 @@ export interface RunContext {
   deadlineMs: number;
   /** How long to keep watching after a final status. */
   settleMs: number;
+  /** Present: the settle window scales to the service's pace (see convergence/observe.ts settleScale), `settleMs` its ceiling. */
+  settleScale?: { steps: number; minMs: number };
   /**
    * How long after a final status by polling its webhook is still waited for (a delivery comes as the
    * status changes; a refused one is retried seconds later). @default the deadline

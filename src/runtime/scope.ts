@@ -532,6 +532,7 @@ export class Scope {
       final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
       deadlineMs: ms,
       settleMs: this.harness.ctx.settleMs,
+      ...(this.harness.ctx.settleScale ? { settleScale: this.harness.ctx.settleScale } : {}),
       webhookGraceMs: graceMs,
       // Two misses anywhere in the run end the waits under way too, not only the later ones.
       webhookWaitFutile: () => defects.blocker('webhook-valid') !== undefined,
