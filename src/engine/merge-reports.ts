@@ -15,6 +15,7 @@ import {
   type Summary,
   type WrittenReports,
   buildSummary,
+  isCompleteRun,
   judgeBaseline,
   exitCodeFor,
   prepareReportsDir,
@@ -132,7 +133,7 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   const seeds = new Set(shards.map((s) => s.info.seed));
   // The shards' baseline judged again over the whole: an entry no shard needed is resolved only now.
   const b = info.baseline;
-  const complete = info.suitesSelected.length === 0 && record.unhandled.length === 0 && !record.tests.some((t) => t.notFinished);
+  const complete = isCompleteRun(record, info);
   const baseline = b ? judgeBaseline(b.file, { version: 1, entries: b.entries }, record, { now: b.now, complete }) : undefined;
   const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels, ...(baseline ? { baseline } : {}) });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];

@@ -29,6 +29,7 @@ import {
   type RunRecord,
   type Summary,
   type TestRecord,
+  isCompleteRun,
   judgeBaseline,
   readBaseline,
   type RunReports,
@@ -479,7 +480,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     replaceDirectory(staged, allureResults);
     const finishedAt = new Date().toISOString();
     // Only a run of everything, to its end, shows that an entry is no longer needed.
-    const complete = suites.length === 0 && !config.grep && !config.shard && !record.tests.some((t) => t.notFinished) && record.unhandled.length === 0;
+    const complete = isCompleteRun(record, { suitesSelected: suites, grep: config.grep, oneShard: config.shard !== undefined });
     const baselineSummary = baseline ? judgeBaseline(config.baseline!, baseline, record, { now: baselineNow, complete }) : undefined;
     const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels, ...(baselineSummary ? { baseline: baselineSummary } : {}) });
     if (confirmed.tests > 0) summary.confirmed = { tests: confirmed.tests, runs: confirmed.runs, attempts: config.confirm };
@@ -499,6 +500,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       strict: config.strict,
       integratorId: target.integratorId,
       suitesSelected: [...suites],
+      ...(config.grep ? { grep: config.grep } : {}),
       contract,
       faults: config.target.kind === 'sim' ? [...config.sim.faults] : [],
       ...(config.target.kind === 'sim' && config.sim.faults.length > 0 && config.sim.faultRate < 1 ? { faultRate: config.sim.faultRate } : {}),

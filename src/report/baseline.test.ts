@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BaselineEntry } from '../core/index.ts';
-import { entryFor, judgeBaseline, matchOf, mergeBaseline, parseBaseline } from './baseline.ts';
+import { entryFor, isCompleteRun, judgeBaseline, matchOf, mergeBaseline, parseBaseline } from './baseline.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 
 const e = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({ check: 'request.accepted', reason: 'r', expires: '2099-01-01', ...over });
@@ -46,5 +46,17 @@ describe('the baseline file', () => {
     const partial = judgeBaseline('b.json', file, record, { now: Date.parse('2026-11-26'), complete: false });
     expect(partial.resolved).toEqual([]);
     expect(partial.unseen?.map((x) => x.entry)).toEqual([2]);
+  });
+});
+
+describe('isCompleteRun', () => {
+  it('is a run of every suite, unfiltered, unsharded, with nothing stopped', () => {
+    const record = { tests: [{ name: 't' } as TestRecord], unhandled: [] };
+    expect(isCompleteRun(record, { suitesSelected: [] })).toBe(true);
+    expect(isCompleteRun(record, { suitesSelected: ['payment'] })).toBe(false);
+    expect(isCompleteRun(record, { suitesSelected: [], grep: 'slip' })).toBe(false);
+    expect(isCompleteRun(record, { suitesSelected: [], oneShard: true })).toBe(false);
+    expect(isCompleteRun({ tests: [{ name: 't', notFinished: 'run budget exceeded' } as TestRecord], unhandled: [] }, { suitesSelected: [] })).toBe(false);
+    expect(isCompleteRun({ tests: [], unhandled: ['boom'] }, { suitesSelected: [] })).toBe(false);
   });
 });

@@ -129,6 +129,14 @@ export function judgeBaseline(file: string, baseline: BaselineFile, record: RunR
   };
 }
 
+/**
+ * Whether a run covered everything, to its end: every suite, no --grep, all shards (a merge), nothing
+ * stopped or broken outside the tests. Only such a run shows that a baseline entry is no longer needed.
+ */
+export function isCompleteRun(record: Pick<RunRecord, 'tests' | 'unhandled'>, run: { suitesSelected: readonly string[]; grep?: string | undefined; oneShard?: boolean }): boolean {
+  return run.suitesSelected.length === 0 && !run.grep && !run.oneShard && record.unhandled.length === 0 && !record.tests.some((t) => t.notFinished);
+}
+
 /** `match` for one message: the message as a regular expression, its ids and large numbers any. */
 export function matchOf(message: string): string {
   const escaped = normaliseMessage(message).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -18,6 +18,8 @@ export interface RunInfo {
   integratorId: string;
   /** The suites chosen with `--suite`; empty when every suite was run. */
   suitesSelected: string[];
+  /** The `--grep` the run was restricted by, if any. */
+  grep?: string;
   /** The contract the checks were generated from, and its SHA-256 (hex). */
   contract: { file: string; sha256: string };
   /** Simulator fault switches that were on (sim target only). */

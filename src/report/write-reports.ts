@@ -42,7 +42,9 @@ export const REPORT_FILES = {
 
 /**
  * Writes summary.json, coverage.json (built from the records: a merged run's is that of its shards
- * together), junit.xml and the certification summary. `record` and `summary` are redacted.
+ * together), junit.xml and the certification summary. `record` and `summary` are redacted. The summary
+ * is completed here with what coverage adds (its tallies; with --require-coverage, the uncovered items,
+ * which fail the verdict), so the caller's exit code reads the summary written.
  */
 export function writeRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo): RunReports {
   const paths = {
