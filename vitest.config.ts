@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The project's own tests. Three projects, so each can be run alone:
- * - unit: code beside its tests under src/ and generators/ (simulator included, over real loopback);
+ * - unit: code beside its tests under src/, generators/ and scripts/ (simulator included, over real loopback);
  * - contracts: the contract, its examples, generated files and pact checks;
  * - selftest: the harness's self-tests (run against simulator fault switches);
  * - load: runs beside processes that keep every core busy, so alone, after the others (`npm test` runs
@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'generators/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'generators/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 30_000,
         },
       },
