@@ -106,7 +106,7 @@ describe('certify-client', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^5 requests and 0 webhook deliveries recorded$/m);
-    expect(r.out).toMatch(/- client > .*\[client.webhook-forged-rejected\]: skipped, the client gave no webhook_url at pairing/);
+    expect(r.out).toMatch(/- client > .*\[receiver.wrong-signature-refused\]: skipped, the client gave no webhook_url at pairing/);
     expect(r.out).toMatch(/CERTIFIED: reports in /);
     const summary = JSON.parse(readFileSync(join(dir, 'reports', 'summary.json'), 'utf8'));
     expect(summary.verdict).toBe('pass');

@@ -8,7 +8,7 @@ import { resolveProfile } from '../profile/index.ts';
 import type { TestRecord } from '../report/records.ts';
 import type { RecordedRequest } from '../simulator/index.ts';
 import { type ClientRun, operationOf, toDeliveryView, toExchange } from './client-run.ts';
-import { CLIENT_RULES } from './rules.ts';
+import { CLIENT_RULES, webhookAccepted, webhookForgedRejected } from './rules.ts';
 
 /** The capability of every certify-client test. */
 export const CLIENT_CAPABILITY = 'client';
@@ -20,20 +20,23 @@ const RELEVANT: Readonly<Record<string, (r: RecordedRequest) => boolean>> = {
   'client.poll-rate': (r) => ['getTransactionStatus', 'getOperation'].includes(operationOf(r)?.operationId ?? ''),
   'client.busy-retry': (r) => r.status === 409 || ['generateTransaction', 'startPreauth', 'independentRefund', 'linkedRefund', 'getTransactionStatus'].includes(operationOf(r)?.operationId ?? ''),
   'client.slip-after-final': (r) => ['getPrintSlip', 'getTransactionStatus'].includes(operationOf(r)?.operationId ?? ''),
-  'client.webhook-accepted': (r) => operationOf(r)?.operationId === 'pair',
-  'client.webhook-forged-rejected': (r) => operationOf(r)?.operationId === 'pair',
+  [webhookAccepted.id]: (r) => operationOf(r)?.operationId === 'pair',
+  [webhookForgedRejected.id]: (r) => operationOf(r)?.operationId === 'pair',
 };
-const WITH_DELIVERIES = new Set(['client.webhook-accepted', 'client.webhook-forged-rejected', 'client.generate-resend', 'client.slip-after-final']);
+const WITH_DELIVERIES = new Set([webhookAccepted.id, webhookForgedRejected.id, 'client.generate-resend', 'client.slip-after-final']);
 
 /** The test name of a rule: `client > <title> [<id>]`. */
 export function ruleTestName(id: string, title: string): string {
   return `${CLIENT_CAPABILITY} > ${title} [${id}]`;
 }
 
-/** One test record per rule. */
-export function judgeClient(run: ClientRun, o: { strict: boolean; startedAt: string; baseUrl?: string }): TestRecord[] {
+/**
+ * One test record per rule, but for the rules `o.disabled` turns off (current ids, as
+ * checks/disable-check.ts validateDisableCheck returns them): those are neither run nor filed.
+ */
+export function judgeClient(run: ClientRun, o: { strict: boolean; startedAt: string; baseUrl?: string; disabled?: readonly string[] }): TestRecord[] {
   const ctx = { profile: resolveProfile('sandbox'), strict: o.strict };
-  return CLIENT_RULES.map((rule): TestRecord => {
+  return CLIENT_RULES.filter((rule) => !o.disabled?.includes(rule.id)).map((rule): TestRecord => {
     const began = performance.now();
     const result = runCheck(rule, run, ctx);
     const pick = RELEVANT[rule.id];

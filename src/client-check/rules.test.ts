@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedDelivery, RecordedRequest } from '../simulator/index.ts';
 import { CLIENT_PROFILE_DEFAULTS, type ClientRun } from './client-run.ts';
 import { judgeClient } from './judge.ts';
+import { RULES, rulesOf } from '../checks/rule-registry.ts';
 import { CLIENT_RULES, type ClientRuleId } from './rules.ts';
 
 const I = 'acme';
@@ -40,8 +41,18 @@ function outcome(run: ClientRun, id: ClientRuleId, strict = false) {
 describe('certify-client rules', () => {
   it('registers each rule once with a clause and a source', () => {
     expect(CLIENT_RULES.map((r) => r.id)).toEqual(['client.integrator-header', 'client.token-reuse', 'client.generate-resend', 'client.poll-rate',
-      'client.busy-retry', 'client.slip-after-final', 'client.request-contract', 'client.webhook-accepted', 'client.webhook-forged-rejected']);
+      'client.busy-retry', 'client.slip-after-final', 'client.request-contract', 'receiver.valid-accepted', 'receiver.wrong-signature-refused']);
     for (const r of CLIENT_RULES) expect(r.clause).toMatch(/^(spec|profile|sandbox)#[a-z-]+$/);
+    // The registry knows these rules as certify-client's, in this order, with the same metadata.
+    expect(rulesOf('certify-client').map((r) => r.id)).toEqual(CLIENT_RULES.map((r) => r.id));
+    for (const r of CLIENT_RULES) expect(RULES.get(r.id)).toMatchObject({ source: r.source, clause: r.clause, title: r.title });
+  });
+
+  it('turns off a disabled rule: neither run nor filed', () => {
+    const ids = judgeClient(goodRun(), { strict: false, startedAt: new Date(0).toISOString(), disabled: ['client.poll-rate', 'receiver.valid-accepted'] }).map((t) => t.parameters.rule);
+    expect(ids).toHaveLength(CLIENT_RULES.length - 2);
+    expect(ids).not.toContain('client.poll-rate');
+    expect(ids).not.toContain('receiver.valid-accepted');
   });
 
   it('passes a well-behaved run on every rule (busy-retry skipped: no 409)', () => {
@@ -154,24 +165,26 @@ describe('certify-client rules', () => {
     expect(outcome({ ...run, requests: [] }, 'client.request-contract').text).toMatch(/made no request/);
   });
 
-  it('webhooks: a genuine delivery refused as wrongly signed fails, one answered 5xx warns; an accepted forged one fails; no webhook_url skips both', () => {
+  it('webhooks: a genuine delivery refused, as wrongly signed or with a 5xx, fails (as in check-receiver); an accepted forged one fails; no webhook_url skips both', () => {
     const run = goodRun();
     run.deliveries = [hook(40, 'T1', 'INITIATED', 500), hook(45, 'T1', 'INITIATED', 200, { forged: true })];
-    expect(outcome(run, 'client.webhook-accepted')).toMatchObject({ state: 'passed', findings: [{ severity: 'warning', clause: 'profile#webhooks' }] });
-    expect(outcome({ ...run, deliveries: [hook(40, 'T1', 'INITIATED', 403)] }, 'client.webhook-accepted'))
+    expect(outcome(run, 'receiver.valid-accepted')).toMatchObject({ state: 'failed', findings: [{ check: 'receiver.valid-accepted', severity: 'failure', clause: 'spec#events' }] });
+    expect(outcome(run, 'receiver.valid-accepted').text).toMatch(/not answered 2xx/);
+    expect(outcome({ ...run, deliveries: [hook(40, 'T1', 'INITIATED', 403)] }, 'receiver.valid-accepted'))
       .toMatchObject({ state: 'failed', findings: [{ severity: 'failure', clause: 'spec#events' }] });
-    const forged = outcome(run, 'client.webhook-forged-rejected');
+    expect(outcome({ ...run, deliveries: [hook(40, 'T1', 'INITIATED', 403)] }, 'receiver.valid-accepted').text).toMatch(/refused as wrongly signed/);
+    const forged = outcome(run, 'receiver.wrong-signature-refused');
     expect(forged).toMatchObject({ state: 'failed', findings: [{ severity: 'failure', clause: 'spec#events' }] });
     expect(forged.text).toMatch(/accepted a delivery signed with a wrong key/);
     // Deliveries after the client stopped are not held against it.
     run.deliveries = [hook(5000, 'T1', 'SUCCESS', null, { error: 'ECONNREFUSED' })];
-    expect(outcome(run, 'client.webhook-accepted').skip).toMatch(/no webhook delivery/);
-    expect(outcome({ ...run, endedAt: 4000, deliveries: [hook(4500, 'T1', 'SUCCESS', 500)] }, 'client.webhook-accepted').skip).toMatch(/no webhook delivery/);
+    expect(outcome(run, 'receiver.valid-accepted').skip).toMatch(/no webhook delivery/);
+    expect(outcome({ ...run, endedAt: 4000, deliveries: [hook(4500, 'T1', 'SUCCESS', 500)] }, 'receiver.valid-accepted').skip).toMatch(/no webhook delivery/);
     run.deliveries = [hook(40, 'T1', 'INITIATED', null, { forged: true, error: 'ECONNREFUSED' })];
-    expect(outcome(run, 'client.webhook-forged-rejected').skip).toMatch(/ECONNREFUSED/);
+    expect(outcome(run, 'receiver.wrong-signature-refused').skip).toMatch(/ECONNREFUSED/);
     const polling = goodRun();
     polling.requests = [pair(0, false), ...polling.requests.slice(1)];
-    expect(outcome(polling, 'client.webhook-accepted').skip).toMatch(/gave no webhook_url/);
-    expect(outcome(polling, 'client.webhook-forged-rejected').skip).toMatch(/gave no webhook_url/);
+    expect(outcome(polling, 'receiver.valid-accepted').skip).toMatch(/gave no webhook_url/);
+    expect(outcome(polling, 'receiver.wrong-signature-refused').skip).toMatch(/gave no webhook_url/);
   });
 });

@@ -1,9 +1,16 @@
 /**
- * The rules of certify-client: one registered check per rule of good client behaviour, each judging
- * the whole recording of one client. Severity comes from the rule's source (spec fails; profile and
- * sandbox warn, fail under --strict), as for every check of the toolkit.
+ * The rules of certify-client: one check per rule of good client behaviour, each judging the whole
+ * recording of one client. Each rule's id, severity source, clause, title and fix are registered once
+ * in the rule registry (checks/client-rules.ts; the webhook endpoint's rules are checks/receiver-rules.ts,
+ * the same rules check-receiver judges, so one behaviour has one id and one severity in both commands);
+ * this file is their logic. Severity comes from the rule's source (spec fails; profile and sandbox
+ * warn, fail under --strict), as for every check of the toolkit.
  */
 import { type CheckOutcome, type FindingDraft, defineCheck, fail, pass, skip } from '../checks/check.ts';
+import {
+  busyRetryRule, generateResendRule, integratorHeaderRule, pollRateRule, requestContractRule, slipAfterFinalRule, tokenReuseRule,
+} from '../checks/client-rules.ts';
+import { validAccepted, wrongSignatureRefused } from '../checks/receiver-rules.ts';
 import { enums, schemaSources, validators } from '../generated/contract.ts';
 import type { RecordedDelivery, RecordedRequest } from '../simulator/index.ts';
 import { type ClientRun, operationOf, ref, resourceId } from './client-run.ts';
@@ -58,10 +65,7 @@ function anyFinalSeen(run: ClientRun, from: number, to: number): boolean {
 const endOf = (r: RecordedRequest) => r.t + r.durationMs;
 
 export const integratorHeader = defineCheck<ClientRun, 'client.integrator-header'>({
-  id: 'client.integrator-header',
-  clause: 'spec#authentication',
-  source: 'spec',
-  title: 'the integrator header on every call (X-Pay-Connect-Integrator-Id)',
+  ...integratorHeaderRule,
   run(run) {
     const needing = run.requests.filter((r) => operationOf(r)?.integratorHeader ?? (r.path ?? '').startsWith('/v1/pay-connect/'));
     if (needing.length === 0) return skip('the client made no call that needs the integrator header');
@@ -82,10 +86,7 @@ export const integratorHeader = defineCheck<ClientRun, 'client.integrator-header
 });
 
 export const tokenReuse = defineCheck<ClientRun, 'client.token-reuse'>({
-  id: 'client.token-reuse',
-  clause: 'sandbox#tokens',
-  source: 'sandbox',
-  title: 'a token reused until it expires, renewed on 401 (no token request per call)',
+  ...tokenReuseRule,
   run(run): CheckOutcome {
     const tokenReqs = run.requests.filter((r) => opId(r) === 'getToken');
     if (tokenReqs.length === 0) return skip('the client requested no token');
@@ -130,10 +131,7 @@ export const tokenReuse = defineCheck<ClientRun, 'client.token-reuse'>({
 });
 
 export const generateResend = defineCheck<ClientRun, 'client.generate-resend'>({
-  id: 'client.generate-resend',
-  clause: 'spec#what-the-service-does',
-  source: 'spec',
-  title: 'no payment re-sent without first reading the status of the earlier one (double charge)',
+  ...generateResendRule,
   run(run) {
     const starts = run.requests.filter((r) => STARTS_TRANSACTION.has(opId(r) ?? ''));
     if (starts.length === 0) return skip('the client started no transaction');
@@ -159,10 +157,7 @@ export const generateResend = defineCheck<ClientRun, 'client.generate-resend'>({
 });
 
 export const pollRate = defineCheck<ClientRun, 'client.poll-rate'>({
-  id: 'client.poll-rate',
-  clause: 'profile#rules-of-behaviour',
-  source: 'profile',
-  title: 'polling no faster than the client profile\'s rate, with back-off',
+  ...pollRateRule,
   run(run) {
     const s = run.settings;
     const byPath = new Map<string, RecordedRequest[]>();
@@ -194,10 +189,7 @@ export const pollRate = defineCheck<ClientRun, 'client.poll-rate'>({
 });
 
 export const busyRetry = defineCheck<ClientRun, 'client.busy-retry'>({
-  id: 'client.busy-retry',
-  clause: 'sandbox#transactions',
-  source: 'sandbox',
-  title: '409 (terminal busy) handled: no tight retry',
+  ...busyRetryRule,
   run(run) {
     const busy = run.requests.filter((r) => r.status === 409);
     if (busy.length === 0) return skip('the client was never answered 409 (terminal busy)');
@@ -217,10 +209,7 @@ export const busyRetry = defineCheck<ClientRun, 'client.busy-retry'>({
 });
 
 export const slipAfterFinal = defineCheck<ClientRun, 'client.slip-after-final'>({
-  id: 'client.slip-after-final',
-  clause: 'spec#states-and-transitions',
-  source: 'spec',
-  title: 'the print slip fetched only after a final status',
+  ...slipAfterFinalRule,
   run(run) {
     const slips = run.requests.filter((r) => opId(r) === 'getPrintSlip');
     if (slips.length === 0) return skip('the client fetched no print slip');
@@ -237,10 +226,7 @@ export const slipAfterFinal = defineCheck<ClientRun, 'client.slip-after-final'>(
 });
 
 export const requestContract = defineCheck<ClientRun, 'client.request-contract'>({
-  id: 'client.request-contract',
-  clause: 'spec#endpoints',
-  source: 'spec',
-  title: 'every request valid against the contract (endpoint, method, body, bearer)',
+  ...requestContractRule,
   run(run) {
     if (run.requests.length === 0) return fail({ message: 'the client made no request to the simulator: there is nothing to certify (did it use PAYCONNECT_BASE_URL?)' });
     const out: FindingDraft[] = [];
@@ -278,20 +264,17 @@ function judgedDeliveries(run: ClientRun): RecordedDelivery[] {
   return run.deliveries.filter((d) => (run.endedAt === undefined || d.t < run.endedAt) && !(d.answer === null && d.t > lastRequest));
 }
 
-export const webhookAccepted = defineCheck<ClientRun, 'client.webhook-accepted'>({
-  id: 'client.webhook-accepted',
-  clause: 'profile#webhooks',
-  source: 'profile',
-  title: 'webhook deliveries from the simulator answered 2xx',
+export const webhookAccepted = defineCheck<ClientRun, 'receiver.valid-accepted'>({
+  ...validAccepted,
   run(run) {
     if (webhookUrlsOf(run).length === 0) return skip('the client gave no webhook_url at pairing (it has no webhook endpoint; it confirms by polling)');
     const genuine = judgedDeliveries(run).filter((d) => !d.forged);
     if (genuine.length === 0) return skip('no webhook delivery was sent to the client while it ran');
     const refused = genuine.filter((d) => !is2xx(d.answer));
-    // A correctly signed delivery refused as wrongly signed (401, 403) is what check-receiver's
-    // receiver.valid-accepted fails: the spec gives webhook_secret_key to verify deliveries, and an
-    // endpoint that cannot hears of no payment at all. A 5xx or a 400 asks for the retry the profile
-    // describes: a warning.
+    // One rule with check-receiver (receiver.valid-accepted, spec#events): the spec gives
+    // webhook_secret_key to verify deliveries, so an endpoint must take every genuine one; refusing
+    // it, whatever the status, is a failure in both commands. Refused as wrongly signed (401, 403) is
+    // told apart, as it names the usual cause (the key decoded as hex, the body re-serialised).
     const badSignature = refused.filter((d) => d.answer === 401 || d.answer === 403);
     const other = refused.filter((d) => !badSignature.includes(d));
     const line = (ds: typeof refused) => ds.slice(0, EXAMPLES).map((d) => `${d.event} (attempt ${d.attempt + 1}) → ${d.answer ?? d.error ?? 'no answer'}`).join('; ');
@@ -299,7 +282,6 @@ export const webhookAccepted = defineCheck<ClientRun, 'client.webhook-accepted'>
       ...(badSignature.length > 0 ? [{
         message: `${badSignature.length} of ${genuine.length} correctly signed deliveries were refused as wrongly signed: ${line(badSignature)}. ` +
           'Verify the HMAC-SHA256 over the raw body bytes, keyed with webhook_secret_key as UTF-8 text, and answer 200',
-        source: 'spec' as const, clause: 'spec#events',
         evidence: { deliveries: badSignature.map((d) => d.seq) },
       }] : []),
       ...(other.length > 0 ? [{
@@ -311,11 +293,8 @@ export const webhookAccepted = defineCheck<ClientRun, 'client.webhook-accepted'>
   },
 });
 
-export const webhookForgedRejected = defineCheck<ClientRun, 'client.webhook-forged-rejected'>({
-  id: 'client.webhook-forged-rejected',
-  clause: 'spec#events',
-  source: 'spec',
-  title: 'a forged (wrongly signed) webhook delivery answered non-2xx',
+export const webhookForgedRejected = defineCheck<ClientRun, 'receiver.wrong-signature-refused'>({
+  ...wrongSignatureRefused,
   run(run) {
     if (webhookUrlsOf(run).length === 0) return skip('the client gave no webhook_url at pairing (it has no webhook endpoint)');
     const forged = run.deliveries.filter((d) => d.forged);
@@ -333,7 +312,7 @@ export const webhookForgedRejected = defineCheck<ClientRun, 'client.webhook-forg
   },
 });
 
-/** Every rule of certify-client, in report order. */
+/** Every rule of certify-client, in report order (the registry's `rulesOf('certify-client')`; a test proves it). */
 export const CLIENT_RULES = [
   integratorHeader, tokenReuse, generateResend, pollRate, busyRetry, slipAfterFinal, requestContract, webhookAccepted, webhookForgedRejected,
 ] as const;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validators } from '../generated/contract.ts';
 import { verifySignature } from '../webhooks/index.ts';
 import { compactJson, escapedJson, everyEvent, indentedJson, reorderedJson, spacedJson } from './deliveries.ts';
+import { RULES, rulesOf } from '../checks/rule-registry.ts';
 import { ANSWERED_IN_TIME, OVERSIZED_BYTES, RECEIVER_RULES, RULE_IDS, meets } from './rules.ts';
 import type { SentDelivery } from './send.ts';
 
@@ -45,6 +46,14 @@ describe('rules', () => {
     }
     expect(RECEIVER_RULES.filter((r) => r.source === 'profile').map((r) => r.id)).toEqual(['receiver.unknown-event-accepted', 'receiver.oversized-refused', 'receiver.malformed-refused']);
     expect(RECEIVER_RULES.filter((r) => r.source === 'sandbox').map((r) => r.id)).toEqual(['receiver.duplicate-accepted', 'receiver.out-of-order-accepted']);
+  });
+
+  it('are the registry\'s check-receiver rules, in its order, with its metadata', () => {
+    expect(rulesOf('check-receiver').map((r) => r.id)).toEqual(RULE_IDS);
+    for (const r of [...RECEIVER_RULES, ANSWERED_IN_TIME]) {
+      const registered = RULES.get(r.id)!;
+      expect({ source: r.source, clause: r.clause, title: r.title, fix: r.fix }).toEqual({ source: registered.source, clause: registered.clause, title: registered.title, fix: registered.fix });
+    }
   });
 
   it('what must be accepted is signed with the key over the exact bytes; what must be refused as forged is not', () => {

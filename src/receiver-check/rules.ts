@@ -1,16 +1,17 @@
 /**
- * The rules `check-receiver` judges an integrator's webhook endpoint by, registered by stable id like
- * the checks of a run: each has a source (spec: a failure; profile: a warning, a failure with
- * --strict), a clause, the deliveries it sends and what it expects of each answer. Each rule is one
+ * What `check-receiver` sends for each rule and what it expects of each answer. Each rule's id, source
+ * (spec: a failure; profile or sandbox: a warning, a failure with --strict), clause, title and fix are
+ * registered once in the rule registry (checks/receiver-rules.ts, with why each weighs what it does);
+ * the rules a webhook endpoint shares with certify-client (valid deliveries accepted, wrong signatures
+ * refused) are one rule there, so they have one id and one severity in both commands. Each rule is one
  * test in the reports (capability `receiver`).
- *
- * Why these severities. pay-connect-spec.md (Events) says the service sends webhooks to `webhook_url`
- * and that `webhook_secret_key` "is used to verify the webhook signature": an endpoint must take every
- * genuine delivery (validly signed over the bytes it got, whatever their layout, again when it comes
- * twice, and late) and refuse a forged one. The event catalogue, the answer codes and the timing are
- * the public profile's (public-profile.md, Webhooks): a deviation there is a warning.
  */
 import type { RuleSource as CoreRuleSource } from '../core/index.ts';
+import type { RuleMeta } from '../checks/rule.ts';
+import {
+  OVERSIZED_BYTES, answeredInTime, duplicateAccepted, malformedRefused, otherKeyRefused, outOfOrderAccepted, oversizedRefused,
+  rawBytesVerified, tamperedRefused, unknownEventAccepted, unsignedRefused, validAccepted, wrongSignatureRefused,
+} from '../checks/receiver-rules.ts';
 import {
   compactJson, escapedJson, everyEvent, indentedJson, otherKey, payload, randomSignature, reorderedJson, signed, spacedJson,
   checkId, operationRecord, transactionRecord, type SignedBody,
@@ -36,28 +37,17 @@ export interface PlannedDelivery {
   eventId?: string;
 }
 
-/** A rule: id, severity source, clause, and what it sends. */
-export interface ReceiverRule {
-  id: `receiver.${string}`;
+/**
+ * A rule: its registered metadata (id, severity source, clause, title: the test's name after
+ * `receiver > `, fix: what a receiver that breaks it should do instead) and what it sends.
+ */
+export interface ReceiverRule extends RuleMeta<`receiver.${string}`> {
   source: RuleSource;
-  clause: string;
-  /** The test's name in the reports (after `receiver > `). */
-  title: string;
-  /** What a receiver that breaks the rule should do instead. */
-  fix: string;
   /** The deliveries, sent in this order. */
   plan(secret: string): PlannedDelivery[];
 }
 
-/** The clause of the spec rules: pay-connect-spec.md, Events. */
-export const SPEC_EVENTS = 'spec#events';
-/** The clause of at-least-once delivery (sandbox.md, Webhooks): a warning, a failure with --strict. */
-export const SANDBOX_WEBHOOKS = 'sandbox#webhooks';
-/** The clause of the profile rules: public-profile.md, Webhooks. */
-export const PROFILE_WEBHOOKS = 'profile#webhooks';
-
-/** A body larger than any Pay-Connect delivery (a status record is well under 2 KiB). */
-export const OVERSIZED_BYTES = 2 * 1024 * 1024;
+export { OVERSIZED_BYTES };
 
 const valid = (p: ReturnType<typeof payload>, secret: string, label = p.event): PlannedDelivery => ({
   label, signed: signed(compactJson(p), secret), expect: 'accepted', event: p.event, eventId: p.event_id,
@@ -68,19 +58,11 @@ const success = () => payload('transaction.success', transactionRecord('SUCCESS'
 /** Every rule, in the order they run. The first delivery of the first rule tells whether the receiver answers at all. */
 export const RECEIVER_RULES: readonly ReceiverRule[] = [
   {
-    id: 'receiver.valid-accepted',
-    source: 'spec',
-    clause: SPEC_EVENTS,
-    title: 'a validly signed delivery of every transaction and operation event is accepted (2xx)',
-    fix: 'answer 2xx to every delivery whose Signature verifies, including events about transactions your system does not know (ignore them)',
+    ...validAccepted,
     plan: (secret) => everyEvent().map((p) => valid(p, secret)),
   },
   {
-    id: 'receiver.raw-bytes-verified',
-    source: 'spec',
-    clause: SPEC_EVENTS,
-    title: 'a valid signature over bytes that are not compact JSON is accepted (the signature is over the exact bytes)',
-    fix: 'compute the HMAC over the raw request body as received, before any JSON parsing; never over a re-serialised object',
+    ...rawBytesVerified,
     plan: (secret) => {
       const forms: [string, (v: unknown) => string][] = [
         ['spaced JSON (", " and ": ")', spacedJson],
@@ -95,11 +77,7 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     },
   },
   {
-    id: 'receiver.unsigned-refused',
-    source: 'spec',
-    clause: SPEC_EVENTS,
-    title: 'a delivery without a signature is refused (not 2xx)',
-    fix: 'refuse (403) a delivery whose Signature header is missing or empty',
+    ...unsignedRefused,
     plan: () => {
       const a = success();
       const b = success();
@@ -110,11 +88,7 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     },
   },
   {
-    id: 'receiver.wrong-signature-refused',
-    source: 'spec',
-    clause: SPEC_EVENTS,
-    title: 'a delivery with a wrong signature is refused (not 2xx)',
-    fix: 'compare the Signature header with the HMAC-SHA256 of the body (constant-time) and refuse (403) when they differ',
+    ...wrongSignatureRefused,
     plan: () => {
       const a = success();
       const b = success();
@@ -125,22 +99,14 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     },
   },
   {
-    id: 'receiver.other-key-refused',
-    source: 'spec',
-    clause: SPEC_EVENTS,
-    title: 'a delivery signed with another key is refused (not 2xx)',
-    fix: "verify with this pairing's webhook_secret_key only",
+    ...otherKeyRefused,
     plan: () => {
       const p = success();
       return [{ label: 'signed with another key', signed: signed(compactJson(p), otherKey()), expect: 'refused', event: p.event, eventId: p.event_id }];
     },
   },
   {
-    id: 'receiver.tampered-refused',
-    source: 'spec',
-    clause: SPEC_EVENTS,
-    title: 'a delivery whose body was changed after signing is refused (not 2xx)',
-    fix: 'verify the signature over the body received, and act on nothing before it verifies',
+    ...tamperedRefused,
     plan: (secret) => {
       const txn = checkId('txn');
       const p = payload('transaction.failed', transactionRecord('FAILED', txn));
@@ -150,24 +116,14 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     },
   },
   {
-    id: 'receiver.duplicate-accepted',
-    // The spec leaves delivery and retry behaviour "not shown": at-least-once comes from sandbox.md.
-    source: 'sandbox',
-    clause: SANDBOX_WEBHOOKS,
-    title: 'the same delivery twice (same event_id) is accepted both times (at-least-once delivery)',
-    fix: 'deduplicate by event_id and answer 2xx to a delivery already processed (do not answer 409)',
+    ...duplicateAccepted,
     plan: (secret) => {
       const d = valid(success(), secret);
       return [{ ...d, label: `${d.event} (first)` }, { ...d, label: `${d.event} again, same event_id` }];
     },
   },
   {
-    id: 'receiver.out-of-order-accepted',
-    // The spec leaves delivery and retry behaviour "not shown": at-least-once comes from sandbox.md.
-    source: 'sandbox',
-    clause: SANDBOX_WEBHOOKS,
-    title: 'events out of order (in_progress after the final success) are accepted',
-    fix: 'answer 2xx to an event older than the state you hold, and keep the final state',
+    ...outOfOrderAccepted,
     plan: (secret) => {
       const txn = checkId('txn');
       const op = checkId('op');
@@ -181,22 +137,14 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     },
   },
   {
-    id: 'receiver.unknown-event-accepted',
-    source: 'profile',
-    clause: PROFILE_WEBHOOKS,
-    title: 'a validly signed event the receiver does not know is accepted (the event catalogue is not published)',
-    fix: 'answer 2xx to an event name you do not handle, and ignore it',
+    ...unknownEventAccepted,
     plan: (secret) => [
       valid(payload('transaction.partially_refunded', transactionRecord('SUCCESS', checkId('txn'))), secret),
       valid(payload('terminal.updated', { terminal_id: checkId('txn') }), secret),
     ],
   },
   {
-    id: 'receiver.oversized-refused',
-    source: 'profile',
-    clause: PROFILE_WEBHOOKS,
-    title: `an oversized body (${OVERSIZED_BYTES / 1024 / 1024} MiB, validly signed) is refused without a 5xx`,
-    fix: 'bound the body size (e.g. 64 KiB) and answer 413 beyond it, without reading it all',
+    ...oversizedRefused,
     plan: (secret) => {
       const p = payload('transaction.success', transactionRecord('SUCCESS', checkId('txn')));
       const head = compactJson(p);
@@ -210,11 +158,7 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     },
   },
   {
-    id: 'receiver.malformed-refused',
-    source: 'profile',
-    clause: PROFILE_WEBHOOKS,
-    title: 'a malformed body (validly signed) is refused without a 5xx (400 bad payload)',
-    fix: 'answer 400 to a body that is not a JSON object with data, event and event_id; never 5xx (a 5xx is retried)',
+    ...malformedRefused,
     plan: (secret) => {
       const truncated = compactJson(success());
       return [
@@ -227,13 +171,7 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
 ];
 
 /** The rule that judges every answer's time: a delivery answered after --timeout is retried by the sender. */
-export const ANSWERED_IN_TIME: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'title' | 'fix'> = {
-  id: 'receiver.answered-in-time',
-  source: 'profile',
-  clause: PROFILE_WEBHOOKS,
-  title: 'every delivery is answered within the timeout',
-  fix: 'answer at once and do the work after answering (a queue): a late answer counts as a failed delivery and is retried',
-};
+export const ANSWERED_IN_TIME: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'title' | 'fix'> = answeredInTime;
 
 /** Every rule id, in report order. */
 export const RULE_IDS: readonly string[] = [...RECEIVER_RULES.map((r) => r.id), ANSWERED_IN_TIME.id];
