@@ -6,11 +6,11 @@
  *   npx tsx scripts/detection-matrix.ts           writes docs/detection-matrix.md (`npm run detection-matrix`)
  *   npx tsx scripts/detection-matrix.ts --check   exit 1 when the file is not what it would write (CI)
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CHECKS } from '../src/checks/registry.ts';
 import { FAULTS } from '../src/simulator/faults.ts';
 import { BREAKS, type FaultExpectation, LEGAL, SHOWN_ELSEWHERE, STATEFUL } from '../test/fault-expectations.ts';
+import { writeOrCheck } from './write-or-check.ts';
 
 /** Where the matrix is written. */
 export const MATRIX_FILE = fileURLToPath(new URL('../docs/detection-matrix.md', import.meta.url));
@@ -117,16 +117,7 @@ export function detectionMatrix(rows: readonly MatrixRow[] = matrixRows()): stri
 }
 
 function main(argv: readonly string[]): number {
-  const text = detectionMatrix();
-  if (argv.includes('--check')) {
-    const current = existsSync(MATRIX_FILE) ? readFileSync(MATRIX_FILE, 'utf8') : '';
-    if (current === text) return 0;
-    process.stderr.write('docs/detection-matrix.md is stale: run `npm run detection-matrix` and commit it\n');
-    return 1;
-  }
-  writeFileSync(MATRIX_FILE, text);
-  process.stdout.write(`wrote ${MATRIX_FILE}\n`);
-  return 0;
+  return writeOrCheck(MATRIX_FILE, detectionMatrix(), argv, 'npm run detection-matrix');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));

@@ -13,13 +13,14 @@ import { CHECKS } from './registry.ts';
 import { type Judge, JUDGES, type Rule, severityText } from './rule.ts';
 import { RUN_FIXES } from './run-fixes.ts';
 
-const runRules: Rule[] = [...CHECKS.values()].map((c) => ({
+// By id: the order of a module namespace's exports differs between loaders (tsx, vite), the docs' may not.
+const runRules: Rule[] = [...CHECKS.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => ({
   id: c.id, judges: ['run'], source: c.source, clause: c.clause, title: c.title, fix: (RUN_FIXES as Record<string, string>)[c.id] ?? '',
 }));
 
 const all: readonly Rule[] = [...runRules, ...WEBHOOK_ENDPOINT_RULES, ...CLIENT_ONLY_RULES, ...PACT_RULES];
 
-/** Every registered rule by id, `run`'s first, then check-receiver's, certify-client's, check-pact's. */
+/** Every registered rule by id, `run`'s first (by id), then check-receiver's, certify-client's, check-pact's. */
 export const RULES: ReadonlyMap<string, Rule> = new Map(all.map((r) => [r.id, r]));
 if (RULES.size !== all.length) {
   const twice = all.find((r, i) => all.findIndex((s) => s.id === r.id) !== i)!;
