@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ruleById } from '../src/checks/rule-registry.ts';
+import { validateDisableCheck } from '../src/checks/disable-check.ts';
 import { certifyClientCommand } from '../src/client-check/index.ts';
 import { jsonLinesSink, startSimulator, type SimulatorHandle } from '../src/simulator/index.ts';
 
@@ -57,7 +59,7 @@ describe('certify-client and the reference POS client', () => {
     expect(files.map((f) => f.slice(r.dir.length + 1))).toEqual(expect.arrayContaining(['summary.json', 'junit.xml', 'certification.md', 'certification.html', 'allure-report/index.html']));
     expect(files.some((f) => f.includes('allure-results'))).toBe(true);
     // The webhook rules ran: the client has an endpoint, got a forged delivery and refused it.
-    const forged = r.summary.skipped?.find((s: { test: string }) => s.test.includes('client.webhook-forged-rejected'));
+    const forged = r.summary.skipped?.find((s: { test: string }) => s.test.includes('receiver.wrong-signature-refused'));
     expect(forged).toBeUndefined();
     expect(r.secrets.length).toBeGreaterThanOrEqual(3); // client secret, webhook key, a token
     const texts = [r.out, r.err, ...files.map((f) => readFileSync(f, 'latin1'))];
@@ -75,8 +77,9 @@ describe('certify-client and the reference POS client', () => {
     ['no-integrator-header', 'client.integrator-header', []],
     ['resend-generate', 'client.generate-resend', []],
     ['slip-before-final', 'client.slip-after-final', []],
-    ['accepts-forged-webhook', 'client.webhook-forged-rejected', []],
-    ['refuses-genuine-webhooks', 'client.webhook-accepted', []],
+    // The webhook endpoint's rules are check-receiver's: the same id and severity in both commands.
+    ['accepts-forged-webhook', 'receiver.wrong-signature-refused', []],
+    ['refuses-genuine-webhooks', 'receiver.valid-accepted', []],
     ['token-per-call', 'client.token-reuse', ['--strict']],
     ['tight-polling', 'client.poll-rate', ['--strict']],
     ['tight-busy-retry', 'client.busy-retry', ['--strict']],
@@ -89,6 +92,17 @@ describe('certify-client and the reference POS client', () => {
     expect(r.summary.findings.filter((f: { check: string }) => f.check === rule).every((f: { severity: string }) => f.severity === 'failure')).toBe(true);
     expect(r.certification).toMatch(/NOT CERTIFIED/);
     expect(r.certification).toContain(`[${rule}]`);
+    expect(ruleById(rule)!.judges).toContain('certify-client');
+  });
+
+  it('a client whose endpoint refuses every genuine delivery fails receiver.valid-accepted, the rule check-receiver fails it by; its old id still disables it', async () => {
+    const r = await certify(['--no-html'], node(broken('refuses-genuine-webhooks')));
+    const mine = r.summary.findings.filter((f: { check: string }) => f.check === 'receiver.valid-accepted');
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.map((f: { severity: string; clause: string }) => [f.severity, f.clause])).toEqual(mine.map(() => ['failure', 'spec#events']));
+    expect(ruleById('receiver.valid-accepted')).toMatchObject({ judges: ['check-receiver', 'certify-client'], source: 'spec', clause: 'spec#events' });
+    expect(r.summary.findings.map((f: { check: string }) => f.check)).not.toContain('client.webhook-accepted');
+    expect(validateDisableCheck(['client.webhook-accepted'], 'certify-client')).toEqual(['receiver.valid-accepted']);
   });
 
   it('a profile rule broken without --strict is a warning: certified, exit 0', async () => {
@@ -117,7 +131,7 @@ describe('certify-client and the reference POS client', () => {
     const out: string[] = [];
     const code = await certifyClientCommand(['--recording', file, '--reports', join(dir, 'reports'), '--no-html'], {}, { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), interactive: false });
     expect(code).toBe(0);
-    expect(out.join('')).toMatch(/✓ client > .*\[client.webhook-forged-rejected\]/);
+    expect(out.join('')).toMatch(/✓ client > .*\[receiver.wrong-signature-refused\]/);
     const texts = [readFileSync(file, 'utf8'), out.join(''), ...filesUnder(join(dir, 'reports')).map((f) => readFileSync(f, 'latin1'))];
     for (const s of sim.issuedSecrets()) for (const t of texts) expect(t.includes(s)).toBe(false);
   });

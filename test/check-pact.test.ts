@@ -7,6 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { CHECK_PACT_USAGE, checkPactCommand } from '../src/cli/pact-commands.ts';
+import { rulesOf } from '../src/checks/rule-registry.ts';
+import { severityFor } from '../src/core/index.ts';
 import { ROOT, tempDir } from './support/run-cli.ts';
 import { writeFileSync } from 'node:fs';
 
@@ -34,6 +36,9 @@ describe('check-pact', () => {
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdict: string; counts: { tests: number; passed: number; failed: number }; findings: { check: string; severity: string; test: string }[] };
     expect(summary).toMatchObject({ verdict: 'fail', counts: { tests: 8, passed: 1, failed: 7 } });
     expect(new Set(summary.findings.map((f) => `${f.check}/${f.severity}`))).toEqual(new Set(['pact.interaction-possible/failure']));
+    // The id, severity and clause are the rule registry's check-pact rule.
+    const [rule] = rulesOf('check-pact');
+    expect(summary.findings.every((f) => f.check === rule!.id && f.severity === severityFor(rule!.source, false) && (f as { clause?: string }).clause === rule!.clause)).toBe(true);
     expect(summary.findings.find((f) => f.test.includes('acme starts a payment'))).toBeDefined();
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites[^>]* tests="8"[^>]* failures="7"/);
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toMatch(/NOT CERTIFIED/);

@@ -10,6 +10,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ruleById } from '../src/checks/rule-registry.ts';
 import { CHECK_RECEIVER_USAGE, RULE_IDS, TIMEOUTS_IN_A_ROW, checkReceiverCommand } from '../src/receiver-check/index.ts';
 import { type ReceiverFlaw, startTestReceiver } from './support/receivers/webhook-receiver.ts';
 
@@ -138,6 +139,21 @@ describe('check-receiver against broken receivers', () => {
       expectNoSecret(r);
     });
   }
+
+  it('a receiver that refuses every genuine delivery (it verifies with another key) fails receiver.valid-accepted, the rule certify-client fails it by', async () => {
+    const receiver = await startTestReceiver('whsec-another-key-than-the-one-given');
+    let r: Result;
+    try {
+      r = await runCommand(['--url', receiver.url, '--no-html']);
+    } finally {
+      await receiver.close();
+    }
+    expect(r.code).toBe(1);
+    const mine = r.summary!.findings.filter((f) => f.check === 'receiver.valid-accepted');
+    expect(mine.map((f) => [f.severity, f.clause])).toEqual([['failure', 'spec#events']]);
+    expect(ruleById('receiver.valid-accepted')).toMatchObject({ judges: ['check-receiver', 'certify-client'], source: 'spec' });
+    expect(r.summary!.findings.map((f) => f.check)).not.toContain('client.webhook-accepted');
+  });
 
   it('a profile rule fails under --strict (exit 1)', async () => {
     const r = await withReceiver('fails-malformed', ['--strict']);

@@ -12,6 +12,9 @@
  */
 import { defineRule } from './rule.ts';
 
+/** The metadata type, for check-receiver, which may import this file of the checks room only. */
+export type { RuleMeta } from './rule.ts';
+
 /** The clause of the spec rules: pay-connect-spec.md, Events. */
 export const SPEC_EVENTS = 'spec#events';
 /** The clause of at-least-once delivery (sandbox.md, Webhooks). */

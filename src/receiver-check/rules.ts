@@ -7,9 +7,8 @@
  * test in the reports (capability `receiver`).
  */
 import type { RuleSource as CoreRuleSource } from '../core/index.ts';
-import type { RuleMeta } from '../checks/rule.ts';
 import {
-  OVERSIZED_BYTES, answeredInTime, duplicateAccepted, malformedRefused, otherKeyRefused, outOfOrderAccepted, oversizedRefused,
+  OVERSIZED_BYTES, type RuleMeta, answeredInTime, duplicateAccepted, malformedRefused, otherKeyRefused, outOfOrderAccepted, oversizedRefused,
   rawBytesVerified, tamperedRefused, unknownEventAccepted, unsignedRefused, validAccepted, wrongSignatureRefused,
 } from '../checks/receiver-rules.ts';
 import {
