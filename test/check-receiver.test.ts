@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ruleById } from '../src/checks/rule-registry.ts';
-import { CHECK_RECEIVER_USAGE, RULE_IDS, TIMEOUTS_IN_A_ROW, checkReceiverCommand } from '../src/receiver-check/index.ts';
+import { validateDisableCheck } from '../src/checks/disable-check.ts';
+import { CHECK_RECEIVER_USAGE, RULE_IDS, TIMEOUTS_IN_A_ROW, checkReceiver, checkReceiverCommand } from '../src/receiver-check/index.ts';
 import { type ReceiverFlaw, startTestReceiver } from './support/receivers/webhook-receiver.ts';
 
 const SECRET = 'whsec-test-7f3a9c2e5b1d4a6f8e0c-do-not-print';
@@ -153,6 +154,19 @@ describe('check-receiver against broken receivers', () => {
     expect(mine.map((f) => [f.severity, f.clause])).toEqual([['failure', 'spec#events']]);
     expect(ruleById('receiver.valid-accepted')).toMatchObject({ judges: ['check-receiver', 'certify-client'], source: 'spec' });
     expect(r.summary!.findings.map((f) => f.check)).not.toContain('client.webhook-accepted');
+  });
+
+  it('rules turned off (checkReceiver disabled, as validateDisableCheck returns them) are neither sent nor filed', async () => {
+    const receiver = await startTestReceiver(SECRET, 'refuses-duplicates');
+    try {
+      const disabled = validateDisableCheck(['receiver.duplicate-accepted', 'receiver.answered-in-time'], 'check-receiver');
+      const record = await checkReceiver({ url: new URL(receiver.url), shownUrl: receiver.url, secret: SECRET, timeoutMs: 5000, strict: false, userAgent: 'test', disabled });
+      const rules = record.tests.map((t) => t.parameters.rule);
+      expect(rules).toEqual(RULE_IDS.filter((id) => !disabled.includes(id)));
+      expect(record.tests.flatMap((t) => t.findings)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a profile rule fails under --strict (exit 1)', async () => {
