@@ -13,6 +13,7 @@
 import { type ClientRun, clientRunOf } from '../client-check/client-run.ts';
 import { judgeClient } from '../client-check/judge.ts';
 import { CLIENT_RULES } from '../client-check/rules.ts';
+import { canonicalRuleId } from '../checks/index.ts';
 import type { Exchange, Finding } from '../core/index.ts';
 import { rejudgeReceiverRule } from '../receiver-check/rejudge.ts';
 import type { SentDelivery } from '../receiver-check/send.ts';
@@ -47,7 +48,9 @@ function clientJudge(t: Transcript): RuleJudge {
   const rules = new Set<string>(CLIENT_RULES.map((r) => r.id));
   const cache = new Map<string, Map<string, TestRecord>>();
   return (e) => {
-    if (!rules.has(e.id)) return { why: 'the installed toolkit has no such client rule' };
+    // A transcript from before the rule registry names a rule by its former id (client.webhook-accepted).
+    const id = canonicalRuleId(e.id) ?? e.id;
+    if (!rules.has(id)) return { why: 'the installed toolkit has no such client rule' };
     if (capped) return { why: 'an entry of the recording was over the transcript\'s cap' };
     const more = e.input as Omit<ClientRun, 'requests' | 'deliveries' | 'start'> | undefined;
     if (!more?.settings) return { why: 'its input is not a client rule\'s' };
@@ -60,7 +63,7 @@ function clientJudge(t: Transcript): RuleJudge {
       tests = new Map(records.map((r) => [String(r.parameters.rule), r]));
       cache.set(k, tests);
     }
-    const r = tests.get(e.id);
+    const r = tests.get(id);
     if (!r) return { why: 'the installed toolkit has no such client rule' };
     return { findings: r.findings.map((f) => ({ ...f, test: e.test })), exchanges: r.exchanges, ...(r.deliveries ? { deliveries: r.deliveries } : {}) };
   };

@@ -1,5 +1,5 @@
 /**
- * Broken on purpose (client.webhook-accepted): the reference client, but it decodes webhook_secret_key
+ * Broken on purpose (receiver.valid-accepted): the reference client, but it decodes webhook_secret_key
  * as hex instead of UTF-8, so every genuine delivery fails its signature check and is answered 403: an
  * endpoint dead in production.
  */
