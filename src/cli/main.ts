@@ -27,7 +27,7 @@ commands:
   check-receiver judge an integrator's webhook endpoint (signatures, duplicates, bad bodies)
   certify-client judge an integrator's client: runs it against the simulator and judges what it sent
 
-'payconnect-conformance run --help' lists the run options.
+'payconnect-conformance <command> --help' lists the flags of a command.
 `;
 
 async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {

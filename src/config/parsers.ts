@@ -217,16 +217,16 @@ export function duration(min: number): Parser<number> {
 /** A duration in milliseconds from `min` to `max` (a command's bounded timeout). */
 export function durationWithin(min: number, max: number): Parser<number> {
   const hint = `give a duration from ${formatDuration(min)} to ${formatDuration(max)}, such as 500ms, 30s or 2m`;
-  const atLeast = duration(min);
+  const any = duration(0);
   return (value, fromText) => {
     let ms: number;
     try {
-      ms = atLeast(value, fromText);
+      ms = any(value, fromText);
     } catch (e) {
       if (e instanceof InvalidValue) throw new InvalidValue(e.reason, hint);
       throw e;
     }
-    if (ms > max) throw new InvalidValue(`must be at most ${formatDuration(max)}`, hint);
+    if (ms < min || ms > max) throw new InvalidValue(`must be from ${formatDuration(min)} to ${formatDuration(max)}`, hint);
     return ms;
   };
 }
