@@ -18,8 +18,8 @@ export const SIM_COMMAND = {
     'integrator id, seed and fresh OTPs), logs one line per request, and stops cleanly on SIGINT/SIGTERM.',
   sections: [
     { heading: 'Listening', flags: [
-      { name: 'port', type: 'string', placeholder: '<n>', description: 'The port to listen on (0: any free port)', defaultText: '0' },
-      { name: 'host', type: 'string', placeholder: '<address>', description: 'The address to listen on', defaultText: '127.0.0.1' },
+      { name: 'port', type: 'string', placeholder: '<n>', description: 'The port to listen on (0: any free port)', defaultText: String(D.port) },
+      { name: 'host', type: 'string', placeholder: '<address>', description: 'The address to listen on', defaultText: D.host },
       { name: 'keep-alive', type: 'string', placeholder: 'announced|close|<duration>', defaultText: 'announced',
         description: 'What the server does with a connection after an answer: announced (kept 5 s, Keep-Alive: timeout=5), close ' +
           `(Connection: close every time), or a duration: closed after that long idle without a word, as nginx, AWS ALB, Envoy and HAProxy do (up to ${formatDuration(BOUNDS.keepAliveMs)})` },

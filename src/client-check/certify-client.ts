@@ -25,7 +25,7 @@ import { summaryExtras } from '../transcript/summary-extras.ts';
 import type { RunRecord, TestRecord } from '../report/records.ts';
 import { type RunInfo, sha256Hex } from '../report/run-info.ts';
 import { prepareReportsDir } from '../report/write.ts';
-import { type SimRecordEntry, type SimulatorHandle, startSimulator } from '../simulator/index.ts';
+import { SIMULATOR_DEFAULTS, type SimRecordEntry, type SimulatorHandle, startSimulator } from '../simulator/index.ts';
 import { CLIENT_PROFILE_DEFAULTS, type ClientProfile, clientRunOf, readRecordingFile } from './client-run.ts';
 import { CLIENT_CAPABILITY, judgeClient } from './judge.ts';
 import { CLIENT_RULES } from './rules.ts';
@@ -67,8 +67,8 @@ export const CERTIFY_CLIENT_COMMAND = {
       ...REPORT_FLAGS.map((f) => ({ ...f, envText: undefined })),
     ] },
     { heading: 'Simulator and profile', flags: [
-      { name: 'token-lifetime', type: 'string', placeholder: '<seconds>', description: 'The simulator\'s token lifetime, to see renewal on 401', defaultText: '3600' },
-      { name: 'step-delay', type: 'string', placeholder: '<duration>', description: 'The virtual terminal\'s step delay, 0 to 1s', defaultText: '50ms' },
+      { name: 'token-lifetime', type: 'string', placeholder: '<seconds>', description: 'The simulator\'s token lifetime, to see renewal on 401', defaultText: String(SIMULATOR_DEFAULTS.tokenLifetimeSec) },
+      { name: 'step-delay', type: 'string', placeholder: '<duration>', description: 'The virtual terminal\'s step delay, 0 to 1s', defaultText: ms(SIMULATOR_DEFAULTS.stepDelayMs) },
       { name: 'seed', type: 'string', placeholder: '<n>', description: 'The simulator\'s seed', defaultText: 'random' },
       { name: 'min-poll-interval', type: 'string', placeholder: '<duration>', description: 'Polls of one transaction at least this far apart', defaultText: ms(CLIENT_PROFILE_DEFAULTS.minPollIntervalMs) },
       { name: 'busy-retry-min', type: 'string', placeholder: '<duration>', description: 'After a 409, the same request waits at least this long', defaultText: ms(CLIENT_PROFILE_DEFAULTS.busyRetryMinMs) },
