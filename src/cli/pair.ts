@@ -14,6 +14,11 @@ import type { RunIo } from '../engine/index.ts';
 
 const NETWORK = { heading: 'Network (TLS and proxies towards the service)', flags: NETWORK_FLAGS };
 
+/** run's target rows, said as pair and unpair take them: a service's base URL only, never sim or pact. */
+const TARGET = TARGET_FLAGS.map((f) => (f.name === 'target'
+  ? { ...f, placeholder: '<url>', description: 'The service\'s base URL (http or https; a path where a gateway mounts the API)', defaultText: undefined }
+  : f.name === 'integrator-id' ? { ...f, defaultText: undefined } : f));
+
 /** `pair`: the target's flags, the pairing's own, the network's. */
 export const PAIR_COMMAND = {
   name: 'pair',
@@ -23,7 +28,7 @@ export const PAIR_COMMAND = {
     'Without --webhook-url the service has nowhere to post this pairing\'s webhooks, and a run that uses the ' +
     'pairing cannot check them: give the public URL that reaches the run\'s receiver (see docs/staging.md).',
   sections: [
-    { heading: 'Target', flags: TARGET_FLAGS },
+    { heading: 'Target', flags: TARGET },
     { heading: 'Pairing', flags: [
       { name: 'name', type: 'string', placeholder: '<name>', description: 'The pairing\'s name', defaultText: DEFAULTS.pairName },
       { name: 'webhook-url', type: 'string', placeholder: '<url>', description: 'Where the service posts this pairing\'s webhooks' },
@@ -39,7 +44,7 @@ export const UNPAIR_COMMAND = {
   about: 'Unpairs a vault pairing on the service (its credentials stop working), then removes it from the vault. ' +
     'The target\'s flags resolve as run\'s do: flag > environment > config file > default.',
   sections: [
-    { heading: 'Target', flags: TARGET_FLAGS.filter((f) => f.name !== 'otp') },
+    { heading: 'Target', flags: TARGET.filter((f) => f.name !== 'otp') },
     { heading: 'Pairing', flags: [
       { name: 'pay-connect-id', type: 'string', placeholder: '<id>', description: 'Which pairing', defaultText: 'the newest of that target' },
     ] },
