@@ -113,7 +113,8 @@ describe('check-pact', () => {
       [[join(dir, 'missing.json')], 'missing.json: no such file'],
       [[notJson], 'broken.json: is not JSON'],
       [[notPact], 'package.json: is not a pact file (no consumer.name or provider.name)'],
-      [['--frobnicate', notPact], "Unknown option '--frobnicate'"],
+      [['--frobnicate', notPact], 'unknown flag --frobnicate'],
+      [['--jsno', notPact], 'unknown flag --jsno; did you mean --json?'],
     ] as const) {
       const r = await checkPact(...argv);
       expect(r.code, message).toBe(2);
@@ -131,6 +132,6 @@ describe('check-pact', () => {
     const r = await checkPact('--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(CHECK_PACT_USAGE);
-    expect(CHECK_PACT_USAGE).toMatch(/^usage: payconnect-conformance check-pact/);
+    expect(CHECK_PACT_USAGE).toMatch(/^Usage: payconnect-conformance check-pact/);
   });
 });

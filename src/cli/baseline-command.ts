@@ -7,25 +7,30 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ToolkitError } from '../core/index.ts';
+import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../config/index.ts';
 import type { RunIo } from '../engine/index.ts';
 import { type Summary, type SummaryFinding, entryFor, mergeBaseline, readBaselineIfAny, writeBaseline } from '../report/index.ts';
 
-const USAGE = `usage: payconnect-conformance baseline write <file> --from <reports dir> --expires <when> --reason <text> [options]
+/** `baseline write`: the file, the run it learns from, and what every entry carries. */
+export const BASELINE_COMMAND = {
+  name: 'baseline',
+  synopsis: 'write <file> --from <dir> --expires <when> --reason <text> [flags]',
+  about: 'Writes known defects from a run\'s findings into <file> (JSON, or YAML for .yaml/.yml; made when missing, ' +
+    'else merged into). Each entry is as narrow as its finding. Use it with: payconnect-conformance run --baseline <file>',
+  positionals: { what: 'the action (write) and the baseline file' },
+  sections: [{ heading: 'Flags', flags: [
+    { name: 'from', type: 'string', placeholder: '<dir>', description: 'The reports folder of the run whose findings become known (its summary.json)' },
+    { name: 'expires', type: 'string', placeholder: '<when>', description: 'When the entries expire: 30d, 6w (from today, at most 366 days) or a date YYYY-MM-DD; past it the run fails naming the entry' },
+    { name: 'reason', type: 'string', placeholder: '<text>', description: 'Why the defects are known (shown beside each of them in every report)' },
+    { name: 'ticket', type: 'string', placeholder: '<id>', description: 'The ticket that tracks the fix' },
+    { name: 'check', type: 'string', multiple: true, placeholder: '<id>', description: 'Only the findings of this check; repeat for several', defaultText: 'every finding' },
+    { name: 'failures-only', type: 'boolean', description: 'Only failures become entries', defaultText: 'warnings too' },
+    { name: 'renew', type: 'boolean', description: 'Entries already in the file take the new expiry, reason and ticket' },
+  ] }],
+} as const satisfies CommandSpec;
 
-  <file>               the baseline file (JSON, or YAML for .yaml/.yml); made when missing, else merged into
-  --from <dir>         the reports folder of the run whose findings become known (its summary.json)
-  --expires <when>     when the entries expire: 30d, 6w (from today, at most 366 days) or a date YYYY-MM-DD;
-                       past it the run fails naming the entry
-  --reason <text>      why the defects are known (shown beside each of them in every report)
-  --ticket <id>        the ticket that tracks the fix
-  --check <id>         only the findings of this check; repeat for several (default: every finding)
-  --failures-only      only failures become entries (default: warnings too)
-  --renew              entries already in the file take the new expiry, reason and ticket
-
-Use it with: payconnect-conformance run --baseline <file>
-`;
+const HINT = 'run "payconnect-conformance baseline --help" for the usage';
 
 const MAX_DAYS = 366;
 
@@ -61,29 +66,18 @@ function readSummary(dir: string): Summary {
 }
 
 export async function baselineCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo, today = new Date()): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv, allowPositionals: true,
-      options: {
-        from: { type: 'string' }, expires: { type: 'string' }, reason: { type: 'string' }, ticket: { type: 'string' },
-        check: { type: 'string', multiple: true }, 'failures-only': { type: 'boolean' }, renew: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, `see:\n${USAGE}`);
-  }
+  const parsed = parseCommandLine(BASELINE_COMMAND, argv);
   const v = parsed.values;
-  if (v.help) {
-    io.stdout(USAGE);
+  if (parsed.help) {
+    io.stdout(formatCommandHelp(BASELINE_COMMAND));
     return 0;
   }
   const [action, file, ...extra] = parsed.positionals;
-  if (action !== 'write') throw new ToolkitError('PCC_USAGE', action === undefined ? 'baseline needs an action' : `baseline has no action "${action}"`, `use "baseline write <file> ..."; see:\n${USAGE}`);
-  if (!file) throw new ToolkitError('PCC_USAGE', 'baseline write needs the baseline file', `see:\n${USAGE}`);
-  if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, `see:\n${USAGE}`);
+  if (action !== 'write') throw new ToolkitError('PCC_USAGE', action === undefined ? 'baseline needs an action' : `baseline has no action "${action}"`, `use "baseline write <file> ..."; ${HINT}`);
+  if (!file) throw new ToolkitError('PCC_USAGE', 'baseline write needs the baseline file', HINT);
+  if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, HINT);
   for (const need of ['from', 'expires', 'reason'] as const) {
-    if (!v[need]?.trim()) throw new ToolkitError('PCC_USAGE', `baseline write needs --${need}`, need === 'expires' ? 'every known defect expires: --expires 30d (or a date)' : `see:\n${USAGE}`);
+    if (!v[need]?.trim()) throw new ToolkitError('PCC_USAGE', `baseline write needs --${need}`, need === 'expires' ? 'every known defect expires: --expires 30d (or a date)' : HINT);
   }
   const expires = expiryOf(v.expires!, today);
   // The file is read (and checked) before anything is written: a malformed one is left as it is.

@@ -37,6 +37,7 @@ describe('the command table', () => {
   it('a toolkit error of a command is one clear message and exit 2', async () => {
     const { out, io: x } = io();
     expect(await main(['pair', '--target', 'ftp://x'], {}, x)).toBe(2);
-    expect(out.stderr).toMatch(/^PCC_USAGE: --target must be the service's base URL/);
+    // pair's target is resolved as run's: the message names the value and where it came from.
+    expect(out.stderr).toMatch(/^PCC_USAGE: invalid target "ftp:\/\/x" from flag --target: /);
   });
 });

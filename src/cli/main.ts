@@ -27,7 +27,7 @@ commands:
   check-receiver judge an integrator's webhook endpoint (signatures, duplicates, bad bodies)
   certify-client judge an integrator's client: runs it against the simulator and judges what it sent
 
-'payconnect-conformance run --help' lists the run options.
+'payconnect-conformance <command> --help' lists the flags of a command.
 `;
 
 async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
@@ -76,7 +76,7 @@ type Command = (argv: string[], env: NodeJS.ProcessEnv, io: RunIo) => Promise<nu
 /** Every command, each loading its modules only when it runs. */
 const COMMANDS: Readonly<Record<string, Command>> = {
   run,
-  sim: async (argv, _env, io) => (await import('../simulator/index.ts')).simCommand(argv, io),
+  sim: async (argv, _env, io) => (await import('./sim-command.ts')).simCommand(argv, io),
   pair: async (argv, env, io) => (await import('./pair.ts')).pairCommand(argv, env, io),
   unpair: async (argv, env, io) => (await import('./pair.ts')).unpairCommand(argv, env, io),
   report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
@@ -90,6 +90,9 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   'check-receiver': async (argv, env, io) => (await import('../receiver-check/index.ts')).checkReceiverCommand(argv, env, io),
   'certify-client': async (argv, env, io) => (await import('../client-check/index.ts')).certifyClientCommand(argv, env, io),
 };
+
+/** The name of every command, in the order the usage lists them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 /** Runs a command line; returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io?: RunIo): Promise<number> {

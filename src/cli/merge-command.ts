@@ -3,36 +3,36 @@
  * with the same final table and exit code as a run: 0 pass, 1 a failure of the service, 2 a usage
  * error or a bug of ours (a shard missing or given twice, shards of different runs).
  */
-import { parseArgs } from 'node:util';
+import { REPORT_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, runFlagsNamed, type CommandSpec } from '../config/index.ts';
 import { ToolkitError } from '../core/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
-const MERGE_USAGE = `usage: payconnect-conformance merge-reports <shard dir>... [--reports <dir>] [--no-html] [--sign-key <file>]
+const OUTPUT = [...REPORT_FLAGS, ...runFlagsNamed('sign-key')];
 
-  <shard dir>         the reports folder of each shard (run --shard i/n writes run-record.json there)
-  --reports <dir>     where the merged reports go (default: reports)
-  --no-html           skip the Allure HTML report
-  --sign-key <file>   sign the merged reports (Ed25519 PEM; also PAYCONNECT_SIGNING_KEY_FILE or
-                      PAYCONNECT_SIGN_KEY, passphrase from PAYCONNECT_SIGNING_KEY_PASSPHRASE):
-                      certificate.intoto.json, checked by verify-certificate
-`;
+/** `merge-reports`: the shards' folders, and run's own report flags. */
+export const MERGE_COMMAND = {
+  name: 'merge-reports',
+  synopsis: '<shard dir>... [flags]',
+  about: 'Merges the reports folders of CI shards (each written by run --shard i/n, with its run-record.json) into one: ' +
+    'the same reports, final table and exit code as one run.',
+  positionals: { what: 'the reports folder of each shard' },
+  sections: [{ heading: 'Output', flags: OUTPUT }],
+} as const satisfies CommandSpec;
+
+const HINT = 'run "payconnect-conformance merge-reports --help" for the usage';
 
 export async function mergeCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { reports: { type: 'string' }, 'no-html': { type: 'boolean' }, 'sign-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, `see:\n${MERGE_USAGE}`);
-  }
-  if (parsed.values.help) {
-    io.stdout(MERGE_USAGE);
+  const parsed = parseCommandLine(MERGE_COMMAND, argv);
+  if (parsed.help) {
+    io.stdout(formatCommandHelp(MERGE_COMMAND));
     return 0;
   }
-  if (parsed.positionals.length === 0) throw new ToolkitError('PCC_USAGE', 'merge-reports needs the reports folders of the shards', `see:\n${MERGE_USAGE}`);
+  if (parsed.positionals.length === 0) throw new ToolkitError('PCC_USAGE', 'merge-reports needs the reports folders of the shards', HINT);
   const { mergeReports } = await import('../engine/index.ts');
   const { formatFinalTable } = await import('./table.ts');
-  const signKey = parsed.values['sign-key'] ?? (env.PAYCONNECT_SIGNING_KEY_FILE || env.PAYCONNECT_SIGN_KEY || undefined);
-  const result = await mergeReports({ dirs: parsed.positionals, outDir: parsed.values.reports ?? 'reports', html: !parsed.values['no-html'], ...(signKey ? { signKey } : {}) }, io);
+  // The reports folder, the HTML and the signing key as run takes them: flag > env > config file > default.
+  const config = await resolveConfig({ argv: argvOf(OUTPUT, parsed.values), env, cwd: process.cwd() });
+  const result = await mergeReports({ dirs: parsed.positionals, outDir: config.reportsDir, html: config.html, ...(config.signKey ? { signKey: config.signKey } : {}) }, io);
   io.stdout(`merged ${result.summary.shards?.length ?? 0} shards\n`);
   io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
   return result.exitCode;

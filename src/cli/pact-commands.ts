@@ -4,27 +4,31 @@
  * simulator or a service, and publishing them to a Pact Broker. Thin shells over src/pact;
  * the target is opened by src/targets, like every command's (src/pact must not import the simulator).
  */
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { DEFAULT_PACT_DIR, brokerAuthFromEnv, checkPactFiles, formatCheckPact, STATE, formatVerification, pactFilesOf, publishPacts, readAnyPact, verifyPacts } from '../pact/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { findPairings, loadPrivateVault } from '../vault/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
 import { type Forwarder, loadTransport, startForwarder } from '../transport/index.ts';
-import { NETWORK_PARSE_OPTIONS, networkSettingsFrom, networkUsage } from '../config/index.ts';
-import { DURATION_HINT, tryParseDuration } from '../config/duration.ts';
+import { DEFAULTS, NETWORK_FLAGS, REPORT_FLAGS, TARGET_FLAGS, WEBHOOK_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, runFlagsNamed, wrap, type CommandSpec } from '../config/index.ts';
 import type { RunIo } from '../engine/index.ts';
 import { resolve } from 'node:path';
 import { writeCheckPactReports } from './check-pact-reports.ts';
 
-/** Where check-pact writes its reports by default. */
-const CHECK_PACT_REPORTS = 'reports/pact-check';
-
-/** The help of `check-pact`. */
-export const CHECK_PACT_USAGE = `usage: payconnect-conformance check-pact [--json] [--reports DIR] [--no-html] FILE...
-
-Checks consumer pacts (Pact V2, V3 or V4 JSON files) against contracts/pay-connect.openapi.yaml:
-is every interaction possible for a provider that follows the contract?
+/** `check-pact`: the pact files, and where the reports go. */
+export const CHECK_PACT_COMMAND = {
+  name: 'check-pact',
+  synopsis: '[flags] <file>...',
+  about: 'Checks consumer pacts (Pact V2, V3 or V4 JSON files) against contracts/pay-connect.openapi.yaml: ' +
+    'is every interaction possible for a provider that follows the contract?',
+  positionals: { what: 'the pact files' },
+  sections: [{ heading: 'Output', flags: [
+    ...REPORT_FLAGS.map((f) => (f.name === 'reports'
+      ? { ...f, description: 'Where the reports go: summary.json, junit.xml, certification.md/.html, Allure; one test per interaction', defaultText: DEFAULTS.checkPactReports, envText: undefined }
+      : { ...f, envText: undefined })),
+    { name: 'json', type: 'boolean', description: 'Print the result as JSON' },
+  ] }],
+  notes: `What is checked:
   requests   an operation of the contract (method, path with its trailing slash), the
              X-Pay-Connect-Integrator-Id header and Authorization: Bearer where the operation
              requires them, only documented query parameters, a body the request schema accepts
@@ -36,64 +40,58 @@ Matchers: the example values are validated (they are what a provider is sent and
 matching rules only loosen the comparison, and a regex rule its own example fails is reported.
 Secrets in a pact (Authorization values, client_secret, access_token, ...) are never printed.
 
-  --json          print the result as JSON
-  --reports DIR   where the reports go (default ${CHECK_PACT_REPORTS}): summary.json, junit.xml,
-                  certification.md/.html, Allure; one test per interaction
-  --no-html       skip the Allure HTML report
-  -h, --help      this help
-
 Exit code: 0 every interaction is possible, 1 one is not, 2 usage error (a file missing, not
-JSON, not a pact). To verify a pact against the simulator: verify-pacts --pact FILE --target sim.
-`;
+JSON, not a pact). To verify a pact against the simulator: verify-pacts --pact FILE --target sim.`,
+} as const satisfies CommandSpec;
+
+/** The help of `check-pact`. */
+export const CHECK_PACT_USAGE = formatCommandHelp(CHECK_PACT_COMMAND);
+
+const PACT_FLAG = { name: 'pact', type: 'string', multiple: true, placeholder: '<file|dir>', description: 'Pact file or folder; repeat for several', defaultText: 'contracts/pacts, the toolkit\'s' } as const;
+
+/** verify-pacts' rows of run's table: resolved as run resolves them (flag > env > config file > default). */
+const VERIFY_RUN_ROWS = [...TARGET_FLAGS, ...runFlagsNamed('sim-fault', 'deadline'), ...WEBHOOK_FLAGS, ...NETWORK_FLAGS];
+
+/** `verify-pacts`: the pacts, the target's flags, the receiver's and the network's. */
+export const VERIFY_PACTS_COMMAND = {
+  name: 'verify-pacts',
+  synopsis: '[flags]',
+  about: 'Verifies pact files against a provider with the pact-js Verifier. Provider states are set up ' +
+    'through the public API only (pairing from the vault or by OTP, transactions by sandbox.md\'s ' +
+    'amounts); webhook messages are triggered on the target and captured by a loopback receiver. ' +
+    'An integrator\'s pact may name the toolkit\'s provider states (below) and take the ids they supply ' +
+    'with fromProviderState (${transactionId}, ${operationId}, ${otp}, ${webhookUrl}); a state the ' +
+    'toolkit does not know is reported and run with a paired terminal only.\n\n' +
+    'A URL target needs an unused --otp each for its pairing and for the pairing interactions (the toolkit\'s ' +
+    'pact: pair, pair echoing the name, the consumed OTP, unpair: five in all, four with a vault pairing). ' +
+    'Against a URL, the Pact core talks to a loopback forwarder that goes on with the network settings. ' +
+    'The target\'s flags resolve as run\'s do (flag > environment > config file > default), except the ' +
+    'deadline, which defaults to 10s with sim and 2m against a URL.',
+  sections: [
+    { heading: 'Pacts', flags: [PACT_FLAG] },
+    { heading: 'Target', flags: [...TARGET_FLAGS, ...runFlagsNamed('sim-fault', 'deadline')] },
+    { heading: 'Webhooks', flags: WEBHOOK_FLAGS },
+    { heading: 'Network (TLS and proxies towards a URL target)', flags: NETWORK_FLAGS },
+  ],
+  notes: wrap(`Provider states: ${Object.values(STATE).map((x) => `"${x}"`).join(', ')}.`, 100).join('\n'),
+} as const satisfies CommandSpec;
 
 /** The help of `verify-pacts`. */
-export const VERIFY_PACTS_USAGE = `usage: payconnect-conformance verify-pacts [options]
+export const VERIFY_PACTS_USAGE = formatCommandHelp(VERIFY_PACTS_COMMAND);
 
-Verifies pact files against a provider with the pact-js Verifier. Provider states are set up
-through the public API only (pairing from the vault or by OTP, transactions by sandbox.md's
-amounts); webhook messages are triggered on the target and captured by a loopback receiver.
-An integrator's pact may name the toolkit's provider states (below) and take the ids they supply
-with fromProviderState (\${transactionId}, \${operationId}, \${otp}, \${webhookUrl}); a state the
-toolkit does not know is reported and run with a paired terminal only.
-
-  --target <sim|url>      the embedded simulator (default) or a service's base URL
-  --pact <file|dir>       pact file or folder, repeatable (default: contracts/pacts, the toolkit's)
-  --integrator-id <id>    integrator id (required for a URL; default sim-integrator)
-  --otp <six digits>      an unused OTP, repeatable; a URL target needs one each for its pairing and
-                          for the pairing interactions (the toolkit's pact: pair, pair echoing the
-                          name, the consumed OTP, unpair: five in all, four with a vault pairing)
-  --webhook-listen <host:port>  where the webhook receivers listen (default 127.0.0.1, any free port)
-  --webhook-public-url <url>    the public base URL a tunnel forwards to --webhook-listen's port, for a
-                          service that cannot reach loopback; each pairing gets <url>/webhooks/<slot>
-  --vault <file>          the vault of pairings (default .payconnect/vault.json; sim: a throw-away one)
-  --sim-fault <id>        a simulator fault switch, repeatable (sim only)
-  --deadline <duration>   how long a state may wait for a status: 30s, 2m, or milliseconds
-                          (default: as run's --deadline, 10s sim, 2m URL)
-  --allow-production      allow the vendor's production address
-${networkUsage()}
-  Against a URL, the Pact core talks to a loopback forwarder that goes on with these settings.
-
-Provider states: ${Object.values(STATE).map((x) => `"${x}"`).join(', ')}.
-`;
-
-const PUBLISH_HELP = `usage: payconnect-conformance publish-pacts --broker-url <url> --consumer-version <v> [options]
-
-Publishes pact files to a Pact Broker (PUT /pacts/provider/{p}/consumer/{c}/version/{v}).
-Authentication: PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD.
-
-  --broker-url <url>         the broker (or PACT_BROKER_BASE_URL)
-  --consumer-version <v>     the consumer version (a git commit, a build number)
-  --pact <file|dir>          pact file or folder (default: contracts/pacts)
-  --branch <name>            the consumer's branch
-`;
-
-function parse(argv: string[], options: NonNullable<ParseArgsConfig['options']>) {
-  try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>;
-  } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, `valid options: ${Object.keys(options).map((k) => `--${k}`).join(', ')}`);
-  }
-}
+/** `publish-pacts`: the broker, the version, the pacts. */
+export const PUBLISH_PACTS_COMMAND = {
+  name: 'publish-pacts',
+  synopsis: '--broker-url <url> --consumer-version <v> [flags]',
+  about: 'Publishes pact files to a Pact Broker (PUT /pacts/provider/{p}/consumer/{c}/version/{v}). ' +
+    'Authentication: PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD.',
+  sections: [{ heading: 'Flags', flags: [
+    { name: 'broker-url', type: 'string', placeholder: '<url>', description: 'The broker', envText: 'PACT_BROKER_BASE_URL' },
+    { name: 'consumer-version', type: 'string', placeholder: '<v>', description: 'The consumer version (a git commit, a build number)' },
+    { ...PACT_FLAG, multiple: false, description: 'Pact file or folder' },
+    { name: 'branch', type: 'string', placeholder: '<name>', description: 'The consumer\'s branch' },
+  ] }],
+} as const satisfies CommandSpec;
 
 /**
  * `check-pact FILE...`: exit 0 when every interaction of every file is possible under the contract,
@@ -101,13 +99,8 @@ function parse(argv: string[], options: NonNullable<ParseArgsConfig['options']>)
  */
 export async function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
   try {
-    let parsed;
-    try {
-      parsed = parseArgs({ args: argv, options: { json: { type: 'boolean' }, reports: { type: 'string' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: true });
-    } catch (e) {
-      throw new ToolkitError('PCC_USAGE', (e as Error).message.split('\n')[0]!, 'usage: payconnect-conformance check-pact [--json] FILE... (see check-pact --help)');
-    }
-    if (parsed.values.help) {
+    const parsed = parseCommandLine(CHECK_PACT_COMMAND, argv);
+    if (parsed.help) {
       io.stdout(CHECK_PACT_USAGE);
       return 0;
     }
@@ -116,7 +109,7 @@ export async function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, 
     const startedAt = new Date().toISOString();
     const report = checkPactFiles(files);
     io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckPact(report));
-    const written = await writeCheckPactReports({ dir: resolve(parsed.values.reports ?? CHECK_PACT_REPORTS), report, startedAt, html: !parsed.values['no-html'], stderr: io.stderr });
+    const written = await writeCheckPactReports({ dir: resolve(parsed.values.reports ?? DEFAULTS.checkPactReports), report, startedAt, html: parsed.values.html ?? DEFAULTS.html, stderr: io.stderr });
     if (!parsed.values.json) io.stdout(`reports: ${written.reports.summary}, ${written.reports.certificationMd}${written.reports.allureReport ? `, ${written.reports.allureReport}/index.html` : ''}\n`);
     return report.ok ? (written.exitCode === 2 ? 2 : 0) : 1;
   } catch (e) {
@@ -128,43 +121,36 @@ export async function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, 
 
 /** `verify-pacts`: exit 0 when every interaction verified, 1 when one failed. */
 export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  const v = parse(argv, {
-    target: { type: 'string' }, pact: { type: 'string', multiple: true }, 'integrator-id': { type: 'string' }, otp: { type: 'string', multiple: true },
-    vault: { type: 'string' }, 'sim-fault': { type: 'string', multiple: true }, deadline: { type: 'string' }, 'allow-production': { type: 'boolean' },
-    'webhook-listen': { type: 'string' }, 'webhook-public-url': { type: 'string' }, ...NETWORK_PARSE_OPTIONS,
-  });
-  if (v.help) {
+  const { values: v, help } = parseCommandLine(VERIFY_PACTS_COMMAND, argv);
+  if (help) {
     io.stdout(VERIFY_PACTS_USAGE);
     return 0;
   }
-  const webhooks = webhookOptions(v['webhook-listen'] as string | undefined, v['webhook-public-url'] as string | undefined);
-  const target = (v.target as string | undefined) ?? 'sim';
-  const otps = (v.otp as string[] | undefined) ?? [];
-  for (const otp of otps) if (!/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', '--otp must be six digits (a value given is not; not shown)');
-  const faults = (v['sim-fault'] as string[] | undefined) ?? [];
-  // A duration as run takes it (30s, 2m, or milliseconds).
-  const parsed = v.deadline === undefined ? undefined : tryParseDuration(v.deadline);
-  if (parsed && (!parsed.ok || parsed.ms < 1)) throw new ToolkitError('PCC_USAGE', `--deadline ${JSON.stringify(v.deadline)} is ${parsed.ok ? 'zero' : parsed.reason}`, DURATION_HINT);
-  const deadline = parsed?.ok ? parsed.ms : undefined;
-  const pactFiles = [...new Set(((v.pact as string[] | undefined) ?? [DEFAULT_PACT_DIR]).flatMap((p) => pactFilesOf(p)))];
+  const config = await resolveConfig({ argv: argvOf(VERIFY_RUN_ROWS, v), env, cwd: process.cwd() });
+  if (config.target.kind === 'pact') throw new ToolkitError('PCC_USAGE', 'verify-pacts verifies against sim or a service\'s base URL, not the Pact mock', 'use --target sim or --target <url>');
+  const kind = config.target.kind;
+  const given = (key: keyof typeof config.sources) => config.sources[key] !== 'default';
+  const webhooks = webhookOptions(given('webhookListen') ? config.webhookListen : undefined, config.webhookPublicUrl);
+  const otps = config.otps;
+  const faults = config.sim.faults;
+  const pactFiles = [...new Set((v.pact ?? [DEFAULT_PACT_DIR]).flatMap((p) => pactFilesOf(p)))];
   // A file that is no pact is a usage error here, not a verifier crash later.
   const pacts = pactFiles.map((f) => readAnyPact(f));
-
-  if (target !== 'sim' && faults.length > 0) throw new ToolkitError('PCC_USAGE', '--sim-fault applies to --target sim only', 'drop --sim-fault, or use --target sim');
-  const kind = target === 'sim' ? 'sim' : 'url';
-  const network = networkSettingsFrom(v, env, process.cwd());
+  const network = config.transport;
   const transport = loadTransport(network, env);
   const opened = await openTarget({
     transport,
     kind,
-    baseUrl: target,
-    integratorId: (v['integrator-id'] as string | undefined) ?? (kind === 'url' ? env.PAYCONNECT_INTEGRATOR_ID : undefined),
+    baseUrl: config.target.kind === 'url' ? config.target.baseUrl : 'sim',
+    integratorId: kind === 'url' || given('integratorId') ? config.integratorId : undefined,
     // The simulator forgets its pairings when it stops: a throw-away vault unless one is named.
-    vaultPath: (v.vault as string | undefined) ?? (kind === 'url' ? env.PAYCONNECT_VAULT : undefined),
+    vaultPath: kind === 'url' || given('vault') ? config.vaultPath : undefined,
     profile: resolveProfile('sandbox'),
-    allowProduction: v['allow-production'] === true,
+    allowProduction: config.allowProduction,
     sim: { faults },
   });
+  // 10 s with sim, 2 m against a URL, unless given (run's own default differs: a sandbox in auto mode).
+  const deadline = given('deadline') ? config.deadlineMs : defaultDeadlineMs(kind);
   let forwarder: Forwarder | undefined;
   try {
     if (!opened.mintOtp) await assertOtpBudget(pacts, otps.length, opened);
@@ -178,7 +164,7 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
     const report = await verifyPacts({
       ...(forwarder ? { verifierBaseUrl: forwarder.url, transport: network } : {}),
       baseUrl: opened.baseUrl, integratorId: opened.integratorId, vaultPath: opened.vaultPath, otps: allOtps, pactFiles,
-      deadlineMs: deadline ?? defaultDeadlineMs(kind), pollMs: defaultPollMs(kind), ...webhooks,
+      deadlineMs: deadline, pollMs: defaultPollMs(kind), ...webhooks,
     });
     io.stdout(formatVerification(report));
     return report.ok ? 0 : 1;
@@ -204,35 +190,29 @@ async function assertOtpBudget(pacts: ReturnType<typeof readAnyPact>[], given: n
     'read an OTP off the terminal for each and pass --otp <six digits> once per OTP (each pairs once)');
 }
 
-/** The receivers' address and public URL of `verify-pacts`, checked. */
-function webhookOptions(listen: string | undefined, publicUrl: string | undefined): { webhookHost?: string; webhookPort?: number; webhookPublicUrl?: string } {
-  const m = listen === undefined ? undefined : /^(.+):(\d{1,5})$/.exec(listen);
-  if (listen !== undefined && (!m || Number(m[2]) > 65535)) throw new ToolkitError('PCC_USAGE', `--webhook-listen must be host:port (got ${listen})`, 'e.g. --webhook-listen 127.0.0.1:8787');
-  const port = m ? Number(m[2]) : undefined;
-  if (publicUrl !== undefined) {
-    if (!/^https?:\/\/\S+$/.test(publicUrl)) throw new ToolkitError('PCC_USAGE', `--webhook-public-url must be an http(s) URL (got ${publicUrl})`, 'give the public address that forwards to --webhook-listen, such as https://tunnel.example');
-    if (!port) throw new ToolkitError('PCC_USAGE', '--webhook-public-url needs the port its tunnel forwards to', 'add --webhook-listen <host:port> with that port');
-  }
-  return { ...(m ? { webhookHost: m[1]!, webhookPort: port } : {}), ...(publicUrl ? { webhookPublicUrl: publicUrl } : {}) };
+/** The receivers' address and public URL of `verify-pacts` (each parsed as run parses it), checked together. */
+function webhookOptions(listen: { host: string; port: number } | undefined, publicUrl: string | undefined): { webhookHost?: string; webhookPort?: number; webhookPublicUrl?: string } {
+  if (publicUrl !== undefined && !listen?.port) throw new ToolkitError('PCC_USAGE', '--webhook-public-url needs the port its tunnel forwards to', 'add --webhook-listen <host:port> with that port');
+  return { ...(listen ? { webhookHost: listen.host, webhookPort: listen.port } : {}), ...(publicUrl ? { webhookPublicUrl: publicUrl } : {}) };
 }
 
 /** `publish-pacts`: exit 0 when every pact was accepted by the broker. */
 export async function publishPactsCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  const v = parse(argv, { 'broker-url': { type: 'string' }, 'consumer-version': { type: 'string' }, pact: { type: 'string' }, branch: { type: 'string' } });
-  if (v.help) {
-    io.stdout(PUBLISH_HELP);
+  const { values: v, help } = parseCommandLine(PUBLISH_PACTS_COMMAND, argv);
+  if (help) {
+    io.stdout(formatCommandHelp(PUBLISH_PACTS_COMMAND));
     return 0;
   }
-  const brokerUrl = (v['broker-url'] as string | undefined) ?? env.PACT_BROKER_BASE_URL;
+  const brokerUrl = v['broker-url'] ?? env.PACT_BROKER_BASE_URL;
   if (!brokerUrl) throw new ToolkitError('PCC_USAGE', '--broker-url is required', 'pass --broker-url <url>, or set PACT_BROKER_BASE_URL');
-  const consumerVersion = v['consumer-version'] as string | undefined;
+  const consumerVersion = v['consumer-version'];
   if (!consumerVersion) throw new ToolkitError('PCC_USAGE', '--consumer-version is required', 'pass the consumer version, e.g. --consumer-version $(git rev-parse HEAD)');
   const auth = brokerAuthFromEnv(env);
   const published = await publishPacts({
-    brokerUrl, consumerVersion, pactFiles: pactFilesOf((v.pact as string | undefined) ?? DEFAULT_PACT_DIR),
-    ...(v.branch ? { branch: v.branch as string } : {}), ...(auth ? { auth } : {}),
+    brokerUrl, consumerVersion, pactFiles: pactFilesOf(v.pact ?? DEFAULT_PACT_DIR),
+    ...(v.branch ? { branch: v.branch } : {}), ...(auth ? { auth } : {}),
   });
-  for (const p of published) io.stdout(`published ${p.consumer} -> ${p.provider} version ${consumerVersion}${v.branch ? ` (branch ${String(v.branch)})` : ''}: ${p.url} (${p.status})\n`);
+  for (const p of published) io.stdout(`published ${p.consumer} -> ${p.provider} version ${consumerVersion}${v.branch ? ` (branch ${v.branch})` : ''}: ${p.url} (${p.status})\n`);
   io.stdout(`auth: ${auth ? ('token' in auth ? 'bearer token from PACT_BROKER_TOKEN' : 'basic auth from PACT_BROKER_USERNAME/PASSWORD') : 'none'}\n`);
   return 0;
 }

@@ -2,94 +2,88 @@
  * `pair` and `unpair`: manage the vault by hand. Pairing saves the credentials atomically the moment
  * the answer arrives; unpairing revokes them on the service and then removes them from the vault.
  */
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Redactor, createPayConnectClient } from '../client/index.ts';
 import { ToolkitError } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { DEFAULTS, NETWORK_PARSE_OPTIONS, networkSettingsFrom, networkUsage } from '../config/index.ts';
+import { DEFAULTS, NETWORK_FLAGS, TARGET_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, type CommandSpec } from '../config/index.ts';
 import { loadTransport } from '../transport/index.ts';
 import { type TargetRequest, openTarget } from '../targets/index.ts';
 import { pairByOtp } from '../pairing/index.ts';
 import { findPairings, prepareVault, removeVaultEntry } from '../vault/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
-const PAIR_USAGE = `usage: payconnect-conformance pair --target <url> --integrator-id <id> --otp <six digits> [options]
+const NETWORK = { heading: 'Network (TLS and proxies towards the service)', flags: NETWORK_FLAGS };
 
-Pairs with a terminal by OTP and saves the credentials to the vault (atomically, mode 0600) before
-anything else: they cannot be recovered.
+/** run's target rows, said as pair and unpair take them: a service's base URL only, never sim or pact. */
+const TARGET = TARGET_FLAGS.map((f) => (f.name === 'target'
+  ? { ...f, placeholder: '<url>', description: 'The service\'s base URL (http or https; a path where a gateway mounts the API)', defaultText: undefined }
+  : f.name === 'integrator-id' ? { ...f, defaultText: undefined } : f));
 
-  --target <url>          the service's base URL (env PAYCONNECT_TARGET)
-  --integrator-id <id>    the integrator id (env PAYCONNECT_INTEGRATOR_ID)
-  --otp <six digits>      the one-time password the terminal shows (env PAYCONNECT_OTP)
-  --vault <file>          the vault file (env PAYCONNECT_VAULT; default ${DEFAULTS.vault})
-  --name <name>           the pairing's name (default payconnect-conformance)
-  --webhook-url <url>     where the service posts this pairing's webhooks
-  --allow-production      allow the vendor's production host
-${networkUsage()}
+/** `pair`: the target's flags, the pairing's own, the network's. */
+export const PAIR_COMMAND = {
+  name: 'pair',
+  synopsis: '--target <url> --integrator-id <id> --otp <six digits> [flags]',
+  about: 'Pairs with a terminal by OTP and saves the credentials to the vault (atomically, mode 0600) before ' +
+    'anything else: they cannot be recovered. The target\'s flags resolve as run\'s do: flag > environment > config file > default.\n\n' +
+    'Without --webhook-url the service has nowhere to post this pairing\'s webhooks, and a run that uses the ' +
+    'pairing cannot check them: give the public URL that reaches the run\'s receiver (see docs/staging.md).',
+  sections: [
+    { heading: 'Target', flags: TARGET },
+    { heading: 'Pairing', flags: [
+      { name: 'name', type: 'string', placeholder: '<name>', description: 'The pairing\'s name', defaultText: DEFAULTS.pairName },
+      { name: 'webhook-url', type: 'string', placeholder: '<url>', description: 'Where the service posts this pairing\'s webhooks' },
+    ] },
+    NETWORK,
+  ],
+} as const satisfies CommandSpec;
 
-Without --webhook-url the service has nowhere to post this pairing's webhooks, and a run that uses the
-pairing cannot check them: give the public URL that reaches the run's receiver (see docs/staging.md).
-`;
+/** `unpair`: the target's flags (no OTP), which pairing, the network's. */
+export const UNPAIR_COMMAND = {
+  name: 'unpair',
+  synopsis: '--target <url> --integrator-id <id> [flags]',
+  about: 'Unpairs a vault pairing on the service (its credentials stop working), then removes it from the vault. ' +
+    'The target\'s flags resolve as run\'s do: flag > environment > config file > default.',
+  sections: [
+    { heading: 'Target', flags: TARGET.filter((f) => f.name !== 'otp') },
+    { heading: 'Pairing', flags: [
+      { name: 'pay-connect-id', type: 'string', placeholder: '<id>', description: 'Which pairing', defaultText: 'the newest of that target' },
+    ] },
+    NETWORK,
+  ],
+} as const satisfies CommandSpec;
 
-const UNPAIR_USAGE = `usage: payconnect-conformance unpair --target <url> --integrator-id <id> [options]
-
-Unpairs a vault pairing on the service (its credentials stop working), then removes it from the vault.
-
-  --target <url>          the service's base URL (env PAYCONNECT_TARGET)
-  --integrator-id <id>    the integrator id (env PAYCONNECT_INTEGRATOR_ID)
-  --pay-connect-id <id>   which pairing (default: the newest of that target)
-  --vault <file>          the vault file (env PAYCONNECT_VAULT; default ${DEFAULTS.vault})
-  --allow-production      allow the vendor's production host
-${networkUsage()}
-`;
-
-const wantsHelp = (argv: readonly string[]) => argv.includes('--help') || argv.includes('-h');
-
-const OPTIONS = {
-  target: { type: 'string' },
-  'integrator-id': { type: 'string' },
-  otp: { type: 'string' },
-  vault: { type: 'string' },
-  name: { type: 'string' },
-  'webhook-url': { type: 'string' },
-  'allow-production': { type: 'boolean' },
-  'pay-connect-id': { type: 'string' },
-  ...NETWORK_PARSE_OPTIONS,
-} as const;
-
-function parse(argv: string[], env: NodeJS.ProcessEnv) {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, `valid options: ${Object.keys(OPTIONS).map((k) => `--${k}`).join(', ')}, --help`);
-  }
-  const target = values.target ?? env.PAYCONNECT_TARGET;
-  if (!target || !/^https?:\/\//.test(target)) throw new ToolkitError('PCC_USAGE', `--target must be the service's base URL (got ${target ?? 'nothing'})`, 'pass --target https://your-sandbox.example');
+/**
+ * The target of pair/unpair through resolveConfig (flag > env > file > default), as `run` resolves it.
+ *
+ * @throws ToolkitError PCC_USAGE when the target is not a service's base URL
+ */
+async function targetOf(values: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv) {
+  const config = await resolveConfig({ argv: argvOf([...TARGET_FLAGS, ...NETWORK_FLAGS], values), env, cwd: process.cwd() });
+  if (config.target.kind !== 'url') throw new ToolkitError('PCC_USAGE', `--target must be the service's base URL (got ${config.target.kind})`, 'pass --target https://your-sandbox.example');
   const request: TargetRequest = {
-    kind: 'url', baseUrl: target, integratorId: values['integrator-id'] ?? env.PAYCONNECT_INTEGRATOR_ID,
-    vaultPath: values.vault ?? env.PAYCONNECT_VAULT, profile: resolveProfile('public'), allowProduction: values['allow-production'] ?? false,
-    transport: loadTransport(networkSettingsFrom(values, env, process.cwd()), env),
+    kind: 'url', baseUrl: config.target.baseUrl, integratorId: config.integratorId,
+    vaultPath: config.vaultPath, profile: resolveProfile('public'), allowProduction: config.allowProduction,
+    transport: loadTransport(config.transport, env),
   };
-  return { values, request, vaultPath: resolve(values.vault ?? env.PAYCONNECT_VAULT ?? DEFAULTS.vault) };
+  return { config, request, vaultPath: config.vaultPath };
 }
 
 /** `pair --target URL --integrator-id ID --otp 123456 [--name N] [--webhook-url U] [--vault F]` */
 export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.stdout(PAIR_USAGE);
+  const { values, help } = parseCommandLine(PAIR_COMMAND, argv);
+  if (help) {
+    io.stdout(formatCommandHelp(PAIR_COMMAND));
     return 0;
   }
-  const { values, request, vaultPath } = parse(argv, env);
-  const otp = values.otp ?? env.PAYCONNECT_OTP;
-  if (!otp || !/^\d{6}$/.test(otp)) throw new ToolkitError('PCC_USAGE', `--otp must be six digits (${otp ? 'the value given is not; not shown' : 'none given'})`, 'read the OTP off the terminal, or ask the vendor support for one');
+  const { config, request, vaultPath } = await targetOf(values, env);
+  const [otp, ...more] = config.otps;
+  if (!otp || more.length > 0) throw new ToolkitError('PCC_USAGE', `pair needs one --otp (${otp ? `${config.otps.length} given` : 'none given'})`, 'read the OTP off the terminal, or ask the vendor support for one');
   // A malformed, open or unwritable vault stops us before the OTP is consumed.
   await prepareVault(vaultPath, env, { mayPair: true });
   const { baseUrl, integratorId } = await openTarget(request);
   const client = createPayConnectClient({ baseUrl, integratorId, redactor: new Redactor(), ...(request.transport ? { transport: request.transport } : {}) });
   try {
-    const name = values.name ?? 'payconnect-conformance';
+    const name = values.name ?? DEFAULTS.pairName;
     const { response: res, credentials } = await pairByOtp(client, { vaultPath, baseUrl, integratorId }, { otp, name, webhookUrl: values['webhook-url'] ?? null, redactor: client.redactor });
     if (!credentials) {
       throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${res.status}: ${client.redactor.redactText(res.rawBody).slice(0, 300)}`, 'check the OTP (six digits, one use) and the integrator id');
@@ -106,11 +100,12 @@ export async function pairCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ru
 
 /** `unpair --target URL --integrator-id ID [--pay-connect-id P] [--vault F]`: the newest pairing by default. */
 export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  if (wantsHelp(argv)) {
-    io.stdout(UNPAIR_USAGE);
+  const { values, help } = parseCommandLine(UNPAIR_COMMAND, argv);
+  if (help) {
+    io.stdout(formatCommandHelp(UNPAIR_COMMAND));
     return 0;
   }
-  const { values, request, vaultPath } = parse(argv, env);
+  const { request, vaultPath } = await targetOf(values, env);
   const { vault } = await prepareVault(vaultPath, env, { mayPair: false }); // a malformed or open vault stops us before any request
   const { baseUrl, integratorId } = await openTarget(request);
   const entries = findPairings(vault, baseUrl, integratorId);

@@ -4,17 +4,24 @@
  * what changed against the recorded verdict, what could not be judged again and what was carried
  * over; exits like a run: 0 pass, 1 a failure of the service, 2 a usage error or a bug of ours.
  */
-import { parseArgs } from 'node:util';
 import { ToolkitError } from '../core/index.ts';
+import { REPORT_FLAGS, formatCommandHelp, parseCommandLine, type CommandSpec } from '../config/index.ts';
 import type { RunIo } from '../engine/index.ts';
 import type { FindingKey, RejudgeResult } from '../transcript/index.ts';
 
-const REJUDGE_USAGE = `usage: payconnect-conformance rejudge <reports dir> [--reports <dir>] [--no-html]
+/** `rejudge`: one reports folder, and run's report flags (re-judging writes no Allure HTML). */
+export const REJUDGE_COMMAND = {
+  name: 'rejudge',
+  synopsis: '<reports dir> [flags]',
+  about: 'Judges the run in <reports dir> (a run or merge; it holds transcript.jsonl.gz) again from its transcript ' +
+    'with the installed toolkit and contract, no network; prints what changed against the recorded verdict.',
+  positionals: { what: 'the reports folder of a run or merge' },
+  sections: [{ heading: 'Output', flags: REPORT_FLAGS.map((f) => (f.name === 'reports'
+    ? { ...f, description: 'Where the re-judged reports go', defaultText: '<reports dir>/rejudged', envText: undefined }
+    : { ...f, description: 'Accepted for symmetry with run: re-judging writes no Allure report', envText: undefined })) }],
+} as const satisfies CommandSpec;
 
-  <reports dir>    the reports folder of a run or merge (it holds transcript.jsonl.gz)
-  --reports <dir>  where the re-judged reports go (default: <reports dir>/rejudged)
-  --no-html        accepted for symmetry with run: re-judging writes no Allure report
-`;
+const HINT = 'run "payconnect-conformance rejudge --help" for the usage';
 
 const line = (f: FindingKey) => `  [${f.check}] ${f.severity} (${f.clause}) ${f.test}: ${f.message}\n`;
 
@@ -36,17 +43,12 @@ export function formatRejudge(r: Pick<RejudgeResult, 'diff' | 'notRejudgeable' |
 }
 
 export async function rejudgeCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { reports: { type: 'string' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, `see:\n${REJUDGE_USAGE}`);
-  }
-  if (parsed.values.help) {
-    io.stdout(REJUDGE_USAGE);
+  const parsed = parseCommandLine(REJUDGE_COMMAND, argv);
+  if (parsed.help) {
+    io.stdout(formatCommandHelp(REJUDGE_COMMAND));
     return 0;
   }
-  if (parsed.positionals.length !== 1) throw new ToolkitError('PCC_USAGE', 'rejudge needs one reports folder', `see:\n${REJUDGE_USAGE}`);
+  if (parsed.positionals.length !== 1) throw new ToolkitError('PCC_USAGE', 'rejudge needs one reports folder', HINT);
   const { rejudgeReports: rejudge } = await import('../engine/command-rejudge.ts');
   const { formatFinalTable } = await import('./table.ts');
   const result = await rejudge(parsed.positionals[0]!, parsed.values.reports ? { out: parsed.values.reports } : {});

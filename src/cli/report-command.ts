@@ -8,19 +8,28 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
-import { resolveConfig } from '../config/index.ts';
+import { DEFAULTS, REPORT_FLAGS, argvOf, flagValue, formatCommandHelp, parseCommandLine, port as portParser, resolveConfig, type CommandSpec } from '../config/index.ts';
 import { ToolkitError } from '../core/index.ts';
 import { REPORT_FILES, generateAllureHtml } from '../report/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
-const REPORT_USAGE = `usage: payconnect-conformance report [--reports <dir>] [--port <n>] [--open] [--no-serve]
+const REPORTS = REPORT_FLAGS.filter((f) => f.name === 'reports');
 
-  --reports <dir>  the reports folder of the run (default: the run's, i.e. ./reports or the config file's)
-  --port <n>       the port to serve on, on 127.0.0.1 (default: 0, a free one)
-  --open           open the report in a browser (xdg-open), else print its address
-  --no-serve       regenerate the report and exit
-`;
+/** `report`: which run's reports, and how to serve them. */
+export const REPORT_COMMAND = {
+  name: 'report',
+  synopsis: '[flags]',
+  about: 'Regenerates the Allure HTML report of the last run from its allure-results and serves it on 127.0.0.1 ' +
+    '(the report loads its data over HTTP, not from file://).',
+  sections: [
+    { heading: 'Output', flags: REPORTS },
+    { heading: 'Serving', flags: [
+      { name: 'port', type: 'string', placeholder: '<n>', description: 'The port to serve on, on 127.0.0.1 (0: a free one)', defaultText: String(DEFAULTS.reportPort) },
+      { name: 'open', type: 'boolean', description: 'Open the report in a browser (xdg-open), else print its address' },
+      { name: 'serve', type: 'boolean', negated: true, description: 'Regenerate the report and exit' },
+    ] },
+  ],
+} as const satisfies CommandSpec;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -104,26 +113,20 @@ export function tryOpen(url: string): Promise<boolean> {
 
 /** Runs `report`; serves until SIGINT/SIGTERM (or `signal`), then returns 0. */
 export async function reportCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo, opts: { signal?: AbortSignal; cwd?: string } = {}): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({ args: argv, options: { reports: { type: 'string' }, port: { type: 'string' }, open: { type: 'boolean' }, 'no-serve': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true }).values;
-  } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, "see 'payconnect-conformance report --help'");
-  }
-  if (args.help) {
-    io.stdout(REPORT_USAGE);
+  const { values: args, help } = parseCommandLine(REPORT_COMMAND, argv);
+  if (help) {
+    io.stdout(formatCommandHelp(REPORT_COMMAND));
     return 0;
   }
-  const port = args.port === undefined ? 0 : Number(args.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ToolkitError('PCC_USAGE', `invalid --port ${args.port}`, 'use a port number from 0 to 65535 (0 picks a free one)');
-  const config = await resolveConfig({ argv: args.reports ? ['--reports', args.reports] : [], env, cwd: opts.cwd ?? process.cwd() });
+  const port = flagValue('port', args.port, portParser) ?? DEFAULTS.reportPort;
+  const config = await resolveConfig({ argv: argvOf(REPORTS, args), env, cwd: opts.cwd ?? process.cwd() });
   const dir = config.reportsDir;
   const results = join(dir, REPORT_FILES.allureResults);
   if (!existsSync(results)) throw new ToolkitError('PCC_USAGE', `no allure-results in ${dir}`, 'run `payconnect-conformance run` first (the report is made from its results)');
   const output = join(dir, REPORT_FILES.allureReport);
   await generateAllureHtml({ resultsDir: results, outputDir: output, historyPath: join(dir, REPORT_FILES.allureHistory), appendHistory: false });
   io.stdout(`report: ${join(output, 'index.html')}\n`);
-  if (args['no-serve']) return 0;
+  if (args.serve === false) return 0;
   const server = await serveReport(output, { port });
   io.stdout(`serving the report at ${server.url} (Ctrl-C to stop)\n`);
   if (args.open && !(await tryOpen(server.url))) io.stdout(`could not open a browser: open ${server.url} yourself\n`);

@@ -3,36 +3,36 @@
  * signer's run produced (src/attest/verify.ts). Exit 0 valid, 1 invalid (every reason listed), 2 a
  * usage error (no such folder, no certificate, a key that is not an Ed25519 public key).
  */
-import { parseArgs } from 'node:util';
 import { ToolkitError } from '../core/index.ts';
+import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../config/index.ts';
 import type { RunIo } from '../engine/index.ts';
 
-const USAGE = `usage: payconnect-conformance verify-certificate <reports dir> --public-key <file>
+/** `verify-certificate`: a signed run's reports folder and the signer's public key. */
+export const VERIFY_CERTIFICATE_COMMAND = {
+  name: 'verify-certificate',
+  synopsis: '<reports dir> --public-key <file>',
+  about: 'Checks a signed run\'s reports folder (certificate.intoto.json, transcript.jsonl.gz and summary.json in it): ' +
+    'the signature, the digest of every subject (the transcript, summary.json, and the contract and sources of the ' +
+    'installed toolkit, which must be the version that ran), that the tests listed are the complete set the toolkit\'s ' +
+    'suites declare, and that re-judging the transcript gives the signed verdict.',
+  positionals: { what: 'the reports folder of a run signed with --sign-key' },
+  sections: [{ heading: 'Flags', flags: [
+    { name: 'public-key', type: 'string', placeholder: '<file>', description: 'The signer\'s Ed25519 public key (PEM), e.g. openssl pkey -in signing.pem -pubout' },
+  ] }],
+  notes: 'Exit 0 valid, 1 invalid (every reason listed), 2 usage error.',
+} as const satisfies CommandSpec;
 
-  <reports dir>        the reports folder of a run signed with --sign-key (certificate.intoto.json,
-                       transcript.jsonl.gz and summary.json in it)
-  --public-key <file>  the signer's Ed25519 public key (PEM), e.g. openssl pkey -in signing.pem -pubout
-
-Checks the signature, the digest of every subject (the transcript, summary.json, and the contract and
-sources of the installed toolkit, which must be the version that ran), that the tests listed are the
-complete set the toolkit's suites declare, and that re-judging the transcript gives the signed verdict.
-Exit 0 valid, 1 invalid (every reason listed), 2 usage error.
-`;
+const HINT = 'run "payconnect-conformance verify-certificate --help" for the usage';
 
 export async function verifyCertificateCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'public-key': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (e) {
-    throw new ToolkitError('PCC_USAGE', (e as Error).message, `see:\n${USAGE}`);
-  }
-  if (parsed.values.help) {
-    io.stdout(USAGE);
+  const parsed = parseCommandLine(VERIFY_CERTIFICATE_COMMAND, argv);
+  if (parsed.help) {
+    io.stdout(formatCommandHelp(VERIFY_CERTIFICATE_COMMAND));
     return 0;
   }
   const [dir, ...extra] = parsed.positionals;
-  if (!dir) throw new ToolkitError('PCC_USAGE', 'verify-certificate needs the reports folder of a signed run', `see:\n${USAGE}`);
-  if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, `see:\n${USAGE}`);
+  if (!dir) throw new ToolkitError('PCC_USAGE', 'verify-certificate needs the reports folder of a signed run', HINT);
+  if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, HINT);
   if (!parsed.values['public-key']) throw new ToolkitError('PCC_USAGE', 'verify-certificate needs --public-key', 'give the signer\'s Ed25519 public key (PEM)');
   const { loadPublicKey, verifyCertificate } = await import('../attest/index.ts');
   const publicKey = loadPublicKey(parsed.values['public-key']);

@@ -35,8 +35,9 @@ describe('certify-client usage', () => {
   it.each([
     [['--'], /^PCC_USAGE: no command after --\n {2}fix: certify-client \[options\] -- <command>/],
     [[], /^PCC_USAGE: no command to certify\n {2}fix: /],
-    [['--bogus', '--', 'x'], /^PCC_USAGE: unknown flag --bogus\n {2}fix: remove it/],
-    [['--timeout', 'soon', '--', 'x'], /^PCC_USAGE: --timeout is "soon"\n {2}fix: give a duration/],
+    [['--bogus', '--', 'x'], /^PCC_USAGE: unknown flag --bogus\n {2}fix: run "payconnect-conformance certify-client --help" to list every flag/],
+    [['--timout', '2s', '--', 'x'], /^PCC_USAGE: unknown flag --timout; did you mean --timeout\?\n {2}fix: /],
+    [['--timeout', 'soon', '--', 'x'], /^PCC_USAGE: invalid --timeout "soon": not a duration\n {2}fix: write a duration/],
     [['--recording', '/nonexistent/rec.jsonl'], /^PCC_USAGE: --recording \/nonexistent\/rec.jsonl cannot be read \(ENOENT\)\n {2}fix: /],
     [['--recording', 'x', '--', 'y'], /^PCC_USAGE: both --recording and a command after -- are given\n {2}fix: /],
     [['stray'], /^PCC_USAGE: unexpected argument stray\n {2}fix: put the command after --/],

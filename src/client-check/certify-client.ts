@@ -16,8 +16,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { DEFAULTS, REPORT_FLAGS, duration, durationWithin, flagValue, formatCommandHelp, formatDuration, integer, parseCommandLine, runFlagsNamed, type CommandSpec } from '../config/index.ts';
 import type { RunIo } from '../engine/run-conformance.ts';
 import { writeRecordReports } from '../report/record-reports.ts';
 import { CommandTranscript } from '../transcript/command-transcript.ts';
@@ -25,7 +25,7 @@ import { summaryExtras } from '../transcript/summary-extras.ts';
 import type { RunRecord, TestRecord } from '../report/records.ts';
 import { type RunInfo, sha256Hex } from '../report/run-info.ts';
 import { prepareReportsDir } from '../report/write.ts';
-import { type SimRecordEntry, type SimulatorHandle, startSimulator } from '../simulator/index.ts';
+import { SIMULATOR_DEFAULTS, type SimRecordEntry, type SimulatorHandle, startSimulator } from '../simulator/index.ts';
 import { CLIENT_PROFILE_DEFAULTS, type ClientProfile, clientRunOf, readRecordingFile } from './client-run.ts';
 import { CLIENT_CAPABILITY, judgeClient } from './judge.ts';
 import { CLIENT_RULES } from './rules.ts';
@@ -34,72 +34,53 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';
 
 /** The integrator id given to the client unless --integrator-id says otherwise. */
-export const DEFAULT_CLIENT_INTEGRATOR_ID = 'pos-client';
+export const DEFAULT_CLIENT_INTEGRATOR_ID = DEFAULTS.certifyClient.integratorId;
 
-/** The usage text of certify-client. */
-export const CERTIFY_CLIENT_USAGE = `usage: certify-client [options] -- <command> [args...]
-       certify-client [options] --recording FILE
+const ms = (n: number) => formatDuration(n);
 
-Runs <command> against the embedded simulator and judges how it uses Pay-Connect; or judges a
-recording that 'sim --record FILE' made while a client was run by hand. The command gets
-PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID and a fresh PAYCONNECT_OTP in its environment; its
-credentials and webhook key come from pairing, its webhook endpoint is the webhook_url it gives there.
+/** `certify-client`: a recording or a command after `--`, run's report flags, the simulator's settings. */
+export const CERTIFY_CLIENT_COMMAND = {
+  name: 'certify-client',
+  synopsis: '[flags] -- <command> [args...]  |  [flags] --recording <file>',
+  about: 'Runs <command> against the embedded simulator and judges how it uses Pay-Connect; or judges a ' +
+    'recording that \'sim --record FILE\' made while a client was run by hand. The command gets ' +
+    'PAYCONNECT_BASE_URL, PAYCONNECT_INTEGRATOR_ID and a fresh PAYCONNECT_OTP in its environment; its ' +
+    'credentials and webhook key come from pairing, its webhook endpoint is the webhook_url it gives there.\n\n' +
+    'With --tls the simulator serves HTTPS (PAYCONNECT_BASE_URL=https://localhost:PORT) with a certificate ' +
+    'of a throw-away CA, and the command also gets PAYCONNECT_CA_FILE, that CA\'s certificate (PEM): the ' +
+    'client must trust it to connect, as it would trust its staging service\'s CA. The Node way: read the ' +
+    'file into the \'ca\' of its HTTP agent, beside tls.rootCertificates, or start Node with ' +
+    'NODE_EXTRA_CA_CERTS=$PAYCONNECT_CA_FILE. certify-client sets neither: how the client handles TLS is ' +
+    'part of what is tested, and a client that does not connect is not certified.',
+  dashDash: true,
+  // Accepted only to say where a command goes (after --).
+  positionals: { what: 'none: the command goes after --' },
+  sections: [
+    { heading: 'Client', flags: [
+      { name: 'recording', type: 'string', placeholder: '<file>', description: 'Judge this recording instead of running a command' },
+      { name: 'timeout', type: 'string', placeholder: '<duration>', description: 'The command is killed after this long, e.g. 30s, 2m', defaultText: ms(DEFAULTS.certifyClient.timeoutMs) },
+      { name: 'integrator-id', type: 'string', placeholder: '<id>', description: 'The integrator id given to the command', defaultText: DEFAULTS.certifyClient.integratorId },
+      { name: 'tls', type: 'boolean', description: 'The simulator serves HTTPS; the command gets PAYCONNECT_CA_FILE to trust (see above)' },
+    ] },
+    { heading: 'Output', flags: [
+      { ...runFlagsNamed('strict')[0]!, description: 'Profile and sandbox rules fail instead of warning', envText: undefined },
+      ...REPORT_FLAGS.map((f) => ({ ...f, envText: undefined })),
+    ] },
+    { heading: 'Simulator and profile', flags: [
+      { name: 'token-lifetime', type: 'string', placeholder: '<seconds>', description: 'The simulator\'s token lifetime, to see renewal on 401', defaultText: String(SIMULATOR_DEFAULTS.tokenLifetimeSec) },
+      { name: 'step-delay', type: 'string', placeholder: '<duration>', description: 'The virtual terminal\'s step delay, 0 to 1s', defaultText: ms(SIMULATOR_DEFAULTS.stepDelayMs) },
+      { name: 'seed', type: 'string', placeholder: '<n>', description: 'The simulator\'s seed', defaultText: 'random' },
+      { name: 'min-poll-interval', type: 'string', placeholder: '<duration>', description: 'Polls of one transaction at least this far apart', defaultText: ms(CLIENT_PROFILE_DEFAULTS.minPollIntervalMs) },
+      { name: 'busy-retry-min', type: 'string', placeholder: '<duration>', description: 'After a 409, the same request waits at least this long', defaultText: ms(CLIENT_PROFILE_DEFAULTS.busyRetryMinMs) },
+    ] },
+  ],
+  notes: 'exit: 0 certified (warnings allowed), 1 not certified, 2 usage or toolkit error',
+} as const satisfies CommandSpec;
 
-With --tls the simulator serves HTTPS (PAYCONNECT_BASE_URL=https://localhost:PORT) with a certificate
-of a throw-away CA, and the command also gets PAYCONNECT_CA_FILE, that CA's certificate (PEM): the
-client must trust it to connect, as it would trust its staging service's CA. The Node way: read the
-file into the 'ca' of its HTTP agent, beside tls.rootCertificates, or start Node with
-NODE_EXTRA_CA_CERTS=$PAYCONNECT_CA_FILE. certify-client sets neither: how the client handles TLS is
-part of what is tested, and a client that does not connect is not certified.
-
-options:
-  --recording FILE       judge this recording instead of running a command
-  --reports DIR          where the reports go (default reports)
-  --timeout DURATION     the command is killed after this long, e.g. 30s, 2m (default 2m)
-  --strict               profile and sandbox rules fail instead of warning
-  --no-html              skip the Allure HTML report
-  --integrator-id ID     the integrator id given to the command (default ${DEFAULT_CLIENT_INTEGRATOR_ID})
-  --token-lifetime SEC   the simulator's token lifetime, to see renewal on 401 (default 3600)
-  --step-delay MS        the virtual terminal's step delay, 0..1000 (default 50)
-  --seed N               the simulator's seed (default random)
-  --min-poll-interval MS polls of one transaction at least this far apart (default ${CLIENT_PROFILE_DEFAULTS.minPollIntervalMs})
-  --busy-retry-min MS    after a 409, the same request waits at least this long (default ${CLIENT_PROFILE_DEFAULTS.busyRetryMinMs})
-  --tls                  the simulator serves HTTPS; the command gets PAYCONNECT_CA_FILE to trust (see above)
-
-exit: 0 certified (warnings allowed), 1 not certified, 2 usage or toolkit error`;
-
-const FLAGS = {
-  recording: { type: 'string' },
-  reports: { type: 'string' },
-  timeout: { type: 'string' },
-  strict: { type: 'boolean' },
-  'no-html': { type: 'boolean' },
-  'integrator-id': { type: 'string' },
-  'token-lifetime': { type: 'string' },
-  'step-delay': { type: 'string' },
-  seed: { type: 'string' },
-  'min-poll-interval': { type: 'string' },
-  'busy-retry-min': { type: 'string' },
-  tls: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+/** The usage text of certify-client (printed with a newline after it). */
+export const CERTIFY_CLIENT_USAGE = formatCommandHelp(CERTIFY_CLIENT_COMMAND).replace(/\n$/, '');
 
 const usage = (what: string, fix: string) => new ToolkitError('PCC_USAGE', what, fix);
-
-function int(flag: string, v: string | undefined, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = /^[0-9]+$/.test(v) ? Number(v) : NaN;
-  if (!(n >= min && n <= max)) throw usage(`--${flag} is ${JSON.stringify(v)}`, `give a whole number from ${min} to ${max}`);
-  return n;
-}
-
-function duration(flag: string, v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(v.trim());
-  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[(m[2] ?? 'ms') as 'ms'] : NaN;
-  if (!(Number.isSafeInteger(ms) && ms > 0)) throw usage(`--${flag} is ${JSON.stringify(v)}`, 'give a duration such as 500ms, 30s or 2m');
-  return ms;
-}
 
 /** What the command line asks for. */
 export interface CertifyClientOptions {
@@ -123,22 +104,10 @@ export interface CertifyClientOptions {
  * @throws ToolkitError PCC_USAGE
  */
 export function parseCertifyClientArgs(argv: string[]): CertifyClientOptions | 'help' {
-  const dash = argv.indexOf('--');
-  const flags = dash === -1 ? argv : argv.slice(0, dash);
-  const command = dash === -1 ? null : argv.slice(dash + 1);
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({ args: flags, options: FLAGS, strict: true, allowPositionals: false }));
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const flag = /'([^']+)'/.exec(err.message)?.[1] ?? '';
-    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw usage(`unknown flag ${flag}`, 'remove it (certify-client --help lists the flags)');
-    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw usage(`${flag.split(' ')[0]} needs a value`, `${flag.split(' ')[0]} <value>, or see certify-client --help`);
-    if (err.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') throw usage(`unexpected argument ${flag}`, 'put the command after --: certify-client [options] -- <command> [args...]');
-    throw usage(err.message, 'see certify-client --help');
-  }
-  if (values.help) return 'help';
-  const str = (k: string) => values[k] as string | undefined;
+  const { values, positionals, help, rest: command } = parseCommandLine(CERTIFY_CLIENT_COMMAND, argv);
+  if (help) return 'help';
+  if (positionals.length > 0) throw usage(`unexpected argument ${positionals[0]}`, 'put the command after --: certify-client [options] -- <command> [args...]');
+  const str = (k: keyof typeof values) => values[k] as string | undefined;
   const recording = str('recording') ?? null;
   if (recording !== null && command !== null) throw usage('both --recording and a command after -- are given', 'either judge a recording or run a command, not both');
   if (recording === null && (command === null || command.length === 0)) {
@@ -148,25 +117,26 @@ export function parseCertifyClientArgs(argv: string[]): CertifyClientOptions | '
   if (recording !== null && values.tls === true) {
     throw usage('--tls is given with --recording', 'drop --tls: a recording is judged as it was made (record a TLS client with sim --tls --record FILE)');
   }
-  const integratorId = str('integrator-id') ?? DEFAULT_CLIENT_INTEGRATOR_ID;
+  const integratorId = str('integrator-id') ?? DEFAULTS.certifyClient.integratorId;
   if (integratorId.trim() === '') throw usage('--integrator-id is empty', 'give an integrator id, e.g. --integrator-id acme');
-  const reportsDir = str('reports') ?? 'reports';
+  const reportsDir = str('reports') ?? DEFAULTS.reports;
   if (reportsDir.trim() === '') throw usage('--reports is empty', 'give a folder, e.g. --reports reports');
-  const stepDelayMs = int('step-delay', str('step-delay'), 0, 1000);
+  const stepDelayMs = flagValue('step-delay', str('step-delay'), durationWithin(0, 1000));
+  const within = (flag: 'min-poll-interval' | 'busy-retry-min') => flagValue(flag, str(flag), durationWithin(0, 3_600_000));
   return {
     command, recording, reportsDir,
-    timeoutMs: duration('timeout', str('timeout')) ?? 120_000,
+    timeoutMs: flagValue('timeout', str('timeout'), duration(1)) ?? DEFAULTS.certifyClient.timeoutMs,
     strict: values.strict === true,
-    html: values['no-html'] !== true,
+    html: values.html ?? DEFAULTS.html,
     integratorId,
-    tokenLifetimeSec: int('token-lifetime', str('token-lifetime'), 1, 86_400 * 365),
+    tokenLifetimeSec: flagValue('token-lifetime', str('token-lifetime'), integer(1, 86_400 * 365, 'give a whole number of seconds from 1 to 31536000')),
     stepDelayMs,
-    seed: int('seed', str('seed'), 0, 2 ** 32 - 1),
+    seed: flagValue('seed', str('seed'), integer(0, 2 ** 32 - 1, 'give a whole number from 0 to 4294967295')),
     tls: values.tls === true,
     settings: {
       ...CLIENT_PROFILE_DEFAULTS,
-      minPollIntervalMs: int('min-poll-interval', str('min-poll-interval'), 0, 3_600_000) ?? CLIENT_PROFILE_DEFAULTS.minPollIntervalMs,
-      busyRetryMinMs: int('busy-retry-min', str('busy-retry-min'), 0, 3_600_000) ?? CLIENT_PROFILE_DEFAULTS.busyRetryMinMs,
+      minPollIntervalMs: within('min-poll-interval') ?? CLIENT_PROFILE_DEFAULTS.minPollIntervalMs,
+      busyRetryMinMs: within('busy-retry-min') ?? CLIENT_PROFILE_DEFAULTS.busyRetryMinMs,
     },
   };
 }

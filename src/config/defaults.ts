@@ -80,4 +80,26 @@ export const DEFAULTS = Object.freeze({
   }),
   /** Looked for in the working directory, in this order, when no config file is named. @default ['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] */
   configFiles: Object.freeze(['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] as const),
+  /** The name `pair` gives a pairing unless --name says otherwise. @default 'payconnect-conformance' */
+  pairName: 'payconnect-conformance',
+  /** `report`: the port the report is served on, on 127.0.0.1 (0: a free one). @default 0 */
+  reportPort: 0,
+  /** `check-pact`: where its reports go. @default 'reports/pact-check' */
+  checkPactReports: 'reports/pact-check',
+  /** `check-receiver`: an answer later than this is a warning; and where its reports go. */
+  checkReceiver: Object.freeze({
+    /** @default 10_000 */
+    timeoutMs: 10_000,
+    /** @default 'reports/receiver' */
+    reports: 'reports/receiver',
+  }),
+  /** `certify-client`. */
+  certifyClient: Object.freeze({
+    /** The client's command is killed after this long. @default 120_000 */
+    timeoutMs: 120_000,
+    /** The integrator id given to the client. @default 'pos-client' */
+    integratorId: 'pos-client',
+  }),
+  /** `sim`: how many fresh OTPs it prints at the start. @default 5 */
+  simOtps: 5,
 } as const);

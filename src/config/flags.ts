@@ -3,35 +3,20 @@
  * must have a row (checked at compile time), and the parser, the environment names and the help
  * text are all derived from the rows.
  */
-import { parseArgs } from 'node:util';
-import { ToolkitError } from '../core/errors.ts';
 import type { Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
 import { formatDuration } from './duration.ts';
-import { didYouMean } from './messages.ts';
+import { type CommandSpec, type FlagRow, parseCommandLine } from './command-line.ts';
 import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
 
 /** The help sections, in order. */
 export type RunFlagGroup = 'target' | 'network' | 'run' | 'output' | 'simulator';
 
 /** One row of {@link RUN_FLAGS}. */
-export interface RunFlag {
-  /** The long name, without dashes (`integrator-id`). */
-  readonly name: string;
-  /** The option it sets. */
+export interface RunFlag extends FlagRow {
+  /** The option it sets; a repeatable flag's items may also be comma-separated. */
   readonly key: OptionKey;
-  /** Booleans also accept `--no-<name>`. */
-  readonly type: 'string' | 'boolean';
-  /** May be repeated; commas separate items too. */
-  readonly multiple?: boolean;
-  /** The value as shown in help (`<duration>`). */
-  readonly placeholder?: string;
   readonly group: RunFlagGroup;
-  readonly description: string;
-  /** The default as shown in help; absent when there is none. */
-  readonly defaultText?: string;
-  /** Shown in help as `--no-<name>`, since the default is on. */
-  readonly negated?: boolean;
 }
 
 const TABLE = [
@@ -147,9 +132,53 @@ export function flagOf(key: OptionKey): RunFlag {
   return RUN_FLAGS.find((f) => f.key === key)!;
 }
 
-const OPTIONS = Object.fromEntries(RUN_FLAGS.map((f) => [f.name, { type: f.type, multiple: f.multiple ?? false }]));
-const SPELLINGS = RUN_FLAGS.flatMap((f) => (f.type === 'boolean' ? [`--${f.name}`, `--no-${f.name}`] : [`--${f.name}`]));
-const HELP_HINT = 'run "payconnect-conformance run --help" to list every flag';
+type TableRow = (typeof TABLE)[number];
+type WithEnv<R> = R & { readonly envText: string };
+
+/** A row of `run` as another command shows it: with its environment variable, which resolveConfig reads. */
+function withEnv<R extends RunFlag>(flag: R): WithEnv<R> {
+  const env = flag.negated ? `${envVarOf(flag)}=0 or PAYCONNECT_NO_${flag.name.toUpperCase()}=1` : envVarOf(flag);
+  return { ...flag, envText: env };
+}
+
+/** Rows of `run`'s table by name, for the shared groups (literal names kept, so values stay typed). */
+export function runFlagsNamed<const N extends TableRow['name']>(...names: N[]): WithEnv<Extract<TableRow, { name: N }>>[] {
+  return names.map((n) => withEnv(TABLE.find((f) => f.name === n)!)) as WithEnv<Extract<TableRow, { name: N }>>[];
+}
+
+/**
+ * TARGET: how a command reaches the service (pair, unpair, verify-pacts, run). Resolved like `run`'s
+ * (flag > env > config file > default) by resolveConfig.
+ */
+export const TARGET_FLAGS = runFlagsNamed('target', 'integrator-id', 'otp', 'vault', 'allow-production');
+
+/** The webhook receiver's address and public URL (verify-pacts, run). */
+export const WEBHOOK_FLAGS = runFlagsNamed('webhook-listen', 'webhook-public-url');
+
+/** NETWORK: TLS and proxy towards the service (pair, unpair, verify-pacts, check-receiver, run). */
+export const NETWORK_FLAGS = runFlagsNamed('ca-file', 'client-cert', 'client-key', 'proxy');
+
+/** REPORT: where the reports go and whether the HTML is written (every command that writes reports). */
+export const REPORT_FLAGS = runFlagsNamed('reports', 'html');
+
+const HEADINGS: Record<RunFlagGroup, string> = {
+  target: 'Target',
+  network: 'Network (TLS and proxies towards a URL target)',
+  run: 'Run',
+  output: 'Output',
+  simulator: 'Simulator (only with --target sim)',
+};
+
+/** `run` as a command of the kit: its rows by group, each with its environment variable. */
+export const RUN_COMMAND = {
+  name: 'run',
+  synopsis: '[flags]',
+  about: 'Runs the Pay-Connect conformance suites against a target. Every flag can also be set by its ' +
+    'environment variable (lists comma-separated, booleans 1, true, 0 or false) or in ' +
+    'payconnect.config.ts with `export default defineConfig({ ... })`. ' +
+    'Precedence: flag > environment > config file > default.',
+  sections: (Object.keys(HEADINGS) as RunFlagGroup[]).map((group) => ({ heading: HEADINGS[group], flags: RUN_FLAGS.filter((f) => f.group === group).map(withEnv) })),
+} as const satisfies CommandSpec;
 
 /**
  * Parses the `run` arguments (after the command name) into candidates, one per flag given.
@@ -158,64 +187,14 @@ const HELP_HINT = 'run "payconnect-conformance run --help" to list every flag';
  *   missing or ambiguous value, a value given to a boolean, or a positional argument
  */
 export function parseRunFlags(argv: readonly string[]): Candidates {
-  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
-  try {
-    ({ values } = parseArgs({ args: joinNegativeValues(argv), options: OPTIONS, strict: true, allowPositionals: false, allowNegative: true }));
-  } catch (error) {
-    throw usageError(error, argv);
-  }
+  const { values } = parseCommandLine(RUN_COMMAND, argv);
+  const given = values as Record<string, unknown>;
   const out: Candidates = {};
   for (const flag of RUN_FLAGS) {
-    const value = values[flag.name];
+    const value = given[flag.name];
     if (value === undefined) continue;
     const spelled = value === false ? `--no-${flag.name}` : `--${flag.name}`;
     out[flag.key] = { value, source: 'flag', where: `flag ${spelled}` };
   }
   return out;
-}
-
-/**
- * `--runs -3` as `--runs=-3`: Node's parser takes a value that starts with a dash for a flag and
- * calls the argument ambiguous; a negative number is a value, for our own validation to judge.
- */
-function joinNegativeValues(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const next = argv[i + 1];
-    const flag = /^--([a-z-]+)$/.exec(a)?.[1];
-    if (flag && OPTIONS[flag as keyof typeof OPTIONS]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
-      out.push(`${a}=${next}`);
-      i++;
-    } else out.push(a);
-  }
-  return out;
-}
-
-function usageError(error: unknown, argv: readonly string[]): ToolkitError {
-  const code = (error as { code?: unknown }).code;
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const flag = firstUnknown(argv) ?? '(unknown)';
-    return new ToolkitError('PCC_USAGE', `unknown flag ${flag}${didYouMean(flag, SPELLINGS)}`, HELP_HINT, { cause: error });
-  }
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
-    const arg = tokensOf(argv).find((t) => t.kind === 'positional')?.value ?? '';
-    return new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(arg)}: run takes flags only`,
-      `to choose suites, use --suite <name>; ${HELP_HINT}`, { cause: error });
-  }
-  const message = error instanceof Error ? error.message.replace(/\s*\n\s*/g, ' ') : String(error);
-  return new ToolkitError('PCC_USAGE', message, HELP_HINT, { cause: error });
-}
-
-/** The first flag that parseArgs does not know, as the user spelled it. */
-function firstUnknown(argv: readonly string[]): string | undefined {
-  for (const token of tokensOf(argv)) {
-    if (token.kind === 'option' && !SPELLINGS.includes(token.rawName)) return token.rawName;
-  }
-  return undefined;
-}
-
-/** A lenient re-parse, only to find what the strict one rejected. */
-function tokensOf(argv: readonly string[]) {
-  return parseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, allowNegative: true, tokens: true }).tokens;
 }

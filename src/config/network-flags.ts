@@ -1,7 +1,7 @@
 /**
- * The network flags (`--ca-file`, `--client-cert`, `--client-key`, `--proxy`) for the commands that
- * parse their own arguments (pair, unpair, verify-pacts, check-receiver): the same rows as `run`'s,
- * the same environment variables, the same parsing. `run` reads them through its flag table.
+ * The transport settings of the network flags (`--ca-file`, `--client-cert`, `--client-key`,
+ * `--proxy`; the rows are NETWORK_FLAGS of flags.ts) for a command that does not resolve a whole run
+ * configuration (check-receiver): the same environment variables, the same parsing as `run`'s.
  */
 import { resolve as resolvePath } from 'node:path';
 import type { TransportSettings } from '../transport/transport.ts';
@@ -16,18 +16,6 @@ const ROWS = [
   { key: 'tls.clientKey', setting: 'clientKey' },
   { key: 'proxy', setting: 'proxy' },
 ] as const satisfies readonly { key: OptionKey; setting: keyof TransportSettings }[];
-
-/** The parseArgs options of the network flags. */
-export const NETWORK_PARSE_OPTIONS = Object.fromEntries(ROWS.map((r) => [flagOf(r.key).name, { type: 'string' as const }])) as
-  Record<'ca-file' | 'client-cert' | 'client-key' | 'proxy', { type: 'string' }>;
-
-/** The help lines of the network flags, as `run --help` words them. */
-export function networkUsage(column = 24): string {
-  return ROWS.map((r) => {
-    const flag = flagOf(r.key);
-    return `  ${`--${flag.name} ${flag.placeholder ?? ''}`.padEnd(column)}${flag.description} (env ${envVarOf(flag)})`;
-  }).join('\n');
-}
 
 /**
  * The transport settings from parsed flag values, else the environment (PAYCONNECT_CA_FILE, ...);

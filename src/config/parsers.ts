@@ -4,7 +4,7 @@
  * with the reason and the fix; the resolver adds which option it was and where it came from.
  */
 import { isIP, isIPv4, isIPv6 } from 'node:net';
-import { DURATION_HINT, tryParseDuration } from './duration.ts';
+import { DURATION_HINT, formatDuration, tryParseDuration } from './duration.ts';
 import { didYouMean, typeOf } from './messages.ts';
 import type { ResolvedTarget } from './types.ts';
 
@@ -213,6 +213,28 @@ export function duration(min: number): Parser<number> {
     return result.ms;
   };
 }
+
+/** A duration in milliseconds from `min` to `max` (a command's bounded timeout). */
+export function durationWithin(min: number, max: number): Parser<number> {
+  const hint = `give a duration from ${formatDuration(min)} to ${formatDuration(max)}, such as 500ms, 30s or 2m`;
+  const any = duration(0);
+  return (value, fromText) => {
+    let ms: number;
+    try {
+      ms = any(value, fromText);
+    } catch (e) {
+      if (e instanceof InvalidValue) throw new InvalidValue(e.reason, hint);
+      throw e;
+    }
+    if (ms < min || ms > max) throw new InvalidValue(`must be from ${formatDuration(min)} to ${formatDuration(max)}`, hint);
+    return ms;
+  };
+}
+
+const PORT_HINT = 'give a port number from 0 to 65535 (0 picks a free one)';
+
+/** A TCP port to listen on, 0 to 65535 (0: any free one). */
+export const port: Parser<number> = integer(0, 65_535, PORT_HINT);
 
 /** A probability above 0 and at most 1: a decimal from text, a number from a file. */
 export function probability(hint: string): Parser<number> {

@@ -6,10 +6,8 @@
  * the toolkit.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
-import { DURATION_HINT, formatDuration, tryParseDuration } from '../config/duration.ts';
-import { NETWORK_PARSE_OPTIONS, networkSettingsFrom } from '../config/network-flags.ts';
+import { DEFAULTS, NETWORK_FLAGS, REPORT_FLAGS, durationWithin, flagValue, formatCommandHelp, formatDuration, networkSettingsFrom, parseCommandLine, runFlagsNamed, spellingsOf, type CommandSpec } from '../config/index.ts';
 import { loadTransport, type Transport } from '../transport/index.ts';
 import { CONTRACT_FILE, type RunIo, contractSha256, toolInfo } from '../engine/index.ts';
 import { type RunInfo, type TestRecord, findingLine, prepareReportsDir, writeRecordReports } from '../report/index.ts';
@@ -21,8 +19,8 @@ import { ANSWERED_IN_TIME, RECEIVER_RULES, RULE_IDS } from './rules.ts';
 /** The environment variable that holds the webhook secret key. */
 export const SECRET_ENV = 'PAYCONNECT_WEBHOOK_SECRET';
 
-/** Defaults of the command's flags. */
-export const CHECK_RECEIVER_DEFAULTS = { timeoutMs: 10_000, reports: 'reports/receiver' } as const;
+/** Defaults of the command's flags (config/defaults.ts). */
+export const CHECK_RECEIVER_DEFAULTS = DEFAULTS.checkReceiver;
 
 /**
  * The --timeout the command takes: below 100 ms a loopback answer is late by scheduling alone; above
@@ -33,38 +31,42 @@ export const TIMEOUT_BOUNDS = { minMs: 100, maxMs: 120_000 } as const;
 
 const ruleLines = [...RECEIVER_RULES, ANSWERED_IN_TIME].map((r) => `  ${r.id.padEnd(34)} ${r.source === 'spec' ? 'failure' : 'warning'}  ${r.clause}`).join('\n');
 
-export const CHECK_RECEIVER_USAGE = `usage: payconnect-conformance check-receiver --url <url> [options]
-
-Judges your webhook endpoint: sends it Pay-Connect deliveries as sandbox.md describes them (POST,
-Content-Type: application/json, body {"data","event","event_id"} with sorted keys, header Signature =
-lowercase hex HMAC-SHA256 of the exact body bytes keyed with your webhook_secret_key), genuine and
-forged, and checks each answer. The deliveries name transactions your system never started (ids
-pcc-check-...): answer them 2xx and ignore them, as you would any event you cannot use.
-
-The secret key: environment variable ${SECRET_ENV}, or --secret-file (never a flag value; never
-printed or written to a report).
-
-options:
-  --url <url>            the endpoint to judge (http or https; required)
-  --secret-file <file>   a file holding the webhook secret key (one trailing newline is ignored)
-  --timeout <duration>   an answer later than this is a warning (default ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}; ${formatDuration(TIMEOUT_BOUNDS.minMs)} to ${formatDuration(TIMEOUT_BOUNDS.maxMs)});
-                         ${TIMEOUTS_IN_A_ROW} deliveries in a row not answered within it: the receiver is given up
-                         as too slow (a failure; the rules left are not checked)
-  --strict               profile rules (warnings) fail too
-  --reports <dir>        where the reports go (default ${CHECK_RECEIVER_DEFAULTS.reports})
-  --no-html              skip the Allure HTML report
-  --ca-file <file>       a PEM file of CAs to trust for an https receiver (env PAYCONNECT_CA_FILE)
-  --client-cert <file>   a client certificate to present to it (PEM with --client-key, or .p12)
-  --client-key <file>    the PEM key of --client-cert (passphrase: PAYCONNECT_CLIENT_KEY_PASSPHRASE)
-  -h, --help             this text
-
-rules (severity without --strict, clause):
+/** `check-receiver`: the endpoint, the secret's file, the timeout, run's report flags and TLS flags. */
+export const CHECK_RECEIVER_COMMAND = {
+  name: 'check-receiver',
+  synopsis: '--url <url> [flags]',
+  about: 'Judges your webhook endpoint: sends it Pay-Connect deliveries as sandbox.md describes them (POST, ' +
+    'Content-Type: application/json, body {"data","event","event_id"} with sorted keys, header Signature = ' +
+    'lowercase hex HMAC-SHA256 of the exact body bytes keyed with your webhook_secret_key), genuine and ' +
+    'forged, and checks each answer. The deliveries name transactions your system never started (ids ' +
+    'pcc-check-...): answer them 2xx and ignore them, as you would any event you cannot use.\n\n' +
+    `The secret key: environment variable ${SECRET_ENV}, or --secret-file (never a flag value; never ` +
+    'printed or written to a report).',
+  // Accepted only to be refused without echoing them (a stray argument may be the secret).
+  positionals: { what: 'none' },
+  sections: [
+    { heading: 'Receiver', flags: [
+      { name: 'url', type: 'string', placeholder: '<url>', description: 'The endpoint to judge (http or https; required)' },
+      { name: 'secret-file', type: 'string', placeholder: '<file>', description: 'A file holding the webhook secret key (one trailing newline is ignored)' },
+      { name: 'timeout', type: 'string', placeholder: '<duration>', defaultText: `${formatDuration(DEFAULTS.checkReceiver.timeoutMs)}; ${formatDuration(TIMEOUT_BOUNDS.minMs)} to ${formatDuration(TIMEOUT_BOUNDS.maxMs)}`,
+        description: `An answer later than this is a warning; ${TIMEOUTS_IN_A_ROW} deliveries in a row not answered within it: the receiver is given up as too slow (a failure; the rules left are not checked)` },
+    ] },
+    { heading: 'Output', flags: [
+      { ...runFlagsNamed('strict')[0]!, description: 'Profile rules (warnings) fail too', envText: undefined },
+      ...REPORT_FLAGS.map((f) => (f.name === 'reports' ? { ...f, defaultText: DEFAULTS.checkReceiver.reports, envText: undefined } : { ...f, envText: undefined })),
+    ] },
+    { heading: 'TLS towards an https receiver', flags: NETWORK_FLAGS.filter((f) => f.name !== 'proxy') },
+  ],
+  notes: `rules (severity without --strict, clause):
 ${ruleLines}
 
 exit: 0 every rule passed (warnings allowed), 1 a failure (an unreachable or too slow receiver is
 one; the rules it kept from being checked are not checked, never passed), 2 usage or toolkit error.
-reports: summary.json, junit.xml, certification.md/.html, allure-results/, allure-report/index.html
-`;
+reports: summary.json, junit.xml, certification.md/.html, allure-results/, allure-report/index.html`,
+} as const satisfies CommandSpec;
+
+/** The help of check-receiver. */
+export const CHECK_RECEIVER_USAGE = formatCommandHelp(CHECK_RECEIVER_COMMAND);
 
 const usage = (message: string, fix: string) => new ToolkitError('PCC_USAGE', message, fix);
 
@@ -103,20 +105,6 @@ function readSecretFile(path: string): string {
   return secret;
 }
 
-/** The flags of check-receiver (the secret is never one: see SECRET_ENV and --secret-file). */
-const OPTIONS = {
-  url: { type: 'string' },
-  'secret-file': { type: 'string' },
-  timeout: { type: 'string' },
-  strict: { type: 'boolean' },
-  reports: { type: 'string' },
-  'no-html': { type: 'boolean' },
-  'ca-file': NETWORK_PARSE_OPTIONS['ca-file'],
-  'client-cert': NETWORK_PARSE_OPTIONS['client-cert'],
-  'client-key': NETWORK_PARSE_OPTIONS['client-key'],
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
 /**
  * Reads the flags and the secret. Never echoes a value that could be the secret (an unknown flag is
  * named without its value).
@@ -125,27 +113,13 @@ const OPTIONS = {
  */
 export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): CheckReceiverArgs | 'help' {
   const fix = "see 'payconnect-conformance check-receiver --help'";
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    const known = Object.entries(OPTIONS).flatMap(([name, o]) => [`--${name}`, ...('short' in o ? [`-${o.short}`] : [])]);
-    const flag = argv.find((a) => a.startsWith('-') && !known.includes(a.split('=')[0]!));
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
-      const name = flag.split('=')[0]!;
-      if (/^--?secret$|^--(webhook-)?(secret|key)/.test(name)) throw usage(`unknown option ${name}: the secret is never given as a flag value`, `set ${SECRET_ENV} or use --secret-file <file>`);
-      throw usage(`unknown option ${name}`, fix);
-    }
-    // Node's message names the flag only (a value is never part of it for these codes); for a value
-    // that starts with a dash, its first line and the last, which says how to write one.
-    const lines = (e as Error).message.split('\n');
-    const message = code !== 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' ? 'the command line cannot be read'
-      : lines.length > 1 && /ambiguous/.test(lines[0]!) ? `${lines[0]} ${lines.at(-1)}` : (lines[0] || 'a flag needs a value');
-    throw usage(message, fix);
-  }
+  // A flag that looks like the secret is refused as such, and named without its value.
+  const known = spellingsOf(CHECK_RECEIVER_COMMAND);
+  const secretLike = argv.map((a) => a.split('=')[0]!).find((name) => !known.includes(name) && /^--?secret$|^--(webhook-)?(secret|key)/.test(name));
+  if (secretLike) throw usage(`unknown option ${secretLike}: the secret is never given as a flag value`, `set ${SECRET_ENV} or use --secret-file <file>`);
+  const parsed = parseCommandLine(CHECK_RECEIVER_COMMAND, argv);
   const v = parsed.values;
-  if (v.help) return 'help';
+  if (parsed.help) return 'help';
   if (parsed.positionals.length > 0) throw usage(`unexpected argument (${parsed.positionals.length} given; the command takes flags only)`, fix);
   if (v.url === undefined) throw usage('--url is required', 'give the webhook endpoint to judge: --url https://example.test/webhooks/pay-connect');
   let url: URL;
@@ -162,16 +136,9 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
   if (file !== undefined) secret = readSecretFile(file);
   else if (fromEnv !== undefined && fromEnv !== '') secret = fromEnv;
   else throw usage('no webhook secret key given', `set ${SECRET_ENV} or use --secret-file <file> (the webhook_secret_key of the pairing)`);
-  let timeoutMs: number = CHECK_RECEIVER_DEFAULTS.timeoutMs;
-  if (v.timeout !== undefined) {
-    const t = tryParseDuration(v.timeout);
-    if (!t.ok) throw usage(`--timeout ${JSON.stringify(v.timeout)} is ${t.reason}`, DURATION_HINT);
-    const { minMs, maxMs } = TIMEOUT_BOUNDS;
-    if (t.ms < minMs || t.ms > maxMs) throw usage(`--timeout ${JSON.stringify(v.timeout)} is out of bounds (${formatDuration(minMs)} to ${formatDuration(maxMs)})`, `give a duration from ${formatDuration(minMs)} to ${formatDuration(maxMs)}, such as --timeout ${formatDuration(CHECK_RECEIVER_DEFAULTS.timeoutMs)}`);
-    timeoutMs = t.ms;
-  }
+  const timeoutMs = flagValue('timeout', v.timeout, durationWithin(TIMEOUT_BOUNDS.minMs, TIMEOUT_BOUNDS.maxMs)) ?? DEFAULTS.checkReceiver.timeoutMs;
   const { proxy: _proxy, ...tls } = networkSettingsFrom(v, env, process.cwd());
-  return { url, secret, timeoutMs, strict: v.strict ?? false, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: !v['no-html'], transport: loadTransport(tls, env) };
+  return { url, secret, timeoutMs, strict: v.strict ?? false, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: v.html ?? DEFAULTS.html, transport: loadTransport(tls, env) };
 }
 
 /** One line per rule as it ends. */

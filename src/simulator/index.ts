@@ -5,7 +5,7 @@
 export { startSimulator, SIM_INTEGRATOR_ID, type SimulatorHandle } from './simulator.ts';
 export { FAULTS, isFaultId, type FaultId, type FaultInfo, type FaultKind } from './faults.ts';
 export { SIMULATOR_DEFAULTS, type SimulatorOptions, type TerminalMode, type TerminalView, type WaitingTransaction } from './options.ts';
-export { TERMINAL_ACTIONS, type ActionResult, type TerminalAction, type TerminalsAnswer } from './control.ts';
-export { simCommand, type SimCommandIo } from './sim-command.ts';
+export { CONTROL_PATH, TERMINAL_ACTIONS, type ActionResult, type TerminalAction, type TerminalsAnswer } from './control.ts';
+export { serveSimulator, type SimCommandIo, type SimInput, type SimServeOptions } from './serve-simulator.ts';
 export { jsonLinesSink, REDACTED, type SimRecordEntry, type RecordedRequest, type RecordedDelivery, type RecordedStart } from './recording.ts';
 export type { ForgedOutcome } from './webhooks.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import type { RecordedDelivery, RecordedRequest, SimRecordEntry } from './recording.ts';
-import { simCommand } from './sim-command.ts';
+import { serveSimulator } from './serve-simulator.ts';
 import { Http, P, pairClient, sleep, startReceiver, startTestSim, waitFinal } from './testkit.ts';
 
 const dirs: string[] = [];
@@ -84,7 +84,7 @@ describe('recording', () => {
     }
   });
 
-  it('sim --record FILE appends JSON lines; an unwritable file is a usage error', async () => {
+  it('sim --record FILE (serveSimulator with record) appends JSON lines; an unwritable file is a usage error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pcc-rec-'));
     dirs.push(dir);
     const file = join(dir, 'rec.jsonl');
@@ -92,7 +92,7 @@ describe('recording', () => {
     const err: string[] = [];
     const io = { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s) };
     const ac = new AbortController();
-    const running = simCommand(['--otps', '1', '--record', file], io, { signal: ac.signal });
+    const running = serveSimulator({ options: {}, otps: 1, record: file }, io, { signal: ac.signal });
     await until(() => out.join('').includes('press Ctrl+C'));
     const text = out.join('');
     expect(text).toContain(`certify-client --recording ${file}`);
@@ -108,7 +108,7 @@ describe('recording', () => {
     expect(readFileSync(file, 'utf8')).not.toContain(pair.json.client_secret);
 
     const err2: string[] = [];
-    const code = await simCommand(['--record', join(dir, 'missing', 'rec.jsonl')], { stdout: () => undefined, stderr: (s) => void err2.push(s) });
+    const code = await serveSimulator({ options: {}, otps: 5, record: join(dir, 'missing', 'rec.jsonl') }, { stdout: () => undefined, stderr: (s: string) => void err2.push(s) });
     expect(code).toBe(2);
     expect(err2.join('')).toMatch(/^PCC_USAGE: --record .* cannot be opened for appending \(ENOENT\)\n {2}fix: /);
   });
