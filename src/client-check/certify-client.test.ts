@@ -42,6 +42,8 @@ describe('certify-client usage', () => {
     [['--recording', 'x', '--', 'y'], /^PCC_USAGE: both --recording and a command after -- are given\n {2}fix: /],
     [['stray'], /^PCC_USAGE: unexpected argument stray\n {2}fix: put the command after --/],
     [['--tls', '--recording', 'rec.jsonl'], /^PCC_USAGE: --tls is given with --recording\n {2}fix: drop --tls: a recording is judged as it was made/],
+    [['--disable-check', 'client.pol-rate', '--', 'x'], /^PCC_USAGE: .*client\.pol-rate.*did you mean client\.poll-rate/],
+    [['--disable-check', 'response.schema', '--', 'x'], /^PCC_USAGE: .*response\.schema.*\brun\b/],
   ])('%j: one PCC_USAGE line and its fix, exit 2', async (argv, message) => {
     const r = await run(argv as string[]);
     expect(r.code).toBe(2);

@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { validateDisableCheck } from '../checks/disable-check.ts';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { DEFAULTS, REPORT_FLAGS, duration, durationWithin, flagValue, formatCommandHelp, formatDuration, integer, parseCommandLine, runFlagsNamed, type CommandSpec } from '../config/index.ts';
 import type { RunIo } from '../engine/run-conformance.ts';
@@ -64,6 +65,7 @@ export const CERTIFY_CLIENT_COMMAND = {
     ] },
     { heading: 'Output', flags: [
       { ...runFlagsNamed('strict')[0]!, description: 'Profile and sandbox rules fail instead of warning', envText: undefined },
+      { ...runFlagsNamed('disable-check')[0]!, placeholder: '<rule id>', description: 'A rule not to judge (its id as the reports show it; docs/rules.md lists them); repeat for several. The certificate lists it and is not issued', envText: undefined },
       ...REPORT_FLAGS.map((f) => ({ ...f, envText: undefined })),
     ] },
     { heading: 'Simulator and profile', flags: [
@@ -89,6 +91,8 @@ export interface CertifyClientOptions {
   reportsDir: string;
   timeoutMs: number;
   strict: boolean;
+  /** Rules not judged (--disable-check), by their current ids. */
+  disabled: string[];
   html: boolean;
   integratorId: string;
   tokenLifetimeSec: number | undefined;
@@ -127,6 +131,7 @@ export function parseCertifyClientArgs(argv: string[]): CertifyClientOptions | '
     command, recording, reportsDir,
     timeoutMs: flagValue('timeout', str('timeout'), duration(1)) ?? DEFAULTS.certifyClient.timeoutMs,
     strict: values.strict === true,
+    disabled: validateDisableCheck((values['disable-check'] as string[] | undefined) ?? [], 'certify-client', { where: '--disable-check' }),
     html: values.html ?? DEFAULTS.html,
     integratorId,
     tokenLifetimeSec: flagValue('token-lifetime', str('token-lifetime'), integer(1, 86_400 * 365, 'give a whole number of seconds from 1 to 31536000')),
@@ -239,7 +244,7 @@ function runInfo(o: CertifyClientOptions, target: RunInfo['target'], seed: numbe
     tool: toolInfo(), target, profile: 'client', terminalMode: 'auto', seed, strict: o.strict,
     integratorId: o.integratorId, suitesSelected: [],
     contract: { file: CONTRACT_FILE, sha256: sha256Hex(readFileSync(join(PACKAGE_ROOT, CONTRACT_FILE))) },
-    faults: [], labels: { client: subject }, startedAt, finishedAt: new Date().toISOString(),
+    faults: [], ...(o.disabled.length > 0 ? { checksDisabled: o.disabled } : {}), labels: { client: subject }, startedAt, finishedAt: new Date().toISOString(),
   };
 }
 
@@ -360,7 +365,7 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
     if (sim) secrets.push(...sim.issuedSecrets());
     const more = { settings: o.settings, ...(o.recording === null ? { integratorId: o.integratorId } : {}), ...(endedAt !== undefined ? { endedAt } : {}) };
     const run = clientRunOf(entries, more);
-    const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: target.baseUrl });
+    const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: target.baseUrl, disabled: o.disabled });
     if (caFile !== null) tests.push(tlsTest(run.requests.length, tlsLines, caFile, startedAt, Date.now() - started));
     if (completion) tests.push(completion);
     const record: RunRecord = { tests, unhandled: [], startedAt, durationMs: Date.now() - started };
@@ -371,7 +376,7 @@ export async function certifyClientCommand(argv: string[], env: NodeJS.ProcessEn
       certification: { subject: `Pay-Connect client: ${subject}`, required: [CLIENT_CAPABILITY] }, stderr: io.stderr,
       onRecord: async (scrubbed, summary) => {
         await transcript.write(o.reportsDir, {
-          info: info as unknown as Record<string, unknown>, settings: { profile: info.profile, strict: o.strict, disabledChecks: [] },
+          info: info as unknown as Record<string, unknown>, settings: { profile: info.profile, strict: o.strict, disabledChecks: o.disabled },
           options: {
             client: o.recording === null ? 'run' : 'recording', timeoutMs: o.timeoutMs, tls: o.tls, integratorId: o.integratorId, clientProfile: o.settings,
             ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}), ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs } : {}),

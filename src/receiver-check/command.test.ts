@@ -38,6 +38,13 @@ describe('parseCheckReceiverArgs', () => {
     expect(usageOf(['--url'])).toMatch(/^PCC_USAGE: /);
     expect(usageOf(['--url', 'http://x/', 'stray'])).not.toContain('stray');
   });
+
+  it('--disable-check takes the registry\'s ids (a former id as its current one) and refuses others with a hint', () => {
+    expect(parseCheckReceiverArgs(['--url', 'http://x/'], env)).toMatchObject({ disabled: [] });
+    expect(parseCheckReceiverArgs(['--url', 'http://x/', '--disable-check', 'receiver.valid-accepted', '--disable-check', 'client.webhook-accepted'], env)).toMatchObject({ disabled: ['receiver.valid-accepted'] });
+    expect(usageOf(['--url', 'http://x/', '--disable-check', 'receiver.valid-acepted'])).toMatch(/^PCC_USAGE: .*receiver\.valid-acepted.*did you mean receiver\.valid-accepted/);
+    expect(usageOf(['--url', 'http://x/', '--disable-check', 'client.poll-rate'])).toMatch(/client\.poll-rate.*certify-client/);
+  });
 });
 
 describe('shownUrl', () => {

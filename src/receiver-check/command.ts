@@ -6,6 +6,7 @@
  * the toolkit.
  */
 import { readFileSync } from 'node:fs';
+import { validateDisableCheck } from '../checks/disable-check.ts';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { DEFAULTS, NETWORK_FLAGS, REPORT_FLAGS, durationWithin, flagValue, formatCommandHelp, formatDuration, networkSettingsFrom, parseCommandLine, runFlagsNamed, spellingsOf, type CommandSpec } from '../config/index.ts';
 import { loadTransport, type Transport } from '../transport/index.ts';
@@ -53,6 +54,7 @@ export const CHECK_RECEIVER_COMMAND = {
     ] },
     { heading: 'Output', flags: [
       { ...runFlagsNamed('strict')[0]!, description: 'Profile rules (warnings) fail too', envText: undefined },
+      { ...runFlagsNamed('disable-check')[0]!, placeholder: '<rule id>', description: 'A rule not to judge (its id as the reports show it; docs/rules.md lists them); repeat for several. The certificate lists it and is not issued', envText: undefined },
       ...REPORT_FLAGS.map((f) => (f.name === 'reports' ? { ...f, defaultText: DEFAULTS.checkReceiver.reports, envText: undefined } : { ...f, envText: undefined })),
     ] },
     { heading: 'TLS towards an https receiver', flags: NETWORK_FLAGS.filter((f) => f.name !== 'proxy') },
@@ -76,6 +78,8 @@ interface CheckReceiverArgs {
   secret: string;
   timeoutMs: number;
   strict: boolean;
+  /** Rules not judged (--disable-check), by their current ids. */
+  disabled: string[];
   reports: string;
   html: boolean;
   /** TLS towards an https receiver. */
@@ -138,7 +142,8 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
   else throw usage('no webhook secret key given', `set ${SECRET_ENV} or use --secret-file <file> (the webhook_secret_key of the pairing)`);
   const timeoutMs = flagValue('timeout', v.timeout, durationWithin(TIMEOUT_BOUNDS.minMs, TIMEOUT_BOUNDS.maxMs)) ?? DEFAULTS.checkReceiver.timeoutMs;
   const { proxy: _proxy, ...tls } = networkSettingsFrom(v, env, process.cwd());
-  return { url, secret, timeoutMs, strict: v.strict ?? false, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: v.html ?? DEFAULTS.html, transport: loadTransport(tls, env) };
+  const disabled = validateDisableCheck(v['disable-check'] ?? [], 'check-receiver', { where: '--disable-check' });
+  return { url, secret, timeoutMs, strict: v.strict ?? false, disabled, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: v.html ?? DEFAULTS.html, transport: loadTransport(tls, env) };
 }
 
 /** One line per rule as it ends. */
@@ -169,11 +174,11 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
     const tool = toolInfo();
     const shown = shownUrl(args.url);
     const startedAt = new Date().toISOString();
-    io.stdout(`check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ${RECEIVER_RULES.length + 1} rules\n`);
+    io.stdout(`check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ${RECEIVER_RULES.length + 1} rules${args.disabled.length > 0 ? ` (${args.disabled.join(', ')} disabled)` : ''}\n`);
     // Never the key: replaced wherever it would occur (an answer that echoes it).
     const transcript = new CommandTranscript('check-receiver', [args.secret]);
     const record = await checkReceiver({
-      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, transport: args.transport, transcript,
+      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, disabled: args.disabled, transport: args.transport, transcript,
       userAgent: `${tool.name}/${tool.version} (check-receiver)`,
       onRule: (t) => io.stdout(ruleLine(t)),
       onGiveUp: (line) => io.stderr(`${line}\n`),
@@ -189,6 +194,7 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
       suitesSelected: [],
       contract: { file: CONTRACT_FILE, sha256: contractSha256() },
       faults: [],
+      ...(args.disabled.length > 0 ? { checksDisabled: args.disabled } : {}),
       labels: {},
       startedAt,
       finishedAt: new Date().toISOString(),
@@ -198,7 +204,7 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
       certification: { subject: `webhook receiver ${shown}`, required: [RECEIVER_CAPABILITY] },
       onRecord: async (scrubbed, summary) => {
         await transcript.write(args.reports, {
-          info: info as unknown as Record<string, unknown>, settings: { profile: info.profile, strict: args.strict, disabledChecks: [] },
+          info: info as unknown as Record<string, unknown>, settings: { profile: info.profile, strict: args.strict, disabledChecks: args.disabled },
           options: {
             url: shown, timeoutMs: args.timeoutMs, rules: RULE_IDS, userAgent: `${tool.name}/${tool.version} (check-receiver)`,
             tls: args.transport.tls.secureContext !== undefined,
