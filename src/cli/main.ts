@@ -49,7 +49,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
   try {
     const result = await runConformance(config, io, progress);
     progress.stop();
-    io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
+    io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports, argv));
     const notPassed = result.record.tests.filter((t) => t.state !== 'passed').length;
     if (notPassed > 0 && result.record.tests.some((t) => t.notFinished === 'stopped by the operator')) {
       const again = ['payconnect-conformance', 'run', ...argv.filter((a) => a !== '--resume'), '--resume'].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../report/summary.ts';
 import { finding, runRecord, testRecord } from '../report/testing.ts';
-import { formatFinalTable, rerunCommand } from './table.ts';
+import { formatFinalTable, rerunCommand, shapingOptions } from './table.ts';
 
 const tool = { name: 'payconnect-conformance', version: '0.1.0' };
 const target = { kind: 'url', baseUrl: 'http://127.0.0.1:1' };
@@ -48,5 +48,20 @@ describe('re-running a failure', () => {
     const pattern = /--grep '(.*)' \(/.exec(cmd)![1]!;
     expect(new RegExp(pattern).test('payment amount 1.5 (rejected)')).toBe(true);
     expect(new RegExp(pattern).test('payment amount 105 rejected')).toBe(false);
+  });
+});
+
+describe('the re-run line of a run', () => {
+  it('carries every option of the run that shaped the test, not those that picked or reported it', () => {
+    const argv = ['--target', 'https://staging.example', '--sim-fault', 'slip.bad-tag', '--strict', '--profile', 'public', '--suite', 'print-slip', '--grep', 'slip', '--reports', 'out', '--no-html', '--seed', '9', '--otp', '123456', '--disable-check=webhook.retried'];
+    expect(shapingOptions(argv)).toEqual(['--target', 'https://staging.example', '--sim-fault', 'slip.bad-tag', '--strict', '--profile', 'public', '--disable-check=webhook.retried']);
+    expect(rerunCommand(7, 'payment > amount 1.5 (rejected)', argv)).toBe(
+      "payconnect-conformance run --target https://staging.example --sim-fault slip.bad-tag --strict --profile public --disable-check=webhook.retried --seed 7 --grep 'amount 1\\.5 \\(rejected\\)'");
+  });
+
+  it('never prints a password a URL option holds', () => {
+    const line = rerunCommand(1, 'a > b', ['--proxy', 'http://user:s3cret@proxy.example:3128', '--target=https://u:pw@staging.example']);
+    expect(line).not.toMatch(/s3cret|:pw@/);
+    expect(line).toContain('--proxy http://user:REDACTED@proxy.example:3128/');
   });
 });

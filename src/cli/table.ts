@@ -2,6 +2,7 @@
  * The final table of a run: per capability, then the findings root causes first (what blocked most
  * tests leads), the tests a time budget stopped, the verdict, and where the reports are.
  */
+import { RUN_FLAGS } from '../config/index.ts';
 import { normaliseMessage } from '../core/index.ts';
 import { type RunRecord, type Summary, confirmationText, coverageLine, knownText, warningsOf } from '../report/index.ts';
 
@@ -18,16 +19,68 @@ export interface TableReports {
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * The command that runs one test again: the run's seed, and a --grep that matches its scenario name
- * only (a regular expression, so escaped). The run's target and fault options still need adding.
+ * Options of a run's command line that do not shape what a test does, left out of its re-run: what
+ * picked the tests (the re-run picks one), the session, shards, confirmations, signing and reports.
  */
-export function rerunCommand(seed: number | undefined, test: string): string {
-  const scenario = test.includes(' > ') ? test.slice(test.indexOf(' > ') + 3) : test;
-  const grep = scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return `payconnect-conformance run${seed !== undefined ? ` --seed ${seed}` : ''} --grep ${shellQuote(grep)} (plus this run's target and --sim-fault options)`;
+const NOT_SHAPING = new Set(['grep', 'suite', 'seed', 'resume', 'shard', 'confirm', 'sign-key', 'reports', 'html', 'quiet', 'label', 'require-coverage',
+  // A one-time password is spent: the re-run pairs from the vault, where the first run saved the pairing.
+  'otp']);
+
+/** A value as a log may show it: a URL's password (a proxy's, a target's) masked. */
+function shown(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.password === '') return value;
+    u.password = 'REDACTED';
+    return u.href;
+  } catch {
+    return value;
+  }
 }
 
-export function formatFinalTable(record: RunRecord, summary: Summary, summaryPath: string, reports: TableReports = {}): string {
+/**
+ * The options of `argv` (a run's command line, after `run`) that shaped its tests: every flag as
+ * given, but those of {@link NOT_SHAPING}, each with its value.
+ */
+export function shapingOptions(argv: readonly string[]): string[] {
+  const takesValue = new Set(RUN_FLAGS.filter((f) => f.type === 'string').map((f) => f.name));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) continue;
+    const [flag, inline] = [a.slice(2).split('=')[0]!, a.includes('=')];
+    const name = flag.startsWith('no-') && !takesValue.has(flag) ? flag.slice(3) : flag;
+    const value = takesValue.has(flag) && !inline ? argv[++i] : undefined;
+    if (NOT_SHAPING.has(name)) continue;
+    out.push(inline ? `--${flag}=${shown(a.slice(a.indexOf('=') + 1))}` : a, ...(value !== undefined ? [shown(value)] : []));
+  }
+  return out;
+}
+
+/**
+ * The command that runs one test again: the run's seed, and a --grep that matches its scenario name
+ * only (a regular expression, so escaped). Given the run's command line, with every option of it
+ * that shaped the test (target, --sim-fault, --strict, profile, ...); else it says they need adding.
+ */
+export function rerunCommand(seed: number | undefined, test: string, argv?: readonly string[]): string {
+  const scenario = test.includes(' > ') ? test.slice(test.indexOf(' > ') + 3) : test;
+  const grep = scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const seedFlag = seed !== undefined ? ` --seed ${seed}` : '';
+  if (argv === undefined) return `payconnect-conformance run${seedFlag} --grep ${shellQuote(grep)} (plus this run's target and --sim-fault options)`;
+  return `${runWith(argv)}${seedFlag} --grep ${shellQuote(grep)}`;
+}
+
+/** `payconnect-conformance run` with the options of `argv` that shaped its tests. */
+const runWith = (argv: readonly string[]) => ['payconnect-conformance run', ...shapingOptions(argv).map(shellWord)].join(' ');
+
+/** A word as a shell reads it: bare when it is plain, else single-quoted. */
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s));
+
+/**
+ * The table. `argv`: the run's command line (after `run`), for re-run lines that carry its options;
+ * absent for a merge or a re-judging, whose runs' command lines are not known.
+ */
+export function formatFinalTable(record: RunRecord, summary: Summary, summaryPath: string, reports: TableReports = {}, argv?: readonly string[]): string {
   const caps = new Map<string, { pass: number; fail: number; skip: number; warn: number }>();
   for (const t of record.tests) {
     const c = caps.get(t.capability) ?? { pass: 0, fail: 0, skip: 0, warn: 0 };
@@ -48,7 +101,10 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequences.length > 0 ? ` [${consequences.join('; ')}]` : ''}`);
     // A verdict over the whole run is only given again by the whole run.
     const whole = record.tests.some((t) => t.wholeRun && t.name === f.test);
-    if (f.severity === 'failure') out.push(`  re-run: ${whole ? `payconnect-conformance run${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests; plus this run's target and --sim-fault options)` : rerunCommand(summary.seed, f.test)}`);
+    const wholeRun = argv !== undefined
+      ? `${runWith(argv)}${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests)`
+      : `payconnect-conformance run${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests; plus this run's target and --sim-fault options)`;
+    if (f.severity === 'failure') out.push(`  re-run: ${whole ? wholeRun : rerunCommand(summary.seed, f.test, argv)}`);
   }
   for (const f of summary.known ?? []) out.push(`KNOWN ${f.check} (${f.clause}) ${f.test}: ${f.message} [${knownText(f.known!)}]`);
   for (const e of summary.baseline?.expired ?? []) out.push(`EXPIRED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}) was due ${e.expires}: ${e.reason} (fix the defect, or renew the entry's date)`);
