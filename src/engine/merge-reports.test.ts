@@ -46,3 +46,14 @@ describe('mergeRecords', () => {
     expect([merged.startedAt, merged.finishedAt]).toEqual(['2026-11-25T10:00:00.000Z', '2026-11-25T10:02:00.000Z']);
   });
 });
+
+describe('mergeRecords across CI jobs', () => {
+  it("places each shard's test files under this checkout's root, so the merged reports name them as a run here would", () => {
+    const one = { ...shard(1, 2, {}, [{ ...test('a'), file: '/ci/job-1/pkg/suites/auth/token.suite.ts' }]), root: '/ci/job-1/pkg/' };
+    const two = { ...shard(2, 2, {}, [{ ...test('b'), file: '/ci/job-2/pkg/suites/config/config.suite.ts' }, { ...test('c'), file: 'receiver-check/x' }]), root: '/ci/job-2/pkg' };
+    const { record } = mergeRecords([one, two], '/here/pkg/');
+    expect(record.tests.map((t) => t.file)).toEqual(['/here/pkg/suites/auth/token.suite.ts', '/here/pkg/suites/config/config.suite.ts', 'receiver-check/x']);
+    expect(mergeRecords([one, two]).record.tests[0]!.file).toBe('/ci/job-1/pkg/suites/auth/token.suite.ts');
+  });
+});
+

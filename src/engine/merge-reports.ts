@@ -1,31 +1,28 @@
 /**
  * `merge-reports`: one set of reports from the shards of a run (`run --shard i/n` in n CI jobs). It
  * reads each shard's run-record.json, refuses shards that do not make one run (a part missing or
- * given twice, other settings, another contract), and writes what a run writes: summary.json (with
- * every shard listed), junit.xml, the certification, the Allure results of all shards and the HTML.
+ * given twice, other settings, another contract), joins their records and hands them to the writer a
+ * run uses: summary.json (with every shard listed), junit.xml, the certification, coverage.json, the
+ * Allure results and the HTML are those of the shards' tests as one run would have written them.
  */
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { ToolkitError } from '../core/index.ts';
 import {
-  REPORT_FILES,
+  type AllReports,
   type RunInfo,
   type RunRecord,
   type ShardRecord,
   type Summary,
-  type WrittenReports,
   buildSummary,
   isCompleteRun,
   judgeBaseline,
-  exitCodeFor,
   prepareReportsDir,
   readShardRecord,
-  replaceDirectory,
-  stagingDirectory,
-  writeRunReports,
+  reportMessageOptions,
+  writeReports,
 } from '../report/index.ts';
 import { loadSigningKey, signReports } from '../attest/index.ts';
-import { writeHtmlReport } from './html-report.ts';
 import { PACKAGE_ROOT } from './run-conformance.ts';
 import { TRANSCRIPT_FILE, mergeTranscripts, summaryExtras } from '../transcript/index.ts';
 
@@ -43,7 +40,7 @@ export interface MergeResult {
   exitCode: 0 | 1 | 2;
   summary: Summary;
   record: RunRecord;
-  reports: WrittenReports & { allureResults: string; allureReport?: string; htmlError?: string };
+  reports: AllReports;
 }
 
 /** Settings every shard of one run shares; a difference means the shards are not one run. */
@@ -88,15 +85,27 @@ export function orderShards(shards: readonly (ShardRecord & { dir: string })[]):
   return ordered;
 }
 
-/** The shards' records as one run's. */
-export function mergeRecords(shards: readonly ShardRecord[]): { record: RunRecord; info: RunInfo } {
+/** A shard's test files, from the root it ran in (another CI job's checkout) to `root` (this one's). */
+function rooted(s: ShardRecord, root: string | undefined): RunRecord['tests'] {
+  const from = s.root;
+  if (!root || !from || from === root) return s.record.tests;
+  const under = from.endsWith(sep) ? from : `${from}${sep}`;
+  return s.record.tests.map((t) => (t.file.startsWith(under) ? { ...t, file: join(root, relative(from, t.file)) } : t));
+}
+
+/**
+ * The shards' records as one run's. `root`: this package's root; each shard's test files, recorded
+ * under the root it ran in, are placed under it, so the merged reports name them as one run here would.
+ */
+export function mergeRecords(shards: readonly ShardRecord[], root?: string): { record: RunRecord; info: RunInfo } {
   const first = shards[0]!;
   const starts = shards.map((s) => Date.parse(s.record.startedAt)).filter(Number.isFinite);
   const ends = shards.map((s) => Date.parse(s.record.startedAt) + s.record.durationMs).filter(Number.isFinite);
   const startedAt = starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.record.startedAt;
   const record: RunRecord = {
-    tests: shards.flatMap((s) => s.record.tests),
+    tests: shards.flatMap((s) => rooted(s, root)),
     unhandled: shards.flatMap((s) => s.record.unhandled.map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)),
+    ...(shards.some((s) => s.record.suiteErrors?.length) ? { suiteErrors: shards.flatMap((s) => (s.record.suiteErrors ?? []).map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)) } : {}),
     startedAt,
     durationMs: ends.length > 0 && starts.length > 0 ? Math.max(...ends) - Math.min(...starts) : shards.reduce((n, s) => n + s.record.durationMs, 0),
   };
@@ -110,17 +119,6 @@ export function mergeRecords(shards: readonly ShardRecord[]): { record: RunRecor
   return { record, info };
 }
 
-/** Copies every shard's Allure results into one folder; a name two shards share (environment) is kept once. */
-function mergeAllureResults(dirs: readonly string[], into: string): void {
-  for (const dir of dirs) {
-    const results = join(dir, REPORT_FILES.allureResults);
-    if (!existsSync(results)) continue;
-    for (const name of readdirSync(results)) {
-      if (!existsSync(join(into, name))) cpSync(join(results, name), join(into, name), { recursive: true });
-    }
-  }
-}
-
 /** Merges the shards' reports into `outDir`. */
 export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string) => void }): Promise<MergeResult> {
   opts = { ...opts, outDir: resolve(opts.outDir) };
@@ -128,7 +126,7 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   // A signing key that cannot be used stops the merge before anything is written.
   const signer = opts.signKey ? loadSigningKey(opts.signKey, process.env) : undefined;
   await prepareReportsDir(opts.outDir);
-  const { record, info: merged } = mergeRecords(shards);
+  const { record, info: merged } = mergeRecords(shards, PACKAGE_ROOT);
   const info: RunInfo = { ...merged, ...(signer ? { signedBy: { keyid: signer.keyid } } : {}) };
   const seeds = new Set(shards.map((s) => s.info.seed));
   // The shards' baseline judged again over the whole: an entry no shard needed is resolved only now.
@@ -139,23 +137,17 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
   if (info.connection) summary.connection = info.connection;
   summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
-  const allureResults = join(opts.outDir, REPORT_FILES.allureResults);
-  const staged = stagingDirectory(allureResults);
-  try {
-    mergeAllureResults(shards.map((s) => s.dir), staged);
-  } catch (e) {
-    rmSync(staged, { recursive: true, force: true });
-    throw new ToolkitError('PCC_REPORT_WRITE', `could not merge the Allure results into ${opts.outDir}: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
-  }
-  replaceDirectory(staged, allureResults);
-  const written = writeRunReports(opts.outDir, record, summary, info);
-  // One transcript of the shards' (none when a shard has none: an older toolkit's, or a stale one is not left behind).
-  const transcript = await mergeTranscripts(shards.map((s) => ({ dir: resolve(s.dir), index: s.shard.index })), opts.outDir, {
-    info: info as unknown as Record<string, unknown>, run: { startedAt: record.startedAt, durationMs: record.durationMs, unhandled: [...record.unhandled] }, summary: summaryExtras(summary),
+  // The run's own writer, over the shards' records: the merge is written as the whole run would be.
+  const { exitCode, record: written, reports } = await writeReports(opts.outDir, record, summary, info, {
+    html: opts.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: io.stderr,
+    afterFiles: async (held) => {
+      // One transcript of the shards' (none when a shard has none: an older toolkit's, or a stale one is not left behind).
+      const transcript = await mergeTranscripts(shards.map((s) => ({ dir: resolve(s.dir), index: s.shard.index })), opts.outDir, {
+        info: info as unknown as Record<string, unknown>, run: { startedAt: held.startedAt, durationMs: held.durationMs, unhandled: [...held.unhandled] }, summary: summaryExtras(summary),
+      });
+      if (!transcript) rmSync(join(opts.outDir, TRANSCRIPT_FILE), { force: true });
+      if (signer) signReports(opts.outDir, { privateKey: signer.privateKey, record: held, summary, info, root: PACKAGE_ROOT });
+    },
   });
-  if (!transcript) rmSync(join(opts.outDir, TRANSCRIPT_FILE), { force: true });
-  if (signer) signReports(opts.outDir, { privateKey: signer.privateKey, record, summary, info, root: PACKAGE_ROOT });
-  const html = opts.html ? await writeHtmlReport(opts.outDir, allureResults, io.stderr) : {};
-  const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
-  return { exitCode, summary, record, reports: { ...written, allureResults, ...html } };
+  return { exitCode, summary, record: written, reports };
 }

@@ -13,11 +13,8 @@ import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
 import { CHECKS } from '../checks/index.ts';
 import { type BaselineEntry, OPERATOR_META_KEY, ToolkitError, countsAsFailure, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { operations } from '../generated/contract.ts';
 import {
-  AllureReporter,
   CollectorReporter,
-  REPORT_FILES,
   type SessionFingerprint,
   SessionWriter,
   assertSameSession,
@@ -32,26 +29,16 @@ import {
   isCompleteRun,
   judgeBaseline,
   readBaseline,
-  type RunReports,
-  appendAllureEnvironment,
-  coverageLine,
+  type AllReports,
   buildSummary,
-  clauseText,
-  clauseUrlFrom,
-  defaultClauseUrl,
-  exitCodeFor,
-  labelKey,
   prepareReportsDir,
-  replaceDirectory,
-  scrubSecrets,
+  reportMessageOptions,
   sha256Hex,
   stagingDirectory,
-  writeAllureTestResults,
-  writeRunReports,
+  writeReports,
   writeShardRecord,
 } from '../report/index.ts';
 import { loadSigningKey, signReports } from '../attest/index.ts';
-import { writeHtmlReport } from './html-report.ts';
 import { confirmFailures, namePattern } from './confirm.ts';
 import { judgeRun, webhookObservationOf } from './judge-run.ts';
 import { TRANSCRIPT_FILE, assembleTranscript, summaryExtras, wholeRunCheckEvent } from '../transcript/index.ts';
@@ -93,7 +80,7 @@ export interface RunResult {
   /** The simulator's base URL or the target's. */
   baseUrl: string;
   /** The report files written, and the certification verdict. */
-  reports: RunReports & { allureResults: string; allureReport?: string; htmlError?: string };
+  reports: AllReports;
 }
 
 /** The contract file the toolkit checks against (its hash goes into every report). */
@@ -102,12 +89,6 @@ export const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';
 /** The SHA-256 of the contract file. */
 export function contractSha256(): string {
   return sha256Hex(readFileSync(join(PACKAGE_ROOT, CONTRACT_FILE)));
-}
-
-/** Where spec clauses link to in the reports: `PAYCONNECT_SPEC_BASE_URL` (ending in `/`), else relative `spec/`. */
-function clauseLinks(env: NodeJS.ProcessEnv) {
-  const base = env.PAYCONNECT_SPEC_BASE_URL;
-  return base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl;
 }
 
 /** The run's target, with the suites it can serve when fewer than asked (a Pact mock keeps to its pact). */
@@ -363,30 +344,6 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       },
       onSuiteEnd: (e) => events.onSuiteEnd?.(e),
     }, carriedOver);
-    const allureResults = join(config.reportsDir, REPORT_FILES.allureResults);
-    // This run's results go to a staging folder, moved in place once complete (history lives in its own file).
-    const staged = stagingDirectory(allureResults);
-    const environment: Record<string, string> = {
-      target: config.target.kind === 'url' ? target.baseUrl : `${config.target.kind} (${target.baseUrl})`,
-      'toolkit.version': `${tool.name} ${tool.version}`,
-      'contract.sha256': contract.sha256,
-      'integrator.id': target.integratorId,
-      profile: config.profile,
-      'terminal.mode': config.terminal,
-      seed: String(config.seed),
-      ...(config.target.kind === 'sim' && config.sim.faults.length > 0 ? { 'sim.faults': config.sim.faults.join(', ') } : {}),
-      ...(config.target.kind === 'sim' && config.sim.faults.length > 0 && config.sim.faultRate < 1 ? { 'sim.fault-rate': String(config.sim.faultRate) } : {}),
-    };
-    // Labels (firmware, terminal serial, tester) beside the run's own facts; a clash keeps both.
-    const own = { ...environment, 'terminal.id': '' };
-    for (const [k, v] of Object.entries(config.labels)) environment[labelKey(k, own)] = v;
-    const allure = new AllureReporter({
-      resultsDir: staged,
-      root: PACKAGE_ROOT,
-      environment,
-      messages: { clauseUrl: clauseLinks(process.env), endpoints: operations, clauseText: (c) => clauseText(c) },
-      ...(carriedOver ? { carried: carriedOver } : {}),
-    });
     const perTest = config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6);
     const options = (sequencer: typeof BaseSequencer) => ({
       watch: false,
@@ -419,7 +376,6 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       try {
         planConsole.showPlan(plan, carried.size);
         if (operatorIo && !(await planConsole.confirmStart())) {
-          rmSync(staged, { recursive: true, force: true }); // nothing ran: no half-written report
           throw new ToolkitError('PCC_USAGE', 'the operator did not start the session', 'run again when the terminal and the test cards are ready');
         }
       } finally {
@@ -428,8 +384,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     }
     session = startSession();
     let confirmed: { tests: number; runs: number } = { tests: 0, runs: 0 };
-    try {
-      const vitest = await startVitest('test', [], { ...options(sequencer), reporters: [collector, allure] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
+    // The suites, then (--confirm) the failed tests again; the block keeps its vitest instances to itself.
+    {
+      const vitest = await startVitest('test', [], { ...options(sequencer), reporters: [collector] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
       await vitest.close();
       // Each failed test again, on fresh scopes: a fresh vitest run of just those tests, a ledger of its own.
       if (config.confirm > 0) {
@@ -454,17 +411,14 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
           return again.record().tests;
         });
       }
-    } catch (e) {
-      rmSync(staged, { recursive: true, force: true });
-      throw e;
     }
     if (ephemeralRun) {
       const { released, kept } = await releaseRunPairings({ vaultPath: target.vaultPath, baseUrl: target.baseUrl, integratorId: target.integratorId, runId: ephemeralRun, timeoutMs: ctx.timeoutMs, transport });
       if (released + kept.length > 0) io.stdout(`pairings this run made on its own receiver: ${released} unpaired and removed from the vault${kept.length > 0 ? `; ${kept.length} kept (${kept.join('; ')})` : ''}\n`);
     }
     session.flush(collector.tests.length);
-    // Redacted in the worker already; scrubbed by shape once more before anything is written.
-    const record = scrubSecrets(collector.record());
+    // Redacted in the worker, and by shape as each record was made; the report writer scrubs once more.
+    const record = collector.record();
     if (record.tests.length === 0 && record.unhandled.length === 0) {
       record.unhandled.push(`no test ran (suites: ${suites.join(', ') || 'all'})`);
     }
@@ -476,8 +430,6 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     if (baseline) for (const t of wholeRun) knowBaseline(t, baseline.entries, baselineNow);
     record.tests.unshift(...wholeRun);
     for (const t of wholeRun) events.onTest?.(t);
-    writeAllureTestResults(staged, { ...record, tests: wholeRun }, { tool });
-    replaceDirectory(staged, allureResults);
     const finishedAt = new Date().toISOString();
     // Only a run of everything, to its end, shows that an entry is no longer needed.
     const complete = isCompleteRun(record, { suitesSelected: suites, grep: config.grep, oneShard: config.shard !== undefined });
@@ -516,26 +468,28 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     };
     if (config.shard) {
       summary.shards = [{ ...config.shard, seed: config.seed, baseUrl: target.baseUrl, startedAt, finishedAt: info.finishedAt, tests: record.tests.length }];
-      writeShardRecord(config.reportsDir, config.shard, info, record);
+      writeShardRecord(config.reportsDir, config.shard, info, record, PACKAGE_ROOT);
     }
     reported = true;
-    const written = writeRunReports(config.reportsDir, record, summary, info);
-    await assembleTranscript({
-      stagingDir: transcriptDir, reportsDir: config.reportsDir, tests: record.tests, ...(wholeRunCheck ? { extra: [wholeRunCheck] } : {}),
-      header: {
-        info: info as unknown as Record<string, unknown>,
-        settings: { profile: config.profile, strict: config.strict, disabledChecks: [...config.disabledChecks], ...(baseline ? { baseline: { entries: baseline.entries, now: baselineNow } } : {}) },
-        run: { startedAt: record.startedAt, durationMs: record.durationMs, unhandled: [...record.unhandled] },
-        summary: summaryExtras(summary),
+    // One writer for every report (the Allure results too, from the records); the transcript and the
+    // signature follow the files, before the HTML report.
+    const { exitCode, record: written, reports } = await writeReports(config.reportsDir, record, summary, info, {
+      html: config.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: io.stderr,
+      afterFiles: async (held) => {
+        await assembleTranscript({
+          stagingDir: transcriptDir, reportsDir: config.reportsDir, tests: held.tests, ...(wholeRunCheck ? { extra: [wholeRunCheck] } : {}),
+          header: {
+            info: info as unknown as Record<string, unknown>,
+            settings: { profile: config.profile, strict: config.strict, disabledChecks: [...config.disabledChecks], ...(baseline ? { baseline: { entries: baseline.entries, now: baselineNow } } : {}) },
+            run: { startedAt: held.startedAt, durationMs: held.durationMs, unhandled: [...held.unhandled] },
+            summary: summaryExtras(summary),
+          },
+        });
+        // Signed last, over the transcript and summary.json as written.
+        if (signer) signReports(config.reportsDir, { privateKey: signer.privateKey, record: held, summary, info, root: PACKAGE_ROOT });
       },
     });
-    // Signed last, over the transcript and summary.json as written.
-    if (signer) signReports(config.reportsDir, { privateKey: signer.privateKey, record, summary, info, root: PACKAGE_ROOT });
-    // What the run exercised, beside the run's facts in Allure's environment widget.
-    appendAllureEnvironment(allureResults, { coverage: coverageLine(written.coverage).replace(/^coverage: /, '') });
-    const html = config.html ? await writeHtmlReport(config.reportsDir, allureResults, io.stderr) : {};
-    const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
-    return { exitCode, summary, record, baseUrl: target.baseUrl, reports: { ...written, allureResults, ...html } };
+    return { exitCode, summary, record: written, baseUrl: target.baseUrl, reports };
   } finally {
     rmSync(transcriptDir, { recursive: true, force: true });
     await ledger?.close();

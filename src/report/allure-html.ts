@@ -9,9 +9,9 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync,
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
-import { ToolkitError } from '../core/index.ts';
-import { allure3Categories } from './allure-reporter.ts';
-import { replaceDirectory, stagingDirectory } from './write.ts';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { allure3Categories } from './allure-results.ts';
+import { REPORT_FILES, replaceDirectory, stagingDirectory } from './write.ts';
 
 /** Options of {@link generateAllureHtml}. */
 export interface AllureHtmlOptions {
@@ -129,5 +129,22 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
     throw fail((e as Error).message, e);
   } finally {
     rmSync(cfgDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The Allure HTML report of a reports folder (`allure-report/` from `allure-results/`, the folder's
+ * history carried), for every command that writes reports. The other reports are written by then: a
+ * failure here is said on `stderr` and returned, and the caller counts it as an error of the toolkit (exit 2).
+ */
+export async function writeHtmlReport(reportsDir: string, o: { name?: string; stderr: (s: string) => void }): Promise<{ allureReport?: string; htmlError?: string }> {
+  const allureReport = join(reportsDir, REPORT_FILES.allureReport);
+  try {
+    await generateAllureHtml({ resultsDir: join(reportsDir, REPORT_FILES.allureResults), outputDir: allureReport, historyPath: join(reportsDir, REPORT_FILES.allureHistory), ...(o.name ? { name: o.name } : {}) });
+    return { allureReport };
+  } catch (e) {
+    const htmlError = isToolkitError(e) ? e.toUserMessage() : String(e);
+    o.stderr(`${htmlError}\n`);
+    return { htmlError };
   }
 }

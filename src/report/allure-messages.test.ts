@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
 import { type AllureMessage, allureMessagesFor, clauseUrlFrom, featureOf, headingAnchor, severityOf } from './allure-messages.ts';
-import { environmentProperties } from './allure-reporter.ts';
+import { environmentProperties } from './allure-results.ts';
 import { stripAnalytics, stripAnalyticsInFile } from './allure-html.ts';
 import { finding, testRecord } from './testing.ts';
 

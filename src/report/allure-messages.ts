@@ -5,7 +5,7 @@
  * under 10 MB): the test's whole conversation is ONE text attachment (`exchanges`: curl line and
  * answer of each, in time order), and only an exchange or delivery that a finding is about carries its
  * own attachment (`exchange`, `delivery`) under its step, with the finding. Pure: it reads a redacted TestRecord and returns data;
- * the Allure reporter hands it to allure-vitest.
+ * the report writer (allure-results.ts) turns them into Allure result files.
  */
 import { type Exchange, type Finding, type OperatorEntry, countsAsFailure } from '../core/index.ts';
 import { curlForDelivery, curlForExchange, curlPreamble } from './curl.ts';

@@ -117,8 +117,33 @@ function connectionText(c: ConnectionInfo): string {
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
-function facts(info: RunInfo, cert: Certification): [string, string][] {
-  return [
+/** The title of the certification (and of the Allure report's page of a run that certifies a subject). */
+export const CERTIFICATION_TITLE = 'Pay-Connect conformance certification';
+
+/** Facts a run may not have (a command that pairs no terminal, has no seed): {@link CertificationText.omit} leaves them out. */
+export type OmittableFact = 'Integrator id' | 'Terminal id' | 'Seed';
+
+/**
+ * What a certification says beyond the run's records: what is certified (in the title), which
+ * capabilities it requires (instead of the spec-level suites a run names), and facts to leave out.
+ */
+export interface CertificationText {
+  /** What is certified, e.g. `webhook receiver http://…`: the title becomes `… certification: <subject>`. @default none */
+  subject?: string;
+  /** The capabilities that must each have run with no failure. @default {@link SPEC_LEVEL_SUITES} (listed as the run's suites) */
+  required?: readonly string[];
+  /** Facts the run does not have. @default [] */
+  omit?: readonly OmittableFact[];
+}
+
+/** The certification's title. */
+export function certificationTitle(text: CertificationText = {}): string {
+  return text.subject === undefined ? CERTIFICATION_TITLE : `${CERTIFICATION_TITLE}: ${text.subject}`;
+}
+
+function facts(info: RunInfo, cert: Certification, text: CertificationText = {}): [string, string][] {
+  const omit = new Set<string>(text.omit ?? []);
+  const all: [string, string][] = [
     ['Target', info.target.kind === 'sim' ? `embedded simulator (${info.target.baseUrl})` : info.target.baseUrl],
     ['Date', `${info.startedAt} – ${info.finishedAt}`],
     ['Toolkit', `${info.tool.name} ${info.tool.version} (Node ${process.versions.node})`],
@@ -129,12 +154,13 @@ function facts(info: RunInfo, cert: Certification): [string, string][] {
     ['Terminal id', terminalIdText(cert.terminalIds)],
     ['Profile / terminal mode', `${info.profile} / ${info.terminalMode}${info.strict ? ' (strict)' : ''}`],
     ['Seed', String(info.seed)],
-    ['Suites', info.suitesSelected.length > 0 ? info.suitesSelected.join(', ') : 'all'],
+    text.required ? ['Required capabilities', text.required.join(', ')] : ['Suites', info.suitesSelected.length > 0 ? info.suitesSelected.join(', ') : 'all'],
     ...(info.faults.length > 0 ? [['Simulator faults', `${info.faults.join(', ')}${info.faultRate !== undefined && info.faultRate < 1 ? ` (each acting at ${info.faultRate * 100} % of its decisions)` : ''}`] as [string, string]] : []),
     ...((info.checksDisabled ?? []).length > 0 ? [['Checks disabled', info.checksDisabled!.join(', ')] as [string, string]] : []),
     ['summary.json SHA-256', cert.summarySha256],
     ...(info.signedBy ? [['Signed', `by the Ed25519 key ${info.signedBy.keyid} (certificate.intoto.json: an in-toto test-result statement in a DSSE envelope). Verify: payconnect-conformance verify-certificate <this folder> --public-key <the signer's public key>`] as [string, string]] : []),
   ];
+  return all.filter(([k]) => !omit.has(k));
 }
 
 function verdictLine(cert: Certification): string {
@@ -142,15 +168,16 @@ function verdictLine(cert: Certification): string {
 }
 
 /** The Markdown certification summary. */
-export function certificationMarkdown(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification, coverageSection?: string): string {
-  const out = ['# Pay-Connect conformance certification', '', `**Verdict: ${verdictLine(cert)}**`, ''];
+export function certificationMarkdown(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification, coverageSection?: string, text: CertificationText = {}): string {
+  const out = [`# ${cell(certificationTitle(text))}`, '', `**Verdict: ${verdictLine(cert)}**`, ''];
   if (!cert.certified) out.push('Not certified because:', '', ...cert.reasons.map((r) => `- ${cell(r)}`), '');
-  out.push('| | |', '|---|---|', ...facts(info, cert).map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
+  out.push('| | |', '|---|---|', ...facts(info, cert, text).map(([k, v]) => `| ${k} | ${cell(v)} |`), '');
   out.push('## Results per capability', '', '| capability | tests | pass | fail | skip | warn |', '|---|---:|---:|---:|---:|---:|');
   for (const r of cert.rows) out.push(`| ${cell(r.capability)} | ${r.tests} | ${r.pass} | ${r.fail} | ${r.skip} | ${r.warn} |`);
   const c = summary.counts;
   out.push(`| **total** | ${c.tests} | ${c.passed} | ${c.failed} | ${c.skipped} | ${c.warnings} |`, '');
-  const missing = SPEC_LEVEL_SUITES.filter((s) => !cert.rows.some((r) => r.capability === s));
+  // A certification of its own capabilities (text.required) has no spec-level suites to miss.
+  const missing = text.required ? [] : SPEC_LEVEL_SUITES.filter((s) => !cert.rows.some((r) => r.capability === s));
   if (missing.length > 0) out.push(`Spec-level suites without a test in this run: ${missing.join(', ')}.`, '');
   if (coverageSection) out.push(coverageSection.trimEnd(), '');
   out.push('## Findings', '');
@@ -218,10 +245,11 @@ function knownHtml(summary: Summary): string {
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** The HTML certification summary (one self-contained page, no script, no remote resource). */
-export function certificationHtml(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification, coverage?: Coverage): string {
+export function certificationHtml(record: RunRecord, summary: Summary, info: RunInfo, cert: Certification, coverage?: Coverage, text: CertificationText = {}): string {
   const c = summary.counts;
+  const title = esc(certificationTitle(text));
   const reasons = cert.certified ? '' : `<p>Not certified because:</p><ul>${cert.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
-  const factRows = facts(info, cert).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
+  const factRows = facts(info, cert, text).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
   const capRows = cert.rows.map((r) => `<tr><td>${esc(r.capability)}</td><td>${r.tests}</td><td>${r.pass}</td><td class="${r.fail ? 'bad' : ''}">${r.fail}</td><td>${r.skip}</td><td class="${r.warn ? 'warn' : ''}">${r.warn}</td></tr>`).join('');
   const findingRows = summary.findings.map((f) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td><code>${esc(f.clause)}</code></td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${esc(f.message)}</td></tr>`).join('');
   const errors = [
@@ -229,7 +257,7 @@ export function certificationHtml(record: RunRecord, summary: Summary, info: Run
     ...record.unhandled.map((u) => u.split('\n')[0] ?? ''),
   ];
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Pay-Connect conformance certification</title>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <style>
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
@@ -237,7 +265,7 @@ table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:
 th{background:#f4f4f4}.verdict{font-size:1.4em;font-weight:bold;padding:.5em 1em;display:inline-block;border-radius:4px}
 .ok{background:#dff5e1;color:#135d1e}.no{background:#fde2e1;color:#8a1c14}.bad{color:#8a1c14}.warn{color:#8a5a00}
 </style></head><body>
-<h1>Pay-Connect conformance certification</h1>
+<h1>${title}</h1>
 <p class="verdict ${cert.certified ? 'ok' : 'no'}">${verdictLine(cert)}</p>
 ${reasons}
 <table>${factRows}</table>

@@ -3,9 +3,11 @@
  * meta. It prints nothing; the summary and the other reports are built from what it keeps, and live
  * progress listens to its events.
  */
+import { hostname } from 'node:os';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { META_KEY, type TestMeta } from '../core/index.ts';
 import type { RunRecord, TestRecord } from './records.ts';
+import { scrubSecrets, scrubText } from './scrub.ts';
 
 /** The events of a run, for live progress. Every hook is optional. */
 export interface RunEvents {
@@ -24,14 +26,20 @@ export function capabilityOfFile(file: string): string {
   return file.split('/suites/')[1]?.split('/')[0] ?? 'unknown';
 }
 
-/** What the reports keep of a finished test case. */
+/**
+ * What the reports keep of a finished test case: the only place a record is made from vitest's test,
+ * and one of the two places secrets are scrubbed (the report writer is the other).
+ */
 export function testRecordOf(tc: TestCase): TestRecord {
   const meta = (tc.meta() as Record<string, unknown>)[META_KEY] as TestMeta | undefined;
   const r = tc.result();
   const state = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped';
   const errors = r.state === 'failed' ? (r.errors ?? []).map((e) => String(e.message ?? e)) : [];
+  const trace = r.state === 'failed' ? r.errors?.[0]?.stack : undefined;
+  const suitePath: string[] = [];
+  for (let s = tc.parent; s.type === 'suite'; s = s.parent) suitePath.unshift(s.name);
   const diagnostic = tc.diagnostic();
-  return {
+  return scrubSecrets<TestRecord>({
     name: meta ? `${meta.capability} > ${tc.name}` : tc.fullName,
     capability: meta?.capability ?? capabilityOfFile(tc.module.moduleId),
     clause: meta?.clause ?? '',
@@ -45,6 +53,9 @@ export function testRecordOf(tc: TestCase): TestRecord {
     ...(meta?.notFinished ? { notFinished: meta.notFinished } : {}),
     toolkitError: meta?.toolkitError ?? (state === 'failed' && !meta ? { code: 'PCC_INTERNAL', message: errors.join('\n') } : undefined),
     errors,
+    ...(trace ? { trace } : {}),
+    suitePath,
+    host: hostname(),
     parameters: meta?.parameters ?? {},
     exchanges: meta?.exchanges ?? [],
     exchangeCount: meta?.exchangeCount ?? meta?.exchanges?.length ?? 0,
@@ -55,7 +66,7 @@ export function testRecordOf(tc: TestCase): TestRecord {
     ...(meta?.webhookFinals ? { webhookFinals: meta.webhookFinals } : {}),
     ...(meta?.harness ? { harness: meta.harness } : {}),
     ...(meta?.coverage ? { coverage: meta.coverage } : {}),
-  };
+  });
 }
 
 /**
@@ -70,6 +81,7 @@ export function carriedOr(rec: TestRecord, carried: ReadonlyMap<string, TestReco
 export class CollectorReporter implements Reporter {
   readonly tests: TestRecord[] = [];
   readonly unhandled: string[] = [];
+  readonly suiteErrors: string[] = [];
   private readonly started = Date.now();
   private readonly events: RunEvents;
 
@@ -104,10 +116,11 @@ export class CollectorReporter implements Reporter {
     for (const m of modules) {
       const errs = m.errors();
       for (const e of errs) this.unhandled.push(`${m.moduleId}: ${String(e.message ?? e)}`);
+      for (const s of m.children.allSuites()) for (const e of s.errors()) this.suiteErrors.push(scrubText(`${m.moduleId} > ${s.fullName}: ${String(e.stack ?? e.message ?? e)}`));
     }
   }
 
   record(): RunRecord {
-    return { tests: this.tests, unhandled: this.unhandled, startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started };
+    return { tests: this.tests, unhandled: this.unhandled, ...(this.suiteErrors.length > 0 ? { suiteErrors: this.suiteErrors } : {}), startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started };
   }
 }

@@ -1,6 +1,6 @@
 export * from './allure-html.ts';
 export * from './allure-messages.ts';
-export * from './allure-reporter.ts';
+export * from './allure-results.ts';
 export * from './certification.ts';
 export * from './collector.ts';
 export * from './curl.ts';

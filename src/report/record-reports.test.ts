@@ -1,23 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
-import { certificationFor, writeRecordReports } from './record-reports.ts';
+import { certificationHtml, certificationMarkdown, certify } from './certification.ts';
+import { writeRecordReports } from './record-reports.ts';
 import { buildSummary } from './summary.ts';
-import { finding, runInfo, runRecord, testRecord } from './testing.ts';
-import { prepareReportsDir } from './write.ts';
+import { finding, reportsDirs, runInfo, runRecord, testRecord } from './testing.ts';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-async function reportsDir(): Promise<string> {
-  const d = join(mkdtempSync(join(tmpdir(), 'pcc-record-reports-')), 'reports');
-  dirs.push(d);
-  await prepareReportsDir(d);
-  return d;
-}
+const reportsDir = reportsDirs('pcc-record-reports-');
 
 const exchange = (seq: number, status: number): Exchange => ({
   seq,
@@ -91,7 +81,8 @@ describe('writeRecordReports', () => {
     expect(f.status).toBe('failed');
     expect(f.stage).toBe('finished');
     expect(f.fullName).toBe('receiver-check/receiver.unsigned-refused#receiver > unsigned refused');
-    expect(f.historyId).toMatch(/^[0-9a-f]{32}$/);
+    expect(f.historyId).toMatch(/^[0-9a-f]{32}:[0-9a-f]{32}$/);
+    expect(f.testCaseId).toBe(f.historyId.split(':')[0]);
     const labels = Object.fromEntries(f.labels.map((l: { name: string; value: string }) => [l.name, l.value]));
     expect(labels).toMatchObject({ epic: 'receiver', story: 'unsigned refused', severity: 'critical', conformance: 'spec-failure', tag: 'spec#events' });
     expect(f.statusDetails.message).toContain('[receiver.unsigned-refused]');
@@ -117,10 +108,30 @@ describe('writeRecordReports', () => {
   });
 });
 
-describe('certificationFor', () => {
-  it('drops only the rows asked, and takes a subject with $ and | literally', () => {
-    const md = '# Pay-Connect conformance certification\n\n| | |\n|---|---|\n| Seed | 42 |\n| Suites | all |\n';
-    expect(certificationFor('md', md, 'a $& b | c', ['x'], [])).toBe('# Pay-Connect conformance certification: a $& b \\| c\n\n| | |\n|---|---|\n| Seed | 42 |\n| Required capabilities | x |\n');
-    expect(certificationFor('md', md, 's', ['x'], ['Seed'])).not.toContain('Seed');
+describe('the certification of a subject, from options (never by patching the text)', () => {
+  const record = runRecord([passed]);
+  const summary = buildSummary(record, info.tool, info.target);
+  const cert = certify(record, summary, info, 'ab'.repeat(32), [], ['x']);
+
+  it('takes a subject with $ and | literally, names the required capabilities instead of the suites, and leaves out only the facts asked', () => {
+    const md = certificationMarkdown(record, summary, runInfo(), cert, undefined, { subject: 'a $& b | c', required: ['x'], omit: ['Seed'] });
+    expect(md.split('\n')[0]).toBe('# Pay-Connect conformance certification: a $& b \\| c');
+    expect(md).toContain('| Required capabilities | x |');
+    expect(md).toContain('| Integrator id | sim-integrator |');
+    expect(md).not.toMatch(/\| Seed \||\| Suites \||Spec-level suites/);
+    const html = certificationHtml(record, summary, runInfo(), cert, undefined, { subject: '<a> & "b"', required: ['x'], omit: ['Integrator id'] });
+    expect(html).toContain('<title>Pay-Connect conformance certification: &lt;a&gt; &amp; &quot;b&quot;</title>');
+    expect(html).toContain('<h1>Pay-Connect conformance certification: &lt;a&gt; &amp; &quot;b&quot;</h1>');
+    expect(html).toContain('<tr><th>Required capabilities</th><td>x</td></tr>');
+    expect(html).toContain('<tr><th>Seed</th><td>42</td></tr>');
+    expect(html).not.toContain('Integrator id');
+  });
+
+  it("without options it is a run's: the plain title, the suites and every fact", () => {
+    const md = certificationMarkdown(record, summary, runInfo(), cert);
+    expect(md.split('\n')[0]).toBe('# Pay-Connect conformance certification');
+    expect(md).toContain('| Suites | all |');
+    expect(md).toContain('| Seed | 42 |');
+    expect(md).toContain('Spec-level suites without a test in this run:');
   });
 });

@@ -20,6 +20,12 @@ export interface TestRecord {
   toolkitError?: { code: string; message: string; hint?: string };
   /** Assertion or crash messages vitest recorded. */
   errors: string[];
+  /** The stack of the first of `errors` (Allure's trace), redacted. */
+  trace?: string;
+  /** The describe blocks around the test, outermost first (a test run by vitest; absent for tests built directly). */
+  suitePath?: string[];
+  /** The machine the test ran on (Allure's host label). */
+  host?: string;
   parameters: Record<string, string>;
   exchanges: unknown[];
   /** How many exchanges the test made (`exchanges` may hold fewer). */
@@ -49,6 +55,11 @@ export interface RunRecord {
   tests: TestRecord[];
   /** Errors vitest saw outside tests (a suite file that failed to load...). */
   unhandled: string[];
+  /**
+   * Errors of a describe block's hooks (`beforeAll` …), named by the block: its tests carry vitest's
+   * own state; Allure lists these among the run's errors, the verdict reads the tests.
+   */
+  suiteErrors?: string[];
   startedAt: string;
   durationMs: number;
 }

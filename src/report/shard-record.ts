@@ -8,6 +8,7 @@ import { ToolkitError } from '../core/index.ts';
 import { digestOf } from './coverage.ts';
 import type { RunRecord } from './records.ts';
 import type { RunInfo } from './run-info.ts';
+import { scrubSecrets } from './scrub.ts';
 import { writeReportFile } from './write.ts';
 
 /** The file name in a shard's reports folder. */
@@ -18,21 +19,23 @@ const FORMAT = 'payconnect-conformance/run-record@1';
 export interface ShardRecord {
   format: typeof FORMAT;
   shard: { index: number; count: number };
+  /** The package root the shard ran from (its CI job's checkout): its tests' files are under it. */
+  root?: string;
   info: RunInfo;
   record: RunRecord;
 }
 
 /**
- * Writes a shard's record (whole or not at all). `record` is redacted already. The tests' exchanges
- * and deliveries are left out (their count stays): the merged summary, JUnit and certification do
- * not use them, and the shard's allure-results, which the merge copies, hold them already. Each test
- * keeps its coverage digest (made from those exchanges when its worker left none), so the merged
+ * Writes a shard's record (whole or not at all), scrubbed as every report is. The tests are whole,
+ * exchanges and deliveries included: merge-reports writes every report from these records alone
+ * (the Allure results with their steps and evidence too), as the whole run would have. Each test
+ * carries its coverage digest (made from its exchanges when its worker left none), so the merged
  * coverage is the one the shards saw.
  */
-export function writeShardRecord(dir: string, shard: { index: number; count: number }, info: RunInfo, record: RunRecord): string {
+export function writeShardRecord(dir: string, shard: { index: number; count: number }, info: RunInfo, record: RunRecord, root?: string): string {
   const path = join(dir, SHARD_RECORD_FILE);
-  const tests = record.tests.map((t) => ({ ...t, coverage: digestOf(t), exchanges: [], ...(t.deliveries ? { deliveries: [] } : {}) }));
-  const content: ShardRecord = { format: FORMAT, shard, info, record: { ...record, tests } };
+  const tests = scrubSecrets(record.tests).map((t) => ({ ...t, coverage: digestOf(t) }));
+  const content: ShardRecord = { format: FORMAT, shard, ...(root ? { root } : {}), info, record: { ...record, tests } };
   writeReportFile(path, `${JSON.stringify(content)}\n`);
   return path;
 }

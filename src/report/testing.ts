@@ -1,5 +1,10 @@
-/** Test helpers of this folder: hand-built records and a strict little XML reader. Not exported by the barrel. */
+/** Test helpers of this folder: hand-built records, reports folders, a strict little XML reader. Not exported by the barrel. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { Finding } from '../core/index.ts';
+import { prepareReportsDir } from './write.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import type { RunInfo } from './run-info.ts';
 
@@ -21,6 +26,21 @@ export function testRecord(over: Partial<TestRecord> & { scenario?: string } = {
     deliveries: [],
     ...rest,
     exchangeCount: rest.exchangeCount ?? rest.exchanges?.length ?? 0,
+  };
+}
+
+/** A maker of fresh, prepared reports folders, removed after the calling test file's tests. */
+export function reportsDirs(prefix: string): () => Promise<string> {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+  return async () => {
+    const base = mkdtempSync(join(tmpdir(), prefix));
+    made.push(base);
+    const d = join(base, 'reports');
+    await prepareReportsDir(d);
+    return d;
   };
 }
 

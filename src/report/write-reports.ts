@@ -1,16 +1,26 @@
 /**
- * Writes the reports of a finished run into the reports folder, each whole or not at all:
- * summary.json, coverage.json, junit.xml, certification.md and certification.html (the Allure HTML report is
- * generated separately: it needs the allure-results of the run).
+ * The one report writer. Every command that reports (`run`, `merge-reports`, `check-receiver`,
+ * `certify-client`, `check-pact`) hands it a run record and its summary, and it writes the same files
+ * from them alone, each whole or not at all: summary.json, coverage.json, junit.xml,
+ * certification.md and .html, allure-results (from the records: see allure-results.ts) and the
+ * Allure HTML report. A merged run is its shards' records, written by the same code (as vitest's
+ * `mergeReports` and Playwright's `merge.ts` replay shard blobs through the same reporters).
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Certification, certificationHtml, certificationMarkdown, certify } from './certification.ts';
-import { type Coverage, type CoverageKind, buildCoverage, coverageMarkdown, uncoveredItems } from './coverage.ts';
+import { operations } from '../generated/contract.ts';
+import { writeHtmlReport } from './allure-html.ts';
+import { type AllureMessageOptions, clauseUrlFrom, defaultClauseUrl } from './allure-messages.ts';
+import { allureEnvironment, writeAllureResults } from './allure-results.ts';
+import { type Certification, type CertificationText, certificationHtml, certificationMarkdown, certificationTitle, certify } from './certification.ts';
+import { clauseText } from './clause-text.ts';
+import { type Coverage, type CoverageKind, buildCoverage, coverageLine, coverageMarkdown, uncoveredItems } from './coverage.ts';
 import { buildJunitXml } from './junit.ts';
 import type { RunRecord } from './records.ts';
 import { type RunInfo, sha256Hex, terminalIdsOf } from './run-info.ts';
-import type { Summary } from './summary.ts';
-import { writeReportFile } from './write.ts';
+import { scrubSecrets } from './scrub.ts';
+import { type Summary, exitCodeFor } from './summary.ts';
+import { REPORT_FILES, replaceDirectory, stagingDirectory, writeReportFile } from './write.ts';
 
 /** The files of {@link writeRunReports}, absolute. */
 export interface WrittenReports {
@@ -23,22 +33,25 @@ export interface WrittenReports {
 
 /** The files of {@link writeRunReports}: those of every report, and coverage.json with its content. */
 export interface RunReports extends WrittenReports {
-  coverageJson: string;
-  /** What the run exercised (coverage.json's content). */
-  coverage: Coverage;
+  coverageJson?: string;
+  /** What the run exercised (coverage.json's content); absent when the run's coverage is not reported. */
+  coverage?: Coverage;
 }
 
-/** The file names in the reports folder. */
-export const REPORT_FILES = {
-  summary: 'summary.json',
-  coverage: 'coverage.json',
-  junit: 'junit.xml',
-  certificationMd: 'certification.md',
-  certificationHtml: 'certification.html',
-  allureResults: 'allure-results',
-  allureReport: 'allure-report',
-  allureHistory: 'allure-history.jsonl',
-} as const;
+/** Every file {@link writeReports} wrote. */
+export interface AllReports extends RunReports {
+  allureResults: string;
+  allureReport?: string;
+  htmlError?: string;
+}
+
+/** Options of {@link writeRunReports}. */
+export interface FileReportOptions {
+  /** What the certification says beyond the records (subject, required capabilities, facts left out). @default a run's */
+  certification?: CertificationText;
+  /** Whether coverage.json is written and the summary and certification report coverage (the contract's, for a run of the suites). @default true */
+  coverage?: boolean;
+}
 
 /**
  * Writes summary.json, coverage.json (built from the records: a merged run's is that of its shards
@@ -46,26 +59,81 @@ export const REPORT_FILES = {
  * is completed here with what coverage adds (its tallies; with --require-coverage, the uncovered items,
  * which fail the verdict), so the caller's exit code reads the summary written.
  */
-export function writeRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo): RunReports {
+export function writeRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo, opts: FileReportOptions = {}): RunReports {
   const paths = {
     summary: join(dir, REPORT_FILES.summary),
-    coverageJson: join(dir, REPORT_FILES.coverage),
     junit: join(dir, REPORT_FILES.junit),
     certificationMd: join(dir, REPORT_FILES.certificationMd),
     certificationHtml: join(dir, REPORT_FILES.certificationHtml),
   };
-  const coverage = buildCoverage(record, info);
-  // The coverage required (--require-coverage): each item never covered fails the run, by name.
-  const required = info.requireCoverage ?? [];
-  const uncovered = required.length > 0 ? uncoveredItems(coverage, required as CoverageKind[]) : [];
-  summary.coverage = { summary: coverage.summary, ...(required.length > 0 ? { required: [...required], uncovered } : {}) };
-  if (uncovered.length > 0) summary.verdict = 'fail';
+  const coverage = opts.coverage === false ? undefined : buildCoverage(record, info);
+  if (coverage) {
+    // The coverage required (--require-coverage): each item never covered fails the run, by name.
+    const required = info.requireCoverage ?? [];
+    const uncovered = required.length > 0 ? uncoveredItems(coverage, required as CoverageKind[]) : [];
+    summary.coverage = { summary: coverage.summary, ...(required.length > 0 ? { required: [...required], uncovered } : {}) };
+    if (uncovered.length > 0) summary.verdict = 'fail';
+  }
   const summaryText = `${JSON.stringify(summary, null, 2)}\n`;
   writeReportFile(paths.summary, summaryText);
-  writeReportFile(paths.coverageJson, `${JSON.stringify(coverage, null, 2)}\n`);
+  const coverageJson = coverage ? join(dir, REPORT_FILES.coverage) : undefined;
+  if (coverageJson) writeReportFile(coverageJson, `${JSON.stringify(coverage, null, 2)}\n`);
   writeReportFile(paths.junit, buildJunitXml(record, summary, info));
-  const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record));
-  writeReportFile(paths.certificationMd, certificationMarkdown(record, summary, info, certification, coverageMarkdown(coverage)));
-  writeReportFile(paths.certificationHtml, certificationHtml(record, summary, info, certification, coverage));
-  return { ...paths, certification, coverage };
+  const text = opts.certification ?? {};
+  const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record), text.required);
+  writeReportFile(paths.certificationMd, certificationMarkdown(record, summary, info, certification, coverage ? coverageMarkdown(coverage) : undefined, text));
+  writeReportFile(paths.certificationHtml, certificationHtml(record, summary, info, certification, coverage, text));
+  return { ...paths, certification, ...(coverage && coverageJson ? { coverage, coverageJson } : {}) };
+}
+
+/** The Allure content options every command's reports share: clause links, endpoints, clause texts. */
+export function reportMessageOptions(env: NodeJS.ProcessEnv = process.env): AllureMessageOptions {
+  // Where spec clauses link to: PAYCONNECT_SPEC_BASE_URL (ending in /), else the relative spec/ folder.
+  const base = env.PAYCONNECT_SPEC_BASE_URL;
+  return { clauseUrl: base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl, endpoints: operations, clauseText: (c) => clauseText(c) };
+}
+
+/** Options of {@link writeReports}. */
+export interface ReportOptions extends FileReportOptions {
+  /** Whether the Allure HTML report is generated. */
+  html: boolean;
+  /** The package root: suite files under it are named relative to it in Allure. @default none (paths as recorded) */
+  root?: string;
+  /** Allure content options. @default {@link reportMessageOptions} of `process.env` */
+  messages?: AllureMessageOptions;
+  /** Where an HTML report that could not be made is said. */
+  stderr: (s: string) => void;
+  /**
+   * Called with the record as the reports hold it (redacted) once every file but the HTML report is
+   * written: a command writes its transcript or signs the reports then (a throw fails the reports).
+   */
+  afterFiles?: (record: RunRecord, written: RunReports & { allureResults: string }) => Promise<void> | void;
+}
+
+/**
+ * Writes every report of `record` into `dir` (prepared with prepareReportsDir): the file reports
+ * ({@link writeRunReports}), the Allure results (staged, then put in place whole) and, with `html`, the
+ * Allure HTML report. Secrets are scrubbed here by shape, whatever the record's maker did. Exit code:
+ * 2 for a toolkit error or an HTML report that could not be made, 1 for a failure, else 0.
+ *
+ * @throws ToolkitError PCC_REPORT_WRITE when a report file cannot be written
+ */
+export async function writeReports(dir: string, given: RunRecord, summary: Summary, info: RunInfo, o: ReportOptions): Promise<{ exitCode: 0 | 1 | 2; record: RunRecord; reports: AllReports }> {
+  const record = scrubSecrets(given);
+  const written = writeRunReports(dir, record, summary, info, o);
+  const allureResults = join(dir, REPORT_FILES.allureResults);
+  const staged = stagingDirectory(allureResults);
+  try {
+    const coverage = written.coverage ? coverageLine(written.coverage).replace(/^coverage: /, '') : undefined;
+    writeAllureResults(staged, record, info, { ...(o.root ? { root: o.root } : {}), messages: o.messages ?? reportMessageOptions(), environment: allureEnvironment(info, record, coverage) });
+  } catch (e) {
+    rmSync(staged, { recursive: true, force: true });
+    throw e;
+  }
+  replaceDirectory(staged, allureResults);
+  await o.afterFiles?.(record, { ...written, allureResults });
+  const subject = o.certification?.subject;
+  const html = o.html ? await writeHtmlReport(dir, { ...(subject !== undefined ? { name: certificationTitle(o.certification) } : {}), stderr: o.stderr }) : {};
+  const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
+  return { exitCode, record, reports: { ...written, allureResults, ...html } };
 }

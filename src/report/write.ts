@@ -3,6 +3,18 @@ import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { ToolkitError, makeDirs } from '../core/index.ts';
 
+/** The file names in the reports folder. */
+export const REPORT_FILES = {
+  summary: 'summary.json',
+  coverage: 'coverage.json',
+  junit: 'junit.xml',
+  certificationMd: 'certification.md',
+  certificationHtml: 'certification.html',
+  allureResults: 'allure-results',
+  allureReport: 'allure-report',
+  allureHistory: 'allure-history.jsonl',
+} as const;
+
 /** Writes a report file whole or not at all (temporary file, then rename). */
 export function writeReportFile(path: string, content: string): void {
   try {
