@@ -64,7 +64,7 @@ describe('a signed run', () => {
     expect(a.stdout).toMatch(/summary\.json's verdict \(pass\) is not the signed result \(FAILED\)/);
 
     const dropped = copy(run.reportsDir);
-    const failing = (JSON.parse(lines(dropped).find((l) => l.includes('"kind":"test"') && l.includes('total-amount'))!) as { test: string }).test;
+    const failing = (JSON.parse(lines(dropped).find((l) => l.includes('"kind":"test"') && l.includes('"state":"failed"') && l.includes('total-amount'))!) as { test: string }).test;
     writeLines(dropped, lines(dropped).filter((l) => (JSON.parse(l) as { test?: string }).test !== failing));
     const b = await verify(dropped, 'signer');
     expect(b.code).toBe(1);
