@@ -73,7 +73,7 @@ describe('a baseline of known findings', () => {
     const dir = tempDir();
     const cases: [unknown, RegExp][] = [
       [{ entries: [{ check: 'request.accepted', reason: 'r' }] }, /entry 1 has no "expires"/],
-      [{ entries: [{ check: 'request.acepted', reason: 'r', expires: '2099-01-01' }] }, /names no check: request\.acepted/],
+      [{ entries: [{ check: 'request.acepted', reason: 'r', expires: '2099-01-01' }] }, /names no rule: request\.acepted; did you mean request\.accepted/],
       [{ entries: [{ check: 'request.accepted', reason: 'r', expires: 'soon' }] }, /entry 1 "expires" is "soon", not a date/],
       [{ entries: [{ check: 'request.accepted', reason: 'r', expires: '2099-01-01', match: '(' }] }, /entry 1 "match" is not a regular expression/],
     ];
@@ -81,6 +81,13 @@ describe('a baseline of known findings', () => {
       const file = join(dir, 'b.json');
       writeFileSync(file, JSON.stringify(content));
       const r = await runCli(['run', '--no-html', '--suite', 'config', '--baseline', file]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.summary).toBeUndefined();
+    }
+    // The same registry checks --disable-check: a misspelt id, or another command's rule, stops the run.
+    for (const [id, message] of [['response.shema', /--disable-check names no rule: response\.shema; did you mean response\.schema\?/], ['receiver.valid-accepted', /a rule of check-receiver and certify-client, not of run/]] as const) {
+      const r = await runCli(['run', '--no-html', '--suite', 'config', '--disable-check', id]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.summary).toBeUndefined();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification, createVitest, startVitest } from 'vitest/node';
 import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
-import { CHECKS } from '../checks/index.ts';
+import { canonicalRuleId, validateDisableCheck } from '../checks/index.ts';
 import { type BaselineEntry, OPERATOR_META_KEY, ToolkitError, countsAsFailure, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import {
@@ -29,6 +29,7 @@ import {
   isCompleteRun,
   judgeBaseline,
   readBaseline,
+  type BaselineFile,
   type AllReports,
   buildSummary,
   prepareReportsDir,
@@ -107,16 +108,6 @@ async function openRunTarget(config: ResolvedConfig, transport: Transport): Prom
   }
   if (config.target.kind === 'sim') return openTarget({ kind: 'sim', profile, integratorId: config.integratorId, sim: { seed: config.seed, ...config.sim } });
   return openTarget({ kind: 'url', profile, baseUrl: config.target.baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, allowProduction: config.allowProduction, transport });
-}
-
-/** Every id of `checks.disable` names a registered check, or the run does not start. */
-function assertKnownChecks(ids: readonly string[], where = 'checks.disable'): void {
-  const known = [...CHECKS.keys()];
-  for (const id of ids) {
-    if (CHECKS.has(id)) continue;
-    const near = known.filter((k) => k.split('.')[0] === id.split('.')[0]);
-    throw new ToolkitError('PCC_CONFIG_INVALID', `${where} names no check: ${id}`, `check ids are as the reports show them${near.length > 0 ? `; of its area: ${near.join(', ')}` : `, such as ${known.slice(0, 5).join(', ')}`}`);
-  }
 }
 
 /**
@@ -221,13 +212,19 @@ function suiteGlobs(suites: string[]): string[] {
   return names.map((s) => `suites/${s}/**/*.suite.ts`);
 }
 
+/** A baseline whose entries each name a check the run judges, by its current id (a former one is renamed). */
+function canonicalBaseline(file: BaselineFile, path: string): BaselineFile {
+  validateDisableCheck(file.entries.map((e) => e.check), 'run', { where: `baseline ${path}`, code: 'PCC_CONFIG_INVALID' });
+  return { ...file, entries: file.entries.map((e) => ({ ...e, check: canonicalRuleId(e.check) ?? e.check })) };
+}
+
 /** Runs the suites against the configured target and writes the reports. `events` feed live progress. */
 export async function runConformance(config: ResolvedConfig, io: RunIo, events: RunEvents = {}): Promise<RunResult> {
   const runDeadlineAt = Date.now() + config.maxDurationMs;
-  assertKnownChecks(config.disabledChecks);
+  // The rule registry knows every check, and the former ids of renamed ones: those mean the current id.
+  config = { ...config, disabledChecks: validateDisableCheck(config.disabledChecks, 'run', { where: config.sources['checks.disable'] === 'flag' ? '--disable-check' : 'checks.disable', code: 'PCC_CONFIG_INVALID' }) };
   // A baseline is read before anything starts: a bad file, or an entry naming no check, stops the run here.
-  const baseline = config.baseline ? readBaseline(config.baseline) : undefined;
-  if (baseline) assertKnownChecks(baseline.entries.map((e) => e.check), `baseline ${config.baseline}`);
+  const baseline = config.baseline ? canonicalBaseline(readBaseline(config.baseline), config.baseline) : undefined;
   const baselineNow = Date.now();
   // The signing key is read now too: a wrong path, a key that is not Ed25519 or a wrong passphrase is exit 2 before anything runs.
   const signer = config.signKey ? loadSigningKey(config.signKey, process.env) : undefined;
