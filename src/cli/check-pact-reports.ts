@@ -4,6 +4,7 @@
  * written by the same writer as check-receiver's and certify-client's (summary.json, junit.xml, the
  * certification, Allure), so an integrator can hand them over as evidence.
  */
+import { interactionPossible } from '../checks/index.ts';
 import type { Finding } from '../core/index.ts';
 import { CONTRACT_FILE, contractSha256, toolInfo } from '../engine/index.ts';
 import { type CheckPactReport, interactionLabel } from '../pact/index.ts';
@@ -11,10 +12,9 @@ import { type RecordReportsResult, type RunInfo, type RunRecord, type TestRecord
 
 /** The capability check-pact's tests are grouped under (and the one its certification requires). */
 export const PACT_CAPABILITY = 'pact';
-/** The check every impossibility is a finding of. */
-export const PACT_POSSIBLE_CHECK = 'pact.interaction-possible';
-/** The contract is the requirement a pact is judged against. */
-const CLAUSE = 'contract#operations';
+/** The rule every impossibility is a finding of (its clause: the contract, the requirement a pact is judged against). */
+export const PACT_POSSIBLE_CHECK = interactionPossible.id;
+const CLAUSE = interactionPossible.clause;
 
 /** The run record of a check-pact report: one test per interaction, in file order. */
 export function checkPactRecord(report: CheckPactReport, startedAt: string, durationMs: number): RunRecord {
