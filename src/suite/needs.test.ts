@@ -20,6 +20,7 @@ describe('unmetNeed', () => {
     expect(unmetNeed({ terminal: NOT_MANUAL }, run({ terminal: 'observe' }))).toBeUndefined();
     expect(unmetNeed({ terminal: [NOT_MANUAL, autoOnly] }, run({ terminal: 'manual' }))).toBe(NOT_MANUAL.why);
     expect(unmetNeed({ terminal: [NOT_MANUAL, autoOnly] }, run({ terminal: 'observe' }))).toBe('auto only');
+    expect(unmetNeed({ terminal: { modes: ['auto'], why: 'needs auto (this run: {terminal})' } }, run({ terminal: 'observe' }))).toBe('needs auto (this run: observe)');
   });
 
   it('needs the sandbox profile and minted OTPs where declared', () => {

@@ -25,6 +25,7 @@ export interface ScenarioNeeds {
 /** Terminal modes a scenario runs in, and why it cannot run in the others. */
 export interface TerminalNeed {
   modes: readonly RunContext['terminal'][];
+  /** The skip reason; `{terminal}` in it is replaced by the run's mode. */
   why: string;
 }
 
@@ -37,7 +38,7 @@ export function unmetNeed(needs: ScenarioNeeds | undefined, ctx: NeedsContext): 
   if (needs.stateful !== undefined && ctx.targetKind === 'pact') return `not against the Pact mock: ${needs.stateful}`;
   const terminal: readonly TerminalNeed[] = needs.terminal === undefined ? [] : 'modes' in needs.terminal ? [needs.terminal] : needs.terminal;
   const wrongMode = terminal.find((n) => !n.modes.includes(ctx.terminal));
-  if (wrongMode) return wrongMode.why;
+  if (wrongMode) return wrongMode.why.replaceAll('{terminal}', ctx.terminal);
   if (needs.sandboxProfile !== undefined && ctx.profile !== 'sandbox') return needs.sandboxProfile;
   if (needs.mintedOtps !== undefined && !ctx.mintOtps) return needs.mintedOtps;
   return undefined;

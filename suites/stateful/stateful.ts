@@ -45,7 +45,7 @@ function declaredTimeout(part: number): number {
 
 /** What the model needs of a run: it predicts sandbox.md's virtual terminal on fresh pairings. */
 const NEEDS: ScenarioNeeds = {
-  terminal: { modes: ['auto'], why: 'the model predicts the virtual terminal of sandbox.md: it needs --terminal auto' },
+  terminal: { modes: ['auto'], why: 'the model predicts the virtual terminal of sandbox.md: it needs --terminal auto (this run: {terminal})' },
   sandboxProfile: 'the model predicts sandbox.md outcomes: it needs the sandbox profile (a sandbox target)',
   mintedOtps: 'every command sequence pairs a fresh virtual terminal: that needs OTPs minted as sandbox.md allows (a sandbox target)',
 };
