@@ -4,7 +4,7 @@
 // and falls back to running src/ through tsx otherwise.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { STAMP_FILE, sourceStamp } from '../bin/source-stamp.js';
@@ -13,4 +13,12 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+// Every entry point package.json exports (`.`, `./suite`) is a file of the build: a missing one would
+// only show in an integrator's install.
+const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+for (const [entry, targets] of Object.entries(exports)) {
+  for (const target of Object.values(targets)) {
+    if (!existsSync(join(root, target))) throw new Error(`package.json exports ${entry} as ${target}, which the build did not write`);
+  }
+}
 writeFileSync(join(root, STAMP_FILE), `${sourceStamp(root)}\n`);

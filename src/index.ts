@@ -10,7 +10,7 @@ export type { ResolvedConfig, UserConfig } from './config/index.ts';
 export { PROFILES, resolveProfile, expectedOutcome, isReachable } from './profile/index.ts';
 export type { Profile } from './profile/index.ts';
 
-export { CHECKS, getCheck, runCheck, runAutoChecks, operationFor, isIso4217, isIso3166Alpha2 } from './checks/index.ts';
+export { CHECKS, getCheck, runCheck, operationFor, isIso4217, isIso3166Alpha2 } from './checks/index.ts';
 export type { Check, CheckId, CheckInput, CheckOutcome, ConvergenceObservation } from './checks/index.ts';
 export type { PairingIdentity } from './checks/pairing-checks.ts';
 
@@ -27,7 +27,8 @@ export { observe } from './convergence/index.ts';
 export { createTerminalDriver } from './terminal/index.ts';
 export type { AttendStep, Outcome, Plan, TerminalDriver } from './terminal/index.ts';
 
-export { Harness, Pairing, Scope, ScenarioBlocked, OtpSource, RUN_CONTEXT_KEY } from './runtime/index.ts';
+// The runtime a suite runs on (scenario, harness, scope, pairings) is the `./suite` entry point (src/suite.ts).
+export { Pairing, ScenarioBlocked } from './runtime/index.ts';
 export type { RunContext } from './runtime/index.ts';
 
 export { startSimulator, FAULTS } from './simulator/index.ts';

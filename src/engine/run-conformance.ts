@@ -140,8 +140,9 @@ const DIST_FILES = new RegExp(`^${join(PACKAGE_ROOT, 'dist').replace(/[.*+?^${}(
  */
 function builtHarness(): { resolve?: { alias: { find: RegExp; replacement: string }[] } } {
   if (!RUNNING_BUILT) return {};
-  // Aliases match the import as written: the suites reach the harness only as (../)+src/index.ts.
-  return { resolve: { alias: [{ find: /^(?:\.\.\/)+src\/index\.ts$/, replacement: join(PACKAGE_ROOT, 'dist', 'index.js') }] } };
+  // Aliases match the import as written: the suites reach the harness only through the package's
+  // entry points, (../)+src/index.ts and (../)+src/suite.ts (the suite runtime).
+  return { resolve: { alias: [{ find: /^(?:\.\.\/)+src\/(index|suite)\.ts$/, replacement: join(PACKAGE_ROOT, 'dist', '$1.js') }] } };
 }
 
 /**
@@ -348,7 +349,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       root: PACKAGE_ROOT,
       include: suiteGlobs(suites),
       ...(config.grep ? { testNamePattern: config.grep } : {}),
-      provide: { [RUN_CONTEXT_KEY]: ctx } as never,
+      provide: { [RUN_CONTEXT_KEY]: ctx },
       pool: 'forks' as const,
       maxWorkers: workers,
       fileParallelism: workers > 1,
@@ -398,7 +399,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
             const vitest = await startVitest('test', [], {
               ...base, include: files, testNamePattern: namePattern(due), shard: undefined,
               maxWorkers: Math.min(workers, files.length), fileParallelism: workers > 1 && files.length > 1,
-              provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: Math.min(workers, files.length), ...(hub ? { ledgerPort: hub.port } : {}) } } as never,
+              provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: Math.min(workers, files.length), ...(hub ? { ledgerPort: hub.port } : {}) } },
               reporters: [again],
             }, viteOverrides, { stdout: devNull(), stderr: devNull() });
             await vitest.close();

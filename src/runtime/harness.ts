@@ -55,12 +55,13 @@ export class Harness implements ScopeHost {
    * @param share which of the run's workers this harness serves: it pairs its own terminal and takes
    *   only its share of the OTPs and of the vault's pairings, so no two workers drive one terminal.
    */
-  constructor(readonly ctx: RunContext, readonly share: WorkerShare = { index: 0, count: 1 }) {
+  /** `worker`: vitest's number of the worker (from 1), which names its transcript file. */
+  constructor(readonly ctx: RunContext, readonly share: WorkerShare = { index: 0, count: 1 }, worker = 1) {
     this.profile = resolveProfile(ctx.profile);
     this.otps = new OtpSource(ctx.otps, ctx.mintOtps, share);
     if (ctx.ledgerPort !== undefined) this.unlink = linkLedger(this.defects, ctx.ledgerPort);
     if (ctx.transcriptDir) {
-      const transcript = new TranscriptRecorder(ctx.transcriptDir, Number(process.env.VITEST_POOL_ID ?? '1') || 1, (v) => this.redactor.redactValue(v));
+      const transcript = new TranscriptRecorder(ctx.transcriptDir, worker, (v) => this.redactor.redactValue(v));
       this.events.on('delivery', (e) => transcript.delivery(e.test, e.pairing, e.delivery));
       this.transcript = transcript;
     }

@@ -19,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { type Pairing, type PayConnectResponse, operations } from '../../src/index.ts';
-import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
+import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { PACT_EXAMPLE_OTP, disposeUnwantedPairing, mintedOtp, obtainToken, quickFinalTransaction, undoStartedTransaction, unknownId } from '../_setup/steps/pairing.ts';
 import { underPact } from '../_setup/steps/payment.ts';
 

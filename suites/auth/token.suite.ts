@@ -7,7 +7,7 @@
  */
 import { describe } from 'vitest';
 import type { Exchange } from '../../src/index.ts';
-import { scenario } from '../_setup/scenario.ts';
+import { scenario } from '../../src/suite.ts';
 import { requestToken, sleep, stringField, unknownId } from '../_setup/steps/pairing.ts';
 
 const capability = 'auth';

@@ -1,16 +1,17 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
-import { scenario } from '../_setup/scenario.ts';
-import { afterCancel, begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
+import { NOT_MANUAL, scenario } from '../../src/suite.ts';
+import { afterCancel, begin, cancelJudged, isAuto, isFinal, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const cancelClause = { capability: 'cancel', clause: 'spec#post-v1pay-connecttransactionstransaction_idcancel' };
 const table = { capability: 'cancel', clause: 'sandbox#transactions' };
-const autoOnly = 'only --terminal auto can hold the terminal in a given state or make it refuse a cancel; the race scenario covers cancel in observe mode';
+const autoOnly = { modes: ['auto'], why: 'only --terminal auto can hold the terminal in a given state or make it refuse a cancel; the race scenario covers cancel in observe mode' } as const;
 
 describe('cancel', () => {
-  scenario('cancel while INITIATED (55, terminal offline) ends CANCELED', table, async (t) => {
-    notUnderPact(t, 'a transaction INITIATED, then CANCELED after the cancel is a sequence of states; a stateless mock gives one fixed answer per request');
-    if (!isAuto(t)) t.skip(autoOnly);
+  scenario('cancel while INITIATED (55, terminal offline) ends CANCELED', {
+    ...table,
+    needs: { stateful: 'a transaction INITIATED, then CANCELED after the cancel is a sequence of states; a stateless mock gives one fixed answer per request', terminal: autoOnly },
+  }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'offline');
     let id: string | undefined;
@@ -28,9 +29,14 @@ describe('cancel', () => {
   });
 
   // In manual mode the operator leaves the card prompt open while the harness cancels.
-  scenario('cancel while IN_PROGRESS (54, waits for a card) ends CANCELED', { ...table, operator: ['wait-in-progress'] }, async (t) => {
-    notUnderPact(t, 'a transaction IN_PROGRESS, then CANCELED after the cancel is a sequence of states; a stateless mock gives one fixed answer per request');
-    if (t.terminal.mode === 'observe') t.skip('in observe mode nothing holds the terminal at the card prompt; auto and manual mode run this');
+  scenario('cancel while IN_PROGRESS (54, waits for a card) ends CANCELED', {
+    ...table,
+    operator: ['wait-in-progress'],
+    needs: {
+      stateful: 'a transaction IN_PROGRESS, then CANCELED after the cancel is a sequence of states; a stateless mock gives one fixed answer per request',
+      terminal: { modes: ['auto', 'manual'], why: 'in observe mode nothing holds the terminal at the card prompt; auto and manual mode run this' },
+    },
+  }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'wait-in-progress');
     let id: string | undefined;
@@ -51,9 +57,10 @@ describe('cancel', () => {
   });
 
   // The 200 comes before the terminal acts: the result is the converged status, never the answer.
-  scenario('cancel answers 200 but the terminal completes the payment (56): the result is the converged status', cancelClause, async (t) => {
-    notUnderPact(t, 'a cancel answered 200 while the terminal goes on to SUCCESS is a sequence of states; a stateless mock gives one fixed answer per request');
-    if (!isAuto(t)) t.skip(autoOnly);
+  scenario('cancel answers 200 but the terminal completes the payment (56): the result is the converged status', {
+    ...cancelClause,
+    needs: { stateful: 'a cancel answered 200 while the terminal goes on to SUCCESS is a sequence of states; a stateless mock gives one fixed answer per request', terminal: autoOnly },
+  }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'refuse-cancel');
     let id: string | undefined;
@@ -70,9 +77,10 @@ describe('cancel', () => {
     }
   });
 
-  scenario('cancel while IN_PROGRESS races the terminal: CANCELED or SUCCESS, polling and webhook agree', table, async (t) => {
-    notUnderPact(t, 'a race between the cancel and the terminal is timing, and its end a sequence of states; a stateless mock gives one fixed answer per request');
-    notManual(t);
+  scenario('cancel while IN_PROGRESS races the terminal: CANCELED or SUCCESS, polling and webhook agree', {
+    ...table,
+    needs: { stateful: 'a race between the cancel and the terminal is timing, and its end a sequence of states; a stateless mock gives one fixed answer per request', terminal: NOT_MANUAL },
+  }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
     let id: string | undefined;
@@ -93,8 +101,12 @@ describe('cancel', () => {
   });
 
   for (const want of ['approve', 'decline'] as const) {
-    scenario(`cancel of a final transaction (${want}) answers 400 and changes nothing`, { ...table, ...(want === 'approve' ? { operator: [want] } : {}) }, async (t) => {
-      if (!isAuto(t) && want !== 'approve') t.skip('only --terminal auto chooses the final status; the approve variant takes whatever the terminal does');
+    scenario(`cancel of a final transaction (${want}) answers 400 and changes nothing`, {
+      ...table,
+      ...(want === 'approve'
+        ? { operator: [want] }
+        : { needs: { terminal: { modes: ['auto'], why: 'only --terminal auto chooses the final status; the approve variant takes whatever the terminal does' } } }),
+    }, async (t) => {
       const p = await t.harness.primary(t.scope);
       const plan = planFor(t, want);
       const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount });

@@ -7,7 +7,7 @@
 import { describe } from 'vitest';
 import type { Pairing, PayConnectResponse } from '../../src/index.ts';
 import { planFor, settle, slipOf } from '../_setup/steps/flows.ts';
-import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
+import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { undoStartedTransaction } from '../_setup/steps/pairing.ts';
 
 const capability = 'config';

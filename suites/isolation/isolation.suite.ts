@@ -11,9 +11,8 @@
 import { describe } from 'vitest';
 import type { OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { planFor, settle, slipOf, start } from '../_setup/steps/flows.ts';
-import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
+import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { stringField, unknownId } from '../_setup/steps/pairing.ts';
-import { notUnderPact } from '../_setup/steps/payment.ts';
 
 const capability = 'isolation';
 
@@ -22,9 +21,11 @@ const first: { p?: Pairing; txn?: string; op?: string; why?: string } = {};
 /** Why the pairings' scenarios skip against the Pact mock. */
 const ONE_PAIRING = "needs a second pairing; the pact's provider state is one paired terminal, and a stateless mock answers the same whoever asks";
 
+/** The scenarios that ask with a second pairing about the first one's records. */
+const foreign = { capability, clause: 'spec#what-the-service-does', needs: { stateful: ONE_PAIRING } };
+
 /** The second pairing, or skips. */
 async function second(t: ScenarioContext): Promise<Pairing> {
-  notUnderPact(t, ONE_PAIRING);
   const q = await t.harness.another(t.scope);
   if (typeof q === 'string') t.skip(q);
   return q;
@@ -32,7 +33,6 @@ async function second(t: ScenarioContext): Promise<Pairing> {
 
 /** The first pairing's transaction (and operation), or skips with the reason the setup gave. */
 function firstTxn(t: ScenarioContext): { p: Pairing; txn: string } {
-  notUnderPact(t, ONE_PAIRING);
   if (!first.p || !first.txn) t.skip(first.why ?? "the first pairing's transaction was not made");
   return { p: first.p, txn: first.txn };
 }
@@ -45,8 +45,7 @@ function judgeForeign(t: ScenarioContext, res: PayConnectResponse): void {
 }
 
 describe('isolation', () => {
-  scenario("the first pairing's transaction and operation to probe", { capability, clause: 'sandbox#isolation', operator: ['approve'] }, async (t) => {
-    notUnderPact(t, ONE_PAIRING);
+  scenario("the first pairing's transaction and operation to probe", { capability, clause: 'sandbox#isolation', operator: ['approve'], needs: { stateful: ONE_PAIRING } }, async (t) => {
     first.why = 'the setup test did not finish';
     const q = await t.harness.another(t.scope);
     if (typeof q === 'string') {
@@ -76,7 +75,7 @@ describe('isolation', () => {
     first.op = op;
   });
 
-  scenario("the second pairing cannot read the first's transaction status", { capability, clause: 'spec#what-the-service-does' }, async (t) => {
+  scenario("the second pairing cannot read the first's transaction status", foreign, async (t) => {
     const { p, txn } = firstTxn(t);
     const q = await second(t);
     const own = await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: txn } });
@@ -84,13 +83,13 @@ describe('isolation', () => {
     judgeForeign(t, await t.scope.call(q, 'getTransactionStatus', { params: { transaction_id: txn } }));
   });
 
-  scenario("the second pairing cannot read the first's print slip", { capability, clause: 'spec#what-the-service-does' }, async (t) => {
+  scenario("the second pairing cannot read the first's print slip", foreign, async (t) => {
     const { txn } = firstTxn(t);
     const q = await second(t);
     judgeForeign(t, await t.scope.call(q, 'getPrintSlip', { params: { transaction_id: txn } }));
   });
 
-  scenario("the second pairing cannot read the first's operation", { capability, clause: 'spec#what-the-service-does' }, async (t) => {
+  scenario("the second pairing cannot read the first's operation", foreign, async (t) => {
     const { p } = firstTxn(t);
     const op = first.op;
     if (!op) return t.skip(first.why ?? 'no operation of the first pairing');
@@ -100,7 +99,7 @@ describe('isolation', () => {
     judgeForeign(t, await t.scope.call(q, 'getOperation', { params: { operation_id: op } }));
   });
 
-  scenario("the second pairing cannot cancel the first's transaction", { capability, clause: 'spec#what-the-service-does' }, async (t) => {
+  scenario("the second pairing cannot cancel the first's transaction", foreign, async (t) => {
     const { p, txn } = firstTxn(t);
     const q = await second(t);
     const before = (await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: txn } })).body as Record<string, unknown> | undefined;

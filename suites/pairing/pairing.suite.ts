@@ -6,9 +6,9 @@
  */
 import { describe } from 'vitest';
 import { PAIRING_PROBES, type Pairing, type PairingIdentity, ScenarioBlocked } from '../../src/index.ts';
-import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
+import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { disposeUnwantedPairing, obtainToken, requestToken } from '../_setup/steps/pairing.ts';
-import { notUnderPact, underPact } from '../_setup/steps/payment.ts';
+import { underPact } from '../_setup/steps/payment.ts';
 
 const capability = 'pairing';
 
@@ -80,8 +80,7 @@ describe('pairing', () => {
     }
   });
 
-  scenario('pair without webhook_url: webhook_secret_key is null, a terminal of its own', { capability, clause: 'sandbox#pairing' }, async (t) => {
-    notUnderPact(t, 'a second pairing with an id and a terminal of its own needs a service that issues them; the mock answers every pairing with the same example credentials');
+  scenario('pair without webhook_url: webhook_secret_key is null, a terminal of its own', { capability, clause: 'sandbox#pairing', needs: { stateful: 'a second pairing with an id and a terminal of its own needs a service that issues them; the mock answers every pairing with the same example credentials' } }, async (t) => {
     const { p } = await pairOrStop(t, { webhook: false, name: `pcc-nohook-${t.harness.ctx.seed}` });
     try {
       if (memo.identity) {
@@ -94,8 +93,7 @@ describe('pairing', () => {
     }
   });
 
-  scenario('the OTP is one-time: a consumed OTP does not pair again', { capability, clause: 'spec#post-v1pay-connectpair' }, async (t) => {
-    notUnderPact(t, 'one-time use spans two calls: the same pairing request accepted, then refused, is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('the OTP is one-time: a consumed OTP does not pair again', { capability, clause: 'spec#post-v1pay-connectpair', needs: { stateful: 'one-time use spans two calls: the same pairing request accepted, then refused, is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     let otp = memo.otp;
     if (otp === undefined) {
       // The first test did not pair: pair here, so there is a consumed OTP to reuse.
@@ -129,8 +127,7 @@ describe('pairing', () => {
     await unpairAndForget(t, p);
   });
 
-  scenario('unpair revokes: the old token is refused and the client credentials obtain no token', { capability, clause: 'sandbox#pairing' }, async (t) => {
-    notUnderPact(t, 'a token that works, then is refused 401 after unpair, is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('unpair revokes: the old token is refused and the client credentials obtain no token', { capability, clause: 'sandbox#pairing', needs: { stateful: 'a token that works, then is refused 401 after unpair, is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     await t.harness.primary(t.scope);
     const p = await t.harness.fresh(t.scope);
     if (typeof p === 'string') return t.skip(p);

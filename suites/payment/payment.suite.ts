@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
-import { scenario } from '../_setup/scenario.ts';
-import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, notManual, notUnderPact, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
+import { NOT_MANUAL, scenario } from '../../src/suite.ts';
+import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 
 const table = { capability: 'payment', clause: 'sandbox#transactions' };
 
@@ -51,9 +51,10 @@ describe('payment', () => {
 
   outcome('decline');
 
-  scenario('a second generate while a transaction is pending answers 409', table, async (t) => {
-    notManual(t);
-    notUnderPact(t, 'a transaction INITIATED while a second generate is refused 409, then CANCELED, is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('a second generate while a transaction is pending answers 409', {
+    ...table,
+    needs: { terminal: NOT_MANUAL, stateful: 'a transaction INITIATED while a second generate is refused 409, then CANCELED, is a sequence of states; a stateless mock gives one fixed answer per request' },
+  }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const auto = isAuto(t);
     // 55: the terminal is offline, the first transaction stays INITIATED until canceled.

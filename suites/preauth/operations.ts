@@ -5,7 +5,7 @@
  */
 import type { Pairing } from '../../src/index.ts';
 import { planFor, settle } from '../_setup/steps/flows.ts';
-import type { ScenarioContext } from '../_setup/scenario.ts';
+import type { ScenarioContext } from '../../src/suite.ts';
 import { begin, isAuto, isRec, needSendable, readStatus, sendable, slipChecked } from '../_setup/steps/payment.ts';
 
 /** An authorized preauthorization. */

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
-import { scenario } from '../_setup/scenario.ts';
-import { begin, isAuto, notUnderPact, readStatus, sendable, slipChecked, unknownId } from '../_setup/steps/payment.ts';
+import { scenario } from '../../src/suite.ts';
+import { begin, isAuto, readStatus, sendable, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 import { completeAndCheck, operate, preauthorize } from './operations.ts';
 
 const capability = 'preauth';
@@ -12,8 +12,7 @@ const complete = { capability, clause: 'spec#post-v1pay-connecttransaction-opera
 const card = { operator: ['approve' as const] };
 
 describe('preauth', () => {
-  scenario('increment (success, 51 FAILED, 53 EXPIRED) then complete with the exact sum', { ...increment, ...card }, async (t) => {
-    notUnderPact(t, 'an authorization whose operations end one by one and whose record then carries the completed amount is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('increment (success, 51 FAILED, 53 EXPIRED) then complete with the exact sum', { ...increment, ...card, needs: { stateful: 'an authorization whose operations end one by one and whose record then carries the completed amount is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     const a = await preauthorize(t);
     let authorized = a.amount;
     const ok = await operate(t, a, 'preauthIncrement', 200);
@@ -27,15 +26,13 @@ describe('preauth', () => {
     await completeAndCheck(t, a, authorized);
   });
 
-  scenario('complete above the authorized amount fails; the authorization stays completable', { ...complete, ...card }, async (t) => {
-    notUnderPact(t, 'a complete that fails, then one that succeeds, on the same authorization is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('complete above the authorized amount fails; the authorization stays completable', { ...complete, ...card, needs: { stateful: 'a complete that fails, then one that succeeds, on the same authorization is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     const a = await preauthorize(t);
     await operate(t, a, 'preauthComplete', a.amount + 100, { rule: 'complete above the authorized amount ends FAILED' });
     await completeAndCheck(t, a, a.amount);
   });
 
-  scenario('after completion, increment and complete answer 200 and their operations fail', { ...rules, ...card }, async (t) => {
-    notUnderPact(t, 'an authorization completed, then operations on it that fail is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('after completion, increment and complete answer 200 and their operations fail', { ...rules, ...card, needs: { stateful: 'an authorization completed, then operations on it that fail is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     const a = await preauthorize(t);
     const done = await completeAndCheck(t, a, a.amount);
     if (done !== 'SUCCESS') t.skip(`the complete ended ${done ?? 'nowhere'}; the rule needs a completed preauthorization`);
@@ -61,8 +58,7 @@ describe('preauth', () => {
     }
   });
 
-  scenario('a declined preauthorization (51) cannot be incremented or completed', rules, async (t) => {
-    if (!isAuto(t)) t.skip('only --terminal auto can make the terminal decline');
+  scenario('a declined preauthorization (51) cannot be incremented or completed', { ...rules, needs: { terminal: { modes: ['auto'], why: 'only --terminal auto can make the terminal decline' } } }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'decline');
     const { id } = await begin(t, p, 'startPreauth', { amount: plan.amount });

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
-import { scenario } from '../_setup/scenario.ts';
-import { afterCancel, begin, cancelJudged, isAuto, isFinal, notManual, notUnderPact, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
+import { NOT_MANUAL, scenario } from '../../src/suite.ts';
+import { afterCancel, begin, cancelJudged, isAuto, isFinal, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'print-slip';
 const slipClause = { capability, clause: 'spec#get-v1pay-connecttransactionstransaction_idprint-slip' };
@@ -10,8 +10,12 @@ const sandboxSlip = { capability, clause: 'sandbox#status-and-print-slip' };
 describe('print-slip', () => {
   // Every final status gives 200 with the slip; its fields are checked automatically.
   for (const [status, want] of [['SUCCESS', 'approve'], ['DECLINED', 'decline'], ['FAILED', 'fail'], ['EXPIRED', 'expire']] as const) {
-    scenario(`print slip of ${status === 'EXPIRED' ? 'an' : 'a'} ${status} transaction`, { ...(status === 'SUCCESS' ? slipClause : sandboxSlip), ...(want === 'approve' ? { operator: [want] } : {}) }, async (t) => {
-      if (!isAuto(t) && want !== 'approve') t.skip('only --terminal auto chooses the final status; the SUCCESS variant takes whatever the terminal does');
+    scenario(`print slip of ${status === 'EXPIRED' ? 'an' : 'a'} ${status} transaction`, {
+      ...(status === 'SUCCESS' ? slipClause : sandboxSlip),
+      ...(want === 'approve'
+        ? { operator: [want] }
+        : { needs: { terminal: { modes: ['auto'], why: 'only --terminal auto chooses the final status; the SUCCESS variant takes whatever the terminal does' } } }),
+    }, async (t) => {
       const p = await t.harness.primary(t.scope);
       const plan = planFor(t, want);
       const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount });
@@ -21,9 +25,10 @@ describe('print-slip', () => {
     });
   }
 
-  scenario('print slip of a CANCELED transaction', sandboxSlip, async (t) => {
-    notManual(t);
-    notUnderPact(t, 'a transaction INITIATED, canceled, then CANCELED is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('print slip of a CANCELED transaction', {
+    ...sandboxSlip,
+    needs: { terminal: NOT_MANUAL, stateful: 'a transaction INITIATED, canceled, then CANCELED is a sequence of states; a stateless mock gives one fixed answer per request' },
+  }, async (t) => {
     const p = await t.harness.primary(t.scope);
     // 55 stays INITIATED, so the cancel is certain to land; in observe mode cancel at once.
     const plan = planFor(t, isAuto(t) ? 'offline' : 'approve');
@@ -40,10 +45,14 @@ describe('print-slip', () => {
   });
 
   for (const [status, want] of [['INITIATED', 'offline'], ['IN_PROGRESS', 'wait-in-progress']] as const) {
-    scenario(`print slip while ${status} answers 400`, sandboxSlip, async (t) => {
-      notManual(t);
-      notUnderPact(t, `a slip refused while ${status}, then the transaction canceled, is a sequence of states; a stateless mock gives one fixed answer per request`);
-      if (!isAuto(t) && status !== 'INITIATED') t.skip('only --terminal auto can hold the terminal IN_PROGRESS; the INITIATED variant asks while the transaction is not final');
+    const autoOnly = { modes: ['auto'], why: 'only --terminal auto can hold the terminal IN_PROGRESS; the INITIATED variant asks while the transaction is not final' } as const;
+    scenario(`print slip while ${status} answers 400`, {
+      ...sandboxSlip,
+      needs: {
+        terminal: status === 'INITIATED' ? NOT_MANUAL : [NOT_MANUAL, autoOnly],
+        stateful: `a slip refused while ${status}, then the transaction canceled, is a sequence of states; a stateless mock gives one fixed answer per request`,
+      },
+    }, async (t) => {
       const p = await t.harness.primary(t.scope);
       const plan = planFor(t, isAuto(t) ? want : 'approve');
       let id: string | undefined;

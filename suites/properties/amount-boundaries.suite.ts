@@ -5,7 +5,7 @@
  */
 import { describe } from 'vitest';
 import { deref, schemaByName } from '../../generators/arbitraries/index.ts';
-import { scenario } from '../_setup/scenario.ts';
+import { scenario } from '../../src/suite.ts';
 import { bodyOperations, pathParams, release, requestSchemaOf, show, validGate } from './bodies.ts';
 
 const amount = deref(schemaByName('Amount'));

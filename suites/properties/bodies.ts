@@ -9,7 +9,7 @@ import { deref, schemaByName } from '../../generators/arbitraries/index.ts';
 import { operations } from '../../src/generated/contract.ts';
 import type { ContractOperation, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { config } from '../_setup/steps/flows.ts';
-import type { ScenarioContext } from '../_setup/scenario.ts';
+import type { ScenarioContext } from '../../src/suite.ts';
 
 /** Operations of the contract that take a request body. */
 export function bodyOperations(): ContractOperation[] {

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe } from 'vitest';
 import { operations } from '../../src/generated/contract.ts';
-import { scenario } from '../_setup/scenario.ts';
+import { scenario } from '../../src/suite.ts';
 import { bodyEnv, mapAmount, validGate } from './bodies.ts';
 import { holds, verdict } from './property.ts';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { getCheck } from '../../src/index.ts';
-import type { ScenarioContext } from '../_setup/scenario.ts';
+import type { ScenarioContext } from '../../src/suite.ts';
 
 /** A run that broke the property: the check that failed and its input. */
 export interface Counter {

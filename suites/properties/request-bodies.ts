@@ -9,7 +9,7 @@
 import { describe } from 'vitest';
 import { invalidArbitrary, validArbitrary } from '../../generators/arbitraries/index.ts';
 import type { ContractOperation, Pairing } from '../../src/index.ts';
-import { scenario, type ScenarioContext } from '../_setup/scenario.ts';
+import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { type BodyEnv, bodyEnv, bodyOperations, brokenKey, fixBody, pathParams, prepared, release, remainingOf, sendable, validGate } from './bodies.ts';
 import { holds, verdict } from './property.ts';
 

@@ -1,8 +1,8 @@
 import { describe } from 'vitest';
 import type { Pairing, Plan } from '../../src/index.ts';
 import { planFor, settle } from '../_setup/steps/flows.ts';
-import { type ScenarioContext, scenario } from '../_setup/scenario.ts';
-import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, notUnderPact, planOf, readStatus, release, sendable, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
+import { type ScenarioContext, scenario } from '../../src/suite.ts';
+import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, planOf, readStatus, release, sendable, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'refund';
 const rules = { capability, clause: 'profile#rules-of-behaviour' };
@@ -36,8 +36,7 @@ async function refusedRefund(t: ScenarioContext, p: Pairing, id: string, amount:
 }
 
 describe('refund', () => {
-  scenario('revert: only the most recent SUCCESS; it ends REVERTED with reverted_at', { ...rules, operator: ['approve', 'approve'] }, async (t) => {
-    notUnderPact(t, 'two payments, a revert refused for the older, then the latest SUCCESS turned REVERTED is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('revert: only the most recent SUCCESS; it ends REVERTED with reverted_at', { ...rules, operator: ['approve', 'approve'], needs: { stateful: 'two payments, a revert refused for the older, then the latest SUCCESS turned REVERTED is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const older = await pay(t, p, amountFor(t, 'approve', baseAmount(t)));
     const latest = await pay(t, p, amountFor(t, 'approve', baseAmount(t, 1)));
@@ -59,8 +58,7 @@ describe('refund', () => {
   });
 
   // The refund runs through the terminal like a payment: a second card step.
-  scenario('linked refund: at most the unrefunded remainder, grows refund_total_amount, tagged refund', { ...rules, operator: ['approve', 'approve'] }, async (t) => {
-    notUnderPact(t, 'refund_total_amount growing with each refund, and the remainder it leaves refused, is a sequence of states; a stateless mock gives one fixed answer per request');
+  scenario('linked refund: at most the unrefunded remainder, grows refund_total_amount, tagged refund', { ...rules, operator: ['approve', 'approve'], needs: { stateful: 'refund_total_amount growing with each refund, and the remainder it leaves refused, is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
     const original = await pay(t, p, plan);
@@ -87,8 +85,7 @@ describe('refund', () => {
     t.param('left unrefunded', left);
   });
 
-  scenario('linked refund of a transaction that is not SUCCESS answers 400', rules, async (t) => {
-    if (!isAuto(t)) t.skip('only --terminal auto can make the terminal decline');
+  scenario('linked refund of a transaction that is not SUCCESS answers 400', { ...rules, needs: { terminal: { modes: ['auto'], why: 'only --terminal auto can make the terminal decline' } } }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'decline');
     const declined = await pay(t, p, plan);

@@ -2,7 +2,8 @@
  * The real side of a model run: one fresh pairing (a fresh virtual terminal) per command sequence,
  * a scope that records which checks failed, and the trace of what each command sent and got.
  */
-import { Scope, type CheckId, type CheckInput, type OperationId, type Pairing, type PayConnectResponse } from '../../src/index.ts';
+import type { CheckId, CheckInput, OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
+import { Scope } from '../../src/suite.ts';
 import type { Prediction } from './model.ts';
 import { FINAL_STATUSES } from './model.ts';
 

@@ -11,9 +11,8 @@
  */
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { describe, inject } from 'vitest';
-import { RUN_CONTEXT_KEY, type RunContext } from '../../src/index.ts';
-import { scenario } from '../_setup/scenario.ts';
+import { describe } from 'vitest';
+import { type ScenarioNeeds, scenario, workerContext } from '../../src/suite.ts';
 import { commandsArb } from './commands/index.ts';
 import { TerminalModel } from './model.ts';
 import { type FailedCheck, ModelDeviation, Real, RecordingScope } from './real.ts';
@@ -37,12 +36,19 @@ export function sequencesOfPart(numRuns: number, part: number, parts: number): n
 
 function declaredTimeout(part: number): number {
   try {
-    const { numRuns } = settingsFor((inject(RUN_CONTEXT_KEY as never) as RunContext).runs);
+    const { numRuns } = settingsFor(workerContext().ctx.runs);
     return Math.max(180_000, sequencesOfPart(numRuns, part, STATEFUL_PARTS) * 20_000);
   } catch {
     return 180_000;
   }
 }
+
+/** What the model needs of a run: it predicts sandbox.md's virtual terminal on fresh pairings. */
+const NEEDS: ScenarioNeeds = {
+  terminal: { modes: ['auto'], why: 'the model predicts the virtual terminal of sandbox.md: it needs --terminal auto (this run: {terminal})' },
+  sandboxProfile: 'the model predicts sandbox.md outcomes: it needs the sandbox profile (a sandbox target)',
+  mintedOtps: 'every command sequence pairs a fresh virtual terminal: that needs OTPs minted as sandbox.md allows (a sandbox target)',
+};
 
 /** A failure of the real side that is not the model's business (no OTP, pairing refused...). */
 class SetupFailure extends Error {}
@@ -52,11 +58,8 @@ export function declareStatefulPart(part: number): void {
   const TIMEOUT = declaredTimeout(part);
   const label = `part ${part + 1} of ${STATEFUL_PARTS}`;
   describe('stateful', () => {
-    scenario(`model-based, ${label}: command sequences against a model of the sandbox`, { capability: 'stateful', clause: 'sandbox#transactions', timeout: TIMEOUT }, async (t) => {
+    scenario(`model-based, ${label}: command sequences against a model of the sandbox`, { capability: 'stateful', clause: 'sandbox#transactions', timeout: TIMEOUT, needs: NEEDS }, async (t) => {
       const ctx = t.harness.ctx;
-      if (ctx.terminal !== 'auto') t.skip(`the model predicts the virtual terminal of sandbox.md: it needs --terminal auto (this run: ${ctx.terminal})`);
-      if (ctx.profile !== 'sandbox') t.skip('the model predicts sandbox.md outcomes: it needs the sandbox profile (a sandbox target)');
-      if (!ctx.mintOtps) t.skip('every command sequence pairs a fresh virtual terminal: that needs OTPs minted as sandbox.md allows (a sandbox target)');
 
       const { numRuns: allRuns, maxCommands } = settingsFor(ctx.runs);
       const numRuns = sequencesOfPart(allRuns, part, STATEFUL_PARTS);

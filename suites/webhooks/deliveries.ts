@@ -3,7 +3,7 @@
  * deliveries without busy loops, and the retry window the profile's schedule allows.
  */
 import type { ConvergenceObservation, Delivery, Pairing, WebhookReceiver } from '../../src/index.ts';
-import type { ScenarioContext } from '../_setup/scenario.ts';
+import type { ScenarioContext } from '../../src/suite.ts';
 
 type Sighting = ConvergenceObservation['webhooks'][number];
 

@@ -3,7 +3,7 @@
  * it, and check its outcome and slip.
  */
 import type { OperationId, Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
-import { OperatorAbort, OperatorRedo, type ScenarioContext } from '../scenario.ts';
+import { OperatorAbort, OperatorRedo, type ScenarioContext } from '../../../src/suite.ts';
 
 /** The plan for `want`, or skips the test when the terminal mode cannot produce it. */
 export function planFor(t: ScenarioContext, want: Outcome, base?: number): Plan {

@@ -4,7 +4,7 @@
  * should not have made, a transaction it should not have started).
  */
 import type { Pairing, PayConnectResponse } from '../../../src/index.ts';
-import type { ScenarioContext } from '../scenario.ts';
+import type { ScenarioContext } from '../../../src/suite.ts';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 

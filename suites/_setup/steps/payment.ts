@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { OperationId, Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
 import { PACT_BASE_AMOUNT, expectedOutcome } from '../../../src/index.ts';
 import { settle, slipOf } from './flows.ts';
-import type { ScenarioContext } from '../scenario.ts';
+import type { ScenarioContext } from '../../../src/suite.ts';
 
 export type Rec = Record<string, unknown>;
 export type Observation = Awaited<ReturnType<ScenarioContext['scope']['converge']>>;
@@ -25,15 +25,6 @@ export const unknownId = () => `pcc-unknown-${randomUUID()}`;
  */
 export const underPact = (t: ScenarioContext) => t.harness.ctx.targetKind === 'pact';
 
-/**
- * Skips against the Pact mock what it cannot honestly show: it keeps no state and gives one fixed
- * answer per request (no sequence of states, no timing, no race, no retry), and holds only requests
- * the contract allows.
- */
-export function notUnderPact(t: ScenarioContext, why: string): void {
-  if (underPact(t)) t.skip(`not against the Pact mock: ${why}`);
-}
-
 /** The catalogue's slug of an outcome (its example ids `tx_example_<slug>` and `order-<slug>`). */
 const PACT_SLUG: Partial<Record<Outcome, string>> = { approve: 'success', decline: 'declined', fail: 'failed', expire: 'expired', tip: 'tip' };
 
@@ -48,11 +39,6 @@ export function pactClientTransactionId(t: ScenarioContext, want: Outcome, fallb
 
 /** True in `--terminal auto` (outcomes chosen by amount). */
 export const isAuto = (t: ScenarioContext) => t.terminal.mode === 'auto';
-
-/** Skips in manual mode: the scenario depends on the sandbox's timing or on watching a real terminal. */
-export function notManual(t: ScenarioContext): void {
-  if (t.terminal.mode === 'manual') t.skip('this scenario is written for --terminal auto and observe (it depends on timing no operator can follow)');
-}
 
 /** Whether `status` is a final transaction status of the profile. */
 export function isFinal(t: ScenarioContext, status: string | undefined): boolean {

@@ -4,7 +4,7 @@
  * clean-up of a busy terminal after it, so no test is dropped by vitest with its findings.
  */
 import { expect, test } from 'vitest';
-import { budgetsOf } from '../suites/_setup/scenario.ts';
+import { budgetsOf } from './budgets.ts';
 
 test('with the simulator deadline the default budget stays 120 s', () => {
   const b = budgetsOf({ deadlineMs: 10_000, timeoutMs: 10_000 });
