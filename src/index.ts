@@ -12,6 +12,8 @@ export type { Profile } from './profile/index.ts';
 
 export { CHECKS, getCheck, runCheck, operationFor, isIso4217, isIso3166Alpha2 } from './checks/index.ts';
 export type { Check, CheckId, CheckInput, CheckOutcome, ConvergenceObservation } from './checks/index.ts';
+export { JUDGES, RULES, RULE_IDS_BY_JUDGE, canonicalRuleId, explainDisableCheck, listRules, ruleById, rulesOf, validateDisableCheck } from './checks/index.ts';
+export type { Judge, Rule, RuleListing } from './checks/index.ts';
 export type { PairingIdentity } from './checks/pairing-checks.ts';
 
 export { createPayConnectClient, Redactor } from './client/index.ts';

@@ -8,7 +8,7 @@
  * throw-away vault holding the pact's fake example credentials. Status records are already final, so
  * a convergence ends at the first poll; amounts are not spread by seed (suites/_setup/steps: planFor,
  * baseAmount). A scenario that needs what a stateless mock cannot show (a sequence of states, timing,
- * races, retries, 409s) skips under `targetKind === 'pact'` saying why (`notUnderPact`).
+ * races, retries, 409s) is skipped under the Pact mock, saying why (its scenario declares `needs: { stateful: true }`).
  *
  * The suites reach the mock through its front (mock-front.ts), which posts the message pact's webhooks
  * about each id the mock creates, signed with the pact's test key, to the pairing's webhook URL: a
