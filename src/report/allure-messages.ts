@@ -51,7 +51,7 @@ export interface AllureMessageOptions {
 }
 
 /** The documents the clause sources live in. */
-const CLAUSE_DOCUMENTS: Record<string, string> = { spec: 'pay-connect-spec.md', profile: 'public-profile.md', sandbox: 'sandbox.md' };
+export const CLAUSE_DOCUMENTS: Readonly<Record<string, string>> = { spec: 'pay-connect-spec.md', profile: 'public-profile.md', sandbox: 'sandbox.md' };
 
 /** `spec#x` -> `<base>pay-connect-spec.md#x` (and profile, sandbox alike); `base` ends with `/`. */
 export function clauseUrlFrom(base: string): (clause: string) => string {
@@ -62,10 +62,23 @@ export function clauseUrlFrom(base: string): (clause: string) => string {
 }
 
 /**
- * Clause links relative to the report (`spec/pay-connect-spec.md#...`): Allure 3 shows them as names
- * only, and the clause's text is attached instead; PAYCONNECT_SPEC_BASE_URL makes them real links.
+ * Clause links to the spec documents bundled in the reports folder (spec/*.html, written with the
+ * reports), relative to the Allure HTML report in allure-report/; PAYCONNECT_SPEC_BASE_URL links to
+ * published documents instead. The clause's text is attached to each test as well.
  */
-export const defaultClauseUrl = clauseUrlFrom('spec/');
+export const defaultClauseUrl = bundledClauseUrl('../');
+
+/** The folder of the reports the spec documents are bundled in (report/spec-bundle.ts writes them). */
+export const SPEC_BUNDLE_DIR = 'spec';
+
+/** A clause's link to its bundled page (`spec/pay-connect-spec.html#x`), from a page `prefix` away from the reports folder (`''`, `'../'`). */
+export function bundledClauseUrl(prefix: string): (clause: string) => string {
+  return (clause) => {
+    const [source = '', anchor = ''] = clause.split('#');
+    const doc = (CLAUSE_DOCUMENTS[source] ?? `${source}.md`).replace(/\.md$/, '.html');
+    return `${prefix}${SPEC_BUNDLE_DIR}/${doc}${anchor ? `#${anchor}` : ''}`;
+  };
+}
 
 /** The anchor a Markdown heading gets (GitHub's rule): `POST /v1/a/{id}/` -> `post-v1aidj`. */
 export function headingAnchor(heading: string): string {

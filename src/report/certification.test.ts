@@ -40,7 +40,7 @@ describe('certification', () => {
     expect(cert.reasons).toEqual(['suite print-slip failed: print-slip > print-slip works: [invariant.total-amount] (spec#transaction-print-slip) total_amount 101 != amount 100 + tip_amount 0']);
     const md = certificationMarkdown(run, summary, runInfo(), cert);
     expect(md).toContain('**Verdict: NOT CERTIFIED**');
-    expect(md).toContain('| failure | spec#transaction-print-slip | invariant.total-amount | print-slip > print-slip works |');
+    expect(md).toContain('| failure | [spec#transaction-print-slip](spec/pay-connect-spec.html#transaction-print-slip) | invariant.total-amount | print-slip > print-slip works |');
     const html = certificationHtml(run, summary, runInfo(), cert);
     expect(html).toContain('NOT CERTIFIED');
     expect(html).toContain('spec#transaction-print-slip');

@@ -10,6 +10,12 @@ import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
 import type { Summary } from './summary.ts';
 import { COVERAGE_KINDS, type Coverage, uncoveredItems } from './coverage.ts';
+import { bundledClauseUrl } from './allure-messages.ts';
+
+/** A clause's link to the spec text bundled beside the certification (spec/*.html). */
+const clauseHref = bundledClauseUrl('');
+const clauseLinkHtml = (clause: string) => `<a href="${esc(clauseHref(clause))}"><code>${esc(clause)}</code></a>`;
+const clauseLinkMd = (clause: string) => `[${cell(clause)}](${clauseHref(clause)})`;
 
 /** The suites a certification needs: the spec's capabilities. */
 export const SPEC_LEVEL_SUITES = ['pairing', 'auth', 'config', 'payment', 'cancel', 'preauth', 'print-slip', 'webhooks', 'isolation'] as const;
@@ -184,7 +190,7 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   if (summary.findings.length === 0) out.push('None.', '');
   else {
     out.push('| severity | clause | check | test | message |', '|---|---|---|---|---|');
-    for (const f of summary.findings) out.push(`| ${f.severity} | ${cell(f.clause)} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
+    for (const f of summary.findings) out.push(`| ${f.severity} | ${clauseLinkMd(f.clause)} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
     out.push('');
   }
   const known = summary.known ?? [];
@@ -193,7 +199,7 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
     if (summary.baseline) out.push(`Baseline ${summary.baseline.file}: ${summary.baseline.entries} entr${summary.baseline.entries === 1 ? 'y' : 'ies'}. A known defect is reported and fails nothing until its entry expires.`, '');
     if (known.length > 0) {
       out.push('| clause | check | test | message | ticket | reason | expires |', '|---|---|---|---|---|---|---|');
-      for (const f of known) out.push(`| ${cell(f.clause)} | ${cell(f.check)} | ${cell(f.test)} | ${cell(f.message)} | ${cell(f.known!.ticket ?? '')} | ${cell(f.known!.reason)} | ${cell(f.known!.expires)} |`);
+      for (const f of known) out.push(`| ${clauseLinkMd(f.clause)} | ${cell(f.check)} | ${cell(f.test)} | ${cell(f.message)} | ${cell(f.known!.ticket ?? '')} | ${cell(f.known!.reason)} | ${cell(f.known!.expires)} |`);
       out.push('');
     }
     for (const e of summary.baseline?.expired ?? []) out.push(`- EXPIRED entry ${e.entry} (${cell(e.check)}${e.ticket ? `, ${cell(e.ticket)}` : ''}), due ${e.expires}: ${cell(e.reason)}`);
@@ -202,7 +208,7 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   }
   if (summary.blocked.length > 0) {
     out.push('## Blocked by a service defect', '', '| finding | first seen in | tests blocked |', '|---|---|---|');
-    for (const b of summary.blocked) out.push(`| [${cell(b.check)}] (${cell(b.clause)}) ${cell(b.message)} | ${cell(b.test)} | ${b.count}: ${cell(b.tests.join('; '))}${b.count > b.tests.length ? '; ...' : ''} |`);
+    for (const b of summary.blocked) out.push(`| [${cell(b.check)}] (${clauseLinkMd(b.clause)}) ${cell(b.message)} | ${cell(b.test)} | ${b.count}: ${cell(b.tests.join('; '))}${b.count > b.tests.length ? '; ...' : ''} |`);
     out.push('');
   }
   if ((summary.notChecked ?? []).length > 0) {
@@ -234,7 +240,7 @@ function knownHtml(summary: Summary): string {
   const known = summary.known ?? [];
   const b = summary.baseline;
   if (known.length === 0 && !b) return '';
-  const rows = known.map((f) => `<tr class="warn"><td><code>${esc(f.clause)}</code></td><td><code>${esc(f.check)}</code></td><td>${esc(f.test)}</td><td>${esc(f.message)}</td><td>${esc(f.known!.ticket ?? '')}</td><td>${esc(f.known!.reason)}</td><td>${esc(f.known!.expires)}</td></tr>`).join('');
+  const rows = known.map((f) => `<tr class="warn"><td>${clauseLinkHtml(f.clause)}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test)}</td><td>${esc(f.message)}</td><td>${esc(f.known!.ticket ?? '')}</td><td>${esc(f.known!.reason)}</td><td>${esc(f.known!.expires)}</td></tr>`).join('');
   const items = [
     ...(b?.expired ?? []).map((e) => `<li class="bad">EXPIRED entry ${e.entry} (${esc(e.check)}${e.ticket ? `, ${esc(e.ticket)}` : ''}), due ${esc(e.expires)}: ${esc(e.reason)}</li>`),
     ...(b?.resolved ?? []).map((e) => `<li>RESOLVED entry ${e.entry} (${esc(e.check)}${e.ticket ? `, ${esc(e.ticket)}` : ''}): nothing in this complete run matched it; remove it from the baseline</li>`),
@@ -251,7 +257,7 @@ export function certificationHtml(record: RunRecord, summary: Summary, info: Run
   const reasons = cert.certified ? '' : `<p>Not certified because:</p><ul>${cert.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
   const factRows = facts(info, cert, text).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
   const capRows = cert.rows.map((r) => `<tr><td>${esc(r.capability)}</td><td>${r.tests}</td><td>${r.pass}</td><td class="${r.fail ? 'bad' : ''}">${r.fail}</td><td>${r.skip}</td><td class="${r.warn ? 'warn' : ''}">${r.warn}</td></tr>`).join('');
-  const findingRows = summary.findings.map((f) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td><code>${esc(f.clause)}</code></td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${esc(f.message)}</td></tr>`).join('');
+  const findingRows = summary.findings.map((f) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td>${clauseLinkHtml(f.clause)}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${esc(f.message)}</td></tr>`).join('');
   const errors = [
     ...record.tests.filter((t) => t.state === 'failed' && outcomeOf(t) === 'toolkit-error').map((t) => `${t.name}: ${whyFailed(t)}`),
     ...record.unhandled.map((u) => u.split('\n')[0] ?? ''),

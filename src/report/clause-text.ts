@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { headingAnchor } from './allure-messages.ts';
+import { CLAUSE_DOCUMENTS, headingAnchor } from './allure-messages.ts';
 
 /** Where the bundled spec documents are (the same depth from src/ and dist/). */
 export const SPEC_SOURCE_DIR = fileURLToPath(new URL('../../contracts/spec/', import.meta.url));
@@ -23,7 +23,7 @@ export const CLAUSE_TEXT_CHARS = 2000;
  */
 export function clauseText(clause: string, sourceDir = SPEC_SOURCE_DIR, maxChars = CLAUSE_TEXT_CHARS): string | undefined {
   const [source = '', anchor = ''] = clause.split('#');
-  const file = { spec: 'pay-connect-spec.md', profile: 'public-profile.md', sandbox: 'sandbox.md' }[source];
+  const file = CLAUSE_DOCUMENTS[source];
   if (!file || !anchor) return undefined;
   const key = join(sourceDir, file);
   let byAnchor = sections.get(key);

@@ -20,6 +20,7 @@ import type { RunRecord } from './records.ts';
 import { type RunInfo, sha256Hex, terminalIdsOf } from './run-info.ts';
 import { scrubSecrets } from './scrub.ts';
 import { type Summary, exitCodeFor } from './summary.ts';
+import { writeSpecBundle } from './spec-bundle.ts';
 import { REPORT_FILES, replaceDirectory, stagingDirectory, writeReportFile } from './write.ts';
 
 /** The files of {@link writeRunReports}, absolute. */
@@ -83,12 +84,14 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
   const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record), text.required);
   writeReportFile(paths.certificationMd, certificationMarkdown(record, summary, info, certification, coverage ? coverageMarkdown(coverage) : undefined, text));
   writeReportFile(paths.certificationHtml, certificationHtml(record, summary, info, certification, coverage, text));
+  // The clause links of the certification and the Allure report open these: the reports carry their spec.
+  writeSpecBundle(dir);
   return { ...paths, certification, ...(coverage && coverageJson ? { coverage, coverageJson } : {}) };
 }
 
 /** The Allure content options every command's reports share: clause links, endpoints, clause texts. */
 export function reportMessageOptions(env: NodeJS.ProcessEnv = process.env): AllureMessageOptions {
-  // Where spec clauses link to: PAYCONNECT_SPEC_BASE_URL (ending in /), else the relative spec/ folder.
+  // Where spec clauses link to: PAYCONNECT_SPEC_BASE_URL (ending in /), else the spec bundled in the reports (spec/*.html).
   const base = env.PAYCONNECT_SPEC_BASE_URL;
   return { clauseUrl: base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl, endpoints: operations, clauseText: (c) => clauseText(c) };
 }
