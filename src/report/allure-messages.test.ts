@@ -116,6 +116,14 @@ describe('Allure messages of a test', () => {
     expect(featureOf(t, endpoints)).toBe('generateTransaction');
     expect(headingAnchor('POST /v1/pay-connect/transactions/{transaction_id}/cancel/')).toBe('post-v1pay-connecttransactionstransaction_idcancel');
   });
+
+  it('prefers the operation named after the test\'s capability: a print-slip test that starts a payment first is about getPrintSlip', () => {
+    const ops = ['pair', 'getToken', 'generateTransaction', 'getTransactionStatus', 'getPrintSlip'];
+    const slip = testRecord({ capability: 'print-slip', clause: 'sandbox#status-and-print-slip', exchanges: ops.map((o, i) => exchange(i + 1, { operationId: o })) });
+    expect(featureOf(slip, endpoints)).toBe('getPrintSlip');
+    const pairing = testRecord({ capability: 'pairing', clause: 'sandbox#pairing', exchanges: ['pair', 'getToken', 'getConfig'].map((o, i) => exchange(i + 1, { operationId: o })) });
+    expect(featureOf(pairing, endpoints)).toBe('pair');
+  });
 });
 
 describe('severityOf', () => {

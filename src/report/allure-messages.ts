@@ -85,13 +85,19 @@ export function headingAnchor(heading: string): string {
   return heading.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
 }
 
-/** The endpoint a test is about: the one its clause's heading names, else its first non-setup request. */
+/**
+ * The endpoint a test is about: the one its clause's heading names; else the first request of an
+ * operation named after its capability (a print-slip test is about getPrintSlip, though it starts a
+ * payment first); else its first request that is not setup (pairing, token).
+ */
 export function featureOf(t: TestRecord, endpoints: readonly EndpointRef[] = []): string | undefined {
   const anchor = t.clause.split('#')[1];
   const byClause = endpoints.find((e) => headingAnchor(`${e.method} ${e.path}`) === anchor);
   if (byClause) return byClause.operationId;
   const ops = (t.exchanges as Partial<Exchange>[]).map((e) => e.operationId).filter((o): o is string => typeof o === 'string');
-  return ops.find((o) => o !== 'pair' && o !== 'getToken') ?? ops[0];
+  const capability = t.capability.toLowerCase().replace(/[^a-z]/g, '');
+  const named = capability === '' ? undefined : ops.find((o) => o.toLowerCase().includes(capability) || capability.includes(o.toLowerCase()));
+  return named ?? ops.find((o) => o !== 'pair' && o !== 'getToken') ?? ops[0];
 }
 
 const RANK = ['trivial', 'minor', 'normal', 'critical', 'blocker'];

@@ -6,7 +6,7 @@ import type { Exchange } from '../core/index.ts';
 import type { RunRecord } from './records.ts';
 import { buildSummary } from './summary.ts';
 import { finding, reportsDirs, runInfo, runRecord, testRecord } from './testing.ts';
-import { writeReports } from './write-reports.ts';
+import { reportName, writeReports } from './write-reports.ts';
 
 const reportsDir = reportsDirs('pcc-write-reports-');
 
@@ -96,5 +96,15 @@ describe('writeReports', () => {
     expect(errors.map((e) => e.message)).toEqual(['suites/x.suite.ts: SyntaxError: Unexpected token', 'suites/y.suite.ts > y: Error: beforeAll failed Bearer [REDACTED]']);
     const clean = await write(runRecord([passed]));
     expect(readdirSync(join(clean.dir, 'allure-results')).filter((f) => f.endsWith('-globals.json'))).toEqual([]);
+  });
+});
+
+describe('reportName', () => {
+  const counts = { tests: 3, passed: 3, failed: 0, skipped: 0, failures: 0, warnings: 0 };
+  it('puts the verdict and the warnings in the title the landing page shows: a warning-only run does not read as all clear', () => {
+    expect(reportName(undefined, { verdict: 'pass', counts })).toBe('Pay-Connect conformance: PASS');
+    expect(reportName(undefined, { verdict: 'pass', counts: { ...counts, warnings: 2 } })).toBe('Pay-Connect conformance: PASS, 2 warnings');
+    expect(reportName('Pay-Connect certification: webhook receiver x', { verdict: 'fail', counts: { ...counts, failures: 1, warnings: 1, known: 1 } }))
+      .toBe('Pay-Connect certification: webhook receiver x: FAIL, 1 failure, 1 warning, 1 known');
   });
 });

@@ -96,6 +96,16 @@ export function reportMessageOptions(env: NodeJS.ProcessEnv = process.env): Allu
   return { clauseUrl: base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl, endpoints: operations, clauseText: (c) => clauseText(c) };
 }
 
+/**
+ * The HTML report's name, which its landing page shows as its title: with the verdict and the
+ * warnings, since Allure counts a test with warnings as passed and a warning-only run looks all green.
+ */
+export function reportName(title: string | undefined, summary: Pick<Summary, 'verdict' | 'counts'>): string {
+  const c = summary.counts;
+  const more = [c.failures > 0 ? `${c.failures} failure${c.failures === 1 ? '' : 's'}` : '', c.warnings > 0 ? `${c.warnings} warning${c.warnings === 1 ? '' : 's'}` : '', c.known ? `${c.known} known` : ''].filter(Boolean);
+  return `${title ?? 'Pay-Connect conformance'}: ${summary.verdict.toUpperCase()}${more.length > 0 ? `, ${more.join(', ')}` : ''}`;
+}
+
 /** Options of {@link writeReports}. */
 export interface ReportOptions extends FileReportOptions {
   /** Whether the Allure HTML report is generated. */
@@ -136,7 +146,7 @@ export async function writeReports(dir: string, given: RunRecord, summary: Summa
   replaceDirectory(staged, allureResults);
   await o.afterFiles?.(record, { ...written, allureResults });
   const subject = o.certification?.subject;
-  const html = o.html ? await writeHtmlReport(dir, { ...(subject !== undefined ? { name: certificationTitle(o.certification) } : {}), stderr: o.stderr }) : {};
+  const html = o.html ? await writeHtmlReport(dir, { name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary), stderr: o.stderr }) : {};
   const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
   return { exitCode, record, reports: { ...written, allureResults, ...html } };
 }
