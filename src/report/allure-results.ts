@@ -243,7 +243,10 @@ export function writeAllureTestResults(dir: string, record: RunRecord, info: Pic
       status: ALLURE_STATUS[outcome],
       statusDetails: {
         ...(message ? { message: scrubText(message) } : {}),
-        ...(t.trace && (outcome === 'spec-failure' || outcome === 'profile-failure' || outcome === 'toolkit-error') ? { trace: scrubText(t.trace) } : {}),
+        // A finding about the service is traced to its evidence, never to the toolkit's own code:
+        // only a toolkit error (a bug of ours, or the environment) keeps its stack.
+        ...(outcome === 'spec-failure' || outcome === 'profile-failure' ? { trace: scrubText(failuresOf(t).map((f) => `FAIL ${findingLine(f)}\n  evidence: ${JSON.stringify(f.evidence ?? null).slice(0, 2000)}`).join('\n')) } : {}),
+        ...(t.trace && outcome === 'toolkit-error' ? { trace: scrubText(t.trace) } : {}),
       },
       stage: 'finished',
       description: root.description,

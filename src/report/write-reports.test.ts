@@ -64,7 +64,10 @@ describe('writeReports', () => {
     const labels = Object.fromEntries(r.labels.map((l) => [l.name, l.value]));
     expect(labels).toMatchObject({ framework: 'vitest', language: 'javascript', parentSuite: 'payment', host: 'ci-7', thread: 'vitest-worker-3', package: 'suites.payment.payment.suite.ts', epic: 'payment', conformance: 'spec-failure' });
     expect(r.statusDetails.message).toMatch(/^\[invariant\.total-amount\]/);
-    expect(r.statusDetails.trace).toMatch(/^Error: boom/);
+    // The service's finding is traced to its evidence, not to a stack in the toolkit's files.
+    expect(r.statusDetails.trace).toMatch(/^FAIL \[invariant\.total-amount\]/);
+    expect(r.statusDetails.trace).toContain('evidence: ');
+    expect(r.statusDetails.trace).not.toMatch(/Error: boom|\.ts:\d+/);
     const top = results.find((x) => x.name === 'config read')!;
     expect(top.fullName).toBe('suites/config/config.suite.ts#config read');
     expect(top.labels.find((l) => l.name === 'parentSuite')).toBeUndefined();
