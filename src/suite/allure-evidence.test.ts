@@ -46,4 +46,16 @@ describe('reportToAllure', () => {
       'start [response.schema] failure: missing terminal_id', 'attach finding', 'stop',
     ]);
   });
+
+  it("reaches the runtime of another copy of allure-js-commons (an integrator's allure-vitest of another version)", async () => {
+    const holder = new MessageHolderTestRuntime();
+    const foreign = new Proxy({}, { get: (_, key) => {
+      const v: unknown = Reflect.get(holder, key);
+      return typeof v === 'function' ? v.bind(holder) : v;
+    } });
+    setGlobalTestRuntime(foreign as MessageHolderTestRuntime);
+    expect(foreign instanceof MessageHolderTestRuntime).toBe(false);
+    await reportToAllure(meta);
+    expect(holder.messages().filter((m) => m.type === 'step_start')).toHaveLength(3);
+  });
 });

@@ -14,10 +14,13 @@ import type { Exchange, TestMeta } from '../core/index.ts';
 
 /**
  * Whether an Allure test runtime is installed (allure-vitest/setup installs one per worker). Every
- * allure-js adapter's runtime is a message runtime; the no-op fallback is not.
+ * allure-js adapter's runtime is a message runtime; the no-op fallback is not. A runtime of another
+ * copy of allure-js-commons (an integrator's allure-vitest of another version) is no instance of
+ * ours, but it still sends messages, and the runtime is global: the facade reaches it all the same.
  */
 export function allureRuntimeInstalled(): boolean {
-  return getGlobalTestRuntime() instanceof BaseMessageTestRuntime;
+  const runtime = getGlobalTestRuntime();
+  return runtime instanceof BaseMessageTestRuntime || typeof (runtime as { sendMessage?: unknown }).sendMessage === 'function';
 }
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
