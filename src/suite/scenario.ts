@@ -6,6 +6,7 @@
 import { META_KEY, OPERATOR_META_KEY, type OperatorEntry, type TestMeta, countsAsFailure, isToolkitError } from '../core/index.ts';
 import { type Harness, ScenarioBlocked, type Scope } from '../runtime/index.ts';
 import type { Outcome, TerminalDriver } from '../terminal/index.ts';
+import { reportToAllure } from './allure-evidence.ts';
 import { budgetsOf } from './budgets.ts';
 import { suiteTest } from './fixtures.ts';
 import { type ScenarioNeeds, unmetNeed } from './needs.ts';
@@ -129,6 +130,9 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       await h.end(scope);
       recordEvidence(meta, scope, h, suite.deliveries, suite.worker);
       suite.deliveries.delete(scope.testName);
+      // An integrator's allure-vitest gets the evidence too (a no-op without it); what its reporter
+      // makes of it decides nothing about the test.
+      await reportToAllure(meta).catch(() => undefined);
     }
     if (crash !== undefined) {
       if (isToolkitError(crash)) {
