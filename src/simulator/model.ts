@@ -15,6 +15,9 @@ export type OpStatus = 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXP
 /** Operation types of the public profile. */
 export type OpType = 'transaction.revert' | 'transaction.preauth.increment' | 'transaction.preauth.complete';
 
+/** Payment method ids the virtual terminals offer (the configuration's list, in records.ts). */
+export type PaymentMethodId = 'CARD' | 'MBILLS' | 'PAYCONIQ';
+
 /** What started a transaction: generate, preauth, or a (linked or independent) refund. */
 export type TxnKind = 'payment' | 'preauth' | 'refund';
 
@@ -36,7 +39,7 @@ export interface Txn {
   status: TxnStatus;
   amount: number;
   tip: number;
-  method: string | null;
+  method: PaymentMethodId | null;
   readonly createdAt: number;
   completedAt: number;
   canceledAt: number;
