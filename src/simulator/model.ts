@@ -1,6 +1,7 @@
 /**
  * The simulator's own data model (deliberately independent of the contract's generated types: the
- * simulator is a second, separate implementation of the rules the harness checks).
+ * simulator is a second, separate implementation of the rules the harness checks). Only the JSON
+ * answers built from it (records.ts, api-*.ts) are typed with the contract's schemas.
  * Records are kept compact: timestamps are epoch milliseconds (0 = null), card data is one small
  * object only for approved card payments, and JSON views are built on demand.
  */
