@@ -108,6 +108,21 @@ async function emitTypes(doc: Contract, files: FileMap): Promise<void> {
   files.set('src/generated/openapi.ts', `${HEADER}/* eslint-disable */\n${astToString(ast)}`);
 }
 
+/**
+ * One named alias per component schema over openapi.ts, so a module types a body as
+ * `TransactionRecord` rather than spelling `components['schemas']['TransactionRecord']`.
+ */
+function emitSchemaTypes(schemas: Record<string, JsonObject>, files: FileMap): void {
+  const aliases = Object.keys(schemas)
+    .sort()
+    .map((n) => `export type ${n} = components['schemas']['${n}'];`)
+    .join('\n');
+  files.set(
+    'src/generated/schema-types.ts',
+    `${HEADER}import type { components } from './openapi.ts';\n\n/** The contract's component schemas, one type each, by schema name. */\n${aliases}\n`,
+  );
+}
+
 /** Every generated file, from the parsed contract. */
 export async function emitAll(doc: Contract, text: string): Promise<FileMap> {
   const files: FileMap = new Map();
@@ -116,5 +131,6 @@ export async function emitAll(doc: Contract, text: string): Promise<FileMap> {
   emitValidators(schemas, files);
   emitContractTables(doc, text, schemas, files);
   await emitTypes(doc, files);
+  emitSchemaTypes(schemas, files);
   return files;
 }

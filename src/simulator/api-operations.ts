@@ -1,4 +1,6 @@
 /** Endpoints of transaction operations: preauth increment and complete, revert, operation details. */
+import type { OperationReference } from '../generated/schema-types.ts';
+import { broken } from './broken.ts';
 import { findTxn, unknownId } from './api-transactions.ts';
 import type { SimContext } from './sim-state.ts';
 import { badRequest } from './errors.ts';
@@ -9,8 +11,11 @@ import type { ApiRequest, Reply, Route } from './router.ts';
 import { amountField, parseJsonObject } from './validate.ts';
 
 function reference(ctx: SimContext, op: Op): Reply {
-  const hide = ctx.faults.has('operation.missing-operation-id');
-  return { status: 200, body: hide ? { transaction_id: op.txnId } : { operation_id: op.id, transaction_id: op.txnId } };
+  const ref: OperationReference = { operation_id: op.id, transaction_id: op.txnId };
+  return {
+    status: 200,
+    body: broken(ref, (r) => { if (ctx.faults.has('operation.missing-operation-id')) delete r.operation_id; }),
+  };
 }
 
 /** increment / complete: only on a successful preauthorization (sandbox#preauthorization). */

@@ -1,6 +1,8 @@
 /** Endpoints of pairing, tokens, unpairing and configuration. */
+import type { PairingResult, TokenResult } from '../generated/schema-types.ts';
 import { integratorOf, INTEGRATOR_HEADER } from './auth.ts';
 import { createPairing, type SimContext } from './sim-state.ts';
+import { broken } from './broken.ts';
 import { badRequest, unauthorized } from './errors.ts';
 import type { OtpRejection } from './otp.ts';
 import { configRecord } from './records.ts';
@@ -43,14 +45,18 @@ function token(ctx: SimContext, req: ApiRequest): Reply {
   const lives = faults.has('token.expires-early') ? 1 : lifetime;
   const issued = registry.issueToken(clientId, clientSecret, lives, faults.has('auth.any-secret-accepted'));
   if (!issued) throw unauthorized('the client credentials are unknown or revoked');
+  const result: TokenResult = {
+    access_token: issued.token,
+    expires_in: String(lifetime),
+    token_type: 'Bearer',
+    scope: 'default',
+  };
   return {
     status: 200,
-    body: {
-      access_token: issued.token,
-      expires_in: faults.has('token.expires-in-number') ? lifetime : String(lifetime),
-      token_type: faults.has('token.type-lowercase') ? 'bearer' : 'Bearer',
-      scope: 'default',
-    },
+    body: broken(result, (r) => {
+      if (faults.has('token.expires-in-number')) r.expires_in = lifetime;
+      if (faults.has('token.type-lowercase')) r.token_type = 'bearer';
+    }),
   };
 }
 
@@ -77,7 +83,8 @@ function pair(ctx: SimContext, req: ApiRequest): Reply {
   const rejected = ctx.otps.consume(body.otp, ctx.faults.has('pair.otp-reuse'));
   if (rejected) refuseOtp(ctx, rejected);
   const p = createPairing(ctx, name, integrator, webhookUrl);
-  const result: Record<string, unknown> = {
+  // A shared id and a name not echoed are lies the schema allows: they stay typed.
+  const result: PairingResult = {
     pay_connect_id: ctx.faults.has('pair.shared-pay-connect-id') ? SHARED_PAY_CONNECT_ID : p.id,
     pay_connect_name: ctx.faults.has('pair.name-not-echoed') ? `${p.name} (sandbox)` : p.name,
     terminal_id: p.terminal.id,
@@ -85,8 +92,12 @@ function pair(ctx: SimContext, req: ApiRequest): Reply {
     client_secret: p.clientSecret,
     webhook_secret_key: p.webhookSecret,
   };
-  if (ctx.faults.has('pair.missing-webhook-key')) delete result.webhook_secret_key;
-  return { status: 200, body: result };
+  return {
+    status: 200,
+    body: broken(result, (r) => {
+      if (ctx.faults.has('pair.missing-webhook-key')) delete r.webhook_secret_key;
+    }),
+  };
 }
 
 /** The routes of this file. */

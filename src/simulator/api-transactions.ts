@@ -1,7 +1,9 @@
 /** Endpoints that start, cancel and read transactions. */
+import type { CancelAccepted, TransactionCreated } from '../generated/schema-types.ts';
+import { broken } from './broken.ts';
 import type { SimContext } from './sim-state.ts';
 import { badRequest, conflict, HttpError, notFound } from './errors.ts';
-import { isFinal, type Txn, type TxnKind } from './model.ts';
+import { isFinal, type PaymentMethodId, type Txn, type TxnKind } from './model.ts';
 import { isPaymentMethod, printSlip, statusRecordJson } from './records.ts';
 import { admitStatusRead } from './poll-limit.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
@@ -55,7 +57,7 @@ function clientTxnIdOf(ctx: SimContext, body: Body): string | null {
  * payment method faults each bend one step: let an unknown id through (as null), refuse a listed
  * one, or drop the one sent.
  */
-function paymentMethodOf(ctx: SimContext, body: Body): string | null {
+function paymentMethodOf(ctx: SimContext, body: Body): PaymentMethodId | null {
   const { faults } = ctx;
   const method = optString(body, 'payment_method');
   if (method === null) return null;
@@ -76,8 +78,9 @@ function start(ctx: SimContext, req: ApiRequest, kind: TxnKind): Reply {
   const method = kind === 'payment' ? paymentMethodOf(ctx, body) : null;
   ensureIdle(ctx, req.pairing.terminal);
   const t = req.pairing.terminal.start(kind === 'refund' ? refundKind(ctx) : kind, amount, clientTxnId, method);
+  const created: TransactionCreated = { transaction_id: t.id };
   const hide = kind === 'payment' && ctx.faults.has('generate.missing-transaction-id');
-  return { status: 200, body: hide ? {} : { transaction_id: t.id } };
+  return { status: 200, body: broken(created, (c) => { if (hide) delete c.transaction_id; }) };
 }
 
 /** A refund is recorded as a charge (tagged `charge`) under `refund.tagged-charge`. */
@@ -97,7 +100,8 @@ function linkedRefund(ctx: SimContext, req: ApiRequest): Reply {
   if (amount > left && !faults.has('refund.above-remainder-accepted')) throw badRequest(`amount exceeds the unrefunded remainder (${left})`);
   ensureIdle(ctx, terminal);
   const refund = terminal.start(refundKind(ctx), amount, clientTxnId, t.method, t.id);
-  return { status: 200, body: { transaction_id: refund.id } };
+  const created: TransactionCreated = { transaction_id: refund.id };
+  return { status: 200, body: created };
 }
 
 /** POST /v1/pay-connect/transactions/{id}/cancel/ */
@@ -107,7 +111,8 @@ function cancel(ctx: SimContext, req: ApiRequest): Reply {
     if (ctx.faults.has('cancel.final-stamps-canceled-at')) t.canceledAt = ctx.now();
     throw badRequest(`the transaction is already final (${t.status})`);
   }
-  return { status: 200, body: {} };
+  const accepted: CancelAccepted = {};
+  return { status: 200, body: accepted };
 }
 
 /** Final statuses without a completed payment (`slip.unsuccessful-final-400` refuses their slip). */

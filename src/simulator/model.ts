@@ -1,6 +1,7 @@
 /**
  * The simulator's own data model (deliberately independent of the contract's generated types: the
- * simulator is a second, separate implementation of the rules the harness checks).
+ * simulator is a second, separate implementation of the rules the harness checks). Only the JSON
+ * answers built from it (records.ts, api-*.ts) are typed with the contract's schemas.
  * Records are kept compact: timestamps are epoch milliseconds (0 = null), card data is one small
  * object only for approved card payments, and JSON views are built on demand.
  */
@@ -14,6 +15,9 @@ export type OpStatus = 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXP
 
 /** Operation types of the public profile. */
 export type OpType = 'transaction.revert' | 'transaction.preauth.increment' | 'transaction.preauth.complete';
+
+/** Payment method ids the virtual terminals offer (the configuration's list, in records.ts). */
+export type PaymentMethodId = 'CARD' | 'MBILLS' | 'PAYCONIQ';
 
 /** What started a transaction: generate, preauth, or a (linked or independent) refund. */
 export type TxnKind = 'payment' | 'preauth' | 'refund';
@@ -36,7 +40,7 @@ export interface Txn {
   status: TxnStatus;
   amount: number;
   tip: number;
-  method: string | null;
+  method: PaymentMethodId | null;
   readonly createdAt: number;
   completedAt: number;
   canceledAt: number;

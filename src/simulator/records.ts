@@ -1,9 +1,13 @@
 /**
  * JSON views of the model: the status record, the print slip (with its fault switches), the
  * operation record and the configuration. Built on demand so stored records stay compact.
+ * Each correct view is typed with the contract's schema, so a misspelt or missing field does not
+ * compile; a fault that breaks the schema goes through {@link broken}, visibly outside the type.
  */
+import type { Configuration, OperationRecord, PrintSlip, TransactionRecord } from '../generated/schema-types.ts';
+import { broken, type Broken } from './broken.ts';
 import type { FaultSet } from './faults.ts';
-import type { Merchant, Op, Txn } from './model.ts';
+import type { Merchant, Op, PaymentMethodId, Txn } from './model.ts';
 import type { VirtualTerminal } from './virtual-terminal.ts';
 
 /** Currency of every virtual terminal (sandbox#configuration). */
@@ -21,7 +25,7 @@ export const PAYMENT_METHODS = [
 const METHOD_IDS = new Set<string>(PAYMENT_METHODS.map((m) => m.id));
 
 /** True when `id` is one of the configuration's payment method ids. */
-export function isPaymentMethod(id: string): boolean {
+export function isPaymentMethod(id: string): id is PaymentMethodId {
   return METHOD_IDS.has(id);
 }
 
@@ -30,15 +34,23 @@ function timezoneOf(faults: FaultSet): string {
   return faults.has('config.wrong-timezone') ? 'Europe/Vienna' : TIMEZONE;
 }
 
+/** ISO 8601 UTC with second precision (`2026-11-22T05:31:56Z`). */
+function stamp(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
 /** ISO 8601 UTC with second precision (`2026-11-22T05:31:56Z`); 0 means null. */
 export function iso(ms: number): string | null {
-  return ms === 0 ? null : `${new Date(ms).toISOString().slice(0, 19)}Z`;
+  return ms === 0 ? null : stamp(ms);
 }
 
 const AID = { VISA: 'A0000000031010', MASTERCARD: 'A0000000041010' } as const;
 
+/** The card fields, spelt alike in the status record and the print slip. */
+type CardFields = Pick<TransactionRecord & PrintSlip, 'payment_option' | 'card_tid' | 'card_number' | 'aid' | 'approve_code' | 'card_type'>;
+
 /** Card fields (null unless an approved card payment); `payment_option` only when known. */
-function cardFields(t: Txn, terminal: VirtualTerminal): Record<string, unknown> {
+function cardFields(t: Txn, terminal: VirtualTerminal): CardFields {
   const c = t.card;
   return {
     ...(c ? { payment_option: c.option } : {}),
@@ -51,7 +63,7 @@ function cardFields(t: Txn, terminal: VirtualTerminal): Record<string, unknown> 
 }
 
 /** The status record of sandbox#status-and-print-slip (also the data of transaction webhooks). */
-export function statusRecord(t: Txn, terminal: VirtualTerminal): Record<string, unknown> {
+export function statusRecord(t: Txn, terminal: VirtualTerminal): TransactionRecord {
   return {
     transaction_id: t.id,
     client_transaction_id: t.clientTxnId,
@@ -62,7 +74,7 @@ export function statusRecord(t: Txn, terminal: VirtualTerminal): Record<string, 
     currency: CURRENCY,
     payment_method: t.method,
     tags: [t.kind === 'refund' ? 'refund' : 'charge'],
-    created_at: iso(t.createdAt),
+    created_at: stamp(t.createdAt),
     completed_at: iso(t.completedAt),
     canceled_at: iso(t.canceledAt),
     reverted_at: iso(t.revertedAt),
@@ -92,9 +104,9 @@ export function statusRecordJson(t: Txn, terminal: VirtualTerminal): string {
 }
 
 /** The print slip of spec#transaction-print-slip, with the slip fault switches applied. */
-export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): Record<string, unknown> {
+export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): PrintSlip | Broken {
   const m: Merchant = terminal.merchant;
-  const slip: Record<string, unknown> = {
+  const slip: PrintSlip = {
     transaction_id: t.id,
     terminal_id: terminal.id,
     organization: { ...m.organization },
@@ -107,7 +119,7 @@ export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): 
     payment_method: t.method ?? 'CARD',
     tags: [t.kind === 'refund' ? 'refund' : 'charge'],
     timezone: timezoneOf(faults),
-    created_at: iso(t.createdAt),
+    created_at: stamp(t.createdAt),
     completed_at: iso(t.completedAt),
     canceled_at: iso(t.canceledAt),
     reverted_at: iso(t.revertedAt),
@@ -115,45 +127,51 @@ export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): 
     refund_total_amount: t.refundTotal,
     ...cardFields(t, terminal),
   };
-  if (faults.has('slip.missing-digital-slip')) delete slip.digital_slip;
-  if (faults.has('slip.amount-as-string')) slip.amount = String(t.amount);
-  if (faults.has('slip.bad-created-at')) slip.created_at = '22/11/2026 10:00';
-  if (faults.has('slip.bad-digital-slip-uri')) slip.digital_slip = 'not a url';
-  if (faults.has('slip.total-mismatch')) slip.total_amount = t.amount + t.tip + 1;
-  if (faults.has('slip.bad-currency')) slip.currency = 'euro';
-  if (faults.has('slip.bad-country')) (slip.organization as Record<string, unknown>).country = 'SVN';
-  if (faults.has('slip.status-outside-enum')) slip.status = 'COMPLETED';
-  if (faults.has('slip.bad-payment-method')) slip.payment_method = 'CASH';
-  if (faults.has('slip.bad-tag')) slip.tags = ['sale'];
-  if (faults.has('slip.currency-disagrees-config')) slip.currency = 'USD';
-  return slip;
+  return broken(slip, (s) => {
+    if (faults.has('slip.missing-digital-slip')) delete s.digital_slip;
+    if (faults.has('slip.amount-as-string')) s.amount = String(t.amount);
+    if (faults.has('slip.bad-created-at')) s.created_at = '22/11/2026 10:00';
+    if (faults.has('slip.bad-digital-slip-uri')) s.digital_slip = 'not a url';
+    if (faults.has('slip.total-mismatch')) s.total_amount = t.amount + t.tip + 1;
+    if (faults.has('slip.bad-currency')) s.currency = 'euro';
+    if (faults.has('slip.bad-country')) s.organization = { ...slip.organization, country: 'SVN' };
+    if (faults.has('slip.status-outside-enum')) s.status = 'COMPLETED';
+    if (faults.has('slip.bad-payment-method')) s.payment_method = 'CASH';
+    if (faults.has('slip.bad-tag')) s.tags = ['sale'];
+    if (faults.has('slip.currency-disagrees-config')) s.currency = 'USD';
+  });
 }
 
 /** The operation record of the public profile (also the data of operation webhooks). */
-export function operationRecord(o: Op, faults: FaultSet): Record<string, unknown> {
+export function operationRecord(o: Op, faults: FaultSet): OperationRecord | Broken {
+  // operation.wrong-type names another type of the enum: a lie the schema allows, so it stays typed.
   const misnamed = o.type === 'transaction.preauth.increment' && faults.has('operation.wrong-type');
   const final = o.status === 'SUCCESS' || o.status === 'FAILED' || o.status === 'EXPIRED';
-  return {
+  const record: OperationRecord = {
     operation_id: o.id,
     operation_type: misnamed ? 'transaction.preauth.complete' : o.type,
     transaction_id: o.txnId,
-    status: final && faults.has('operation.status-outside-enum') ? 'PROCESSED' : o.status,
+    status: o.status,
     ...(o.amount === null ? {} : { metadata: { amount: o.amount } }),
   };
+  return broken(record, (r) => {
+    if (final && faults.has('operation.status-outside-enum')) r.status = 'PROCESSED';
+  });
 }
 
 /** The configuration of spec#configuration, with the config fault switches applied. */
-export function configRecord(terminal: VirtualTerminal, faults: FaultSet): Record<string, unknown> {
+export function configRecord(terminal: VirtualTerminal, faults: FaultSet): Configuration | Broken {
   const methods = faults.has('config.no-card') ? PAYMENT_METHODS.filter((m) => m.id !== 'CARD') : PAYMENT_METHODS;
-  return {
+  const config: Configuration = {
     version: '1.0.0',
     // Terminal ids start with 8: a 9 names some other terminal.
     terminal_id: faults.has('config.other-terminal-id') ? `9${terminal.id.slice(1)}` : terminal.id,
     default_language: 'sl',
     currency: CURRENCY,
     timezone: timezoneOf(faults),
-    ...(faults.has('config.missing-payment-methods')
-      ? {}
-      : { payment_methods: methods.map((p) => ({ ...p, group: { ...p.group } })) }),
+    payment_methods: methods.map((p) => ({ ...p, group: { ...p.group } })),
   };
+  return broken(config, (c) => {
+    if (faults.has('config.missing-payment-methods')) delete c.payment_methods;
+  });
 }

@@ -2,7 +2,7 @@
  * The simulator's shared state and the wiring between a pairing's terminal and the webhook sender.
  */
 import { FaultSet } from './faults.ts';
-import { isFinal, type Txn } from './model.ts';
+import { isFinal, type Txn, type TxnStatus } from './model.ts';
 import type { ResolvedSimulatorOptions, WaitingTransaction } from './options.ts';
 import { OtpBook } from './otp.ts';
 import { operationRecord, statusRecord } from './records.ts';
@@ -46,7 +46,7 @@ export function createContext(options: ResolvedSimulatorOptions): SimContext {
 }
 
 /** For `webhook.disagrees-with-polling`: a final status other than the real one. */
-function otherFinal(t: Txn): string {
+function otherFinal(t: Txn): TxnStatus {
   return t.status === 'SUCCESS' ? 'DECLINED' : 'SUCCESS';
 }
 

@@ -8,7 +8,7 @@
  * Operations are host-side and proceed on their own in both modes.
  */
 import type { FaultSet } from './faults.ts';
-import type { Card, Merchant, Op, OpType, Txn, TxnKind, TxnStatus } from './model.ts';
+import type { Card, Merchant, Op, OpType, PaymentMethodId, Txn, TxnKind, TxnStatus } from './model.ts';
 import { finishStatus, isFinal, row } from './model.ts';
 import { SIMULATOR_DEFAULTS, type TerminalMode } from './options.ts';
 import type { Rng } from './rng.ts';
@@ -169,7 +169,7 @@ export class VirtualTerminal {
   }
 
   /** Starts a transaction; the caller has validated the request and checked `busy`. */
-  start(kind: TxnKind, amount: number, clientTxnId: string | null, method: string | null, parentId: string | null = null): Txn {
+  start(kind: TxnKind, amount: number, clientTxnId: string | null, method: PaymentMethodId | null, parentId: string | null = null): Txn {
     const t: Txn = {
       id: this.env.rng.uuid(), kind, clientTxnId, parentId, status: 'INITIATED', amount, tip: 0, method,
       createdAt: this.env.now(), completedAt: 0, canceledAt: 0, revertedAt: 0, refundTotal: 0, card: null,
