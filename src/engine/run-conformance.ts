@@ -178,21 +178,30 @@ function inFileOrder(order: readonly string[]): typeof BaseSequencer {
 
 /**
  * The steps a person does in a manual session: the operator steps the scenarios declare, read from
- * vitest's collection of the run's files (nothing runs), in the files' declaration order.
+ * vitest's collection of the run's files (nothing runs), in the files' declaration order; a scenario
+ * whose declared needs this run does not meet is left out (it is skipped before it starts), and
+ * listed in `skipped` with its reason.
  */
-async function collectOperatorSteps(options: Parameters<typeof createVitest>[1], viteOverrides: Parameters<typeof createVitest>[2]): Promise<PlanStep[]> {
+async function collectOperatorSteps(options: Parameters<typeof createVitest>[1], viteOverrides: Parameters<typeof createVitest>[2], needs: NeedsContext): Promise<{ steps: PlanStep[]; skipped: { test: string; reason: string }[] }> {
   const vitest = await createVitest('test', { ...options, reporters: [] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
   try {
     const { testModules } = await vitest.collect();
     const steps: PlanStep[] = [];
+    const skipped: { test: string; reason: string }[] = [];
     for (const m of testModules) {
       for (const tc of m.children.allTests()) {
-        const declared = (tc.meta() as Record<string, unknown>)[OPERATOR_META_KEY];
+        const declared = tc.meta()[OPERATOR_META_KEY];
         if (!Array.isArray(declared) || tc.options.mode === 'skip' || tc.options.mode === 'todo') continue;
-        for (const outcome of declared as Outcome[]) steps.push({ test: `${capabilityOfFile(m.moduleId)} > ${tc.name}`, file: m.moduleId, outcome });
+        const test = `${capabilityOfFile(m.moduleId)} > ${tc.name}`;
+        const unmet = unmetNeed(tc.meta()[SCENARIO_META_KEY]?.needs, needs);
+        if (unmet !== undefined) {
+          skipped.push({ test, reason: unmet });
+          continue;
+        }
+        for (const outcome of declared as Outcome[]) steps.push({ test, file: m.moduleId, outcome });
       }
     }
-    return steps;
+    return { steps, skipped };
   } finally {
     await vitest.close();
   }
@@ -365,7 +374,13 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const viteOverrides = { logLevel: 'silent' as const, server: { watch: null }, ...builtHarness() };
     let sequencer: typeof BaseSequencer = LongFirstSequencer;
     if (config.terminal === 'manual') {
-      const steps = await collectOperatorSteps(options(sequencer), viteOverrides);
+      const { steps, skipped } = await collectOperatorSteps(options(sequencer), viteOverrides, ctx);
+      if (skipped.length > 0) {
+        // Known before the session: what this run's settings skip, so the operator is not asked for it.
+        const reasons = new Map<string, number>();
+        for (const x of skipped) reasons.set(x.reason, (reasons.get(x.reason) ?? 0) + 1);
+        io.stdout(`${skipped.length} scenario${skipped.length === 1 ? '' : 's'} with operator steps will be skipped, their needs unmet by this run: ${[...reasons].map(([r, n]) => `${n}x ${r}`).join('; ')}\n`);
+      }
       const plan = planSession(steps.filter((st) => !carried.has(st.test)), { expireMs: Math.min(config.deadlineMs, 120_000) });
       ctx.manualPlan = plan.steps.map((st) => ({ test: st.test, outcome: st.outcome }));
       sequencer = inFileOrder(plan.files);
@@ -505,6 +520,8 @@ function knowBaseline(t: TestRecord, entries: readonly BaselineEntry[], now: num
   }
 }
 
+import { type NeedsContext, unmetNeed } from '../suite/needs.ts';
+import { SCENARIO_META_KEY } from '../suite/scenario-declaration.ts';
 import { PassThrough, Writable } from 'node:stream';
 function devNull(): Writable {
   return new Writable({ write: (_c, _e, cb) => cb() });
