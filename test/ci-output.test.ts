@@ -20,7 +20,8 @@ describe('output in CI', () => {
     const testLines = r.stdout.split('\n').filter((l) => /^ {2}[✓✗-] print-slip > /.test(l));
     expect(testLines.length).toBe(r.summary!.counts.tests);
     expect(testLines.some((l) => /^ {2}✗ print-slip > .*1 failure: invariant\.total-amount/.test(l))).toBe(true);
-    expect(r.stdout).toMatch(/^ {2}re-run: payconnect-conformance run --seed 3 --grep '[^']+' /m);
+    // The re-run carries the run's options that shaped the test (the fault), not those that picked the tests.
+    expect(r.stdout).toMatch(/^ {2}re-run: payconnect-conformance run --sim-fault slip\.total-mismatch --seed 3 --grep '[^']+'$/m);
     expect(r.stdout).toMatch(/^::error title=invariant\.total-amount \(spec#transaction-print-slip\)::print-slip > /m);
     const md = readFileSync(stepSummary, 'utf8');
     expect(md.startsWith('# earlier step\n## Pay-Connect conformance: FAIL')).toBe(true);

@@ -109,10 +109,17 @@ const CLASSES: { name: string; faults: string[]; root: string; during?: (sim: Si
     name: 'the service dies mid-run',
     faults: [],
     root: 'request.answered',
-    // Long enough for the run to pair and start paying (a clean run takes about 8 s alone); the rest
-    // of it talks to a dead address.
+    // Once the run has paired (the sim shows a terminal: the run is past its preflight, however slow
+    // the machine), and a moment to start paying; the rest of it talks to a dead address. A fixed delay
+    // killed it before the preflight on a loaded runner, which is exit 2, not this case.
     during: async (sim) => {
-      await new Promise((r) => setTimeout(r, 3_000));
+      const until = Date.now() + 60_000;
+      while (Date.now() < until) {
+        const view = await fetch(`${sim.url}/_sim/terminals`).then((r) => r.json() as Promise<{ terminals: unknown[] }>).catch(() => undefined);
+        if ((view?.terminals.length ?? 0) > 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
       await sim.kill();
     },
   },
