@@ -70,7 +70,10 @@ describe('certify-client and the reference POS client', () => {
     const r = await certify(['--no-html', '--token-lifetime', '1', '--step-delay', '300'], node(CLIENT), { POS_CLIENT_PAYMENTS: '2' });
     expect(r.out).toMatch(/token refused \(401\): getting a new one/);
     expect(r.code).toBe(0);
-    expect(r.summary.findings).toEqual([]);
+    // Nothing about tokens; on a loaded runner the client's own timers can bunch two polls, which the
+    // poll-rate rule may warn about (a warning: still certified), so only that one is let through.
+    expect(r.summary.findings.filter((f: { check: string }) => f.check !== 'client.poll-rate')).toEqual([]);
+    expect(r.summary.findings.every((f: { severity: string }) => f.severity === 'warning')).toBe(true);
   });
 
   it.each([
@@ -82,7 +85,9 @@ describe('certify-client and the reference POS client', () => {
     ['refuses-genuine-webhooks', 'receiver.valid-accepted', []],
     ['token-per-call', 'client.token-reuse', ['--strict']],
     ['tight-polling', 'client.poll-rate', ['--strict']],
-    ['tight-busy-retry', 'client.busy-retry', ['--strict']],
+    // Slow terminal steps: the payment the client collides with is still running however loaded the
+    // machine is (at the default steps, on a busy runner it had ended before the second one started).
+    ['tight-busy-retry', 'client.busy-retry', ['--strict', '--step-delay', '1s']],
   ])('broken/%s.ts is not certified, naming %s', async (name, rule, flags) => {
     const r = await certify(['--no-html', ...flags], node(broken(name)));
     expect(r.code).toBe(1);
