@@ -33,8 +33,18 @@ export type { AttendStep, Outcome, Plan, TerminalDriver } from './terminal/index
 export { Pairing, ScenarioBlocked } from './runtime/index.ts';
 export type { RunContext } from './runtime/index.ts';
 
-export { startSimulator, FAULTS } from './simulator/index.ts';
+export { FAULTS } from './simulator/faults.ts';
 export type { SimulatorHandle, SimulatorOptions, FaultId } from './simulator/index.ts';
+
+type StartSimulator = typeof import('./simulator/index.ts').startSimulator;
+/**
+ * Starts the embedded Pay-Connect sandbox (see `payconnect-conformance sim`). Loaded on first use:
+ * the suites import this entry point in every worker of a run, where the simulator (some 30 modules
+ * and node-forge) has no business (it runs in the run's own process, when it is the target at all).
+ */
+export async function startSimulator(...args: Parameters<StartSimulator>): ReturnType<StartSimulator> {
+  return (await import('./simulator/index.ts')).startSimulator(...args);
+}
 
 export { SUITE_NAMES } from './config/index.ts';
 /** Every suite a run includes by default (the same list as SUITE_NAMES, under its earlier name). */

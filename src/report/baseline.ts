@@ -4,11 +4,15 @@
  * after it (expired entries fail the run; entries a complete run did not need are resolved), and
  * written by `baseline write` from a run's findings, merged into the file without widening an entry.
  */
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type BaselineEntry, type Finding, ToolkitError, expiryTime, isExpired, normaliseMessage, operationOfFinding } from '../core/index.ts';
 import type { RunRecord } from './records.ts';
 import { writeReportFile } from './write.ts';
+
+/** The YAML reader and writer, loaded for the first YAML baseline (a CommonJS package: synchronous). */
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = () => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /** The file: a version and the entries. */
 export interface BaselineFile {
@@ -95,7 +99,7 @@ export function readBaseline(file: string): BaselineFile {
   }
   let data: unknown;
   try {
-    data = isYaml(file) ? parseYaml(text) : JSON.parse(text);
+    data = isYaml(file) ? yaml().parse(text) : JSON.parse(text);
   } catch (e) {
     throw invalid(file, `is not valid ${isYaml(file) ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`, 'fix the syntax; nothing was run');
   }
@@ -104,7 +108,7 @@ export function readBaseline(file: string): BaselineFile {
 
 /** Writes the file atomically (JSON, or YAML for .yaml/.yml), never half-written. */
 export function writeBaseline(file: string, baseline: BaselineFile): void {
-  writeReportFile(file, isYaml(file) ? stringifyYaml(baseline) : `${JSON.stringify(baseline, null, 2)}\n`);
+  writeReportFile(file, isYaml(file) ? yaml().stringify(baseline) : `${JSON.stringify(baseline, null, 2)}\n`);
 }
 
 const refOf = (e: BaselineEntry, n: number): BaselineEntryRef => ({ entry: n, ...e });
