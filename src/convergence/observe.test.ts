@@ -26,6 +26,15 @@ describe('observe', () => {
     expect(o.polled.map((p) => p.status)).toEqual(['SUCCESS', 'FAILED']);
   });
 
+  it('polls the settle window once, at its end: a final status costs two polls, not five', async () => {
+    const s = script('SUCCESS');
+    const t0 = Date.now();
+    await observe({ kind: 'transaction', id: 't', poll: s.poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 80, initialIntervalMs: 5 });
+    expect(s.seen).toHaveLength(2);
+    expect(s.seen[1]! - s.seen[0]!).toBeGreaterThanOrEqual(80);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
   it('scales the settle window to the service\'s quickest step seen, within its floor and ceiling', () => {
     const at = (...xs: [string, number][]) => xs.map(([status, atMs]) => ({ status, channel: 'poll' as const, atMs }));
     const polled = at(['INITIATED', 5], ['IN_PROGRESS', 130], ['SUCCESS', 260]);

@@ -144,8 +144,14 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined || at - finalAt >= (o.webhookGraceMs ?? Infinity) || (o.webhookWaitFutile?.() ?? false);
         if (settled && webhookSeen) break;
       }
-      // Once final, only the settle window is left: poll it a few times, not at the back-off pace.
-      if (finalAt !== undefined) interval = Math.min(interval, Math.max(10, window / 3));
+      // Once final, the settle window is left: the next poll is at its end, where a status that changed
+      // after it was final shows (a webhook of such a change wakes a poll at once). Polling through the
+      // window saw nothing more and cost two or three requests per convergence, half a run's polls.
+      // Past the window (a final webhook still awaited), a few polls per window length, not the back-off pace.
+      if (finalAt !== undefined) {
+        const left = window - (at - finalAt);
+        interval = left > 0 ? Math.max(10, left + 1) : Math.min(interval, Math.max(10, window / 3));
+      }
       // Counted from the poll's start (time it spent waiting out a Retry-After is not waited again),
       // but never less than the first interval: a slow answer is no reason to poll back to back.
       const backoff = Math.max(interval - tookMs, Math.min(interval, firstInterval));
