@@ -112,3 +112,24 @@ test('a receiver that is down: the post is logged as an error, the answer still 
   await f.close();
   expect(f.posted()).toEqual([{ event: 'transaction.declined', id: declined.exampleId, status: 'error' }]);
 });
+
+test('a request handed on before gets the mock\'s answer again without the mock; a new header, body or a 5xx goes to the mock', async () => {
+  const mock = await fakeMock({ '/create': { status: 200, body: { transaction_id: declined.exampleId } }, '/status': { status: 200, body: { status: 'DECLINED' } } });
+  const rx = await startWebhookReceiver({ secret: EXAMPLE.webhookKey });
+  stops.push(() => rx.close());
+  const f = await front(mock.url, rx.loopbackUrl);
+  const get = (auth: string) => fetch(`${f.url}/status`, { headers: { authorization: auth } }).then(async (r) => [r.status, r.headers.get('x-pact'), await r.json()]);
+  expect(await get('Bearer a')).toEqual([200, 'yes', { status: 'DECLINED' }]);
+  expect(await get('Bearer a')).toEqual([200, 'yes', { status: 'DECLINED' }]);
+  expect(await get('Bearer b')).toEqual([200, 'yes', { status: 'DECLINED' }]);
+  expect(mock.seen.map((s) => s.headers.authorization)).toEqual(['Bearer a', 'Bearer b']);
+  // The same creating POST twice: one request to the mock, its message posted each time, as a service would.
+  for (let i = 0; i < 2; i++) await (await fetch(`${f.url}/create`, { method: 'POST', body: '{"amount":1251}' })).arrayBuffer();
+  await (await fetch(`${f.url}/create`, { method: 'POST', body: '{"amount":1252}' })).arrayBuffer();
+  expect(mock.seen.filter((s) => s.url === '/create').map((s) => s.body)).toEqual(['{"amount":1251}', '{"amount":1252}']);
+  // Undeclared (the mock's 500): handed on every time.
+  for (let i = 0; i < 2; i++) expect((await fetch(`${f.url}/nowhere`)).status).toBe(500);
+  expect(mock.seen.filter((s) => s.url === '/nowhere')).toHaveLength(2);
+  await f.close();
+  expect(f.posted()).toHaveLength(3);
+});

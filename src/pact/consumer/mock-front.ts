@@ -6,6 +6,12 @@
  * example body byte for byte, signed with the test key, as a service posts the status changes that
  * follow a request. It posts each once and never retries (a stateless mock shows no retry schedule).
  *
+ * A request it has handed on before, byte for byte (method, URL, headers, body), gets the mock's
+ * answer again without asking the mock: the mock is stateless, so it would answer the same, and each
+ * request costs it some 100 ms of matching against the whole catalogue (half of a pact run's requests
+ * are polls and tokens asked again). Only answers below 500 are kept: a request the mock refuses as
+ * undeclared is handed on every time.
+ *
  * Written by hand: a proxy of a dozen lines on node:http and undici, where a proxy library would
  * bring more than it saves and still not know when to post.
  */
@@ -82,18 +88,30 @@ export async function startMockFront(o: MockFrontOptions): Promise<MockFront> {
     }
   };
 
+  // The mock's answers by request, byte for byte (see above).
+  const answers = new Map<string, { status: number; headers: Record<string, string | string[]>; body: Buffer }>();
+  const ask = async (method: 'GET', url: string, headers: Record<string, string | string[]>, body: Buffer) => {
+    const key = JSON.stringify([method, url, Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)), body.toString('base64')]);
+    const known = answers.get(key);
+    if (known) return known;
+    const answer = await request(`${mock}${url}`, { method, headers, ...(body.length > 0 ? { body } : {}) });
+    const out = Buffer.from(await answer.body.arrayBuffer());
+    const back: Record<string, string | string[]> = {};
+    for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k)) back[k] = v;
+    const got = { status: answer.statusCode, headers: back, body: out };
+    if (got.status < 500) answers.set(key, got);
+    return got;
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readAll(req);
     const headers: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) headers[k] = v;
-    const method = (req.method ?? 'GET') as 'GET';
-    const answer = await request(`${mock}${req.url ?? '/'}`, { method, headers, ...(body.length > 0 ? { body } : {}) });
-    const out = Buffer.from(await answer.body.arrayBuffer());
-    const back: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k)) back[k] = v;
-    res.writeHead(answer.statusCode, back);
+    const answer = await ask((req.method ?? 'GET') as 'GET', req.url ?? '/', headers, body);
+    const out = answer.body;
+    res.writeHead(answer.status, answer.headers);
     res.end(out);
-    if (req.method === 'POST' && answer.statusCode === 200) {
+    if (req.method === 'POST' && answer.status === 200) {
       const id = createdId(out);
       if (id !== undefined) post(id);
     }
