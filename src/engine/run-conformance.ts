@@ -35,6 +35,8 @@ import {
   prepareReportsDir,
   reportMessageOptions,
   sha256Hex,
+  type WarmAllure,
+  warmAllure,
   stagingDirectory,
   writeReports,
   writeShardRecord,
@@ -269,6 +271,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   let ledger: LedgerHub | undefined;
+  // The HTML report's generator, started as the tests start: its modules load while they mostly wait.
+  let warm: WarmAllure | undefined;
   // The workers' transcript files, assembled into transcript.jsonl.gz once the suites are done.
   const transcriptDir = stagingDirectory(join(config.reportsDir, TRANSCRIPT_FILE), 'transcript');
   try {
@@ -396,6 +400,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       }
     }
     session = startSession();
+    if (config.html) warm = warmAllure();
     let confirmed: { tests: number; runs: number } = { tests: 0, runs: 0 };
     // The suites, then (--confirm) the failed tests again; the block keeps its vitest instances to itself.
     {
@@ -487,7 +492,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     // One writer for every report (the Allure results too, from the records); the transcript and the
     // signature follow the files, before the HTML report.
     const { exitCode, record: written, reports } = await writeReports(config.reportsDir, record, summary, info, {
-      html: config.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: io.stderr,
+      html: config.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: io.stderr, ...(warm ? { warm } : {}),
       afterFiles: async (held) => {
         await assembleTranscript({
           stagingDir: transcriptDir, reportsDir: config.reportsDir, tests: held.tests, ...(wholeRunCheck ? { extra: [wholeRunCheck] } : {}),
@@ -504,6 +509,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     });
     return { exitCode, summary, record: written, baseUrl: target.baseUrl, reports };
   } finally {
+    // Unused (no HTML report was written): it ends by itself once told.
+    void warm?.close();
     rmSync(transcriptDir, { recursive: true, force: true });
     await ledger?.close();
     // A run stopped before its reports (bad input found late) leaves no pact file in the folder either.

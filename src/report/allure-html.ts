@@ -4,7 +4,7 @@
  * it is complete. History lives beside it in a JSONL file, so it carries over while the reports
  * folder is kept.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,8 @@ export interface AllureHtmlOptions {
   variables?: Record<string, string>;
   /** @default 120000 */
   timeoutMs?: number;
+  /** A generator started ahead ({@link warmAllure}): used instead of starting one now. */
+  warm?: WarmAllure;
 }
 
 /** How many runs the Allure history keeps (its trend charts and each test's history tab). */
@@ -73,26 +75,102 @@ export function stripAnalyticsInFile(path: string): void {
   renameSync(tmp, path);
 }
 
-function run(args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd,
-      env: { ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1', CI: process.env.CI ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+/** The environment the Allure command line runs in: offline, no colours. */
+const allureEnv = () => ({ ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1', CI: process.env.CI ?? '' });
+
+/**
+ * What a warm generator runs (`node --input-type=module -e`): it imports the Allure packages the
+ * `generate` command needs, resolved from the installed `allure` package as its command line would,
+ * then waits for one line on stdin (`{ cwd, args }`) and runs the command line with those arguments.
+ * Stdin closed without a line (the run ended without an HTML report, or its process died): it exits.
+ */
+const WARM_SCRIPT = `
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+const cli = process.argv[1];
+const from = createRequire(cli);
+for (const m of ['@allurereport/core', '@allurereport/plugin-awesome', 'clipanion']) {
+  try { await import(pathToFileURL(from.resolve(m)).href); } catch { /* loaded by the command line itself */ }
+}
+let line = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', async (chunk) => {
+  line += chunk;
+  const nl = line.indexOf('\\n');
+  if (nl < 0) return;
+  process.stdin.removeAllListeners('data');
+  process.stdin.pause();
+  const { cwd, args } = JSON.parse(line.slice(0, nl));
+  process.chdir(cwd);
+  // In place: the command line reads node:process's argv export, the same array.
+  process.argv.splice(0, process.argv.length, process.argv[0], cli, ...args);
+  await import(pathToFileURL(cli).href);
+});
+process.stdin.on('end', () => { if (!line.includes('\\n')) process.exit(0); });
+`;
+
+/** A child process that runs one Allure command line, as {@link run} does. */
+interface AllureProcess {
+  child: ChildProcessWithoutNullStreams;
+  done: Promise<{ code: number | null; output: string }>;
+}
+
+function startAllure(args: string[], cwd: string | undefined): AllureProcess {
+  const child = spawn(process.execPath, args, { ...(cwd ? { cwd } : {}), env: allureEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  // A generator that died before it was given work reports it when given work, not as a stray error.
+  child.stdin.on('error', () => undefined);
+  const done = new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
   });
+  done.catch(() => undefined);
+  return { child, done };
+}
+
+/** Waits for `p` to end, killing it after `timeoutMs`. */
+async function finish(p: AllureProcess, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), timeoutMs);
+  try {
+    return await p.done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * An Allure generator started ahead of its work: its command line's modules load (about 0.7 s of a
+ * 1.8 s HTML report) while the run's tests mostly wait, instead of after them. Give it to
+ * {@link generateAllureHtml} as `warm`; `close()` ends it when it was not used (a run that wrote no HTML).
+ */
+export interface WarmAllure {
+  /** Runs the command line with `args` in `cwd`; only once. */
+  run(args: string[], cwd: string): AllureProcess;
+  /** Ends it when it was not used; resolves once it is gone. */
+  close(): Promise<void>;
+}
+
+/** Starts a {@link WarmAllure}. */
+export function warmAllure(): WarmAllure {
+  const p = startAllure(['--input-type=module', '-e', WARM_SCRIPT, allureCliPath()], undefined);
+  let used = false;
+  return {
+    run(args, cwd) {
+      if (used) throw new Error('a warm Allure generator runs once');
+      used = true;
+      // One that ended meanwhile (killed, out of memory): the command line is started now, as without it.
+      if (p.child.exitCode !== null || p.child.signalCode !== null) return startAllure([allureCliPath(), ...args], cwd);
+      p.child.stdin.end(`${JSON.stringify({ cwd, args })}\n`);
+      return p;
+    },
+    async close() {
+      if (used) return;
+      p.child.stdin.end();
+      await p.done.catch(() => undefined);
+    },
+  };
 }
 
 /** Generates the HTML report; the previous one stays until the new one is complete. */
@@ -118,7 +196,11 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
     };
     const cfgPath = join(cfgDir, 'allurerc.json');
     writeFileSync(cfgPath, JSON.stringify(config));
-    const { code, output } = await run([allureCliPath(), 'generate', opts.resultsDir, '--config', cfgPath, '--output', tmpOut], dirname(opts.outputDir), opts.timeoutMs ?? 120_000);
+    const args = ['generate', opts.resultsDir, '--config', cfgPath, '--output', tmpOut];
+    const cwd = dirname(opts.outputDir);
+    const allure = opts.warm ? opts.warm.run(args, cwd) : startAllure([allureCliPath(), ...args], cwd);
+    allure.child.stdin.end();
+    const { code, output } = await finish(allure, opts.timeoutMs ?? 120_000);
     const index = join(tmpOut, 'index.html');
     if (code !== 0 || !existsSync(index)) throw fail(`allure generate exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
     stripAnalyticsInFile(index);
@@ -137,10 +219,10 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
  * history carried), for every command that writes reports. The other reports are written by then: a
  * failure here is said on `stderr` and returned, and the caller counts it as an error of the toolkit (exit 2).
  */
-export async function writeHtmlReport(reportsDir: string, o: { name?: string; stderr: (s: string) => void }): Promise<{ allureReport?: string; htmlError?: string }> {
+export async function writeHtmlReport(reportsDir: string, o: { name?: string; stderr: (s: string) => void; warm?: WarmAllure }): Promise<{ allureReport?: string; htmlError?: string }> {
   const allureReport = join(reportsDir, REPORT_FILES.allureReport);
   try {
-    await generateAllureHtml({ resultsDir: join(reportsDir, REPORT_FILES.allureResults), outputDir: allureReport, historyPath: join(reportsDir, REPORT_FILES.allureHistory), ...(o.name ? { name: o.name } : {}) });
+    await generateAllureHtml({ resultsDir: join(reportsDir, REPORT_FILES.allureResults), outputDir: allureReport, historyPath: join(reportsDir, REPORT_FILES.allureHistory), ...(o.name ? { name: o.name } : {}), ...(o.warm ? { warm: o.warm } : {}) });
     return { allureReport };
   } catch (e) {
     const htmlError = isToolkitError(e) ? e.toUserMessage() : String(e);

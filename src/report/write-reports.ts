@@ -9,7 +9,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { operations } from '../generated/contract.ts';
-import { writeHtmlReport } from './allure-html.ts';
+import { type WarmAllure, writeHtmlReport } from './allure-html.ts';
 import { type AllureMessageOptions, clauseUrlFrom, defaultClauseUrl } from './allure-messages.ts';
 import { allureEnvironment, writeAllureResults } from './allure-results.ts';
 import { type Certification, type CertificationText, certificationHtml, certificationMarkdown, certificationTitle, certify } from './certification.ts';
@@ -116,6 +116,8 @@ export interface ReportOptions extends FileReportOptions {
   messages?: AllureMessageOptions;
   /** Where an HTML report that could not be made is said. */
   stderr: (s: string) => void;
+  /** An Allure generator started ahead of the reports (see allure-html.ts), for the HTML report. */
+  warm?: WarmAllure;
   /**
    * Called with the record as the reports hold it (redacted) once every file but the HTML report is
    * written: a command writes its transcript or signs the reports then (a throw fails the reports).
@@ -146,7 +148,7 @@ export async function writeReports(dir: string, given: RunRecord, summary: Summa
   replaceDirectory(staged, allureResults);
   await o.afterFiles?.(record, { ...written, allureResults });
   const subject = o.certification?.subject;
-  const html = o.html ? await writeHtmlReport(dir, { name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary), stderr: o.stderr }) : {};
+  const html = o.html ? await writeHtmlReport(dir, { name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary), stderr: o.stderr, ...(o.warm ? { warm: o.warm } : {}) }) : {};
   const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
   return { exitCode, record, reports: { ...written, allureResults, ...html } };
 }

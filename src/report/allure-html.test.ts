@@ -1,0 +1,49 @@
+/**
+ * The Allure HTML report through a generator started ahead of its work (the run starts one as its
+ * tests start): the real `allure` command line, on real results.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { generateAllureHtml, warmAllure } from './allure-html.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function results(): { dir: string; resultsDir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'pcc-allure-html-'));
+  dirs.push(dir);
+  const resultsDir = join(dir, 'allure-results');
+  mkdirSync(resultsDir);
+  const now = Date.now();
+  writeFileSync(join(resultsDir, '00000000-0000-4000-8000-000000000001-result.json'), JSON.stringify({
+    uuid: '00000000-0000-4000-8000-000000000001', historyId: 'h1', name: 'config > the configuration', fullName: 'config > the configuration',
+    status: 'passed', stage: 'finished', start: now - 5, stop: now, labels: [{ name: 'feature', value: 'config' }], steps: [], attachments: [], parameters: [],
+  }));
+  return { dir, resultsDir };
+}
+
+test('a warm generator writes the report from the arguments it is given later, in the folder it is told', async () => {
+  const warm = warmAllure();
+  const { dir, resultsDir } = results();
+  await generateAllureHtml({ resultsDir, outputDir: join(dir, 'allure-report'), historyPath: join(dir, 'history.jsonl'), name: 'warm: PASS', warm });
+  const index = readFileSync(join(dir, 'allure-report', 'index.html'), 'utf8');
+  expect(index).toContain('warm: PASS');
+  expect(index).not.toContain('googletagmanager');
+  // History beside the report, as with a generator started cold.
+  expect(existsSync(join(dir, 'history.jsonl'))).toBe(true);
+  await expect(async () => warm.run(['--version'], dir)).rejects.toThrow(/runs once/);
+}, 60_000);
+
+test('a warm generator never given work ends when closed, and the next report is made cold', async () => {
+  const warm = warmAllure();
+  const t0 = Date.now();
+  await warm.close();
+  expect(Date.now() - t0).toBeLessThan(20_000);
+  const { dir, resultsDir } = results();
+  await generateAllureHtml({ resultsDir, outputDir: join(dir, 'allure-report') });
+  expect(existsSync(join(dir, 'allure-report', 'index.html'))).toBe(true);
+}, 60_000);
