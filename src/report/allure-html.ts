@@ -109,7 +109,7 @@ process.stdin.on('data', async (chunk) => {
 process.stdin.on('end', () => { if (!line.includes('\\n')) process.exit(0); });
 `;
 
-/** A child process that runs one Allure command line, as {@link run} does. */
+/** A child process running one Allure command line: its end, exit code and output. */
 interface AllureProcess {
   child: ChildProcessWithoutNullStreams;
   done: Promise<{ code: number | null; output: string }>;
