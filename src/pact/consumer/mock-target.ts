@@ -114,6 +114,17 @@ export interface PactTarget {
   close(opts?: { discard?: boolean }): Promise<void>;
 }
 
+/** The requests the mock at `port` still misses (method and path), or undefined when it cannot say. */
+function missingRequests(port: number): { method: string; path: string }[] | undefined {
+  try {
+    return makeConsumerPact(CONSUMER, PROVIDER).mockServerMismatches(port)
+      .filter((m): m is Extract<typeof m, { type: 'missing-request' }> => 'type' in m && m.type === 'missing-request')
+      .map((m) => ({ method: m.method.toUpperCase(), path: m.path }));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The interactions the suites may have left unexercised: those with the method and path of a request
  * the mock still misses (a request of the run that matched none is the mock's own mismatch, and fails
@@ -123,27 +134,12 @@ export interface PactTarget {
  * which costs a request and changes nothing; if the mock cannot say, every interaction is.
  */
 export function unexercised(http: readonly HttpInteraction[], port: number): HttpInteraction[] {
-  let missing: { method: string; path: string }[];
-  try {
-    missing = makeConsumerPact(CONSUMER, PROVIDER).mockServerMismatches(port)
-      .filter((m): m is Extract<typeof m, { type: 'missing-request' }> => 'type' in m && m.type === 'missing-request')
-      .map((m) => ({ method: m.method.toUpperCase(), path: m.path }));
-  } catch {
-    return [...http];
-  }
+  const missing = missingRequests(port);
+  if (missing === undefined) return [...http];
   return http.filter((i) => {
     const path = typeof i.path === 'string' ? i.path : MatchersV3.reify<string>(i.path);
     return missing.some((m) => m.method === i.method && m.path === path);
   });
-}
-
-/** Whether the mock still misses a request (also one no interaction's method and path names); true when it cannot say. */
-function stillMissing(port: number): boolean {
-  try {
-    return makeConsumerPact(CONSUMER, PROVIDER).mockServerMismatches(port).some((m) => 'type' in m && m.type === 'missing-request');
-  } catch {
-    return true;
-  }
 }
 
 /** Starts the Pact mock with every HTTP interaction of the catalogue. */
@@ -169,8 +165,9 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
       driven.add(i);
       await driveInteraction(i, mock.url);
     }
-    // A missing request whose method and path named no interaction here: every other one, as before.
-    if (stillMissing(mock.port)) {
+    // A request still missing (its method and path named no interaction here), or the mock cannot say:
+    // every other one, as before.
+    if ((missingRequests(mock.port) ?? http).length > 0) {
       for (const i of http) if (!driven.has(i)) await driveInteraction(i, mock.url);
     }
   });
