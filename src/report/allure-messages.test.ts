@@ -124,6 +124,12 @@ describe('Allure messages of a test', () => {
     const pairing = testRecord({ capability: 'pairing', clause: 'sandbox#pairing', exchanges: ['pair', 'getToken', 'getConfig'].map((o, i) => exchange(i + 1, { operationId: o })) });
     expect(featureOf(pairing, endpoints)).toBe('pair');
   });
+
+  it('does not name a token test after the pairing it happened to make for its terminal', () => {
+    const token = (ops: string[]) => testRecord({ capability: 'auth', clause: 'sandbox#tokens', exchanges: ops.map((o, i) => exchange(i + 1, { operationId: o })) });
+    expect(featureOf(token(['pair', 'getToken', 'getToken']), endpoints)).toBe('getToken');
+    expect(featureOf(token(['getToken', 'getToken']), endpoints)).toBe('getToken');
+  });
 });
 
 describe('severityOf', () => {

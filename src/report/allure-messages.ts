@@ -97,7 +97,9 @@ export function featureOf(t: TestRecord, endpoints: readonly EndpointRef[] = [])
   const ops = (t.exchanges as Partial<Exchange>[]).map((e) => e.operationId).filter((o): o is string => typeof o === 'string');
   const capability = t.capability.toLowerCase().replace(/[^a-z]/g, '');
   const named = capability === '' ? undefined : ops.find((o) => o.toLowerCase().includes(capability) || capability.includes(o.toLowerCase()));
-  return named ?? ops.find((o) => o !== 'pair' && o !== 'getToken') ?? ops[0];
+  // Pairing is the setup of whichever test needed the terminal's pairing first: it names no test's feature
+  // unless the test does nothing else.
+  return named ?? ops.find((o) => o !== 'pair' && o !== 'getToken') ?? ops.find((o) => o !== 'pair') ?? ops[0];
 }
 
 const RANK = ['trivial', 'minor', 'normal', 'critical', 'blocker'];

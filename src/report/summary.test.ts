@@ -34,6 +34,24 @@ describe('summary.json', () => {
     expect(s.findings[0]).toMatchObject({ repeats: 2, repeatedIn: ['payment > later'] });
   });
 
+  it('makes one finding of a defect two tests filed as its root at once, the later one a repeat, with the tests it blocked', () => {
+    const other = { ...stuck, message: 'transaction 11111111-2222-4333-8444-555555555555 still IN_PROGRESS after 5000 ms', test: 'payment > racing' };
+    const again = { check: stuck.check, severity: stuck.severity, clause: stuck.clause, message: stuck.message, of: 'payment > racing', count: 1 };
+    const run = runRecord([
+      testRecord({ scenario: 'first', state: 'failed', findings: [{ ...stuck, test: 'payment > first' }] }),
+      testRecord({ scenario: 'racing', state: 'failed', findings: [other] }),
+      testRecord({ scenario: 'later', repeats: [again] }),
+      testRecord({ scenario: 'blocked', state: 'skipped', blockedBy: { ...root, test: 'payment > racing' } }),
+      testRecord({ scenario: 'other defect', state: 'failed', findings: [finding({ test: 'payment > other defect' }), finding({ test: 'payment > other defect', message: 'total_amount 102 != amount 100 + tip_amount 0' })] }),
+    ]);
+    const s = buildSummary(run, tool, target);
+    expect(s.findings.map((f) => [f.check, f.test])).toEqual([
+      ['convergence.deadline', 'payment > first'], ['invariant.total-amount', 'payment > other defect'], ['invariant.total-amount', 'payment > other defect'],
+    ]);
+    expect(s.findings[0]).toMatchObject({ repeats: 2, repeatedIn: ['payment > racing', 'payment > later'] });
+    expect(s.counts).toMatchObject({ failures: 3 });
+  });
+
   it('fails a run a time budget stopped, and lists the tests not finished', () => {
     const run = runRecord([testRecord(), testRecord({ scenario: 'late', state: 'skipped', notFinished: 'run budget exceeded' })]);
     const s = buildSummary(run, tool, target);

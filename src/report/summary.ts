@@ -3,7 +3,7 @@
  * Beyond the original fields: each finding counts where it was seen again (`repeats`), `blocked` says
  * which tests each finding kept from going on, and `incomplete` lists the tests a time budget stopped.
  */
-import { type ConnectionInfo, type Finding, countsAsFailure, normaliseMessage } from '../core/index.ts';
+import { type ConnectionInfo, type Finding, countsAsFailure, defectKey, normaliseMessage } from '../core/index.ts';
 import type { BaselineSummary } from './baseline.ts';
 import type { Coverage, UncoveredItem } from './coverage.ts';
 import type { RunRecord, TestRecord } from './records.ts';
@@ -163,6 +163,32 @@ function rateLimitedOf(tests: readonly TestRecord[]): number {
   return tests.reduce((n, t) => n + t.exchanges.filter(asked).length, 0);
 }
 
+/**
+ * One defect, one finding. Tests running at once (in two workers, or on two terminals of one) can each
+ * see a defect before the run's ledger tells them of the other's sighting, and each files it as its
+ * root: the later roots are counted as repeats of the first (in record order), and the tests they were
+ * filed by are kept, so the tests they blocked count for it too.
+ */
+function mergeRacedRoots(all: readonly SummaryFinding[]): { findings: SummaryFinding[]; rootTests: Map<SummaryFinding, string[]> } {
+  const first = new Map<string, SummaryFinding>();
+  const findings: SummaryFinding[] = [];
+  const rootTests = new Map<SummaryFinding, string[]>();
+  for (const f of all) {
+    const key = `${f.known ? 'known' : ''}\u0000${defectKey(f)}`;
+    const root = first.get(key);
+    if (!root || root.test === f.test) {
+      if (!root) first.set(key, f);
+      findings.push(f);
+      rootTests.set(f, [f.test]);
+      continue;
+    }
+    root.repeats += f.repeats + 1;
+    root.repeatedIn = [...new Set([...root.repeatedIn, f.test, ...f.repeatedIn])].slice(0, MAX_LISTED);
+    rootTests.get(root)!.push(f.test);
+  }
+  return { findings, rootTests };
+}
+
 /** Builds the summary. A failed test without a failure finding still fails the verdict. */
 export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string>; baseline?: BaselineSummary }): Summary {
   const blocked = blockedEntries(run.tests);
@@ -170,13 +196,13 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null,
     ...(f.known ? { known: f.known } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}),
   })));
-  const all: SummaryFinding[] = raw.map((f) => {
+  const { findings: all, rootTests } = mergeRacedRoots(raw.map((f) => {
     const seen = run.tests.flatMap((t) => (t.repeats ?? []).filter((r) => sameDefect({ check: r.check, message: r.message, test: r.of }, f)).map((r) => ({ test: t.name, count: r.count })));
     return { ...f, repeats: seen.reduce((n, r) => n + r.count, 0), repeatedIn: [...new Set(seen.map((r) => r.test))].slice(0, MAX_LISTED) };
-  });
+  }));
   const findings = all.filter((f) => !f.known);
   const known = all.filter((f) => f.known);
-  const blocks = (f: SummaryFinding) => blocked.filter((b) => sameDefect(b, f)).reduce((n, b) => n + b.count, 0);
+  const blocks = (f: SummaryFinding) => blocked.filter((b) => (rootTests.get(f) ?? [f.test]).some((test) => sameDefect(b, { ...f, test }))).reduce((n, b) => n + b.count, 0);
   const order = findings.map((f, i) => ({ f, i, blocks: blocks(f) }));
   // A verdict over the whole run (the service sends no webhook at all) is the root of the rest.
   const whole = new Set(run.tests.filter((t) => t.wholeRun).map((t) => t.name));
