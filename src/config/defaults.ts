@@ -47,19 +47,22 @@ export const DEFAULTS = Object.freeze({
   /** @default true */
   html: true,
   /**
-   * Terminals used at once (each is a worker and a pairing) where new pairings can be had, against a
-   * URL: the workers mostly wait for the service's terminal steps, so they pay off beyond the cores.
+   * Terminals used at once (each a pairing, a test at a time on it) where new pairings can be had,
+   * against a URL: the tests mostly wait for the service's terminal steps, so terminals pay off beyond
+   * the cores. They are driven by one worker per core at most (engine workersFor), each running a
+   * test on each of its terminals at once.
    * @default 8
    */
   terminals: 8,
   /**
-   * The same against the embedded simulator, whose terminals cost nothing to wait for: the run is
-   * bound by CPU, and each worker costs about 1.1 CPU-seconds to start. Measured on 2 cores (median
-   * of 3, HTML included): 8 terminals 19.3 s and 29.5 CPU-s, 4 terminals 16.8 s and 22.9 CPU-s.
-   * @default 4
+   * The same against the embedded simulator, whose terminals cost only a pairing: the run is bound by
+   * CPU, which the workers (about a CPU-second each to start) and not the terminals cost. Measured on
+   * 2 cores (HTML included, two workers): 8 terminals 15.0-15.2 s, 4 terminals 16.3-16.7 s, both
+   * about 18 CPU-s; one worker per terminal took 16.8 s and 22.9 CPU-s with 4.
+   * @default 8
    */
-  terminalsSim: 4,
-  /** The same on a one-core machine, where the workers' own work queues up. @default 2 */
+  terminalsSim: 8,
+  /** The same on a one-core machine: one worker, whose tests queue up for the core. @default 2 */
   terminalsOneCore: 2,
   /** @default 'quick' */
   runs: 'quick',

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification, createVitest, startVitest } from 'vitest/node';
@@ -113,20 +114,29 @@ async function openRunTarget(config: ResolvedConfig, transport: Transport): Prom
 }
 
 /**
- * How many workers (terminals) the run uses, and why fewer than asked. Each worker pairs or takes its
- * own terminal, so it needs OTPs the target mints, or pairings of its own in the vault or `--otp`.
+ * How many terminals the run uses, and why fewer than asked. Each terminal is paired or taken on its
+ * own, so it needs OTPs the target mints, or pairings of its own in the vault or `--otp`.
  */
-export function workersFor(config: ResolvedConfig, target: Pick<Target, 'mintOtps'>, vaultPairings: number): { workers: number; reason?: string } {
+export function terminalsFor(config: ResolvedConfig, target: Pick<Target, 'mintOtps'>, vaultPairings: number): { terminals: number; reason?: string } {
   const asked = config.terminals;
-  if (asked <= 1) return { workers: 1 };
-  if (config.terminal === 'manual') return { workers: 1, reason: 'a person at the terminal drives one terminal' };
-  if (config.target.kind === 'pact') return { workers: 1, reason: 'the Pact mock keeps to one pairing' };
-  if (config.webhookListen.port !== 0) return { workers: 1, reason: `the webhook receiver listens on the fixed port ${config.webhookListen.port}` };
-  if (target.mintOtps) return { workers: asked };
+  if (asked <= 1) return { terminals: 1 };
+  if (config.terminal === 'manual') return { terminals: 1, reason: 'a person at the terminal drives one terminal' };
+  if (config.target.kind === 'pact') return { terminals: 1, reason: 'the Pact mock keeps to one pairing' };
+  if (config.webhookListen.port !== 0) return { terminals: 1, reason: `the webhook receiver listens on the fixed port ${config.webhookListen.port}` };
+  if (target.mintOtps) return { terminals: asked };
   const own = vaultPairings + config.otps.length;
-  if (config.sources.terminals === 'default') return { workers: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
-  const workers = Math.max(1, Math.min(asked, own));
-  return workers < asked ? { workers, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { workers };
+  if (config.sources.terminals === 'default') return { terminals: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
+  const terminals = Math.max(1, Math.min(asked, own));
+  return terminals < asked ? { terminals, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { terminals };
+}
+
+/**
+ * How many vitest workers drive `terminals`: one per core at most. A worker's tests mostly wait on
+ * their terminals, so one worker drives several, a test on each at once (its lanes), instead of a
+ * process per terminal: each costs about a CPU-second to start and competes for the cores.
+ */
+export function workersFor(terminals: number, cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(terminals, cores));
 }
 
 /** Whether this engine runs built (dist/, JavaScript) rather than from its TypeScript sources. */
@@ -150,9 +160,9 @@ function builtHarness(): { resolve?: { alias: { find: RegExp; replacement: strin
 /**
  * The suite files that run longest, by what they do (model-based sequences, valid bodies that start
  * real transactions). Started first, they do not end a pooled run alone; vitest's own order (its
- * timing cache, else file size) ranks these small part files last.
+ * timing cache, else file size) ranks these small files of parts last.
  */
-const LONG_FIRST = [/\/stateful\/stateful-\d+\.suite\.ts$/, /\/properties\/request-bodies-\d+\.suite\.ts$/];
+const LONG_FIRST = [/\/stateful\/stateful\.suite\.ts$/, /\/properties\/request-bodies\.suite\.ts$/];
 
 /** Vitest's order, with {@link LONG_FIRST} ahead of the rest (sharding stays vitest's). */
 export class LongFirstSequencer extends BaseSequencer {
@@ -284,8 +294,11 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const vault = config.target.kind === 'url' ? await prepareVault(target.vaultPath, process.env, { mayPair: true })
       : config.target.kind === 'sim' ? await loadPrivateVault(target.vaultPath) : undefined;
     const known = vault ? findPairings(vault.vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id) : [];
-    const { workers, reason } = workersFor(config, target, known.length);
-    if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${workers} of ${config.terminals} (${reason})\n`);
+    const { terminals, reason } = terminalsFor(config, target, known.length);
+    if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${terminals} of ${config.terminals} (${reason})\n`);
+    const workers = workersFor(terminals);
+    // Tests at once in a worker: one per terminal of its own (the first workers may have one more).
+    const lanes = Math.ceil(terminals / workers);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.
     ledger = workers > 1 ? await startLedgerHub() : undefined;
     // A receiver on a port chosen for this run: the pairings made on it are this run's alone, and where
@@ -327,6 +340,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       runDeadlineAt,
       disabledChecks: [...config.disabledChecks],
       workers,
+      terminals,
       ...(ledger ? { ledgerPort: ledger.port } : {}),
       ...(ephemeralRun ? { ephemeralRun } : {}),
       vaultPairings: known,
@@ -366,7 +380,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       pool: 'forks' as const,
       maxWorkers: workers,
       fileParallelism: workers > 1,
-      sequence: { sequencer },
+      // A worker with several terminals runs as many of a file's tests at once, each on a lane of its own.
+      sequence: { sequencer, concurrent: lanes > 1 },
+      maxConcurrency: lanes,
       ...(config.shard ? { shard: `${config.shard.index}/${config.shard.count}` } : {}),
       isolate: false,
       testTimeout: perTest,
@@ -410,23 +426,26 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       if (config.confirm > 0) {
         confirmed = await confirmFailures(collector.tests, config.confirm, async (due, attempt) => {
           io.stderr(`confirming: ${due.length} failed test${due.length === 1 ? '' : 's'} again (run ${attempt})\n`);
-          const again = new CollectorReporter({});
+          const records = new CollectorReporter({});
           const files = [...new Set(due.map((t) => t.file))];
-          const hub = workers > 1 && files.length > 1 ? await startLedgerHub() : undefined;
+          // The run's terminals, on no more workers than there are files to run.
+          const again = Math.min(workers, files.length);
+          const hub = again > 1 ? await startLedgerHub() : undefined;
           try {
             const { ledgerPort: _port, carried: _carried, transcriptDir: _transcript, ...rest } = ctx;
             const base = options(LongFirstSequencer);
             const vitest = await startVitest('test', [], {
               ...base, include: files, testNamePattern: namePattern(due), shard: undefined,
-              maxWorkers: Math.min(workers, files.length), fileParallelism: workers > 1 && files.length > 1,
-              provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: Math.min(workers, files.length), ...(hub ? { ledgerPort: hub.port } : {}) } },
-              reporters: [again],
+              maxWorkers: again, fileParallelism: again > 1,
+              sequence: { ...base.sequence, concurrent: terminals > again }, maxConcurrency: Math.ceil(terminals / again),
+              provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: again, ...(hub ? { ledgerPort: hub.port } : {}) } },
+              reporters: [records],
             }, viteOverrides, { stdout: devNull(), stderr: devNull() });
             await vitest.close();
           } finally {
             await hub?.close();
           }
-          return again.record().tests;
+          return records.record().tests;
         });
       }
     }
@@ -459,7 +478,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     if (connection) summary.connection = connection;
     if (summary.harness) {
       const own = process.cpuUsage();
-      summary.harness = { terminals: workers, ...summary.harness, cpuSeconds: Math.round((summary.harness.cpuSeconds + (own.user + own.system) / 1e6) * 100) / 100 };
+      summary.harness = { terminals, ...summary.harness, cpuSeconds: Math.round((summary.harness.cpuSeconds + (own.user + own.system) / 1e6) * 100) / 100 };
     }
     const info: RunInfo = {
       tool,

@@ -23,13 +23,48 @@ import { TranscriptRecorder } from '../transcript/recorder.ts';
 
 type Shared = 'primary' | 'another';
 
-export class Harness implements ScopeHost {
+/**
+ * What every harness of one worker process shares, however many terminals (lanes) it drives at once:
+ * one redactor (a secret any lane learnt is scrubbed from all of them), one defect ledger (linked once
+ * to the run's hub), one transcript file with scope numbers unique in the worker, one watch of the
+ * event loop they all run on.
+ */
+export class WorkerServices {
   readonly redactor = new Redactor();
+  readonly defects = new DefectLedger();
+  readonly stalls = new StallWatch();
+  readonly transcript?: TranscriptRecorder;
+  readonly #unlink?: () => void;
+  #hub?: Promise<WebhookHub>;
+
+  /** `worker`: vitest's number of the worker (from 1), which names its transcript file. */
+  constructor(private readonly ctx: RunContext, worker = 1) {
+    if (ctx.ledgerPort !== undefined) this.#unlink = linkLedger(this.defects, ctx.ledgerPort);
+    if (ctx.transcriptDir) this.transcript = new TranscriptRecorder(ctx.transcriptDir, worker, (v) => this.redactor.redactValue(v));
+  }
+
+  /** The worker's webhook receiver, started with the first pairing that gives a webhook_url; a slot per pairing. */
+  hub(): Promise<WebhookHub> {
+    const { host, port } = this.ctx.webhookListen;
+    this.#hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl, ...(this.ctx.webhookTls ? { tls: readDeliveryTls(this.ctx.webhookTls) } : {}) });
+    return this.#hub;
+  }
+
+  async close(): Promise<void> {
+    await this.transcript?.flush().catch(() => undefined);
+    this.#unlink?.();
+    this.stalls.stop();
+    if (this.#hub) await this.#hub.then((h) => h.close(), () => undefined);
+  }
+}
+
+export class Harness implements ScopeHost {
+  readonly redactor: Redactor;
   readonly events = new RuntimeEvents();
   readonly profile: Profile;
   readonly otps: OtpSource;
   readonly timings: ConvergenceTiming[] = [];
-  readonly defects = new DefectLedger();
+  readonly defects: DefectLedger;
   private seq = 0;
   private scope?: Scope;
   private readonly pairings: Pairing[] = [];
@@ -39,29 +74,31 @@ export class Harness implements ScopeHost {
   /** The shared pairings in use, and why the ones retired were. */
   private readonly shared = new Map<Shared, Pairing>();
   private readonly retired = new Map<Shared, { root: RootCause; count: number }>();
-  /** The run's one webhook receiver, started with the first pairing that gives a webhook_url. */
-  private hub?: Promise<WebhookHub>;
   private slots = 0;
   /** Client ids of the pairings this run made by OTP. */
   private readonly madeHere = new Set<string>();
-  /** Closes the link to the run's ledger hub, if any. */
-  private readonly unlink?: () => void;
-  /** When this worker's event loop stood still. */
-  private readonly stalls = new StallWatch();
+  /** The worker's services: shared with the worker's other lanes, or this harness's own. */
+  private readonly services: WorkerServices;
+  /** Whether {@link services} are this harness's own (closed with it). */
+  private readonly ownServices: boolean;
   /** The run's transcript in this worker (RunContext.transcriptDir), else none. */
   readonly transcript?: TranscriptRecorder;
 
   /**
-   * @param share which of the run's workers this harness serves: it pairs its own terminal and takes
-   *   only its share of the OTPs and of the vault's pairings, so no two workers drive one terminal.
+   * @param share which of the run's terminals this harness drives: it pairs its own terminal and takes
+   *   only its share of the OTPs and of the vault's pairings, so no two harnesses drive one terminal.
+   * @param worker vitest's number of the worker (from 1), which names its transcript file.
+   * @param services what the worker's harnesses share (one per terminal of the worker); absent: its own.
    */
-  /** `worker`: vitest's number of the worker (from 1), which names its transcript file. */
-  constructor(readonly ctx: RunContext, readonly share: WorkerShare = { index: 0, count: 1 }, worker = 1) {
+  constructor(readonly ctx: RunContext, readonly share: WorkerShare = { index: 0, count: 1 }, worker = 1, services?: WorkerServices) {
     this.profile = resolveProfile(ctx.profile);
     this.otps = new OtpSource(ctx.otps, ctx.mintOtps, share);
-    if (ctx.ledgerPort !== undefined) this.unlink = linkLedger(this.defects, ctx.ledgerPort);
-    if (ctx.transcriptDir) {
-      const transcript = new TranscriptRecorder(ctx.transcriptDir, worker, (v) => this.redactor.redactValue(v));
+    this.ownServices = services === undefined;
+    this.services = services ?? new WorkerServices(ctx, worker);
+    this.redactor = this.services.redactor;
+    this.defects = this.services.defects;
+    const transcript = this.services.transcript;
+    if (transcript) {
       this.events.on('delivery', (e) => transcript.delivery(e.test, e.pairing, e.delivery));
       this.transcript = transcript;
     }
@@ -86,9 +123,7 @@ export class Harness implements ScopeHost {
 
   /** A receiver in the run's hub: the slot a stored URL names, else a new slot for `name`. */
   private async openReceiver(name: string, storedUrl?: string): Promise<WebhookReceiver> {
-    const { host, port } = this.ctx.webhookListen;
-    this.hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl, ...(this.ctx.webhookTls ? { tls: readDeliveryTls(this.ctx.webhookTls) } : {}) });
-    const hub = await this.hub;
+    const hub = await this.services.hub();
     const stored = storedUrl === undefined ? undefined : hub.slotOf(storedUrl);
     return hub.open(stored !== undefined && !hub.isOpen(stored) ? stored : `${this.tag}${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);
   }
@@ -102,12 +137,12 @@ export class Harness implements ScopeHost {
 
   /** How many ms of `[from, to]` (epoch ms) this worker's event loop stood still. */
   lostDuring(from: number, to?: number): number {
-    return this.stalls.lostDuring(from, to);
+    return this.services.stalls.lostDuring(from, to);
   }
 
   /** This worker's load so far: its longest event-loop delay, CPU time, stalls. */
   load(): HarnessLoad {
-    return this.stalls.load();
+    return this.services.stalls.load();
   }
 
   /** `ms`, cut to what is left of the run's time budget. */
@@ -357,11 +392,8 @@ export class Harness implements ScopeHost {
   }
 
   async close(): Promise<void> {
-    await this.transcript?.flush().catch(() => undefined);
-    this.unlink?.();
-    this.stalls.stop();
     await Promise.allSettled(this.pairings.map((p) => p.close()));
     this.pairings.length = 0;
-    if (this.hub) await this.hub.then((h) => h.close(), () => undefined);
+    if (this.ownServices) await this.services.close();
   }
 }

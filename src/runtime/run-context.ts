@@ -45,8 +45,13 @@ export interface RunContext {
   timeoutMs: number;
   /** CA file, client certificate and proxy of the connections to the target (paths: each worker reads them). */
   transport?: TransportSettings;
-  /** How many workers (terminals) the run uses at once. @default 1 */
+  /** How many vitest workers (processes) the run uses. @default 1 */
   workers?: number;
+  /**
+   * How many terminals the run drives at once, dealt out over the workers: a worker with several runs
+   * as many tests at a time, each on a terminal of its own (a lane). @default `workers`
+   */
+  terminals?: number;
   /**
    * With several workers: the client ids of the target's vault pairings when the run began, in order
    * (not secret), so each worker takes its own share of them.

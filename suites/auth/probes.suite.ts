@@ -151,7 +151,8 @@ const probed = operations
   .filter((o) => o.bearer || o.integratorHeader)
   .sort((a, b) => Number(a.operationId === 'unpair') - Number(b.operationId === 'unpair'));
 
-describe('auth: probes', () => {
+// One after another, on one terminal: the probes share the probe pairing, and unpair comes last.
+describe.sequential('auth: probes', () => {
   for (const op of probed) {
     if (!op.bearer) {
       // Pairing (no bearer): only the integrator header can be missing.

@@ -44,7 +44,8 @@ function judgeForeign(t: ScenarioContext, res: PayConnectResponse): void {
   if (s < 200 || s >= 300) t.scope.check('isolation.not-found', res.exchange);
 }
 
-describe('isolation', () => {
+// One after another, on one terminal: the first test makes what the others probe.
+describe.sequential('isolation', () => {
   scenario("the first pairing's transaction and operation to probe", { capability, clause: 'sandbox#isolation', operator: ['approve'], needs: { stateful: ONE_PAIRING } }, async (t) => {
     first.why = 'the setup test did not finish';
     const q = await t.harness.another(t.scope);

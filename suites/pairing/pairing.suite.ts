@@ -67,7 +67,8 @@ async function unpairAndForget(t: ScenarioContext, p: Pairing): Promise<void> {
   }
 }
 
-describe('pairing', () => {
+// One after another, on one terminal: later tests compare with the pairing the first one made.
+describe.sequential('pairing', () => {
   scenario('pair with a fresh OTP and a webhook_url: every field, working credentials', { capability, clause: 'spec#pairing-result' }, async (t) => {
     // Against the Pact mock the catalogue's example name, which its pairing interaction echoes.
     const { attempt, p } = await pairOrStop(t, { webhook: true, name: underPact(t) ? PACT_PAIRING_NAME : `pcc-pair-${t.harness.ctx.seed}` });

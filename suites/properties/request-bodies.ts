@@ -102,7 +102,7 @@ const VALID_SKIP: Readonly<Record<string, string>> = {
   pair: 'a valid pairing body consumes a one-time OTP and returns credentials that cannot be recovered (the pairing suite pairs on purpose)',
 };
 
-/** How many files share the operations. */
+/** How many parts share the operations (their scenarios, in one file, run side by side on a worker's terminals). */
 export const BODY_PARTS = 4;
 
 /** Declares the properties of part `part` (from 0) of the operations that take a body. */

@@ -5,8 +5,8 @@
  * and every final state through registered checks. A failing sequence is shrunk to the shortest
  * one; the finding prints it with the seed, fast-check's path and a one-line replay command.
  *
- * The sequences are dealt out over {@link STATEFUL_PARTS} scenarios, one file each, so a run with
- * several terminals runs them side by side: part k draws with seed `seed + k` (k from 0) and runs its
+ * The sequences are dealt out over {@link STATEFUL_PARTS} scenarios of one file (stateful.suite.ts),
+ * so a worker with several terminals runs them side by side: part k draws with seed `seed + k` (k from 0) and runs its
  * share of the sequences. A replay names the part with `--grep`.
  */
 import { appendFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ export function settingsFor(runs: number): { numRuns: number; maxCommands: numbe
   return { numRuns: Math.max(1, Math.min(200, Math.round(runs / 5))), maxCommands: runs > 50 ? 14 : 10 };
 }
 
-/** How many scenarios (files) share the sequences. */
+/** How many scenarios share the sequences. */
 export const STATEFUL_PARTS = 4;
 
 /** The sequences part `part` (from 0) of `parts` runs out of `numRuns`: the first ones get one more. */

@@ -86,8 +86,8 @@ export async function waitForStatus(t: ScenarioContext, p: Pairing, id: string, 
   }
 }
 
-/** Set when the terminal stayed busy a whole deadline: later starts do not wait again. */
-let terminalStuck = false;
+/** The harnesses (terminals) that stayed busy a whole deadline: later starts on them do not wait again. */
+const stuckTerminals = new WeakSet<object>();
 
 /**
  * Calls a starting operation (generate, preauth, refunds); while it answers 409 (an earlier
@@ -96,11 +96,12 @@ let terminalStuck = false;
 export async function callIdle(t: ScenarioContext, p: Pairing, op: OperationId, body: unknown, params?: Record<string, string>): Promise<PayConnectResponse> {
   const end = Date.now() + t.harness.budgeted(budget(t));
   let res = await t.scope.call(p, op, { body, params });
-  while (res.status === 409 && !terminalStuck && !t.harness.defects.blocker('transaction-final') && Date.now() < end) {
+  while (res.status === 409 && !stuckTerminals.has(t.harness) && !t.harness.defects.blocker('transaction-final') && Date.now() < end) {
     await sleep(100);
     res = await t.scope.call(p, op, { body, params });
   }
-  terminalStuck = res.status === 409;
+  if (res.status === 409) stuckTerminals.add(t.harness);
+  else stuckTerminals.delete(t.harness);
   return res;
 }
 
