@@ -33,9 +33,10 @@ describe.concurrent('each capability has a fault that fails one of its tests, na
     test(`${capability}: ${c.fault}`, async () => {
       const r = await runCli(['run', '--no-html', '--suite', capability, '--sim-fault', c.fault, ...(c.strict ? ['--strict'] : []), ...(c.grep ? ['--grep', c.grep] : [])]);
       expect(r.code, r.stderr).toBe(1);
-      const hit = r.summary!.findings.find((f) => f.check === c.check && f.severity === 'failure' && f.test.startsWith(`${capability} > `));
-      expect(hit, JSON.stringify(r.summary!.findings.map((f) => [f.check, f.clause, f.test]).slice(0, 8))).toBeDefined();
-      expect(hit!.clause).toBe(c.clause);
+      // Tests of a capability run at once: whichever judged first leads, so any of the check's failures may name the clause.
+      const hits = r.summary!.findings.filter((f) => f.check === c.check && f.severity === 'failure' && f.test.startsWith(`${capability} > `));
+      expect(hits.length, JSON.stringify(r.summary!.findings.map((f) => [f.check, f.clause, f.test]).slice(0, 8))).toBeGreaterThan(0);
+      expect(hits.map((h) => h.clause)).toContain(c.clause);
       expect(r.summary!.counts.failed).toBeGreaterThan(0);
     });
   }
