@@ -5,7 +5,7 @@
  * --no-html) the Allure HTML report. Never calls process.exit: it returns the exit code.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,13 +130,28 @@ export function terminalsFor(config: ResolvedConfig, target: Pick<Target, 'mintO
   return terminals < asked ? { terminals, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { terminals };
 }
 
+/** Suite files a worker takes before another one is worth its start. */
+const FILES_PER_WORKER = 4;
+
 /**
- * How many vitest workers drive `terminals`: one per core at most. A worker's tests mostly wait on
- * their terminals, so one worker drives several, a test on each at once (its lanes), instead of a
- * process per terminal: each costs about a CPU-second to start and competes for the cores.
+ * How many vitest workers drive `terminals`: one per core at most, and one per {@link FILES_PER_WORKER}
+ * suite files (vitest hands a worker whole files). A worker's tests mostly wait on their terminals, so
+ * one worker drives several, a test on each at once (its lanes), instead of a process per terminal:
+ * each costs about a CPU-second to start and competes for the cores.
  */
-export function workersFor(terminals: number, cores: number = availableParallelism()): number {
-  return Math.max(1, Math.min(terminals, cores));
+export function workersFor(terminals: number, files: number, cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(terminals, cores, Math.ceil(files / FILES_PER_WORKER)));
+}
+
+/** How many suite files the run's selection holds (of this shard's share). */
+function suiteFileCount(suites: readonly string[], shard: { count: number } | undefined): number {
+  let files = 0;
+  for (const name of suites.length > 0 ? suites : SUITE_NAMES) {
+    const dir = join(PACKAGE_ROOT, 'suites', name);
+    if (!existsSync(dir)) continue;
+    files += readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.suite.ts')).length;
+  }
+  return Math.ceil(files / (shard?.count ?? 1));
 }
 
 /** Whether this engine runs built (dist/, JavaScript) rather than from its TypeScript sources. */
@@ -296,7 +311,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const known = vault ? findPairings(vault.vault, target.baseUrl, target.integratorId).map((e) => e.credentials.client_id) : [];
     const { terminals, reason } = terminalsFor(config, target, known.length);
     if (reason && config.sources.terminals !== 'default') io.stderr(`terminals: ${terminals} of ${config.terminals} (${reason})\n`);
-    const workers = workersFor(terminals);
+    const workers = workersFor(terminals, suiteFileCount(suites, config.shard));
     // Tests at once in a worker: one per terminal of its own (the first workers may have one more).
     const lanes = Math.ceil(terminals / workers);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.

@@ -30,9 +30,16 @@ describe('terminalsFor', () => {
 
 describe('workersFor', () => {
   it('drives the terminals on one worker per core at most, never more workers than terminals', () => {
-    expect(workersFor(8, 2)).toBe(2);
-    expect(workersFor(4, 8)).toBe(4);
-    expect(workersFor(1, 4)).toBe(1);
-    expect(workersFor(3, 1)).toBe(1);
+    expect(workersFor(8, 16, 2)).toBe(2);
+    expect(workersFor(4, 16, 8)).toBe(4);
+    expect(workersFor(1, 16, 4)).toBe(1);
+    expect(workersFor(3, 16, 1)).toBe(1);
+  });
+
+  it('starts a worker per four suite files at most: a run of a few files is one worker with all the terminals', () => {
+    expect(workersFor(8, 3, 2)).toBe(1);
+    expect(workersFor(8, 4, 8)).toBe(1);
+    expect(workersFor(8, 5, 8)).toBe(2);
+    expect(workersFor(8, 0, 2)).toBe(1);
   });
 });
