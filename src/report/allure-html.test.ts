@@ -2,6 +2,7 @@
  * The Allure HTML report through a generator started ahead of its work (the run starts one as its
  * tests start): the real `allure` command line, on real results.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,4 +47,15 @@ test('a warm generator never given work ends when closed, and the next report is
   const { dir, resultsDir } = results();
   await generateAllureHtml({ resultsDir, outputDir: join(dir, 'allure-report') });
   expect(existsSync(join(dir, 'allure-report', 'index.html'))).toBe(true);
+}, 60_000);
+
+test('a report made in a git repository carries neither its remote nor its branch', async () => {
+  const { dir, resultsDir } = results();
+  execFileSync('git', ['init', '-q', '-b', 'private-branch'], { cwd: dir });
+  execFileSync('git', ['remote', 'add', 'origin', 'https://github.com/acme/private-pos.git'], { cwd: dir });
+  await generateAllureHtml({ resultsDir, outputDir: join(dir, 'allure-report'), name: 'made in a repository' });
+  const index = readFileSync(join(dir, 'allure-report', 'index.html'), 'utf8');
+  expect(index).toContain('made in a repository');
+  expect(index).not.toContain('acme/private-pos');
+  expect(index).not.toContain('private-branch');
 }, 60_000);

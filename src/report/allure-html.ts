@@ -197,7 +197,11 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
     const cfgPath = join(cfgDir, 'allurerc.json');
     writeFileSync(cfgPath, JSON.stringify(config));
     const args = ['generate', opts.resultsDir, '--config', cfgPath, '--output', tmpOut];
-    const cwd = dirname(opts.outputDir);
+    // Every path is absolute: it runs in its temporary folder, outside any git repository. Where no CI
+    // is detected, Allure asks git five times, one blocking child each (0.35 s of a report), for the
+    // remote URL and branch of its folder: those of wherever the run happened, which a report handed
+    // over as evidence has no business carrying.
+    const cwd = cfgDir;
     const allure = opts.warm ? opts.warm.run(args, cwd) : startAllure([allureCliPath(), ...args], cwd);
     allure.child.stdin.end();
     const { code, output } = await finish(allure, opts.timeoutMs ?? 120_000);
