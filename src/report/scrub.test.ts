@@ -9,6 +9,17 @@ describe('scrub', () => {
     });
   });
 
+  it('changes nothing in place, and shares what holds nothing to scrub', () => {
+    const clean = { client_id: 'abc', list: ['a', { b: 1 }] };
+    const given = { clean, dirty: { access_token: 't0k3n', keep: { x: 1 } } };
+    const out = scrubSecrets(given);
+    expect(given.dirty.access_token).toBe('t0k3n');
+    expect(out.dirty).toEqual({ access_token: '[REDACTED]', keep: { x: 1 } });
+    expect(out.clean).toBe(clean);
+    expect(out.dirty.keep).toBe(given.dirty.keep);
+    expect(scrubSecrets(clean)).toBe(clean);
+  });
+
   it('leaves everything else alone', () => {
     const plain = 'Bearer $PAYCONNECT_TOKEN is set; a Bearer token is given; {"client_id":"abc"}';
     expect(scrubText(plain)).toBe(plain);

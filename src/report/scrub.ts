@@ -15,14 +15,27 @@ export function scrubText(text: string): string {
   return text.replace(FIELD_IN_TEXT, `$1${REDACTED}$3`).replace(BEARER_IN_TEXT, `$1${REDACTED}`);
 }
 
-/** A deep copy of `value` with secret fields (when set) and secret-looking text scrubbed. */
+/**
+ * `value` with secret fields (when set) and secret-looking text scrubbed, never changed in place: the
+ * objects and arrays holding something to scrub are copied, the rest is shared. A run's records are
+ * redacted already, so this usually copies nothing (a copy of them all was the report writer's
+ * largest allocation).
+ */
 export function scrubSecrets<T>(value: T): T {
   if (typeof value === 'string') return scrubText(value) as T;
-  if (Array.isArray(value)) return value.map((v) => scrubSecrets(v)) as T;
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    out[key] = SECRET_FIELDS.has(key) && typeof v === 'string' && v !== '' ? REDACTED : scrubSecrets(v);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    value.forEach((v, i) => {
+      const s = scrubSecrets(v);
+      if (s !== v) (out ??= [...value])[i] = s;
+    });
+    return (out ?? value) as T;
   }
-  return out as T;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, v] of Object.entries(value)) {
+    const s = SECRET_FIELDS.has(key) && typeof v === 'string' && v !== '' ? REDACTED : scrubSecrets(v);
+    if (s !== v) (out ??= { ...(value as Record<string, unknown>) })[key] = s;
+  }
+  return (out ?? value) as T;
 }
