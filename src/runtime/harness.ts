@@ -1,7 +1,7 @@
 /**
- * The harness of one worker: the run context, the redactor every record goes through, the pairings
- * (from the vault first, then by OTP), the ledger of the service's defects, and the scope of the test
- * that is running. The shared pairings (the primary one and another) are kept usable: a terminal a
+ * The harness of one terminal of a worker: the run context, the pairings (from the vault first, then
+ * by OTP) and the scope of the test running on it; through the worker's services, which its other
+ * terminals share, the redactor every record goes through and the ledger of the service's defects. The shared pairings (the primary one and another) are kept usable: a terminal a
  * test left busy is freed by cancel and convergence, or the pairing is retired and replaced where
  * OTPs allow; a clean-up never unpairs a shared pairing.
  */
