@@ -34,7 +34,7 @@ describe('resolveConfig defaults', () => {
       maxAmount: 100,
       html: true,
       runs: 50,
-      terminals: availableParallelism() > 1 ? 4 : 2,
+      terminals: availableParallelism() > 1 ? 8 : 2,
       shard: undefined,
       labels: {},
       resume: false,
