@@ -14,23 +14,25 @@ const receivers = useFaultSims([{}, { stepDelayMs: 150, deadlineMs: 3000 }], ([a
 const withFault = (id: FaultId, on: TestSim = t) => on.sim.setFaults([id]);
 const hmac = (key: string, raw: Buffer) => createHmac('sha256', key).update(raw).digest('hex');
 
-async function hooked(): Promise<{ c: Client; rx: Receiver }> {
+async function hooked(on: TestSim = t): Promise<{ c: Client; rx: Receiver }> {
   const rx = await startReceiver();
   receivers.push(rx);
-  return { c: await pairClient(t, { webhookUrl: rx.url }), rx };
+  return { c: await pairClient(on, { webhookUrl: rx.url }), rx };
 }
 
 describe('terminal flow faults', () => {
   it('transition.final-changes flips SUCCESS to FAILED one step later; other finals stay', async () => {
-    const { c, rx } = await hooked();
-    withFault('transition.final-changes');
+    // On the slow sim: SUCCESS stands one 150 ms step, which polling sees even on a loaded machine (a
+    // 10 ms step was missed between two polls there).
+    const { c, rx } = await hooked(slowSim);
+    withFault('transition.final-changes', slowSim);
     const id = (await c.post(P.generate, { amount: 1000 })).json.transaction_id;
-    await pollUntil(c, P.status(id), (j) => j.status === 'SUCCESS');
-    await pollUntil(c, P.status(id), (j) => j.status === 'FAILED');
+    await pollUntil(c, P.status(id), (j) => j.status === 'SUCCESS', 5000);
+    await pollUntil(c, P.status(id), (j) => j.status === 'FAILED', 5000);
     await rx.waitFor((d) => d.length >= 4);
     expect(rx.deliveries.map((d) => d.json.event)).toEqual(['transaction.initiated', 'transaction.in_progress', 'transaction.success', 'transaction.failed']);
     const declined = await pay(c, 1051);
-    await sleep(50);
+    await sleep(250); // past the step a flip would take
     expect((await c.get(P.status(declined.transaction_id))).json.status).toBe('DECLINED');
   });
 
