@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildSummary } from '../report/summary.ts';
 import { finding, runRecord, testRecord } from '../report/testing.ts';
-import { formatFinalTable, rerunCommand, shapingOptions } from './table.ts';
+import { shapingOptions } from '../config/index.ts';
+import { formatFinalTable, rerunCommand } from './table.ts';
 
 const tool = { name: 'payconnect-conformance', version: '0.1.0' };
 const target = { kind: 'url', baseUrl: 'http://127.0.0.1:1' };

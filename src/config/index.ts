@@ -8,6 +8,7 @@ export { HELP_FLAG, argvOf, type CommandLine, type CommandSpec, type FlagRow, ty
 export { formatRunHelp } from './help.ts';
 export { networkSettingsFrom } from './network-flags.ts';
 export { resolveConfig } from './resolve.ts';
+export { shapingOptions } from './shaping-options.ts';
 export {
   PROFILE_NAMES,
   RUNS_PRESETS,

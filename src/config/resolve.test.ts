@@ -46,6 +46,7 @@ describe('resolveConfig defaults', () => {
       disabledChecks: [],
       transport: {},
       configFile: undefined,
+      argv: [],
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);

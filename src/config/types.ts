@@ -258,6 +258,8 @@ export interface ResolvedConfig {
   readonly transport: TransportSettings;
   /** The config file that was loaded (absolute), if any. */
   readonly configFile: string | undefined;
+  /** The command line it was resolved from (after `run`), for the options a re-run repeats; absent when not resolved from one. */
+  readonly argv?: readonly string[];
   /** Where each value came from, for the report. */
   readonly sources: Record<OptionKey, ConfigSource>;
 }

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification, createVitest, startVitest } from 'vitest/node';
-import { type ResolvedConfig, SUITE_NAMES } from '../config/index.ts';
+import { type ResolvedConfig, SUITE_NAMES, shapingOptions } from '../config/index.ts';
 import { canonicalRuleId, validateDisableCheck } from '../checks/index.ts';
 import { type BaselineEntry, OPERATOR_META_KEY, ToolkitError, countsAsFailure, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
@@ -354,6 +354,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       transport: config.transport,
       runDeadlineAt,
       disabledChecks: [...config.disabledChecks],
+      ...(config.argv ? { rerunOptions: shapingOptions(config.argv) } : {}),
       workers,
       terminals,
       ...(ledger ? { ledgerPort: ledger.port } : {}),

@@ -11,6 +11,11 @@ export interface RunContext {
   integratorId: string;
   profile: 'sandbox' | 'public';
   strict: boolean;
+  /**
+   * The options of the run's command line that shaped its tests (target, --sim-fault, --strict, ...),
+   * as a re-run repeats them; absent when the run was not started from a command line.
+   */
+  rerunOptions?: string[];
   terminal: 'auto' | 'manual' | 'observe';
   /** Whether a person can be prompted (stdin and stdout are a TTY). */
   interactive: boolean;
