@@ -143,6 +143,18 @@ export function workersFor(terminals: number, files: number, cores: number = ava
   return Math.max(1, Math.min(terminals, cores, Math.ceil(files / FILES_PER_WORKER)));
 }
 
+/**
+ * The pool of a run's `workers`. One worker is a thread of the run's process, which saves a process
+ * start and a second Node (a fifth of a small run's CPU: 2.5 to 2.05 CPU-s for the config suite).
+ * Processes otherwise: several workers, so the run's process does not hold every worker's heap (a
+ * full sim run's would go from 280 to 410 MB); and a manual session, which stalled in a thread (its
+ * operator console reads /dev/tty through libuv's thread pool, which a thread shares with the run's
+ * process, so reads left waiting for keys hold the pool the run's file writes need).
+ */
+export function poolFor(workers: number, terminal: 'auto' | 'manual' | 'observe'): 'threads' | 'forks' {
+  return workers === 1 && terminal !== 'manual' ? 'threads' : 'forks';
+}
+
 /** How many suite files the run's selection holds (of this shard's share). */
 function suiteFileCount(suites: readonly string[], shard: { count: number } | undefined): number {
   let files = 0;
@@ -393,7 +405,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       include: suiteGlobs(suites),
       ...(config.grep ? { testNamePattern: config.grep } : {}),
       provide: { [RUN_CONTEXT_KEY]: ctx },
-      pool: 'forks' as const,
+      pool: poolFor(workers, config.terminal),
       maxWorkers: workers,
       fileParallelism: workers > 1,
       // A worker with several terminals runs as many of a file's tests at once, each on a lane of its own.
@@ -452,7 +464,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
             const base = options(LongFirstSequencer);
             const vitest = await startVitest('test', [], {
               ...base, include: files, testNamePattern: namePattern(due), shard: undefined,
-              maxWorkers: again, fileParallelism: again > 1,
+              pool: poolFor(again, config.terminal), maxWorkers: again, fileParallelism: again > 1,
               sequence: { ...base.sequence, concurrent: terminals > again }, maxConcurrency: Math.ceil(terminals / again),
               provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: again, ...(hub ? { ledgerPort: hub.port } : {}) } },
               reporters: [records],
