@@ -1,7 +1,7 @@
 /** Unit tests of how many terminals a run uses (and why fewer than asked), and on how many workers. */
 import { describe, expect, it } from 'vitest';
 import { resolveIn, useTempDirs } from '../config/testing.ts';
-import { terminalsFor, workersFor } from './run-conformance.ts';
+import { poolFor, terminalsFor, workersFor } from './run-conformance.ts';
 
 const { emptyDir } = useTempDirs();
 const at = async (argv: string[]) => resolveIn(await emptyDir(), argv);
@@ -41,5 +41,14 @@ describe('workersFor', () => {
     expect(workersFor(8, 4, 8)).toBe(1);
     expect(workersFor(8, 5, 8)).toBe(2);
     expect(workersFor(8, 0, 2)).toBe(1);
+  });
+});
+
+describe('poolFor', () => {
+  it('runs one worker as a thread, several and any manual session as processes', () => {
+    expect(poolFor(1, 'auto')).toBe('threads');
+    expect(poolFor(1, 'observe')).toBe('threads');
+    expect(poolFor(2, 'auto')).toBe('forks');
+    expect(poolFor(1, 'manual')).toBe('forks');
   });
 });
