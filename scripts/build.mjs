@@ -1,12 +1,13 @@
 // `npm run build` (also run by `npm ci` through `prepare`): compiles src/ to dist/ (JavaScript and
-// .d.ts) with tsc, then records which sources it was built from. The command runs dist/ while that
-// record matches src/ (no TypeScript loader in the main process: half the memory, a faster start),
-// and falls back to running src/ through tsx otherwise.
+// .d.ts) with tsc, indexes the suites' test names (dist/test-index.json, for verify-certificate), then
+// records which sources it was built from. The command runs dist/ while that record matches src/ (no
+// TypeScript loader in the main process: half the memory, a faster start), and falls back to running
+// src/ through tsx otherwise.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { STAMP_FILE, sourceStamp } from '../bin/source-stamp.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -21,4 +22,7 @@ for (const [entry, targets] of Object.entries(exports)) {
     if (!existsSync(join(root, target))) throw new Error(`package.json exports ${entry} as ${target}, which the build did not write`);
   }
 }
+// The suites' test names, for verify-certificate (collected once here rather than at each verification).
+const { writeTestIndex } = await import(pathToFileURL(join(root, 'dist', 'engine', 'test-index.js')).href);
+await writeTestIndex(root);
 writeFileSync(join(root, STAMP_FILE), `${sourceStamp(root)}\n`);

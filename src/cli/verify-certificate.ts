@@ -37,9 +37,9 @@ export async function verifyCertificateCommand(argv: string[], _env: NodeJS.Proc
   const { loadPublicKey, verifyCertificate } = await import('../attest/index.ts');
   const publicKey = loadPublicKey(parsed.values['public-key']);
   const { CONTRACT_FILE, PACKAGE_ROOT } = await import('../engine/index.ts');
-  const { collectTestNames } = await import('../engine/collect-tests.ts');
+  const { declaredTestNames } = await import('../engine/test-index.ts');
   const { rejudgeVerdict } = await import('./rejudge-verdict.ts');
-  const result = await verifyCertificate({ dir, publicKey, root: PACKAGE_ROOT, contractFile: CONTRACT_FILE, requiredTests: (suites) => collectTestNames(suites), rejudge: rejudgeVerdict });
+  const result = await verifyCertificate({ dir, publicKey, root: PACKAGE_ROOT, contractFile: CONTRACT_FILE, requiredTests: () => declaredTestNames(PACKAGE_ROOT), rejudge: rejudgeVerdict });
   const p = result.statement?.predicate;
   const facts = p ? ` (${p.result}; ${p.passedTests.length} passed, ${p.warnedTests.length} warned, ${p.failedTests.length} failed, ${(p.skippedTests ?? []).length} skipped; key id ${result.keyid?.slice(0, 16) ?? '?'}…)` : '';
   if (result.valid) {
