@@ -505,8 +505,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const connection = config.target.kind === 'url' ? transport.describe() : undefined;
     if (connection) summary.connection = connection;
     if (summary.harness) {
+      // This process's CPU time; a worker thread's figure is this process's too, so it is not added again.
       const own = process.cpuUsage();
-      summary.harness = { terminals, ...summary.harness, cpuSeconds: Math.round((summary.harness.cpuSeconds + (own.user + own.system) / 1e6) * 100) / 100 };
+      const workersCpu = poolFor(workers, config.terminal) === 'threads' ? 0 : summary.harness.cpuSeconds;
+      summary.harness = { terminals, ...summary.harness, cpuSeconds: Math.round((workersCpu + (own.user + own.system) / 1e6) * 100) / 100 };
     }
     const info: RunInfo = {
       tool,
