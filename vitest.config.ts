@@ -32,7 +32,7 @@ const SELFTEST_SECONDS: Record<string, number> = {
   'test/resume.test.ts': 32, 'test/pact-secrets.test.ts': 27, 'test/reports.test.ts': 25, 'test/stateful.test.ts': 25, 'test/shards.test.ts': 24,
 };
 
-/** Known long files first, longest first; the others after them in vitest's own order. */
+/** Known long selftest files first, longest first; the others after them in vitest's own order. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const seconds = (f: TestSpecification) => SELFTEST_SECONDS[f.moduleId.slice(f.moduleId.lastIndexOf('/test/') + 1)] ?? 0;
@@ -44,6 +44,8 @@ const BESIDE_EACH_OTHER = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 
 export default defineConfig({
   test: {
+    // Vitest takes the sequencer from the root config only: it sorts every project's files.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
@@ -72,7 +74,7 @@ export default defineConfig({
           // (41-75 % of two cores each, measured one at a time), so two fill the cores without
           // outrunning them.
           maxWorkers: 2,
-          sequence: { groupOrder: 1, sequencer: LongestFirst },
+          sequence: { groupOrder: 1 },
         },
       },
       {
