@@ -12,16 +12,11 @@ import { defineConfig } from 'vitest/config';
  * The conformance suites themselves are run by `payconnect-conformance run`, which builds its own
  * vitest configuration (src/cli/run), not by this file.
  */
-/**
- * Unit and contract files mostly wait on loopback servers and child processes: two at a time halve
- * their wall time on a 2-core runner (152 s to 87 s), where vitest's default (cores - 1) runs one.
- * Files of one group run together, so the selftests come after them, in groups of their own.
- */
 /** Selftest files whose runs keep both cores busy on their own (93-97 % of two cores). */
 const CPU_BOUND = ['test/faults.test.ts', 'test/capabilities.test.ts'];
 
 /**
- * The longest selftest files, in seconds (fresh-clone CI at 1b303b0, two files at a time), started
+ * The longest selftest files, in seconds (fresh-clone CI at e149abe, two files at a time), started
  * first so that two workers end together: without vitest's timing cache (a fresh clone) files go by
  * size, and the 29-line manual session (59 s) ran alone at the end. A file not listed only starts later.
  */
@@ -35,11 +30,19 @@ const SELFTEST_SECONDS: Record<string, number> = {
 /** Known long selftest files first, longest first; the others after them in vitest's own order. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const seconds = (f: TestSpecification) => SELFTEST_SECONDS[f.moduleId.slice(f.moduleId.lastIndexOf('/test/') + 1)] ?? 0;
+    const seconds = (f: TestSpecification) => {
+      const path = f.moduleId.split('\\').join('/');
+      return SELFTEST_SECONDS[path.slice(path.lastIndexOf('/test/') + 1)] ?? 0;
+    };
     return [...(await super.sort(files))].sort((a, b) => seconds(b) - seconds(a));
   }
 }
 
+/**
+ * Unit and contract files mostly wait on loopback servers and child processes: two at a time halve
+ * their wall time on a 2-core runner (152 s to 87 s), where vitest's default (cores - 1) runs one.
+ * Files of one group run together, so the selftests come after them, in groups of their own.
+ */
 const BESIDE_EACH_OTHER = { maxWorkers: 2, sequence: { groupOrder: 0 } };
 
 export default defineConfig({
