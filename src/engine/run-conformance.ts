@@ -326,6 +326,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const workers = workersFor(terminals, suiteFileCount(suites, config.shard));
     // Tests at once in a worker: one per terminal of its own (the first workers may have one more).
     const lanes = Math.ceil(terminals / workers);
+    const pool = poolFor(workers, config.terminal);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.
     ledger = workers > 1 ? await startLedgerHub() : undefined;
     // A receiver on a port chosen for this run: the pairings made on it are this run's alone, and where
@@ -405,7 +406,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       include: suiteGlobs(suites),
       ...(config.grep ? { testNamePattern: config.grep } : {}),
       provide: { [RUN_CONTEXT_KEY]: ctx },
-      pool: poolFor(workers, config.terminal),
+      pool,
       maxWorkers: workers,
       fileParallelism: workers > 1,
       // A worker with several terminals runs as many of a file's tests at once, each on a lane of its own.
@@ -507,7 +508,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     if (summary.harness) {
       // This process's CPU time; a worker thread's figure is this process's too, so it is not added again.
       const own = process.cpuUsage();
-      const workersCpu = poolFor(workers, config.terminal) === 'threads' ? 0 : summary.harness.cpuSeconds;
+      const workersCpu = pool === 'threads' ? 0 : summary.harness.cpuSeconds;
       summary.harness = { terminals, ...summary.harness, cpuSeconds: Math.round((workersCpu + (own.user + own.system) / 1e6) * 100) / 100 };
     }
     const info: RunInfo = {

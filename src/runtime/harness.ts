@@ -1,9 +1,10 @@
 /**
  * The harness of one terminal of a worker: the run context, the pairings (from the vault first, then
  * by OTP) and the scope of the test running on it; through the worker's services, which its other
- * terminals share, the redactor every record goes through and the ledger of the service's defects. The shared pairings (the primary one and another) are kept usable: a terminal a
- * test left busy is freed by cancel and convergence, or the pairing is retired and replaced where
- * OTPs allow; a clean-up never unpairs a shared pairing.
+ * terminals share, the redactor every record goes through and the ledger of the service's defects.
+ * The shared pairings (the primary one and another) are kept usable: a terminal a test left busy is
+ * freed by cancel and convergence, or the pairing is retired and replaced where OTPs allow; a
+ * clean-up never unpairs a shared pairing.
  */
 import { Redactor } from '../client/index.ts';
 import { operationFor } from '../checks/index.ts';

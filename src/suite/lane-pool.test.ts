@@ -29,7 +29,7 @@ describe('LanePool', () => {
     const [a, b] = [await pool.lease(), await pool.lease()];
     let got: SuiteWorker | undefined;
     const waiting = pool.lease().then((l) => (got = l));
-    await Promise.resolve();
+    await new Promise((r) => setImmediate(r)); // past every pending microtask: a lease that did not wait has resolved by now
     expect(got).toBeUndefined();
     pool.release(b);
     await waiting;
