@@ -80,8 +80,9 @@ do_step() {
 }
 
 # Drives the console until the command ends (EXIT= on screen); stops the session at step $1 (0: never).
+# A run that never ends fails after DRIVE_SECONDS (default 600), showing the screen it stalled on.
 drive() {
-  local stop_at=$1 done_steps=$2 deadline=$((SECONDS + 600))
+  local stop_at=$1 done_steps=$2 deadline=$((SECONDS + ${DRIVE_SECONDS:-600}))
   while [ $SECONDS -lt $deadline ]; do
     local s; s=$(screen)
     if grep -q '^EXIT=' <<<"$s" && [ "$(grep -c '^EXIT=' <<<"$s")" -gt "$RUNS_ENDED" ]; then return 0; fi
@@ -104,7 +105,8 @@ drive() {
     fi
     sleep 0.3
   done
-  fail "the session did not end within 10 minutes"
+  say "the screen when it stalled:"; screen | tail -40
+  fail "the session did not end within ${DRIVE_SECONDS:-600} s"
 }
 
 # The pairing made by the first run keeps its webhook_url: a session to be resumed needs a receiver
