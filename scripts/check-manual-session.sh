@@ -68,7 +68,7 @@ do_step() {
         wait_screen 'r redo, Enter keep this result'
         local before; before=$(steps_seen)
         tmux send-keys -t "$SESSION" r; say "  wrong card: redo"
-        wait_screen_count '^\[step ' "$((before + 1))"
+        wait_screen_count '^\[step ' "$((before + 1))"; REDO_HEADERS=1
         say "  $(screen | grep '^\[step ' | tail -1)"
       fi
       act decline;;
@@ -90,17 +90,21 @@ drive() {
       PLANS_ANSWERED=$((PLANS_ANSWERED + 1)); sleep 0.3; tmux send-keys -t "$SESSION" Enter; say "plan confirmed"
     fi
     local n; n=$(grep -c '^\[step ' <<<"$s" || true)
-    if [ "$n" -gt "$done_steps" ]; then
+    # The newest step's own instruction: the lines after its header (an instruction above the header
+    # is the previous step's; without one yet, the screen is read again).
+    local instruction; instruction=$(awk '/^\[step /{i=""} /^  > /{i=substr($0, 5)} END{print i}' <<<"$s")
+    if [ "$n" -gt "$done_steps" ] && [ -n "$instruction" ]; then
       done_steps=$n
-      local header instruction
-      header=$(grep '^\[step ' <<<"$s" | tail -1)
-      instruction=$(grep '^  > ' <<<"$s" | tail -1 | sed 's/^  > //')
+      local header; header=$(grep '^\[step ' <<<"$s" | tail -1)
       say "$header: $instruction"
       if [ "$stop_at" -gt 0 ] && [ "$((n - STEPS_BEFORE))" -ge "$stop_at" ]; then
         sleep 1; tmux send-keys -t "$SESSION" C-c; say "  Ctrl+C: the operator stops the session"; stop_at=0
       else
+        REDO_HEADERS=0
         do_step "$instruction"
-        done_steps=$(steps_seen)
+        # Only the headers this step made (a redo's); a next step already on screen is still to do
+        # (counting the screen again here skipped a step that began while this one's action was sent).
+        done_steps=$((n + REDO_HEADERS))
       fi
     fi
     sleep 0.3
