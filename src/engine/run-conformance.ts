@@ -146,13 +146,13 @@ export function workersFor(terminals: number, files: number, cores: number = ava
 /**
  * The pool of a run's `workers`. One worker is a thread of the run's process, which saves a process
  * start and a second Node (a fifth of a small run's CPU: 2.5 to 2.05 CPU-s for the config suite).
- * Processes otherwise: several workers, so the run's process does not hold every worker's heap (a
- * full sim run's would go from 280 to 410 MB); and a manual session, which stalled in a thread (its
- * operator console reads /dev/tty through libuv's thread pool, which a thread shares with the run's
- * process, so reads left waiting for keys hold the pool the run's file writes need).
+ * Processes for several workers, so the run's process does not hold every worker's heap (a full sim
+ * run's would go from 280 to 410 MB). A manual session is no exception: its console reads /dev/tty
+ * through a tty handle of the thread's own loop (the stall once put down to a thread was the driving
+ * script's race, scripts/check-manual-session.sh).
  */
-export function poolFor(workers: number, terminal: 'auto' | 'manual' | 'observe'): 'threads' | 'forks' {
-  return workers === 1 && terminal !== 'manual' ? 'threads' : 'forks';
+export function poolFor(workers: number): 'threads' | 'forks' {
+  return workers === 1 ? 'threads' : 'forks';
 }
 
 /** How many suite files the run's selection holds (of this shard's share). */
@@ -326,7 +326,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const workers = workersFor(terminals, suiteFileCount(suites, config.shard));
     // Tests at once in a worker: one per terminal of its own (the first workers may have one more).
     const lanes = Math.ceil(terminals / workers);
-    const pool = poolFor(workers, config.terminal);
+    const pool = poolFor(workers);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.
     ledger = workers > 1 ? await startLedgerHub() : undefined;
     // A receiver on a port chosen for this run: the pairings made on it are this run's alone, and where
@@ -465,7 +465,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
             const base = options(LongFirstSequencer);
             const vitest = await startVitest('test', [], {
               ...base, include: files, testNamePattern: namePattern(due), shard: undefined,
-              pool: poolFor(again, config.terminal), maxWorkers: again, fileParallelism: again > 1,
+              pool: poolFor(again), maxWorkers: again, fileParallelism: again > 1,
               sequence: { ...base.sequence, concurrent: terminals > again }, maxConcurrency: Math.ceil(terminals / again),
               provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: again, ...(hub ? { ledgerPort: hub.port } : {}) } },
               reporters: [records],

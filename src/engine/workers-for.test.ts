@@ -45,10 +45,9 @@ describe('workersFor', () => {
 });
 
 describe('poolFor', () => {
-  it('runs one worker as a thread, several and any manual session as processes', () => {
-    expect(poolFor(1, 'auto')).toBe('threads');
-    expect(poolFor(1, 'observe')).toBe('threads');
-    expect(poolFor(2, 'auto')).toBe('forks');
-    expect(poolFor(1, 'manual')).toBe('forks');
+  it('runs one worker as a thread, a manual session\'s too, and several as processes', () => {
+    expect(poolFor(1)).toBe('threads');
+    expect(poolFor(2)).toBe('forks');
+    expect(poolFor(4)).toBe('forks');
   });
 });
