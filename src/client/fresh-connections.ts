@@ -15,7 +15,8 @@
  * This is what careful clients do, seen from the other side: Go's transport and Chromium re-send only
  * what they know the server never read, and Node documents `request.reusedSocket` for the same race.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import { Agent } from '../core/undici.ts';
 import { isSafeMethod, type PccDispatchOptions } from './request-options.ts';
 
 /** Whether `opts` must go on a connection of its own. */
@@ -28,10 +29,10 @@ export function needsFreshConnection(opts: Dispatcher.DispatchOptions): boolean 
  * opens a connection of its own (`pipelining: 0` sends `connection: close` and closes the socket
  * after the answer).
  */
-export const FRESH_AGENT_OPTIONS = { pipelining: 0 } as const satisfies Agent.Options;
+export const FRESH_AGENT_OPTIONS = { pipelining: 0 } as const satisfies UndiciAgent.Options;
 
 /** An Agent with {@link FRESH_AGENT_OPTIONS}. */
-export function createFreshAgent(options: Agent.Options = {}): Agent {
+export function createFreshAgent(options: UndiciAgent.Options = {}): UndiciAgent {
   return new Agent({ ...options, ...FRESH_AGENT_OPTIONS });
 }
 

@@ -6,7 +6,7 @@
  * grow memory without bound (beyond the cap new deliveries are dropped and counted).
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { Agent, request } from 'undici';
+import { Agent, requestWith } from '../core/undici.ts';
 import { canonicalJson, spacedJson } from './canonical-json.ts';
 import type { FaultSet } from './faults.ts';
 import type { DeliveryAttempt } from './recording.ts';
@@ -223,7 +223,7 @@ export class WebhookSender {
     try {
       const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pay-connect-simulator' };
       if (d.signature !== null) headers.signature = d.signature;
-      const res = await request(d.target.url, { method: 'POST', headers, body: d.body, dispatcher: this.agent, signal: ac.signal });
+      const res = await requestWith(this.agent, d.target.url, { method: 'POST', headers, body: d.body, signal: ac.signal });
       await res.body.dump().catch(() => undefined);
       report(res.statusCode);
       return res.statusCode;

@@ -2,7 +2,7 @@
  * Safety of a URL target: production needs an explicit opt-in, and the target must answer HTTP
  * before anything is sent that changes state.
  */
-import { request } from 'undici';
+import { requestWith } from '../core/undici.ts';
 import { networkCodeOf } from '../client/network-error.ts';
 import { ToolkitError } from '../core/index.ts';
 import type { Profile } from '../profile/index.ts';
@@ -30,7 +30,7 @@ export async function assertReachable(baseUrl: string, transport: Transport = de
   try {
     let answer: { status: number; type: string; text: string };
     try {
-      const res = await request(url, { method: 'GET', dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const res = await requestWith(dispatcher, url, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
       const type = String(res.headers['content-type'] ?? '');
       const text = /html/i.test(type) ? (await res.body.text()).slice(0, 20_000) : (await res.body.dump(), '');
       answer = { status: res.statusCode, type, text };

@@ -18,7 +18,8 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext, type SecureContextOptions } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, EnvHttpProxyAgent as UndiciProxyAgent } from 'undici';
+import { Agent, EnvHttpProxyAgent } from '../core/undici.ts';
 import type { ConnectionInfo } from '../core/connection-info.ts';
 import { ToolkitError } from '../core/errors.ts';
 
@@ -121,8 +122,8 @@ export function loadTransport(settings: TransportSettings, env: NodeJS.ProcessEn
  * an Agent, or, with a proxy, undici's EnvHttpProxyAgent (tunnels through the proxy with CONNECT,
  * for http and https alike; NO_PROXY hosts go direct). Loopback addresses always go direct.
  */
-export function createDispatcher(transport: Transport, options: Agent.Options = {}): Dispatcher {
-  const connect = { ...options.connect, ...transport.tls } as Agent.Options['connect'];
+export function createDispatcher(transport: Transport, options: UndiciAgent.Options = {}): Dispatcher {
+  const connect = { ...options.connect, ...transport.tls } as UndiciAgent.Options['connect'];
   if (!transport.proxy) return new Agent({ ...options, connect });
   const { timeout } = (options.connect ?? {}) as { timeout?: number };
   return new EnvHttpProxyAgent({
@@ -134,7 +135,7 @@ export function createDispatcher(transport: Transport, options: Agent.Options = 
     // proxy) trusts the same CAs.
     requestTls: { ...transport.tls, ...(timeout ? { timeout } : {}) },
     proxyTls: transport.tls.secureContext ? { secureContext: transport.tls.secureContext } : {},
-  } as EnvHttpProxyAgent.Options);
+  } as UndiciProxyAgent.Options);
 }
 
 /** Never proxied (NO_PROXY entries as undici matches them: `[::1]` in brackets). */
