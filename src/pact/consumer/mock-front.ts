@@ -8,7 +8,7 @@
  *
  * A request it has handed on before, byte for byte (method, URL, headers, body), gets the mock's
  * answer again without asking the mock: the mock is stateless, so it would answer the same, and each
- * request costs it some 100 ms of matching against the whole catalogue (half of a pact run's requests
+ * request costs it CPU (matching against every interaction it holds; half of a pact run's requests
  * are polls and tokens asked again). Only answers below 500 are kept: a request the mock refuses as
  * undeclared is handed on every time.
  *
@@ -22,8 +22,11 @@ import { type WebhookMessage, postedMessages } from './messages.ts';
 
 /** Options of {@link startMockFront}. */
 export interface MockFrontOptions {
-  /** The Pact mock server's base URL. */
-  mockUrl: string;
+  /**
+   * The Pact mock server's base URL, or, with a mock server per operation, the one that holds the
+   * interactions of a request's method and path (its query left off).
+   */
+  mockUrl: string | ((method: string, path: string) => string);
   /** The pact's webhook messages. */
   messages: readonly WebhookMessage[];
   /** Where the webhooks go: the pairing's webhook URL as this machine reaches it. */
@@ -66,7 +69,8 @@ function createdId(body: Buffer): string | undefined {
 
 /** Starts the front on loopback, any free port. */
 export async function startMockFront(o: MockFrontOptions): Promise<MockFront> {
-  const mock = o.mockUrl.replace(/\/+$/, '');
+  const route = o.mockUrl;
+  const mockFor = (method: string, url: string) => (typeof route === 'string' ? route : route(method, url.split('?')[0]!)).replace(/\/+$/, '');
   const log: { event: string; id: string; status: number | 'error' }[] = [];
   const pending = new Set<Promise<void>>();
 
@@ -94,7 +98,7 @@ export async function startMockFront(o: MockFrontOptions): Promise<MockFront> {
     const key = JSON.stringify([method, url, Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)), body.toString('base64')]);
     const known = answers.get(key);
     if (known) return known;
-    const answer = await request(`${mock}${url}`, { method, headers, ...(body.length > 0 ? { body } : {}) });
+    const answer = await request(`${mockFor(method, url)}${url}`, { method, headers, ...(body.length > 0 ? { body } : {}) });
     const out = Buffer.from(await answer.body.arrayBuffer());
     const back: Record<string, string | string[]> = {};
     for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k)) back[k] = v;

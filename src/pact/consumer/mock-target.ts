@@ -1,7 +1,8 @@
 /**
- * The pact target (`run --target pact`): the scenario suites run against a Pact mock server instead of
- * a live service, in "stub mode". The mock holds every HTTP interaction of the consumer catalogue; a
- * request that no interaction declares is answered 500 and fails the run. The mock is stateless, so
+ * The pact target (`run --target pact`): the scenario suites run against Pact mock servers instead of
+ * a live service, in "stub mode". They hold every HTTP interaction of the consumer catalogue, a mock
+ * server per operation (see startOperationMock); a request that no interaction declares is answered
+ * 500 and fails the run. The mock is stateless, so
  * the catalogue keys its answers on the request (the amount's last two digits pick the outcome of
  * sandbox.md's table, each outcome has its own transaction id, each id its own status and slip) and
  * the run's pairing is the pact's provider state "a paired terminal", handed to the suites through a
@@ -36,6 +37,7 @@ import { type DeclaredHttp, declareHttp, declareMessage } from './declare.ts';
 import { type HttpInteraction, httpInteractions } from './interactions.ts';
 import { webhookMessages } from './messages.ts';
 import { CONSUMER, EXAMPLE, PACT_FILE_NAME, PROVIDER } from '../names.ts';
+import { operations } from '../../generated/contract.ts';
 import { writeNormalizedPact } from '../pact-file.ts';
 
 /**
@@ -128,9 +130,9 @@ function missingRequests(port: number): { method: string; path: string }[] | und
 /**
  * The interactions the suites may have left unexercised: those with the method and path of a request
  * the mock still misses (a request of the run that matched none is the mock's own mismatch, and fails
- * the session). Each request costs the mock some 100 ms of matching against the whole catalogue
- * (830 regular expressions), so exercising all 126 again took 16 s of every pact run; a full run leaves
- * few. Method and path only: an interaction that shares them with a missing one is exercised again,
+ * the session). Each request costs the mock CPU (matching against every interaction it holds: some
+ * 100 ms for the whole catalogue's 830 regular expressions), so exercising all 126 again took 16 s of
+ * every pact run when one mock held them; a full run leaves few. Method and path only: an interaction that shares them with a missing one is exercised again,
  * which costs a request and changes nothing; if the mock cannot say, every interaction is.
  */
 export function unexercised(http: readonly HttpInteraction[], port: number): HttpInteraction[] {
@@ -142,24 +144,36 @@ export function unexercised(http: readonly HttpInteraction[], port: number): Htt
   });
 }
 
-/** Starts the Pact mock with every HTTP interaction of the catalogue. */
-export async function openPactTarget(options: PactTargetOptions): Promise<PactTarget> {
-  const work = mkdtempSync(join(tmpdir(), 'pcc-pact-target-'));
-  const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir: work, logLevel: 'error' });
-  const http = httpInteractions();
+/** One operation's interactions on a Pact mock server of their own, its session held open until released. */
+interface OperationMock {
+  operationId: string;
+  pact: PactV4;
+  http: HttpInteraction[];
+  url: Promise<string>;
+  /** Ends when the session does: the mock's mismatches fail it, and it writes its part of the pact. */
+  session: Promise<void>;
+  release(): void;
+}
+
+/**
+ * A mock server per operation: the Pact mock matches each request against every interaction it holds
+ * (some 100 ms a request for the whole catalogue's 126, of CPU in its own threads: 20 CPU-s of a 30 s
+ * pact run), and a request can only match the interactions of its own method and path, so holding
+ * each operation's apart changes no answer and matches against a few. `discarded()` tells a session
+ * released without exercising (the run stopped before its reports).
+ */
+function startOperationMock(operationId: string, http: HttpInteraction[], dir: string, discarded: () => boolean): OperationMock {
+  const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir, logLevel: 'error' });
   let last: DeclaredHttp | undefined;
   for (const i of http) last = declareHttp(pact, i);
-
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
-  // A run stopped before its reports writes no pact: nothing is exercised to write one.
-  let discarded = false;
   let ready!: (url: string) => void;
   const started = new Promise<string>((r) => (ready = r));
   const session = last!.executeTest(async (mock) => {
     ready(mock.url);
     await released;
-    if (discarded) return;
+    if (discarded()) return;
     const driven = new Set<HttpInteraction>();
     for (const i of unexercised(http, mock.port)) {
       driven.add(i);
@@ -172,10 +186,40 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
     }
   });
   session.catch(() => undefined);
-  let mockUrl: string;
+  const url = Promise.race([started, session.then(() => Promise.reject(new Error(`the mock of ${operationId} ended early`)))]);
+  url.catch(() => undefined);
+  return { operationId, pact, http, url, session, release };
+}
+
+/**
+ * Which operation's mock a request goes to: the operation of its method and path. A request of no
+ * operation the catalogue holds goes to the first mock, which answers it as undeclared (500) and
+ * fails its session, as the one mock of the whole catalogue did.
+ */
+function routeByOperation(mocks: readonly OperationMock[], urls: readonly string[]): (method: string, path: string) => string {
+  const byOperation = new Map(mocks.map((m, i) => [m.operationId, urls[i]!]));
+  const routes = operations.filter((op) => byOperation.has(op.operationId)).map((op) => ({ method: op.method, pattern: new RegExp(op.pattern), url: byOperation.get(op.operationId)! }));
+  return (method, path) => routes.find((r) => r.method === method && r.pattern.test(path))?.url ?? urls[0]!;
+}
+
+/** Starts the Pact mock with every HTTP interaction of the catalogue: a mock server per operation. */
+export async function openPactTarget(options: PactTargetOptions): Promise<PactTarget> {
+  const work = mkdtempSync(join(tmpdir(), 'pcc-pact-target-'));
+  const byOperation = new Map<string, HttpInteraction[]>();
+  for (const i of httpInteractions()) byOperation.set(i.operationId, [...(byOperation.get(i.operationId) ?? []), i]);
+  // A run stopped before its reports writes no pact: nothing is exercised to write one.
+  let discarded = false;
+  const mocks = [...byOperation].map(([operationId, http]) => startOperationMock(operationId, http, work, () => discarded));
+  const stopAll = async () => {
+    discarded = true;
+    for (const m of mocks) m.release();
+    await Promise.allSettled(mocks.map((m) => m.session));
+  };
+  let urls: string[];
   try {
-    mockUrl = await Promise.race([started, session.then(() => Promise.reject(new Error('the mock ended early')))]);
+    urls = await Promise.all(mocks.map((m) => m.url));
   } catch (e) {
+    await stopAll();
     rmSync(work, { recursive: true, force: true });
     throw new ToolkitError('PCC_PACT', `the Pact mock server did not start: ${(e as Error).message}`, 'check that @pact-foundation/pact is installed with its native core', { cause: e });
   }
@@ -189,10 +233,9 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
   let front: MockFront;
   try {
     listen = { host, port: options.webhookListen?.port || await freePort(host) };
-    front = await startMockFront({ mockUrl, messages, webhookUrl: slotUrl(loopbackBase(listen.host, listen.port), slot), webhookKey: EXAMPLE.webhookKey });
+    front = await startMockFront({ mockUrl: routeByOperation(mocks, urls), messages, webhookUrl: slotUrl(loopbackBase(listen.host, listen.port), slot), webhookKey: EXAMPLE.webhookKey });
   } catch (e) {
-    release();
-    await session.catch(() => undefined);
+    await stopAll();
     rmSync(work, { recursive: true, force: true });
     throw new ToolkitError('PCC_PACT', `the front of the Pact mock did not start: ${(e as Error).message}`, 'check that this machine can listen on loopback', { cause: e });
   }
@@ -223,19 +266,25 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
     close: (opts) => (closing ??= (async () => {
       try {
         await front.close();
-        discarded = opts?.discard === true;
-        release();
         if (opts?.discard) {
-          await session.catch(() => undefined);
+          await stopAll();
           return;
         }
-        try {
-          await session;
-        } catch (e) {
-          throw new ToolkitError('PCC_PACT', `the requests made against the Pact mock do not agree with the pact:\n${(e as Error).message.trim()}`,
-            'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)', { cause: e });
+        // One session at a time: each merges its part into the one pact file of the folder.
+        const refused: string[] = [];
+        for (const m of mocks) {
+          m.release();
+          try {
+            await m.session;
+          } catch (e) {
+            refused.push((e as Error).message.trim());
+          }
         }
-        for (const m of messages) await declareMessage(pact, m).executeTest((message) => consumeWebhookMessage(m, message));
+        if (refused.length > 0) {
+          throw new ToolkitError('PCC_PACT', `the requests made against the Pact mock do not agree with the pact:\n${refused.join('\n')}`,
+            'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)');
+        }
+        for (const m of messages) await declareMessage(mocks[0]!.pact, m).executeTest((message) => consumeWebhookMessage(m, message));
         writeNormalizedPact(work, options.pactDir);
       } finally {
         rmSync(work, { recursive: true, force: true });
