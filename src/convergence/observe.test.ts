@@ -95,6 +95,34 @@ describe('observe', () => {
     expect(o.elapsedMs).toBeLessThan(1500);
   });
 
+  it('when the final status changes after it was final, waits the grace for the change\'s webhook, not only any final one', async () => {
+    // SUCCESS by both channels, then FAILED by polling; the FAILED webhook comes 150 ms after.
+    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [{ status: 'SUCCESS', channel: 'webhook', atMs: 0 }];
+    let wake = () => {};
+    const s = script('SUCCESS', 'FAILED');
+    setTimeout(() => {
+      hooks.push({ status: 'FAILED', channel: 'webhook', atMs: 150 });
+      wake();
+    }, 150);
+    const o = await observe({
+      kind: 'transaction', id: 't', poll: s.poll, webhooks: () => hooks, subscribe: (w) => ((wake = w), () => {}),
+      webhooksObservable: true, final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 2000,
+    });
+    expect(o.polled.map((p) => p.status)).toEqual(['SUCCESS', 'FAILED']);
+    expect(o.finalByPoll).toBe('FAILED');
+    expect(o.finalByWebhook).toBe('FAILED');
+    expect(o.elapsedMs).toBeLessThan(1500);
+    // A change whose webhook never comes: waited the grace from the change, then what was seen is judged.
+    const never = await observe({
+      kind: 'transaction', id: 't', poll: script('SUCCESS', 'FAILED').poll, webhooks: () => [{ status: 'SUCCESS', channel: 'webhook', atMs: 0 }],
+      webhooksObservable: true, final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 150,
+    });
+    expect(never.finalByPoll).toBe('FAILED');
+    expect(never.finalByWebhook).toBe('SUCCESS');
+    expect(never.elapsedMs).toBeGreaterThanOrEqual(150);
+    expect(never.elapsedMs).toBeLessThan(1500);
+  });
+
   it('tells each poll what is left of the deadline (the most it may wait for Retry-After)', async () => {
     const budgets: number[] = [];
     const poll = async ({ remainingMs }: { remainingMs: number }) => { budgets.push(remainingMs); return { status: 'IN_PROGRESS' }; };

@@ -119,6 +119,8 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
   let interval = firstInterval;
   const polled: StatusSightingLike[] = [];
   let finalAt: number | undefined;
+  // When the polled final status last changed after it was final (a service that breaks the rules).
+  let changedAt: number | undefined;
   const wake: { fn?: () => void } = {};
   const unsubscribe = o.subscribe?.(() => wake.fn?.());
   const webhookFinal = () => {
@@ -135,13 +137,21 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       const tookMs = Date.now() - now;
       if (r.status !== undefined) {
         o.onStatus?.(r.status);
-        if (polled.at(-1)?.status !== r.status) polled.push({ status: r.status, channel: 'poll', atMs: at });
+        if (polled.at(-1)?.status !== r.status) {
+          if (finalAt !== undefined && o.final.includes(r.status)) changedAt = at;
+          polled.push({ status: r.status, channel: 'poll', atMs: at });
+        }
         if (finalAt === undefined && o.final.includes(r.status)) finalAt = at;
       }
       const window = settleWindow(settleMs, o.settleScale, polled, o.webhooks?.() ?? []);
       if (finalAt !== undefined) {
         const settled = at - finalAt >= window;
-        const webhookSeen = !o.webhooksObservable || webhookFinal() !== undefined || at - finalAt >= (o.webhookGraceMs ?? Infinity) || (o.webhookWaitFutile?.() ?? false);
+        // Any final webhook will do (one that disagrees is what the checks judge), unless polling's final
+        // status changed after it was final: then the webhook of the change gets its own grace, as the
+        // first final did (a service posts the change after it makes it; under load, later than the poll).
+        const now = polled.at(-1)!.status;
+        const awaited = changedAt === undefined ? webhookFinal() !== undefined : (o.webhooks?.() ?? []).some((w) => w.status === now);
+        const webhookSeen = !o.webhooksObservable || awaited || at - (changedAt ?? finalAt) >= (o.webhookGraceMs ?? Infinity) || (o.webhookWaitFutile?.() ?? false);
         if (settled && webhookSeen) break;
       }
       // Once final, the settle window is left: the next poll is at its end, where a status that changed
