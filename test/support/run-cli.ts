@@ -17,6 +17,8 @@ export interface Summary {
   verdict: 'pass' | 'fail';
   counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number };
   findings: { check: string; severity: 'failure' | 'warning'; clause: string; message: string; test: string; evidence: unknown }[];
+  /** The tests a time budget stopped (summary.ts). */
+  incomplete?: { reason: string; tests: string[] };
 }
 
 export interface CliResult {
