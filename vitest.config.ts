@@ -16,15 +16,16 @@ import { defineConfig } from 'vitest/config';
 const CPU_BOUND = ['test/faults.test.ts', 'test/capabilities.test.ts'];
 
 /**
- * The longest selftest files, in seconds (fresh-clone CI at e149abe, two files at a time), started
- * first so that two workers end together: without vitest's timing cache (a fresh clone) files go by
- * size, and the 29-line manual session (59 s) ran alone at the end. A file not listed only starts later.
+ * The longest selftest files, in seconds (fresh-clone CI at 59c0574, two files at a time; attest,
+ * coverage, rejudge and shards as measured after they shared their runs), started first so that two
+ * workers end together: without vitest's timing cache (a fresh clone) files go by size, and the
+ * 29-line manual session (59 s) ran alone at the end. A file not listed only starts later.
  */
 const SELFTEST_SECONDS: Record<string, number> = {
-  'test/pact-verify.test.ts': 115, 'test/attest.test.ts': 96, 'test/robustness.test.ts': 71, 'test/manual-session.test.ts': 59,
-  'test/staging-network.test.ts': 47, 'test/pact-target.test.ts': 45, 'test/coverage.test.ts': 42, 'test/package.test.ts': 40,
-  'test/baseline.test.ts': 40, 'test/certify-client.test.ts': 36, 'test/report-size.test.ts': 35, 'test/rejudge.test.ts': 34,
-  'test/resume.test.ts': 32, 'test/pact-secrets.test.ts': 27, 'test/reports.test.ts': 25, 'test/stateful.test.ts': 25, 'test/shards.test.ts': 24,
+  'test/pact-verify.test.ts': 116, 'test/robustness.test.ts': 81, 'test/manual-session.test.ts': 76, 'test/staging-network.test.ts': 55,
+  'test/package.test.ts': 53, 'test/rejudge.test.ts': 40, 'test/attest.test.ts': 38, 'test/report-size.test.ts': 37, 'test/baseline.test.ts': 36,
+  'test/shards.test.ts': 35, 'test/certify-client.test.ts': 34, 'test/pact-secrets.test.ts': 29, 'test/coverage.test.ts': 29, 'test/stateful.test.ts': 28,
+  'test/pact-target.test.ts': 27, 'test/resume.test.ts': 25, 'test/reports.test.ts': 24,
 };
 
 /** Known long selftest files first, longest first; the others after them in vitest's own order. */

@@ -1,8 +1,9 @@
 /**
  * Signed evidence as a vendor checks it: a signed run with a simulator fault verifies with the signer's
  * key and with no other; each edit of the package (summary.json, a test dropped from the transcript, a
- * transcript line changed) is refused with its reason; merged signed shards verify as one package; and
- * neither the signing key nor any secret of the run is in the certificate.
+ * transcript line changed) is refused with its reason; and neither the signing key nor any secret of
+ * the run is in the certificate. Merged signed shards, which verify as one package: test/rejudge.test.ts,
+ * beside their transcript's re-judging.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -10,13 +11,10 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { type CliResult, runCli, tempDir } from './support/run-cli.ts';
+import { signingKeys } from './support/signing.ts';
 
-const keys = tempDir('pcc-keys-');
-const key = (name: string) => {
-  execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', join(keys, `${name}.pem`)]);
-  execFileSync('openssl', ['pkey', '-in', join(keys, `${name}.pem`), '-pubout', '-out', join(keys, `${name}.pub`)]);
-};
-const verify = (dir: string, pub: string) => runCli(['verify-certificate', dir, '--public-key', join(keys, `${pub}.pub`)]);
+const keys = signingKeys();
+const verify = keys.verify;
 const copy = (from: string) => {
   const to = tempDir('pcc-signed-');
   for (const f of readdirSync(from)) execFileSync('cp', ['-r', join(from, f), to]);
@@ -28,9 +26,8 @@ const writeLines = (dir: string, l: string[]) => writeFileSync(join(dir, 'transc
 describe('a signed run', () => {
   let run: CliResult;
   beforeAll(async () => {
-    key('signer');
-    key('other');
-    run = await runCli(['run', '--no-html', '--seed', '21', '--sim-fault', 'slip.total-mismatch', '--sign-key', join(keys, 'signer.pem')]);
+    keys.make('other');
+    run = await runCli(['run', '--no-html', '--seed', '21', '--sim-fault', 'slip.total-mismatch', '--sign-key', keys.make('signer')]);
   }, 180_000);
 
   test('fails on the fault, and writes the certificate and the transcript', () => {
@@ -39,7 +36,7 @@ describe('a signed run', () => {
     expect(names).toEqual(expect.arrayContaining(['certificate.intoto.json', 'transcript.jsonl.gz', 'summary.json']));
     const cert = readFileSync(join(run.reportsDir, 'certificate.intoto.json'), 'utf8');
     // No key material: the signing key's PEM body is nowhere in the reports.
-    const body = readFileSync(join(keys, 'signer.pem'), 'utf8').split('\n')[1]!;
+    const body = readFileSync(keys.pem('signer'), 'utf8').split('\n')[1]!;
     expect(cert).not.toContain(body);
     expect(readFileSync(join(run.reportsDir, 'certification.html'), 'utf8')).toMatch(/Signed<\/th><td>by the Ed25519 key [0-9a-f]{64}[^<]*verify-certificate/);
   });
@@ -80,24 +77,4 @@ describe('a signed run', () => {
     expect(c.code).toBe(1);
     expect(c.stdout).toMatch(/transcript\.jsonl\.gz was changed after signing/);
   }, 120_000);
-});
-
-describe('signed shards', () => {
-  test('merged and signed, verify as one package; one shard alone is incomplete', async () => {
-    key('merger');
-    const sign = ['--sign-key', join(keys, 'merger.pem')];
-    const [one, two] = await Promise.all([
-      runCli(['run', '--no-html', '--seed', '8', '--shard', '1/2', ...sign]),
-      runCli(['run', '--no-html', '--seed', '8', '--shard', '2/2', ...sign]),
-    ]);
-    for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
-    const out = tempDir('pcc-merged-');
-    const merged = await runCli(['merge-reports', one.reportsDir, two.reportsDir, '--reports', out, '--no-html', ...sign]);
-    expect(merged.code, merged.stderr).toBe(0);
-    const v = await verify(out, 'merger');
-    expect(v.code, v.stdout).toBe(0);
-    const alone = await verify(one.reportsDir, 'merger');
-    expect(alone.code).toBe(1);
-    expect(alone.stdout).toMatch(/tests? of the complete set (is|are) not in the certificate/);
-  }, 240_000);
 });

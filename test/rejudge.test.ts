@@ -1,7 +1,8 @@
 /**
  * The transcript and `rejudge`: a run's reports hold transcript.jsonl.gz, and re-judging it offline
  * (no socket may open) gives the run's verdict and findings; an edited transcript line changes the
- * result; the transcript that merge-reports makes of two shards re-judges to the merged findings.
+ * result; the transcript that merge-reports makes of two signed shards re-judges to the merged
+ * findings, and their merged certificate verifies as one package (one shard's alone is incomplete).
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { type Summary, runCli, tempDir } from './support/run-cli.ts';
+import { signingKeys } from './support/signing.ts';
 
 /**
  * A preload that makes any TCP connection or listening port fail the process loudly (a local pipe, such
@@ -81,14 +83,16 @@ describe('transcript and rejudge', () => {
     expect(changed.stdout).toMatch(/differences: [1-9]\d* new/);
   }, 240_000);
 
-  it('merge-reports of two clean shards gives one transcript that re-judges to the merged findings, with no difference', async () => {
+  it('merge-reports of two clean signed shards: one transcript that re-judges to the merged findings with no difference, one package that verifies', async () => {
+    const signer = signingKeys();
+    const sign = ['--sign-key', signer.make('merger')];
     const [one, two] = await Promise.all([
-      runCli(['run', '--no-html', '--seed', '7', '--shard', '1/2'], { timeoutMs: 300_000 }),
-      runCli(['run', '--no-html', '--seed', '7', '--shard', '2/2'], { timeoutMs: 300_000 }),
+      runCli(['run', '--no-html', '--seed', '7', '--shard', '1/2', ...sign], { timeoutMs: 300_000 }),
+      runCli(['run', '--no-html', '--seed', '7', '--shard', '2/2', ...sign], { timeoutMs: 300_000 }),
     ]);
     for (const r of [one, two]) expect(r.code, r.stderr).toBe(0);
     const out = tempDir('pcc-merged-');
-    const merged = await runCli(['merge-reports', one.reportsDir, two.reportsDir, '--reports', out, '--no-html']);
+    const merged = await runCli(['merge-reports', one.reportsDir, two.reportsDir, '--reports', out, '--no-html', ...sign]);
     expect(merged.code, merged.stderr).toBe(0);
     const lines = linesOf(out);
     expect(lines[0]!.kind).toBe('header');
@@ -101,5 +105,12 @@ describe('transcript and rejudge', () => {
     expect(keys(again.summary)).toEqual(keys(mergedSummary));
     expect(again.summary.counts).toEqual(mergedSummary.counts);
     expect(again.stdout).toContain('differences: none');
+
+    // Signed at the merge: the package verifies as one; a shard alone misses tests of the complete set.
+    const v = await signer.verify(out, 'merger');
+    expect(v.code, v.stdout).toBe(0);
+    const alone = await signer.verify(one.reportsDir, 'merger');
+    expect(alone.code).toBe(1);
+    expect(alone.stdout).toMatch(/tests? of the complete set (is|are) not in the certificate/);
   }, 600_000);
 });

@@ -3,11 +3,13 @@
  * once, and `merge-reports` writes, through the run's own writer, reports equal to the unsharded
  * run's test for test: the same tests, statuses, outcomes and findings in summary.json, the same JUnit
  * testcases, the same Allure results (names, statuses, labels, evidence), the same certification
- * listing. A shard missing from the merge is a usage error, never a pass.
+ * listing, the same coverage.json (exactly the merge of the shards' coverages, and of their records).
+ * A shard missing from the merge is a usage error, never a pass.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Coverage, COVERAGE_KINDS, type ShardRecord, buildCoverage, mergeCoverage } from '../src/report/index.ts';
 import { findAll, parseXml } from '../src/report/testing.ts';
 import { runCli, tempDir } from './support/run-cli.ts';
 
@@ -17,6 +19,10 @@ const SUITES = ['--suite', 'auth', '--suite', 'config', '--suite', 'pairing', '-
 // but a finding in each shard that runs one of them: auth.token-requires-integrator (seen by pairing
 // and by the token test) made this comparison depend on the order the whole run happened to take.
 const FAULTS = ['--sim-fault', 'auth.any-secret-accepted', '--sim-fault', 'config.wrong-timezone'];
+const coverageOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')) as Coverage;
+const shardOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'run-record.json'), 'utf8')) as ShardRecord;
+/** Each item of every section by its name, with whether it was covered. */
+const flags = (c: Coverage) => Object.fromEntries(COVERAGE_KINDS.flatMap((k) => (c[k] as { covered: boolean }[]).map((i) => [`${k} ${JSON.stringify({ ...i, covered: undefined, reason: undefined, tests: undefined, polling: undefined, webhook: undefined, by: undefined, deliveries: undefined, checks: undefined, findings: undefined, validlySigned: undefined })}`, i.covered])));
 const names = (dir: string) => (JSON.parse(readFileSync(join(dir, 'run-record.json'), 'utf8')) as { record: { tests: { name: string }[] } }).record.tests.map((t) => t.name);
 
 interface AllureResult {
@@ -115,8 +121,29 @@ describe('shards and merge-reports', () => {
     const env = readFileSync(join(out, 'allure-results', 'environment.properties'), 'utf8');
     expect(env).toMatch(/^coverage=operations \d+\/\d+/m);
     expect(env).toMatch(/^sim\.faults=auth\.any-secret-accepted, config\.wrong-timezone$/m);
-    expect(existsSync(join(out, 'coverage.json'))).toBe(true);
     expect(existsSync(join(out, 'allure-report', 'index.html'))).toBe(true);
+
+    // coverage.json: the merge covers what the unsharded run with the same seed covers.
+    const [m, w, c1, c2] = [coverageOf(out), coverageOf(whole.reportsDir), coverageOf(one.reportsDir), coverageOf(two.reportsDir)];
+    // Exact by construction: the merged file is the merge of the shards' files, and that of their records.
+    expect(m).toEqual(mergeCoverage(c1, c2));
+    const [ra, rb] = [shardOf(one.reportsDir), shardOf(two.reportsDir)];
+    expect(ra.record.tests.every((t) => t.coverage !== undefined)).toBe(true);
+    expect(m).toEqual(buildCoverage({ tests: [...rb.record.tests, ...ra.record.tests] }, ra.info));
+
+    // The same as the run that was not cut in two.
+    expect(m.summary).toEqual(w.summary);
+    expect(flags(m)).toEqual(flags(w));
+    // (Which test made a call can differ: the first test of each worker pairs its terminal.)
+    expect(m.context.tests).toBe(whole.summary!.counts.tests);
+
+    // Every section is there, and the run exercised each.
+    for (const k of COVERAGE_KINDS) expect(m[k].length, k).toBeGreaterThan(0);
+    for (const k of ['operations', 'statuses', 'enums', 'events', 'clauses'] as const) expect(m.summary[k].covered, k).toBeGreaterThan(0);
+    // What the suites run never saw is named as skipped by the setting that chose them.
+    const missed = COVERAGE_KINDS.flatMap((k) => (m[k] as { covered: boolean; reason?: string }[]).filter((i) => !i.covered));
+    expect(missed.length).toBeGreaterThan(0);
+    for (const i of missed) expect(i.reason).toMatch(/^skipped by a setting: only the suites auth, config, pairing, preauth$|^not reachable on this target: it answered unpair with/);
 
     // As in CI: folders given relative to the working directory, the HTML report included.
     const cwd = tempDir('pcc-ci-job-');
