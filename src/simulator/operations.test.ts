@@ -28,17 +28,24 @@ describe('preauthorization', () => {
   });
 
   it('runs an operation INITIATED -> IN_PROGRESS -> SUCCESS with its record', async () => {
-    const c = await pairClient(t);
-    const pre = await pay(c, 1000, P.preauth);
-    const r = await c.post(P.increment(pre.transaction_id), { amount: 500 });
-    expect(r.status).toBe(200);
-    expect(r.json.transaction_id).toBe(pre.transaction_id);
-    const first = (await c.get(P.operation(r.json.operation_id))).json;
-    expect(first).toEqual({ operation_id: r.json.operation_id, operation_type: 'transaction.preauth.increment',
-      transaction_id: pre.transaction_id, status: 'INITIATED', metadata: { amount: 500 } });
-    await pollUntil(c, P.operation(r.json.operation_id), (j) => j.status === 'IN_PROGRESS');
-    expect((await waitOperation(c, r.json.operation_id)).status).toBe('SUCCESS');
-    expect((await c.get(P.operation('nope'))).status).toBe(404);
+    // Steps of 250 ms, not the file's 10: the read right after the request must land in INITIATED
+    // (with 10 ms steps, a loaded runner read IN_PROGRESS already).
+    const slow = await startTestSim({ stepDelayMs: 250, deadlineMs: 5000 });
+    try {
+      const c = await pairClient(slow);
+      const pre = await pay(c, 1000, P.preauth);
+      const r = await c.post(P.increment(pre.transaction_id), { amount: 500 });
+      expect(r.status).toBe(200);
+      expect(r.json.transaction_id).toBe(pre.transaction_id);
+      const first = (await c.get(P.operation(r.json.operation_id))).json;
+      expect(first).toEqual({ operation_id: r.json.operation_id, operation_type: 'transaction.preauth.increment',
+        transaction_id: pre.transaction_id, status: 'INITIATED', metadata: { amount: 500 } });
+      await pollUntil(c, P.operation(r.json.operation_id), (j) => j.status === 'IN_PROGRESS');
+      expect((await waitOperation(c, r.json.operation_id)).status).toBe('SUCCESS');
+      expect((await c.get(P.operation('nope'))).status).toBe(404);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('adds increments to the authorized amount; complete sets the amount', async () => {
