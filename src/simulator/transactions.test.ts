@@ -104,11 +104,13 @@ describe('outcome table', () => {
   });
 
   it('passes through IN_PROGRESS, and 54 waits there while 55 stays INITIATED', async () => {
+    // The read right after the request lands in INITIATED only with steps it cannot miss (150 ms).
+    const slow = await pairClient(slowSim);
+    const id = await start(slow, { amount: 1000 });
+    expect((await slow.get(P.status(id))).json.status).toBe('INITIATED');
+    await pollUntil(slow, P.status(id), (j) => j.status === 'IN_PROGRESS');
+    await waitFinal(slow, id);
     const c = await pairClient(t);
-    const id = await start(c, { amount: 1000 });
-    expect((await c.get(P.status(id))).json.status).toBe('INITIATED');
-    await pollUntil(c, P.status(id), (j) => j.status === 'IN_PROGRESS');
-    await waitFinal(c, id);
     const waiting = await start(c, { amount: 1054 });
     await pollUntil(c, P.status(waiting), (j) => j.status === 'IN_PROGRESS');
     await new Promise((r) => setTimeout(r, 100));
