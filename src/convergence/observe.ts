@@ -149,8 +149,8 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         // Any final webhook will do (one that disagrees is what the checks judge), unless polling's final
         // status changed after it was final: then the webhook of the change gets its own grace, as the
         // first final did (a service posts the change after it makes it; under load, later than the poll).
-        const now = polled.at(-1)!.status;
-        const awaited = changedAt === undefined ? webhookFinal() !== undefined : (o.webhooks?.() ?? []).some((w) => w.status === now);
+        const latest = polled.at(-1)!.status;
+        const awaited = changedAt === undefined ? webhookFinal() !== undefined : (o.webhooks?.() ?? []).some((w) => w.status === latest);
         const webhookSeen = !o.webhooksObservable || awaited || at - (changedAt ?? finalAt) >= (o.webhookGraceMs ?? Infinity) || (o.webhookWaitFutile?.() ?? false);
         if (settled && webhookSeen) break;
       }

@@ -2,14 +2,14 @@
  * The pact target (`run --target pact`): the scenario suites run against Pact mock servers instead of
  * a live service, in "stub mode". They hold every HTTP interaction of the consumer catalogue, a mock
  * server per operation (see startOperationMock); a request that no interaction declares is answered
- * 500 and fails the run. The mock is stateless, so
- * the catalogue keys its answers on the request (the amount's last two digits pick the outcome of
- * sandbox.md's table, each outcome has its own transaction id, each id its own status and slip) and
- * the run's pairing is the pact's provider state "a paired terminal", handed to the suites through a
- * throw-away vault holding the pact's fake example credentials. Status records are already final, so
- * a convergence ends at the first poll; amounts are not spread by seed (suites/_setup/steps: planFor,
- * baseAmount). A scenario that needs what a stateless mock cannot show (a sequence of states, timing,
- * races, retries, 409s) is skipped under the Pact mock, saying why (its scenario declares `needs: { stateful: true }`).
+ * 500 and fails the run. The mock is stateless, so the catalogue keys its answers on the request (the
+ * amount's last two digits pick the outcome of sandbox.md's table, each outcome has its own
+ * transaction id, each id its own status and slip) and the run's pairing is the pact's provider state
+ * "a paired terminal", handed to the suites through a throw-away vault holding the pact's fake example
+ * credentials. Status records are already final, so a convergence ends at the first poll; amounts are
+ * not spread by seed (suites/_setup/steps: planFor, baseAmount). A scenario that needs what a
+ * stateless mock cannot show (a sequence of states, timing, races, retries, 409s) is skipped under the
+ * Pact mock, saying why (its scenario declares `needs: { stateful: true }`).
  *
  * The suites reach the mock through its front (mock-front.ts), which posts the message pact's webhooks
  * about each id the mock creates, signed with the pact's test key, to the pairing's webhook URL: a
@@ -132,8 +132,9 @@ function missingRequests(port: number): { method: string; path: string }[] | und
  * the mock still misses (a request of the run that matched none is the mock's own mismatch, and fails
  * the session). Each request costs the mock CPU (matching against every interaction it holds: some
  * 100 ms for the whole catalogue's 830 regular expressions), so exercising all 126 again took 16 s of
- * every pact run when one mock held them; a full run leaves few. Method and path only: an interaction that shares them with a missing one is exercised again,
- * which costs a request and changes nothing; if the mock cannot say, every interaction is.
+ * every pact run when one mock held them; a full run leaves few. Method and path only: an interaction
+ * that shares them with a missing one is exercised again, which costs a request and changes nothing;
+ * if the mock cannot say, every interaction is.
  */
 export function unexercised(http: readonly HttpInteraction[], port: number): HttpInteraction[] {
   const missing = missingRequests(port);
