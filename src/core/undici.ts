@@ -22,16 +22,12 @@ Object.assign(Dispatcher.prototype, load('undici/lib/api/index.js') as object);
 export const Agent = load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent;
 /** undici's EnvHttpProxyAgent. */
 export const EnvHttpProxyAgent = load('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent;
-/** An Agent's options. */
-export type AgentOptions = Undici.Agent.Options;
-/** A dispatcher's answer to `request`. */
-export type ResponseData = Undici.Dispatcher.ResponseData;
 
 /**
  * `undici.request(url, options)` over an explicit dispatcher: the URL split into origin and path as
  * the entry point's `request` splits it.
  */
-export function requestWith(dispatcher: Undici.Dispatcher, url: string | URL, options: Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<ResponseData> {
+export function requestWith(dispatcher: Undici.Dispatcher, url: string | URL, options: Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Undici.Dispatcher.ResponseData> {
   const u = new URL(url);
   return dispatcher.request({ ...options, origin: u.origin, path: `${u.pathname}${u.search}` });
 }

@@ -37,7 +37,7 @@ async function fakeMock(answers: Record<string, { status: number; body: unknown 
 }
 
 async function front(mockUrl: string, webhookUrl: string, webhookKey: string = EXAMPLE.webhookKey): Promise<MockFront> {
-  const f = await startMockFront({ mockUrl, messages: webhookMessages(), webhookUrl, webhookKey });
+  const f = await startMockFront({ mockFor: () => mockUrl, messages: webhookMessages(), webhookUrl, webhookKey });
   stops.push(() => f.close());
   return f;
 }

@@ -23,10 +23,10 @@ import { type WebhookMessage, postedMessages } from './messages.ts';
 /** Options of {@link startMockFront}. */
 export interface MockFrontOptions {
   /**
-   * The Pact mock server's base URL, or, with a mock server per operation, the one that holds the
-   * interactions of a request's method and path (its query left off).
+   * The base URL of the Pact mock server that holds the interactions of a request's method and path
+   * (its query left off): the pact target has a mock server per operation.
    */
-  mockUrl: string | ((method: string, path: string) => string);
+  mockFor: (method: string, path: string) => string;
   /** The pact's webhook messages. */
   messages: readonly WebhookMessage[];
   /** Where the webhooks go: the pairing's webhook URL as this machine reaches it. */
@@ -69,8 +69,7 @@ function createdId(body: Buffer): string | undefined {
 
 /** Starts the front on loopback, any free port. */
 export async function startMockFront(o: MockFrontOptions): Promise<MockFront> {
-  const route = o.mockUrl;
-  const mockFor = (method: string, url: string) => (typeof route === 'string' ? route : route(method, url.split('?')[0]!)).replace(/\/+$/, '');
+  const mockFor = (method: string, url: string) => o.mockFor(method, url.split('?')[0]!).replace(/\/+$/, '');
   const log: { event: string; id: string; status: number | 'error' }[] = [];
   const pending = new Set<Promise<void>>();
 

@@ -5,24 +5,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { EXAMPLE, PACT_FILE_NAME } from '../names.ts';
 import { driveInteraction } from './consumer.ts';
 import { httpInteractions } from './interactions.ts';
 import { openPactTarget } from './mock-target.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'pcc-mock-target-'));
-  dirs.push(d);
-  return d;
-};
-
 test('each operation is answered by its own interactions, and a request of none fails the session', async () => {
-  const pactDir = tempDir();
+  const pactDir = mkdtempSync(join(tmpdir(), 'pcc-mock-target-'));
   const target = await openPactTarget({ pactDir, webhookListen: { host: '127.0.0.1', port: 0 } });
   let closed = false;
   try {
@@ -38,5 +28,6 @@ test('each operation is answered by its own interactions, and a request of none 
     expect(existsSync(join(pactDir, PACT_FILE_NAME))).toBe(false);
   } finally {
     if (!closed) await target.close({ discard: true });
+    rmSync(pactDir, { recursive: true, force: true });
   }
 }, 60_000);

@@ -234,7 +234,7 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
   let front: MockFront;
   try {
     listen = { host, port: options.webhookListen?.port || await freePort(host) };
-    front = await startMockFront({ mockUrl: routeByOperation(mocks, urls), messages, webhookUrl: slotUrl(loopbackBase(listen.host, listen.port), slot), webhookKey: EXAMPLE.webhookKey });
+    front = await startMockFront({ mockFor: routeByOperation(mocks, urls), messages, webhookUrl: slotUrl(loopbackBase(listen.host, listen.port), slot), webhookKey: EXAMPLE.webhookKey });
   } catch (e) {
     await stopAll();
     rmSync(work, { recursive: true, force: true });
