@@ -1,9 +1,10 @@
 /**
  * What a CI log shows, as CI runs it (no TTY, CI=true): a line per finished test with its capability,
  * no control characters, the final table with a re-run line per failure; under GitHub Actions, an
- * ::error annotation per failure and a job summary appended to $GITHUB_STEP_SUMMARY.
+ * ::error annotation per failure and a job summary appended to $GITHUB_STEP_SUMMARY; the module cache
+ * a CI cache can keep (PAYCONNECT_MODULE_CACHE).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './support/run-cli.ts';
@@ -41,5 +42,21 @@ describe('output in CI', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/^::/m);
     expect(r.stdout).toMatch(/^ {2}✓ config > /m);
+  }, 120_000);
+
+  it('the suites go through the module cache PAYCONNECT_MODULE_CACHE names; one it cannot write is a usage error', async () => {
+    const dir = tempDir();
+    const cache = join(dir, 'modules');
+    const r = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'reports')], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: cache } });
+    expect(r.code, r.stderr).toBe(0);
+    // Each entry ends in vitest's comment with its metadata (base64 JSON), the module's id among it.
+    const ids = readdirSync(cache).map((f) => readFileSync(join(cache, f), 'utf8').split('\n//# vitestCache=')[1] ?? '').map((b) => Buffer.from(b, 'base64').toString('utf8'));
+    expect(ids.some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
+
+    writeFileSync(join(dir, 'file'), '');
+    const bad = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'refused')], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: join(dir, 'file', 'x') } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^PCC_USAGE: PAYCONNECT_MODULE_CACHE=.*: the module cache's folder cannot be made or written\n {2}fix: .*PAYCONNECT_MODULE_CACHE=off$/m);
+    expect(existsSync(join(dir, 'refused'))).toBe(false);
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type NeedsContext, type ScenarioNeeds, unmetNeed } from '../suite/needs.ts';
 import { SCENARIO_META_KEY } from '../suite/scenario-declaration.ts';
 import { PACKAGE_ROOT } from './run-conformance.ts';
+import { moduleCacheOptions } from './module-cache.ts';
 
 const devNull = () => new Writable({ write: (_c, _e, cb) => cb() });
 
@@ -36,6 +37,7 @@ export async function collectTests(suites: readonly string[] = SUITE_NAMES, kind
   const vitest = await createVitest('test', {
     watch: false, config: false, root: PACKAGE_ROOT, include: suites.map((s) => `suites/${s}/**/*.suite.ts`), reporters: [],
     provide: { [RUN_CONTEXT_KEY]: ctx }, pool: 'forks', maxWorkers: 1, isolate: false, silent: true, passWithNoTests: true,
+    ...moduleCacheOptions(PACKAGE_ROOT),
   }, { logLevel: 'silent', server: { watch: null } }, { stdout: devNull(), stderr: devNull() });
   try {
     const { testModules } = await vitest.collect();

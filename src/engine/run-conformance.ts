@@ -44,6 +44,7 @@ import {
 } from '../report/index.ts';
 import { loadSigningKey, signReports } from '../attest/index.ts';
 import { confirmFailures, namePattern } from './confirm.ts';
+import { moduleCacheOptions } from './module-cache.ts';
 import { judgeRun, webhookObservationOf } from './judge-run.ts';
 import { TRANSCRIPT_FILE, assembleTranscript, summaryExtras, wholeRunCheckEvent } from '../transcript/index.ts';
 import { releaseRunPairings } from './release-run-pairings.ts';
@@ -280,6 +281,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   // Files named by --ca-file and --client-cert are read now: a wrong path stops the run before anything is written.
   const transport = loadTransport(config.transport);
   if (config.webhookTls) readDeliveryTls(config.webhookTls);
+  // So is a module cache folder PAYCONNECT_MODULE_CACHE names that this user cannot write.
+  const moduleCache = moduleCacheOptions(PACKAGE_ROOT);
   if (config.target.kind === 'url' && transport.verification === 'off') {
     io.stderr('warning: TLS certificates are not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): whatever answers is taken for the service, so the run cannot be certified; trust its CA with --ca-file instead\n');
   }
@@ -419,6 +422,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       passWithNoTests: false,
       silent: true,
       ...(RUNNING_BUILT ? { server: { deps: { external: [DIST_FILES] } } } : {}),
+      ...moduleCache,
     });
     const viteOverrides = { logLevel: 'silent' as const, server: { watch: null }, ...builtHarness() };
     let sequencer: typeof BaseSequencer = LongFirstSequencer;

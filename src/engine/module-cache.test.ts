@@ -1,0 +1,61 @@
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../config/testing.ts';
+import { collectTests } from './collect-tests.ts';
+import { moduleCacheOptions } from './module-cache.ts';
+
+const { dirWith, emptyDir } = useTempDirs();
+
+/** The module ids vitest's cache files in `dir` hold (each file ends in a comment with its metadata, base64 JSON). */
+function cachedIds(dir: string): string[] {
+  const marker = '\n//# vitestCache=';
+  return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).flatMap((f) => {
+    const text = readFileSync(join(dir, f), 'utf8');
+    const at = text.lastIndexOf(marker);
+    return at < 0 ? [] : [Buffer.from(text.slice(at + marker.length), 'base64').toString('utf8')];
+  });
+}
+
+describe('moduleCacheOptions', () => {
+  it('turns the cache on in the root\'s node_modules/.cache, making the folder', async () => {
+    const root = await emptyDir();
+    const options = moduleCacheOptions(root);
+    expect(options.experimental?.fsModuleCache).toBe(true);
+    expect(options.experimental?.fsModuleCachePath).toBe(join(root, 'node_modules', '.cache', 'payconnect-conformance', 'modules'));
+    expect(existsSync(options.experimental!.fsModuleCachePath)).toBe(true);
+  });
+
+  it('leaves it off where the folder cannot be made: runs transform as before', async () => {
+    const root = await dirWith({ node_modules: 'a file where the folder would go' });
+    expect(moduleCacheOptions(root)).toEqual({});
+  });
+
+  it('takes the folder PAYCONNECT_MODULE_CACHE names, or none when it says off', async () => {
+    const root = await emptyDir();
+    const named = join(root, 'ci-cache');
+    expect(moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: named }).experimental?.fsModuleCachePath).toBe(named);
+    expect(existsSync(named)).toBe(true);
+    expect(moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: 'off' })).toEqual({});
+    expect(existsSync(join(root, 'node_modules'))).toBe(false);
+  });
+
+  it('refuses a named folder it cannot write, saying how to fix it', async () => {
+    const root = await dirWith({ file: '' });
+    expect(() => moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: join(root, 'file', 'cache') }))
+      .toThrow(expect.objectContaining({ code: 'PCC_USAGE', hint: expect.stringContaining('PAYCONNECT_MODULE_CACHE=off') }));
+  });
+
+  it('is what the suites are collected through: the collected suite is in the cache afterwards', async () => {
+    const dir = join(await emptyDir(), 'modules');
+    const before = process.env.PAYCONNECT_MODULE_CACHE;
+    process.env.PAYCONNECT_MODULE_CACHE = dir;
+    try {
+      await collectTests(['config']);
+    } finally {
+      if (before === undefined) delete process.env.PAYCONNECT_MODULE_CACHE;
+      else process.env.PAYCONNECT_MODULE_CACHE = before;
+    }
+    expect(cachedIds(dir).some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,45 @@
+/**
+ * Where vitest keeps the suites' transformed modules between runs (its `experimental.fsModuleCache`).
+ * Without it every run's process loads Vite's transform pipeline (rolldown and its native binding)
+ * and transforms the suites again: a full sim run's largest process is about 90 MB bigger and spends
+ * over a CPU-second more. An entry is keyed by the file's content, its id and the resolve settings
+ * (the built harness's aliases among them), and written atomically, so runs at once share it safely.
+ *
+ * The folder is the package's own `node_modules/.cache/payconnect-conformance/modules` (a reinstall
+ * empties it); where that cannot be written (a read-only install), runs transform as before.
+ * `PAYCONNECT_MODULE_CACHE` names another folder (one a CI cache keeps), or `off`.
+ */
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ToolkitError } from '../core/index.ts';
+
+/** The environment variable naming the module cache's folder, or `off`. */
+export const MODULE_CACHE_ENV = 'PAYCONNECT_MODULE_CACHE';
+
+/** Makes `dir` and tells whether this process can write in it. */
+function writable(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The vitest options that turn the module cache on: in the folder `PAYCONNECT_MODULE_CACHE` names
+ * (a folder it names that cannot be written is a usage error), else in `root`'s cache folder when it
+ * can be written; none when it is `off` or the default folder cannot be written.
+ */
+export function moduleCacheOptions(root: string, env: NodeJS.ProcessEnv = process.env): { experimental?: { fsModuleCache: true; fsModuleCachePath: string } } {
+  const named = env[MODULE_CACHE_ENV]?.trim();
+  if (named === 'off') return {};
+  if (named) {
+    const dir = resolve(named);
+    if (!writable(dir)) throw new ToolkitError('PCC_USAGE', `${MODULE_CACHE_ENV}=${named}: the module cache's folder cannot be made or written`, `name a folder this user can write, or set ${MODULE_CACHE_ENV}=off`);
+    return { experimental: { fsModuleCache: true, fsModuleCachePath: dir } };
+  }
+  const dir = join(root, 'node_modules', '.cache', 'payconnect-conformance', 'modules');
+  return writable(dir) ? { experimental: { fsModuleCache: true, fsModuleCachePath: dir } } : {};
+}
