@@ -311,7 +311,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const suites: string[] = target.suites ?? config.suites;
   const startedAt = new Date().toISOString();
   let ledger: LedgerHub | undefined;
-  // The HTML report's generator, started as the tests start: its modules load while they mostly wait.
+  // The HTML report's generator, started once the first test has ended: its modules load while the
+  // tests mostly wait, not while the workers start (a second of CPU that slowed their start up).
   let warm: WarmAllure | undefined;
   // The workers' transcript files, assembled into transcript.jsonl.gz once the suites are done.
   const transcriptDir = stagingDirectory(join(config.reportsDir, TRANSCRIPT_FILE), 'transcript');
@@ -397,6 +398,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       onTestStart: (e) => events.onTestStart?.(e),
       onTest: (r) => {
         session?.add(r);
+        if (config.html && !warm) warm = warmAllure();
         events.onTest?.(r);
       },
       onSuiteEnd: (e) => events.onSuiteEnd?.(e),
@@ -449,7 +451,6 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       }
     }
     session = startSession();
-    if (config.html) warm = warmAllure();
     let confirmed: { tests: number; runs: number } = { tests: 0, runs: 0 };
     // The suites, then (--confirm) the failed tests again; the block keeps its vitest instances to itself.
     {
