@@ -10,6 +10,24 @@ describe('Redactor', () => {
     expect(r.redactText('x abcdefgh y abcd z ok')).toBe(`x ${REDACTED} y ${REDACTED} z ok`);
   });
 
+  it('redacts each of many secrets learned one at a time, longest first even when learned after a shorter one', () => {
+    const r = new Redactor();
+    const tokens = Array.from({ length: 200 }, (_, i) => `tok-${i.toString(36).padStart(4, '0')}-${'x'.repeat(i % 7)}z`);
+    for (const [i, t] of tokens.entries()) {
+      r.register(t);
+      // Redacted from the record that revealed it on, whether or not the pattern was built since.
+      expect(r.redactText(`a ${t} b ${tokens[i >> 1]}`)).toBe(`a ${REDACTED} b ${REDACTED}`);
+    }
+    expect(r.redactText(tokens.join(','))).toBe(tokens.map(() => REDACTED).join(','));
+    // A secret holding a known one, learned after it: the whole of it goes, no tail left.
+    r.register('tok-0000-z');
+    r.register('tok-0000-z-and-more');
+    expect(r.redactText('[tok-0000-z-and-more] [tok-0000-z]')).toBe(`[${REDACTED}] [${REDACTED}]`);
+    // A secret found in the marker itself does not garble what was replaced.
+    r.register('DACT');
+    expect(r.redactText('tok-0001-xz DACT')).toBe(`${REDACTED} ${REDACTED}`);
+  });
+
   it('also finds a secret in its JSON-escaped form', () => {
     const secret = 'pa"ss\\word';
     const r = new Redactor([secret]);

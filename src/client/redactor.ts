@@ -25,8 +25,13 @@ export interface RedactorOptions {
 /** A growing set of secrets and the functions that scrub them. */
 export class Redactor {
   readonly #secrets = new Set<string>();
-  /** Every secret in one alternation, longest first; rebuilt only when a secret is added. */
+  /** The secrets of {@link #pattern}'s last build in one alternation, longest first. */
   #pattern: RegExp | undefined;
+  /**
+   * Secrets added since that build, each neither part of another secret nor holding one (so the order
+   * they are replaced in does not matter), replaced one by one until the next build.
+   */
+  #pending: string[] = [];
   readonly #fields: Set<string>;
   readonly #fieldPattern: RegExp;
   readonly #minLength: number;
@@ -47,19 +52,34 @@ export class Redactor {
 
   /** Adds secret values (non-strings and too-short strings are ignored), also in JSON-escaped form. */
   register(...values: unknown[]): void {
-    const before = this.#secrets.size;
     for (const value of values) {
       if (typeof value !== 'string' || value.length < this.#minLength || value === REDACTED) continue;
-      this.#secrets.add(value);
-      this.#secrets.add(JSON.stringify(value).slice(1, -1));
+      this.#add(value);
+      this.#add(JSON.stringify(value).slice(1, -1));
     }
-    // Learning happens on every record (the same token again and again): only a new secret costs a
-    // rebuild. One pass of one pattern over a string, instead of a split and join per secret, keeps
-    // a worker's redaction from growing with every secret it has seen.
-    if (this.#secrets.size !== before) {
-      const longestFirst = [...this.#secrets].sort((a, b) => b.length - a.length);
-      this.#pattern = new RegExp(longestFirst.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
-    }
+  }
+
+  /**
+   * Learning happens on every record (the same token again and again): only a new secret costs
+   * anything. One pass of one pattern over a string, instead of a split and join per secret, keeps a
+   * worker's redaction from growing with every secret it has seen; but compiling that pattern again
+   * for every new token grew with their square (a second of CPU for 300 tokens). So a new secret waits
+   * in {@link #pending} until they are a quarter of those built in, unless it overlaps another secret:
+   * then the longest must go first, which only the one pattern does.
+   */
+  #add(secret: string): void {
+    if (this.#secrets.has(secret)) return;
+    // The marker counts as known: a pending secret must not be found again in what was replaced.
+    const overlaps = [REDACTED, ...this.#secrets].some((known) => known.includes(secret) || secret.includes(known));
+    this.#secrets.add(secret);
+    this.#pending.push(secret);
+    if (overlaps || this.#pending.length > Math.max(8, (this.#secrets.size - this.#pending.length) / 4)) this.#build();
+  }
+
+  #build(): void {
+    const longestFirst = [...this.#secrets].sort((a, b) => b.length - a.length);
+    this.#pattern = new RegExp(longestFirst.map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+    this.#pending = [];
   }
 
   /** Registers the values of the secret fields found anywhere in a parsed JSON value. */
@@ -86,8 +106,11 @@ export class Redactor {
 
   /** `text` with every known secret and every `"secret_field": "..."` value replaced by `[REDACTED]`. */
   redactText(text: string): string {
-    const out = text.replace(this.#fieldPattern, `$1${REDACTED}$3`);
-    return this.#pattern && out.length >= this.#minLength ? out.replace(this.#pattern, REDACTED) : out;
+    let out = text.replace(this.#fieldPattern, `$1${REDACTED}$3`);
+    if (out.length < this.#minLength) return out;
+    if (this.#pattern) out = out.replace(this.#pattern, REDACTED);
+    for (const secret of this.#pending) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    return out;
   }
 
   /** A deep copy of `value`: secret fields (when not null) redacted, every string scrubbed. */
