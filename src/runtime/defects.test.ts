@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../core/index.ts';
-import { DefectLedger, SYSTEMIC_AFTER } from './defects.ts';
+import { DefectLedger, type LedgerNews, SYSTEMIC_AFTER } from './defects.ts';
 
 const finding = (over: Partial<Finding> = {}): Finding => ({ check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: 'transaction 6f0c2b1e-8d4e-4c43-9a55-0d9f1e2b3c4d still IN_PROGRESS after 5000 ms', ...over });
 
@@ -51,6 +51,30 @@ describe('DefectLedger', () => {
     l.waited('webhook-valid', undefined);
     expect(l.waited('webhook-valid', root)).toBe(false);
     expect(l.blocker('webhook-valid')).toBeUndefined();
+  });
+
+  it('tells the hub of a wait that ended well only while the run counts misses of its kind', () => {
+    const l = new DefectLedger();
+    const told: LedgerNews[] = [];
+    l.connect((news) => told.push(news));
+    // A clean run: no news per request.
+    l.waited('answer', undefined);
+    l.waited('webhook-valid', undefined);
+    expect(told).toEqual([]);
+    // Another worker's miss is counted: this one's good waits of that kind are news now.
+    l.absorb({ kind: 'misses', wait: 'webhook-valid', counted: true });
+    l.waited('webhook-valid', undefined);
+    l.waited('answer', undefined);
+    expect(told).toEqual([{ kind: 'waited', wait: 'webhook-valid' }]);
+    // Counting starts again: silent again.
+    l.absorb({ kind: 'misses', wait: 'webhook-valid', counted: false });
+    l.waited('webhook-valid', undefined);
+    expect(told).toHaveLength(1);
+    // Its own miss is counted at once, before the hub says so.
+    const root = { ...finding(), test: 'a' };
+    l.waited('transaction-final', root);
+    l.waited('transaction-final', undefined);
+    expect(told.slice(1)).toEqual([{ kind: 'waited', wait: 'transaction-final', missed: root }, { kind: 'waited', wait: 'transaction-final' }]);
   });
 
   it('blocks a named need', () => {

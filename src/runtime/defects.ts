@@ -31,17 +31,25 @@ export interface DefectRecord {
 
 /**
  * What ledgers tell each other through the run's hub: a defect's root (new, or now reported), how a
- * wait ended (worker to hub), a kind of wait the run found futile (hub to workers).
+ * wait ended (worker to hub), a kind of wait the run found futile (hub to workers), and whether the
+ * run counts misses of a kind of wait (hub to workers: only then does a wait that ended well matter
+ * to the hub, which it tells to forget them).
  */
 export type LedgerNews =
   | { kind: 'root'; key: string; root: RootCause; reported: boolean }
   | { kind: 'waited'; wait: WaitKind; missed?: RootCause }
-  | { kind: 'systemic'; key: WaitKind; root: RootCause };
+  | { kind: 'systemic'; key: WaitKind; root: RootCause }
+  | { kind: 'misses'; wait: WaitKind; counted: boolean };
 
 export class DefectLedger {
   readonly #defects = new Map<string, DefectRecord>();
   readonly #misses = new Map<WaitKind, { count: number; root?: RootCause }>();
   readonly #systemic = new Map<string, RootCause>();
+  /**
+   * The kinds of wait whose misses the run's hub counts: a wait of these that ends well is told, so
+   * the count starts again. Others end well unsaid: a clean run sends the hub no news per request.
+   */
+  readonly #counted = new Set<WaitKind>();
   #tell?: (news: LedgerNews) => void;
 
   /** Sends this ledger's news to `tell` from now on (the run's hub); undefined keeps it to itself. */
@@ -54,6 +62,11 @@ export class DefectLedger {
    * kind of wait found futile elsewhere is futile here. True when it changed what this ledger knows.
    */
   absorb(news: LedgerNews): boolean {
+    if (news.kind === 'misses') {
+      if (news.counted) this.#counted.add(news.wait);
+      else this.#counted.delete(news.wait);
+      return false;
+    }
     if (news.kind === 'systemic') {
       if (this.#systemic.has(news.key)) return false;
       this.#systemic.set(news.key, news.root);
@@ -111,7 +124,11 @@ export class DefectLedger {
 
   /** Records the outcome of a wait; a miss carries the finding that explains it. True when now systemic. */
   waited(kind: WaitKind, missed: RootCause | undefined): boolean {
-    this.#tell?.({ kind: 'waited', wait: kind, ...(missed ? { missed } : {}) });
+    if (missed) {
+      this.#tell?.({ kind: 'waited', wait: kind, missed });
+      // The hub counts this kind from now on (its news saying so may still be on the way).
+      this.#counted.add(kind);
+    } else if (this.#counted.has(kind)) this.#tell?.({ kind: 'waited', wait: kind });
     if (!missed) {
       if (!this.#systemic.has(kind)) this.#misses.delete(kind);
       return false;
@@ -125,6 +142,11 @@ export class DefectLedger {
       return true;
     }
     return false;
+  }
+
+  /** How many misses in a row of `kind` this ledger counts (0 once one ended well). */
+  misses(kind: WaitKind): number {
+    return this.#misses.get(kind)?.count ?? 0;
   }
 
   /** The root cause a kind of wait or a named need is blocked by, if any. */

@@ -1,8 +1,9 @@
 /**
  * One defect ledger per run, not one per worker. Each worker keeps its DefectLedger (its API stays
  * synchronous: a scope asks it before every wait) and tells the run's hub, in the main process, what
- * it filed and how its waits ended; the hub keeps the run's count and tells every worker when a defect
- * has its root and when a kind of wait has become futile. So a systemic defect is filed once per run,
+ * it filed and how its waits ended (a wait that ended well only while the hub counts misses of its
+ * kind, which it says); the hub keeps the run's count and tells every worker when a defect has its root
+ * and when a kind of wait has become futile. So a systemic defect is filed once per run,
  * with the tests it touched as repeats, and two missed waits anywhere end that kind of wait everywhere,
  * instead of every worker learning each futile wait again.
  *
@@ -59,7 +60,11 @@ export async function startLedgerHub(): Promise<LedgerHub> {
         if (ledger.absorb(m)) broadcast(m);
         return;
       }
+      const before = ledger.misses(m.wait);
       if (ledger.waited(m.wait, m.missed)) broadcast({ kind: 'systemic', key: m.wait, root: ledger.blocker(m.wait)! });
+      // Workers tell the waits that end well only while the run counts misses of their kind.
+      const after = ledger.misses(m.wait);
+      if ((before === 0) !== (after === 0)) broadcast({ kind: 'misses', wait: m.wait, counted: after > 0 });
     });
   });
   await new Promise<void>((resolve, reject) => {
