@@ -124,15 +124,14 @@ export class DefectLedger {
 
   /** Records the outcome of a wait; a miss carries the finding that explains it. True when now systemic. */
   waited(kind: WaitKind, missed: RootCause | undefined): boolean {
-    if (missed) {
-      this.#tell?.({ kind: 'waited', wait: kind, missed });
-      // The hub counts this kind from now on (its news saying so may still be on the way).
-      this.#counted.add(kind);
-    } else if (this.#counted.has(kind)) this.#tell?.({ kind: 'waited', wait: kind });
     if (!missed) {
+      if (this.#counted.has(kind)) this.#tell?.({ kind: 'waited', wait: kind });
       if (!this.#systemic.has(kind)) this.#misses.delete(kind);
       return false;
     }
+    this.#tell?.({ kind: 'waited', wait: kind, missed });
+    // The hub counts this kind from now on (its news saying so may still be on the way).
+    this.#counted.add(kind);
     const m = this.#misses.get(kind) ?? { count: 0 };
     m.count++;
     m.root ??= missed;
