@@ -4,9 +4,10 @@
  * ::error annotation per failure and a job summary appended to $GITHUB_STEP_SUMMARY; the module cache
  * a CI cache can keep (PAYCONNECT_MODULE_CACHE).
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cachedModuleMetadata } from '../src/engine/testing.ts';
 import { runCli, tempDir } from './support/run-cli.ts';
 
 describe('output in CI', () => {
@@ -49,9 +50,7 @@ describe('output in CI', () => {
     const cache = join(dir, 'modules');
     const r = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'reports')], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: cache } });
     expect(r.code, r.stderr).toBe(0);
-    // Each entry ends in vitest's comment with its metadata (base64 JSON), the module's id among it.
-    const ids = readdirSync(cache).map((f) => readFileSync(join(cache, f), 'utf8').split('\n//# vitestCache=')[1] ?? '').map((b) => Buffer.from(b, 'base64').toString('utf8'));
-    expect(ids.some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
+    expect(cachedModuleMetadata(cache).some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
 
     writeFileSync(join(dir, 'file'), '');
     const bad = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'refused')], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: join(dir, 'file', 'x') } });

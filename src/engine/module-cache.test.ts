@@ -1,21 +1,12 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../config/testing.ts';
 import { collectTests } from './collect-tests.ts';
 import { moduleCacheOptions } from './module-cache.ts';
+import { cachedModuleMetadata } from './testing.ts';
 
 const { dirWith, emptyDir } = useTempDirs();
-
-/** The module ids vitest's cache files in `dir` hold (each file ends in a comment with its metadata, base64 JSON). */
-function cachedIds(dir: string): string[] {
-  const marker = '\n//# vitestCache=';
-  return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).flatMap((f) => {
-    const text = readFileSync(join(dir, f), 'utf8');
-    const at = text.lastIndexOf(marker);
-    return at < 0 ? [] : [Buffer.from(text.slice(at + marker.length), 'base64').toString('utf8')];
-  });
-}
 
 describe('moduleCacheOptions', () => {
   it('turns the cache on in the root\'s node_modules/.cache, making the folder', async () => {
@@ -56,6 +47,6 @@ describe('moduleCacheOptions', () => {
       if (before === undefined) delete process.env.PAYCONNECT_MODULE_CACHE;
       else process.env.PAYCONNECT_MODULE_CACHE = before;
     }
-    expect(cachedIds(dir).some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
+    expect(cachedModuleMetadata(dir).some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
   }, 60_000);
 });
