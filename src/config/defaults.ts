@@ -49,16 +49,16 @@ export const DEFAULTS = Object.freeze({
   /**
    * Terminals used at once (each a pairing, a test at a time on it) where new pairings can be had,
    * against a URL: the tests mostly wait for the service's terminal steps, so terminals pay off beyond
-   * the cores. They are driven by one worker per core at most (engine workersFor), each running a
-   * test on each of its terminals at once.
+   * the cores. They are driven by one worker per four suite files and one more than the cores at most
+   * (engine workersFor), each running a test on each of its terminals at once.
    * @default 8
    */
   terminals: 8,
   /**
-   * The same against the embedded simulator, whose terminals cost only a pairing: the run is bound by
-   * CPU, which the workers (about a CPU-second each to start) and not the terminals cost. Measured on
-   * 2 cores (HTML included, two workers): 8 terminals 15.0-15.2 s, 4 terminals 16.3-16.7 s, both
-   * about 18 CPU-s; one worker per terminal took 16.8 s and 22.9 CPU-s with 4.
+   * The same against the embedded simulator, whose terminals cost only a pairing: the workers (a
+   * start each) and not the terminals cost CPU. Measured on 2 cores (HTML included, two workers):
+   * 8 terminals 15.0-15.2 s, 4 terminals 16.3-16.7 s, both about 18 CPU-s; one worker per terminal
+   * took 16.8 s and 22.9 CPU-s with 4.
    * @default 8
    */
   terminalsSim: 8,

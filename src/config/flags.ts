@@ -71,7 +71,7 @@ const TABLE = [
     description: `Property and stateful runs (quick = ${DEFAULTS.runsPresets.quick}, thorough = ${DEFAULTS.runsPresets.thorough})`,
     defaultText: DEFAULTS.runs },
   { name: 'terminals', key: 'terminals', type: 'string', placeholder: '<n>', group: 'run',
-    description: 'Terminals used at once, one pairing and one test at a time each, on one worker per core at most (where OTPs can be minted; else one)',
+    description: 'Terminals used at once, one pairing and one test at a time each, on one worker per four suite files and one more than the cores at most (where OTPs can be minted; else one)',
     defaultText: `${DEFAULTS.terminalsSim} with sim, ${DEFAULTS.terminals} otherwise (${DEFAULTS.terminalsOneCore} on a one-core machine)` },
   { name: 'shard', key: 'shard', type: 'string', placeholder: '<i/n>', group: 'run',
     description: 'Run the i-th of n parts of the test files (CI shards); merge the reports with merge-reports' },

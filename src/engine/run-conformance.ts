@@ -135,13 +135,19 @@ export function terminalsFor(config: ResolvedConfig, target: Pick<Target, 'mintO
 const FILES_PER_WORKER = 4;
 
 /**
- * How many vitest workers drive `terminals`: one per core at most, and one per {@link FILES_PER_WORKER}
- * suite files (vitest hands a worker whole files). A worker's tests mostly wait on their terminals, so
- * one worker drives several, a test on each at once (its lanes), instead of a process per terminal:
- * each costs about a CPU-second to start and competes for the cores.
+ * How many vitest workers drive `terminals`: one per {@link FILES_PER_WORKER} suite files (vitest
+ * hands a worker whole files), and on a machine of several cores one more than the cores at most. A
+ * worker's tests mostly wait on their terminals, so one worker drives several, a test on each at once
+ * (its lanes), instead of a process per terminal: each costs a start and competes for the cores. But
+ * a worker runs one file at a time, and a file's lanes idle while a few of its tests wait on the
+ * clock (the token renewal holds its worker 3.2 s alone): the workers are bound by their files, not
+ * the cores. Measured on 2 cores, a full sim run (8 terminals, HTML included) keeps 0.8 of them busy
+ * with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for 0.3 CPU-s more, a URL run 22-26 s to
+ * 19-25 s, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more). One core keeps its one worker, a
+ * thread of the run's process ({@link poolFor}).
  */
 export function workersFor(terminals: number, files: number, cores: number = availableParallelism()): number {
-  return Math.max(1, Math.min(terminals, cores, Math.ceil(files / FILES_PER_WORKER)));
+  return Math.max(1, Math.min(terminals, cores > 1 ? cores + 1 : 1, Math.ceil(files / FILES_PER_WORKER)));
 }
 
 /**

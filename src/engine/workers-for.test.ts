@@ -29,8 +29,9 @@ describe('terminalsFor', () => {
 });
 
 describe('workersFor', () => {
-  it('drives the terminals on one worker per core at most, never more workers than terminals', () => {
-    expect(workersFor(8, 16, 2)).toBe(2);
+  it('drives the terminals on one worker more than the cores at most, one on one core, never more workers than terminals', () => {
+    expect(workersFor(8, 16, 2)).toBe(3);
+    expect(workersFor(8, 32, 4)).toBe(5);
     expect(workersFor(4, 16, 8)).toBe(4);
     expect(workersFor(1, 16, 4)).toBe(1);
     expect(workersFor(3, 16, 1)).toBe(1);
