@@ -142,7 +142,7 @@ const FILES_PER_WORKER = 4;
  * a worker runs one file at a time, and a file's lanes idle while a few of its tests wait on the
  * clock (the token renewal holds its worker 3.2 s alone): the workers are bound by their files, not
  * the cores. Measured on 2 cores, a full sim run (8 terminals, HTML included) keeps 0.8 of them busy
- * with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for 0.3 CPU-s more, a URL run 22-26 s to
+ * with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for 0.2-0.5 CPU-s more, a URL run 22-26 s to
  * 19-25 s, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more). One core keeps its one worker, a
  * thread of the run's process ({@link poolFor}).
  */
