@@ -2,13 +2,16 @@
  * What a CI log shows, as CI runs it (no TTY, CI=true): a line per finished test with its capability,
  * no control characters, the final table with a re-run line per failure; under GitHub Actions, an
  * ::error annotation per failure and a job summary appended to $GITHUB_STEP_SUMMARY; the module cache
- * a CI cache can keep (PAYCONNECT_MODULE_CACHE).
+ * a CI cache can keep (PAYCONNECT_MODULE_CACHE), which the build's collection of the suites fills for
+ * the first run.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cachedModuleMetadata } from '../src/engine/testing.ts';
-import { runCli, tempDir } from './support/run-cli.ts';
+import { ROOT, runCli, tempDir } from './support/run-cli.ts';
 
 describe('output in CI', () => {
   it('a failing run under GitHub Actions: test lines, annotations, re-run line and job summary', async () => {
@@ -57,5 +60,28 @@ describe('output in CI', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^PCC_USAGE: PAYCONNECT_MODULE_CACHE=.*: the module cache's folder cannot be made or written\n {2}fix: .*PAYCONNECT_MODULE_CACHE=off$/m);
     expect(existsSync(join(dir, 'refused'))).toBe(false);
+  }, 120_000);
+
+  it('the build\'s collection of the suites fills the module cache with what a run reads: the first run transforms nothing', async () => {
+    const cache = join(tempDir(), 'modules');
+    // Neither `npm run build` nor a user's shell sets NODE_ENV, which is part of every cache key.
+    const env = { ...process.env, PAYCONNECT_MODULE_CACHE: cache, NODE_ENV: undefined, VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined, NODE_OPTIONS: undefined };
+    // What the build does (scripts/build.mjs: writeTestIndex), from the build the command runs (else the sources, as bin/ does).
+    const collect = `
+      import { readFileSync } from 'node:fs';
+      import { STAMP_FILE, sourceStamp } from './bin/source-stamp.js';
+      let fresh = false;
+      try { fresh = readFileSync(STAMP_FILE, 'utf8').trim() === sourceStamp('.'); } catch {}
+      if (!fresh) (await import('tsx/esm/api')).register();
+      const { collectTestNames } = await import(fresh ? './dist/engine/collect-tests.js' : './src/engine/collect-tests.ts');
+      console.log((await collectTestNames(['config'])).length);`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', collect], { cwd: ROOT, env });
+    expect(Number(stdout.trim())).toBeGreaterThan(0);
+    const collected = readdirSync(cache).sort();
+    expect(cachedModuleMetadata(cache).some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
+
+    const r = await runCli(['run', '--no-html', '--suite', 'config'], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: cache, NODE_ENV: undefined } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(cache).sort()).toEqual(collected);
   }, 120_000);
 });

@@ -12,7 +12,8 @@ import { RUN_CONTEXT_KEY, type RunContext } from '../runtime/index.ts';
 import { type NeedsContext, type ScenarioNeeds, unmetNeed } from '../suite/needs.ts';
 import { SCENARIO_META_KEY } from '../suite/scenario-declaration.ts';
 import { PACKAGE_ROOT } from './run-conformance.ts';
-import { moduleCacheOptions } from './module-cache.ts';
+import { moduleCacheOptions, nodeEnvAsVitestStarts } from './module-cache.ts';
+import { harnessLoading } from './built-harness.ts';
 
 const devNull = () => new Writable({ write: (_c, _e, cb) => cb() });
 
@@ -34,11 +35,14 @@ export async function collectTests(suites: readonly string[] = SUITE_NAMES, kind
     deadlineMs: 1500, settleMs: 80, webhookGraceMs: 1000, seed: 1, runs: 1, vaultPath: '', otps: [], mintOtps: false,
     webhookListen: { host: '127.0.0.1', port: 0 }, maxAmount: 100, timeoutMs: 10_000, transport: {}, workers: 1, vaultPairings: [], sandbox: true,
   };
+  const loading = harnessLoading(PACKAGE_ROOT);
+  nodeEnvAsVitestStarts();
   const vitest = await createVitest('test', {
     watch: false, config: false, root: PACKAGE_ROOT, include: suites.map((s) => `suites/${s}/**/*.suite.ts`), reporters: [],
     provide: { [RUN_CONTEXT_KEY]: ctx }, pool: 'forks', maxWorkers: 1, isolate: false, silent: true, passWithNoTests: true,
-    ...moduleCacheOptions(PACKAGE_ROOT),
-  }, { logLevel: 'silent', server: { watch: null } }, { stdout: devNull(), stderr: devNull() });
+    // Loaded as a run loads them: the same module-cache entries (built-harness.ts).
+    ...moduleCacheOptions(PACKAGE_ROOT), ...loading.test,
+  }, { logLevel: 'silent', server: { watch: null }, ...loading.vite }, { stdout: devNull(), stderr: devNull() });
   try {
     const { testModules } = await vitest.collect();
     const byName = new Map<string, DeclaredTest>();

@@ -44,7 +44,8 @@ import {
 } from '../report/index.ts';
 import { loadSigningKey, signReports } from '../attest/index.ts';
 import { confirmFailures, namePattern } from './confirm.ts';
-import { moduleCacheOptions } from './module-cache.ts';
+import { moduleCacheOptions, nodeEnvAsVitestStarts } from './module-cache.ts';
+import { harnessLoading } from './built-harness.ts';
 import { judgeRun, webhookObservationOf } from './judge-run.ts';
 import { TRANSCRIPT_FILE, assembleTranscript, summaryExtras, wholeRunCheckEvent } from '../transcript/index.ts';
 import { releaseRunPairings } from './release-run-pairings.ts';
@@ -173,24 +174,6 @@ function suiteFileCount(suites: readonly string[], shard: { count: number } | un
   return Math.ceil(files / (shard?.count ?? 1));
 }
 
-/** Whether this engine runs built (dist/, JavaScript) rather than from its TypeScript sources. */
-const RUNNING_BUILT = import.meta.url.endsWith('.js');
-
-/** This package's built files (loaded by Node itself in the workers, never transformed). */
-const DIST_FILES = new RegExp(`^${join(PACKAGE_ROOT, 'dist').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\/]`);
-
-/**
- * Running built, the workers load the harness the suites import (src/index.ts) from the same build,
- * natively, instead of transforming some 300 TypeScript modules in every worker: the suites and
- * their setup stay TypeScript.
- */
-function builtHarness(): { resolve?: { alias: { find: RegExp; replacement: string }[] } } {
-  if (!RUNNING_BUILT) return {};
-  // Aliases match the import as written: the suites reach the harness only through the package's
-  // entry points, (../)+src/index.ts and (../)+src/suite.ts (the suite runtime).
-  return { resolve: { alias: [{ find: /^(?:\.\.\/)+src\/(index|suite)\.ts$/, replacement: join(PACKAGE_ROOT, 'dist', '$1.js') }] } };
-}
-
 /**
  * The suite files that run longest, by what they do (model-based sequences, valid bodies that start
  * real transactions). Started first, they do not end a pooled run alone; vitest's own order (its
@@ -229,6 +212,7 @@ function inFileOrder(order: readonly string[]): typeof BaseSequencer {
  * listed in `skipped` with its reason.
  */
 async function collectOperatorSteps(options: Parameters<typeof createVitest>[1], viteOverrides: Parameters<typeof createVitest>[2], needs: NeedsContext): Promise<{ steps: PlanStep[]; skipped: { test: string; reason: string }[] }> {
+  nodeEnvAsVitestStarts();
   const vitest = await createVitest('test', { ...options, reporters: [] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
   try {
     const { testModules } = await vitest.collect();
@@ -289,6 +273,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   if (config.webhookTls) readDeliveryTls(config.webhookTls);
   // So is a module cache folder PAYCONNECT_MODULE_CACHE names that this user cannot write.
   const moduleCache = moduleCacheOptions(PACKAGE_ROOT);
+  const loading = harnessLoading(PACKAGE_ROOT);
   if (config.target.kind === 'url' && transport.verification === 'off') {
     io.stderr('warning: TLS certificates are not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): whatever answers is taken for the service, so the run cannot be certified; trust its CA with --ca-file instead\n');
   }
@@ -429,10 +414,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       hookTimeout: perTest,
       passWithNoTests: false,
       silent: true,
-      ...(RUNNING_BUILT ? { server: { deps: { external: [DIST_FILES] } } } : {}),
+      ...loading.test,
       ...moduleCache,
     });
-    const viteOverrides = { logLevel: 'silent' as const, server: { watch: null }, ...builtHarness() };
+    const viteOverrides = { logLevel: 'silent' as const, server: { watch: null }, ...loading.vite };
     let sequencer: typeof BaseSequencer = LongFirstSequencer;
     if (config.terminal === 'manual') {
       const { steps, skipped } = await collectOperatorSteps(options(sequencer), viteOverrides, ctx);
