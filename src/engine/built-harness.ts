@@ -1,9 +1,9 @@
 /**
  * How the suites reach the harness they import, one way for a run and for a collection of the suites
- * (collect-tests.ts): both then read and fill the same module-cache entries (module-cache.ts keys an
- * entry by the resolve settings too), so the build's collection, writing dist/test-index.json, leaves
- * every suite module a run transforms in the cache, and the first run after an install is no bigger
- * than the next ones.
+ * (collect-tests.ts): both then read and fill the same module-cache entries (module-cache.ts; vitest
+ * keys an entry by the resolve settings too), so the build's collection, writing
+ * dist/test-index.json, leaves every suite module a run transforms in the cache, and the first run
+ * after a build is no bigger than the next ones.
  */
 import { join } from 'node:path';
 
