@@ -27,3 +27,12 @@ export function sourceStamp(root) {
 
 /** The stamp file the build writes. */
 export const STAMP_FILE = 'dist/.source-stamp';
+
+/** Whether dist/ under `root` was built from the sources as they are. */
+export function builtIsFresh(root) {
+  try {
+    return readFileSync(join(root, STAMP_FILE), 'utf8').trim() === sourceStamp(root);
+  } catch {
+    return false;
+  }
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cachedModuleMetadata } from '../src/engine/testing.ts';
-import { ROOT, runCli, tempDir } from './support/run-cli.ts';
+import { ROOT, childEnv, runCli, tempDir } from './support/run-cli.ts';
 
 describe('output in CI', () => {
   it('a failing run under GitHub Actions: test lines, annotations, re-run line and job summary', async () => {
@@ -65,13 +65,11 @@ describe('output in CI', () => {
   it('the build\'s collection of the suites fills the module cache with what a run reads: the first run transforms nothing', async () => {
     const cache = join(tempDir(), 'modules');
     // Neither `npm run build` nor a user's shell sets NODE_ENV, which is part of every cache key.
-    const env = { ...process.env, PAYCONNECT_MODULE_CACHE: cache, NODE_ENV: undefined, VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined, NODE_OPTIONS: undefined };
+    const env = childEnv({ PAYCONNECT_MODULE_CACHE: cache, NODE_ENV: undefined });
     // What the build does (scripts/build.mjs: writeTestIndex), from the build the command runs (else the sources, as bin/ does).
     const collect = `
-      import { readFileSync } from 'node:fs';
-      import { STAMP_FILE, sourceStamp } from './bin/source-stamp.js';
-      let fresh = false;
-      try { fresh = readFileSync(STAMP_FILE, 'utf8').trim() === sourceStamp('.'); } catch {}
+      import { builtIsFresh } from './bin/source-stamp.js';
+      const fresh = builtIsFresh('.');
       if (!fresh) (await import('tsx/esm/api')).register();
       const { collectTestNames } = await import(fresh ? './dist/engine/collect-tests.js' : './src/engine/collect-tests.ts');
       console.log((await collectTestNames(['config'])).length);`;

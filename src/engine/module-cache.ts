@@ -2,8 +2,9 @@
  * Where vitest keeps the suites' transformed modules between runs (its `experimental.fsModuleCache`).
  * Without it every run's process loads Vite's transform pipeline (rolldown and its native binding)
  * and transforms the suites again: a full sim run's largest process is about 90 MB bigger and spends
- * over a CPU-second more. An entry is keyed by the file's content, its id and the resolve settings
- * (the built harness's aliases among them), and written atomically, so runs at once share it safely.
+ * over a CPU-second more. An entry is keyed by the file's content, its id, the resolve settings (the
+ * built harness's aliases among them) and NODE_ENV, and written atomically, so runs at once share it
+ * safely.
  *
  * The folder is the package's own `node_modules/.cache/payconnect-conformance/modules` (a reinstall
  * empties it); where that cannot be written (a read-only install), runs transform as before.

@@ -43,6 +43,11 @@ export function tempDir(prefix = 'pcc-test-'): string {
   return dir;
 }
 
+/** The environment of a child the tests start as a user would: this one's, without vitest's own, and `env` over it. */
+export function childEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined, NODE_OPTIONS: undefined, ...env };
+}
+
 /**
  * `payconnect-conformance <args>`; for `run`, `--reports` defaults to a fresh temp folder and the
  * summary is read back. The child is killed if it outlives `timeoutMs`.
@@ -54,7 +59,7 @@ export function runCli(args: string[], opts: { env?: NodeJS.ProcessEnv; timeoutM
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...full], {
       cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, VITEST: undefined, VITEST_WORKER_ID: undefined, VITEST_POOL_ID: undefined, NODE_OPTIONS: undefined, ...opts.env },
+      env: childEnv(opts.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
