@@ -36,12 +36,13 @@ export async function collectTests(suites: readonly string[] = SUITE_NAMES, kind
     webhookListen: { host: '127.0.0.1', port: 0 }, maxAmount: 100, timeoutMs: 10_000, transport: {}, workers: 1, vaultPairings: [], sandbox: true,
   };
   const loading = harnessLoading(PACKAGE_ROOT);
+  const moduleCache = await moduleCacheOptions(PACKAGE_ROOT);
   nodeEnvAsVitestStarts();
   const vitest = await createVitest('test', {
     watch: false, config: false, root: PACKAGE_ROOT, include: suites.map((s) => `suites/${s}/**/*.suite.ts`), reporters: [],
     provide: { [RUN_CONTEXT_KEY]: ctx }, pool: 'forks', maxWorkers: 1, isolate: false, silent: true, passWithNoTests: true,
     // Loaded as a run loads them: the same module-cache entries (built-harness.ts).
-    ...moduleCacheOptions(PACKAGE_ROOT), ...loading.test,
+    ...moduleCache, ...loading.test,
   }, { logLevel: 'silent', server: { watch: null }, ...loading.vite }, { stdout: devNull(), stderr: devNull() });
   try {
     const { testModules } = await vitest.collect();

@@ -11,7 +11,7 @@ const { dirWith, emptyDir } = useTempDirs();
 describe('moduleCacheOptions', () => {
   it('turns the cache on in the root\'s node_modules/.cache, making the folder', async () => {
     const root = await emptyDir();
-    const options = moduleCacheOptions(root);
+    const options = await moduleCacheOptions(root);
     expect(options.experimental?.fsModuleCache).toBe(true);
     expect(options.experimental?.fsModuleCachePath).toBe(join(root, 'node_modules', '.cache', 'payconnect-conformance', 'modules'));
     expect(existsSync(options.experimental!.fsModuleCachePath)).toBe(true);
@@ -19,23 +19,27 @@ describe('moduleCacheOptions', () => {
 
   it('leaves it off where the folder cannot be made: runs transform as before', async () => {
     const root = await dirWith({ node_modules: 'a file where the folder would go' });
-    expect(moduleCacheOptions(root)).toEqual({});
+    expect(await moduleCacheOptions(root)).toEqual({});
   });
 
   it('takes the folder PAYCONNECT_MODULE_CACHE names, or none when it says off', async () => {
     const root = await emptyDir();
     const named = join(root, 'ci-cache');
-    expect(moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: named }).experimental?.fsModuleCachePath).toBe(named);
+    expect((await moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: named })).experimental?.fsModuleCachePath).toBe(named);
     expect(existsSync(named)).toBe(true);
-    expect(moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: 'off' })).toEqual({});
+    expect(await moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: 'off' })).toEqual({});
     expect(existsSync(join(root, 'node_modules'))).toBe(false);
   });
 
   it('refuses a named folder it cannot write, saying how to fix it', async () => {
     const root = await dirWith({ file: '' });
-    expect(() => moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: join(root, 'file', 'cache') }))
-      .toThrow(expect.objectContaining({ code: 'PCC_USAGE', hint: expect.stringContaining('PAYCONNECT_MODULE_CACHE=off') }));
+    await expect(moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: join(root, 'file', 'cache') }))
+      .rejects.toMatchObject({ code: 'PCC_USAGE', hint: expect.stringContaining('PAYCONNECT_MODULE_CACHE=off') });
   });
+
+  it('refuses a folder under /proc at once (Node\'s recursive mkdir spins there forever)', async () => {
+    await expect(moduleCacheOptions(await emptyDir(), { PAYCONNECT_MODULE_CACHE: '/proc/pcc-module-cache' })).rejects.toMatchObject({ code: 'PCC_USAGE' });
+  }, 10_000);
 
   it('is what the suites are collected through: the collected suite is in the cache afterwards', async () => {
     const dir = join(await emptyDir(), 'modules');

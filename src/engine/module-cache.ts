@@ -10,18 +10,18 @@
  * empties it); where that cannot be written (a read-only install), runs transform as before.
  * `PAYCONNECT_MODULE_CACHE` names another folder (one a CI cache keeps), or `off`.
  */
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { access, constants } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { ToolkitError } from '../core/index.ts';
+import { ToolkitError, makeDirs } from '../core/index.ts';
 
 /** The environment variable naming the module cache's folder, or `off`. */
 export const MODULE_CACHE_ENV = 'PAYCONNECT_MODULE_CACHE';
 
-/** Makes `dir` and tells whether this process can write in it. */
-function writable(dir: string): boolean {
+/** Makes `dir` (as every folder the toolkit makes: makeDirs) and tells whether this process can write in it. */
+async function writable(dir: string): Promise<boolean> {
   try {
-    mkdirSync(dir, { recursive: true });
-    accessSync(dir, constants.W_OK);
+    await makeDirs(dir);
+    await access(dir, constants.W_OK);
     return true;
   } catch {
     return false;
@@ -33,16 +33,16 @@ function writable(dir: string): boolean {
  * (a folder it names that cannot be written is a usage error), else in `root`'s cache folder when it
  * can be written; none when it is `off` or the default folder cannot be written.
  */
-export function moduleCacheOptions(root: string, env: NodeJS.ProcessEnv = process.env): { experimental?: { fsModuleCache: true; fsModuleCachePath: string } } {
+export async function moduleCacheOptions(root: string, env: NodeJS.ProcessEnv = process.env): Promise<{ experimental?: { fsModuleCache: true; fsModuleCachePath: string } }> {
   const named = env[MODULE_CACHE_ENV]?.trim();
   if (named === 'off') return {};
   if (named) {
     const dir = resolve(named);
-    if (!writable(dir)) throw new ToolkitError('PCC_USAGE', `${MODULE_CACHE_ENV}=${named}: the module cache's folder cannot be made or written`, `name a folder this user can write, or set ${MODULE_CACHE_ENV}=off`);
+    if (!(await writable(dir))) throw new ToolkitError('PCC_USAGE', `${MODULE_CACHE_ENV}=${named}: the module cache's folder cannot be made or written`, `name a folder this user can write, or set ${MODULE_CACHE_ENV}=off`);
     return { experimental: { fsModuleCache: true, fsModuleCachePath: dir } };
   }
   const dir = join(root, 'node_modules', '.cache', 'payconnect-conformance', 'modules');
-  return writable(dir) ? { experimental: { fsModuleCache: true, fsModuleCachePath: dir } } : {};
+  return (await writable(dir)) ? { experimental: { fsModuleCache: true, fsModuleCachePath: dir } } : {};
 }
 
 /**

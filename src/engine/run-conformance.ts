@@ -272,7 +272,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const transport = loadTransport(config.transport);
   if (config.webhookTls) readDeliveryTls(config.webhookTls);
   // So is a module cache folder PAYCONNECT_MODULE_CACHE names that this user cannot write.
-  const moduleCache = moduleCacheOptions(PACKAGE_ROOT);
+  const moduleCache = await moduleCacheOptions(PACKAGE_ROOT);
   const loading = harnessLoading(PACKAGE_ROOT);
   if (config.target.kind === 'url' && transport.verification === 'off') {
     io.stderr('warning: TLS certificates are not verified (NODE_TLS_REJECT_UNAUTHORIZED=0): whatever answers is taken for the service, so the run cannot be certified; trust its CA with --ca-file instead\n');
