@@ -31,7 +31,7 @@ export async function mergeCommand(argv: string[], env: NodeJS.ProcessEnv, io: R
   const { mergeReports } = await import('../engine/index.ts');
   const { formatFinalTable } = await import('./table.ts');
   // The reports folder, the HTML and the signing key as run takes them: flag > env > config file > default.
-  const config = await resolveConfig({ argv: argvOf(OUTPUT, parsed.values), env, cwd: process.cwd() });
+  const config = await resolveConfig({ argv: argvOf(OUTPUT, parsed.values), env, cwd: process.cwd() , usesTarget: false });
   const result = await mergeReports({ dirs: parsed.positionals, outDir: config.reportsDir, html: config.html, ...(config.signKey ? { signKey: config.signKey } : {}) }, io);
   io.stdout(`merged ${result.summary.shards?.length ?? 0} shards\n`);
   io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));

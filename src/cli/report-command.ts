@@ -119,7 +119,7 @@ export async function reportCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
     return 0;
   }
   const port = flagValue('port', args.port, portParser) ?? DEFAULTS.reportPort;
-  const config = await resolveConfig({ argv: argvOf(REPORTS, args), env, cwd: opts.cwd ?? process.cwd() });
+  const config = await resolveConfig({ argv: argvOf(REPORTS, args), env, cwd: opts.cwd ?? process.cwd() , usesTarget: false });
   const dir = config.reportsDir;
   const results = join(dir, REPORT_FILES.allureResults);
   if (!existsSync(results)) throw new ToolkitError('PCC_USAGE', `no allure-results in ${dir}`, 'run `payconnect-conformance run` first (the report is made from its results)');

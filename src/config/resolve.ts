@@ -17,6 +17,8 @@ import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TE
 
 const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
 const SIM_KEYS = ['sim.faults', 'sim.faultRate', 'sim.stepDelay', 'sim.deadline', 'sim.terminal'] as const;
+/** What only a URL target reads: given for the simulator, it is refused (see resolveConfig). */
+const URL_ONLY_KEYS = ['integratorId', 'tls.caFile', 'tls.clientCert', 'tls.clientKey', 'proxy'] as const;
 
 /**
  * Resolves the `run` configuration. Reads only what it is given (argv, env, cwd) plus the config
@@ -91,6 +93,20 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   }
 
   const proxy = take('proxy', p.proxyUrl);
+  const transport = {
+    ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),
+    ...(proxy ? { proxy } : {}),
+  };
+  // Settings that only a URL target reads, given for the embedded simulator: the user meant staging
+  // (a target variable empty or misspelt, a --target forgotten), and the run would pass without it.
+  const urlOnly = target.kind === 'sim' && input.usesTarget !== false ? URL_ONLY_KEYS.find((key) => from[key]) : undefined;
+  if (urlOnly) {
+    throw conflict(
+      [{ key: urlOnly, value: from[urlOnly]!.value, from: from[urlOnly] }, { key: 'target', value: 'sim', from: from.target }],
+      'this setting is for a URL target, and the run would test the embedded simulator without it',
+      'give the service\'s base URL with --target (or PAYCONNECT_TARGET), or drop the setting to test the simulator',
+    );
+  }
   const sim = {
     faults: take('sim.faults', p.list(p.faultId, 'give fault ids as an array of strings')) ?? [...DEFAULTS.sim.faults],
     faultRate: take('sim.faultRate', p.probability('give a probability such as 0.3 (30 % of the decisions a fault switch makes), or 1 (always)')) ?? DEFAULTS.sim.faultRate,
@@ -162,10 +178,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     signKey: optionalPath('signKey', 'file').file,
     confirm,
     sim,
-    transport: {
-      ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),
-      ...(proxy ? { proxy } : {}),
-    },
+    transport,
     requireCoverage: take('coverage.require', p.list(p.member(COVERAGE_REQUIRABLE, 'coverage kind'), `give coverage kinds: ${COVERAGE_REQUIRABLE.join(', ')}`)) ?? [],
     disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
     configFile: file?.path,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { UserConfig } from './types.ts';
+import { resolveConfig } from './resolve.ts';
 import { failure, resolveIn, useTempDirs } from './testing.ts';
 
 const { dirWithConfig, emptyDir } = useTempDirs();
@@ -110,6 +111,22 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     expect(byFlag.hint).toContain('--integrator-id');
     const byEnv = await failure(await emptyDir(), [], { PAYCONNECT_TARGET: 'https://pay.example.com' });
     expect(byEnv.code).toBe('PCC_CONFIG_INVALID');
+  });
+
+  it('refuses a URL-only setting given for the embedded simulator, naming it and asking for --target', async () => {
+    const byEnv = await failure(await emptyDir(), [], { PAYCONNECT_INTEGRATOR_ID: 'acme-1' });
+    expect(byEnv.code).toBe('PCC_CONFIG_INVALID');
+    expect(byEnv.message).toContain('integratorId "acme-1" (from environment variable PAYCONNECT_INTEGRATOR_ID)');
+    expect(byEnv.message).toContain('for a URL target');
+    expect(byEnv.hint).toContain('--target');
+    for (const argv of [['--ca-file', 'ca.pem'], ['--proxy', 'http://127.0.0.1:3128'], ['--integrator-id', 'x', '--target', 'sim']]) {
+      const byFlag = await failure(await emptyDir(), argv);
+      expect(byFlag.code, argv.join(' ')).toBe('PCC_USAGE');
+      expect(byFlag.message, argv.join(' ')).toContain(`from flag ${argv[0]}`);
+    }
+    // A command that never opens the target (merge-reports, report) is not the place to question its settings.
+    const merged = await resolveConfig({ argv: [], env: { PAYCONNECT_INTEGRATOR_ID: 'acme-1' }, cwd: await emptyDir(), usesTarget: false });
+    expect(merged.target.kind).toBe('sim');
   });
 
   it('refuses --confirm in a manual session, and a --confirm that is not 0 to 20', async () => {

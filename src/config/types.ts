@@ -271,4 +271,9 @@ export interface ResolveConfigInput {
   env: NodeJS.ProcessEnv;
   /** Relative flag/env paths and config-file discovery start here. */
   cwd: string;
+  /**
+   * False for a command that only reads or writes reports (merge-reports, report): settings of the
+   * target it never opens are not its to question. Default true.
+   */
+  usesTarget?: boolean;
 }
