@@ -27,6 +27,9 @@ describe('orderShards', () => {
     ['another contract', [shard(1, 2), shard(2, 2, { contract: { file: 'c', sha256: 'def' } })], 'differ in contract'],
     ['other faults', [shard(1, 2), shard(2, 2, { faults: ['webhook.none'] })], 'differ in simulator faults'],
     ['strict in one only', [shard(1, 2), shard(2, 2, { strict: true })], 'differ in strict'],
+    ['another seed (the printed replay would not replay shard 2)', [shard(1, 2), shard(2, 2, { seed: 2 })], 'differ in seed: 1 in shard-1, 2 in shard-2'],
+    ['another service', [shard(1, 2, { target: { kind: 'url', baseUrl: 'https://a.example' } }), shard(2, 2, { target: { kind: 'url', baseUrl: 'https://b.example' } })], 'differ in target'],
+    ['another toolkit version', [shard(1, 2), shard(2, 2, { tool: { name: 'pcc', version: '2' } })], 'differ in toolkit version'],
     ['other labels', [shard(1, 2, { labels: { firmware: '4.2.1' } }), shard(2, 2, { labels: { firmware: '4.2.0' } })], 'differ in labels'],
   ])('refuses %s (PCC_USAGE)', (_what, shards, text) => {
     expect(() => orderShards(shards)).toThrow(expect.objectContaining({ code: 'PCC_USAGE', message: expect.stringContaining(text) }));
@@ -34,14 +37,15 @@ describe('orderShards', () => {
 });
 
 describe('mergeRecords', () => {
-  it('joins the tests in shard order, spans the times, lists each simulator once and names unhandled errors by shard', () => {
+  it('joins the tests in shard order, takes the slowest shard\'s duration, lists each simulator once and names unhandled errors by shard', () => {
     const one = shard(1, 2, { target: { kind: 'sim', baseUrl: 'http://127.0.0.1:1' } });
     const two = shard(2, 2, { target: { kind: 'sim', baseUrl: 'http://127.0.0.1:2' }, startedAt: '2026-11-25T10:00:30.000Z', finishedAt: '2026-11-25T10:02:00.000Z' });
     two.record = { ...two.record, startedAt: '2026-11-25T10:00:30.000Z', unhandled: ['a file failed to load'] };
     const { record, info: merged } = mergeRecords([one, two]);
     expect(record.tests.map((t) => t.name)).toEqual(['t1', 't2']);
     expect(record.unhandled).toEqual(['shard 2/2: a file failed to load']);
-    expect(record.durationMs).toBe(90_000);
+    // 60 s each, the second started 30 s later: the run's duration is a shard's, not the span of both.
+    expect(record.durationMs).toBe(60_000);
     expect(merged.target.baseUrl).toBe('http://127.0.0.1:1, http://127.0.0.1:2');
     expect([merged.startedAt, merged.finishedAt]).toEqual(['2026-11-25T10:00:00.000Z', '2026-11-25T10:02:00.000Z']);
   });

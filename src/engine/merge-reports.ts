@@ -47,7 +47,10 @@ export interface MergeResult {
 const SAME: readonly [string, (i: RunInfo) => unknown][] = [
   ['toolkit version', (i) => `${i.tool.name} ${i.tool.version}`],
   ['contract', (i) => i.contract.sha256],
-  ['target kind', (i) => i.target.kind],
+  // The simulator's address is each shard's own; a service's is the service.
+  ['target', (i) => (i.target.kind === 'url' ? i.target.baseUrl : i.target.kind)],
+  // The seed draws every property run and sequence: the replay the merged reports print must replay every shard.
+  ['seed', (i) => i.seed],
   ['profile', (i) => i.profile],
   ['terminal mode', (i) => i.terminalMode],
   ['strict', (i) => i.strict],
@@ -100,14 +103,15 @@ function rooted(s: ShardRecord, root: string | undefined): RunRecord['tests'] {
 export function mergeRecords(shards: readonly ShardRecord[], root?: string): { record: RunRecord; info: RunInfo } {
   const first = shards[0]!;
   const starts = shards.map((s) => Date.parse(s.record.startedAt)).filter(Number.isFinite);
-  const ends = shards.map((s) => Date.parse(s.record.startedAt) + s.record.durationMs).filter(Number.isFinite);
   const startedAt = starts.length > 0 ? new Date(Math.min(...starts)).toISOString() : first.record.startedAt;
   const record: RunRecord = {
     tests: shards.flatMap((s) => rooted(s, root)),
     unhandled: shards.flatMap((s) => s.record.unhandled.map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)),
     ...(shards.some((s) => s.record.suiteErrors?.length) ? { suiteErrors: shards.flatMap((s) => (s.record.suiteErrors ?? []).map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)) } : {}),
     startedAt,
-    durationMs: ends.length > 0 && starts.length > 0 ? Math.max(...ends) - Math.min(...starts) : shards.reduce((n, s) => n + s.record.durationMs, 0),
+    // The run took what its slowest shard took (shards run side by side); the time between CI jobs
+    // starting is the CI's, not the run's. Each shard's own times are listed in the summary.
+    durationMs: Math.max(...shards.map((s) => s.record.durationMs)),
   };
   const baseUrls = [...new Set(shards.map((s) => s.info.target.baseUrl))];
   const info: RunInfo = {
@@ -128,12 +132,11 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   await prepareReportsDir(opts.outDir);
   const { record, info: merged } = mergeRecords(shards, PACKAGE_ROOT);
   const info: RunInfo = { ...merged, ...(signer ? { signedBy: { keyid: signer.keyid } } : {}) };
-  const seeds = new Set(shards.map((s) => s.info.seed));
   // The shards' baseline judged again over the whole: an entry no shard needed is resolved only now.
   const b = info.baseline;
   const complete = isCompleteRun(record, info);
   const baseline = b ? judgeBaseline(b.file, { version: 1, entries: b.entries }, record, { now: b.now, complete }) : undefined;
-  const summary = buildSummary(record, info.tool, info.target, { seed: seeds.size === 1 ? info.seed : undefined, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels, ...(baseline ? { baseline } : {}) });
+  const summary = buildSummary(record, info.tool, info.target, { seed: info.seed, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels, ...(baseline ? { baseline } : {}) });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
   if (info.connection) summary.connection = info.connection;
   summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
