@@ -77,4 +77,29 @@ describe('a signed run', () => {
     expect(c.code).toBe(1);
     expect(c.stdout).toMatch(/transcript\.jsonl\.gz was changed after signing/);
   }, 120_000);
+
+  test('an edit of the certification (HTML or Markdown) or of junit.xml is refused, naming the file', async () => {
+    for (const [file, from, to] of [['certification.html', 'NOT CERTIFIED', 'CERTIFIED'], ['certification.md', 'NOT CERTIFIED', 'CERTIFIED'], ['junit.xml', 'failures="', 'failures="0" x="']] as const) {
+      const dir = copy(run.reportsDir);
+      const text = readFileSync(join(dir, file), 'utf8');
+      expect(text, file).toContain(from);
+      writeFileSync(join(dir, file), text.replaceAll(from, to));
+      const r = await verify(dir, 'signer');
+      expect(r.code, `${file}: ${r.stdout}`).toBe(1);
+      expect(r.stdout).toMatch(/^INVALID: /);
+      expect(r.stdout).toContain(`${file} was changed after signing`);
+    }
+  }, 120_000);
+});
+
+describe('a signed run of part of the suites', () => {
+  test('says at once that the package will be partial, and verifies as VALID, PARTIAL (exit 0), not INVALID', async () => {
+    const run = await runCli(['run', '--no-html', '--suite', 'config', '--sign-key', keys.make('partial')]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('signing: the package will be PARTIAL (--suite config)');
+    const r = await verify(run.reportsDir, 'partial');
+    expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/^VALID, PARTIAL: .* but not the complete set of tests: \d+ tests of the complete set were not run \(suites config; first: /);
+    expect(readFileSync(join(run.reportsDir, 'certification.md'), 'utf8')).toContain('NOT CERTIFIED');
+  }, 180_000);
 });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunInfo, type RunRecord, type Summary, outcomeOf, writeReportFile } from '../report/index.ts';
 import { signEnvelope } from './dsse.ts';
-import { CERTIFICATE_FILE, INTOTO_PAYLOAD_TYPE, STATEMENT_TYPE, SUBJECTS, type Statement, type Subject, TEST_RESULT_PREDICATE, type TestResultPredicate, sha256, toolkitDigest } from './statement.ts';
+import { CERTIFICATE_FILE, INTOTO_PAYLOAD_TYPE, STATEMENT_TYPE, SUBJECTS, type Statement, type Subject, TEST_RESULT_PREDICATE, type TestResultPredicate, sha256, signedFilesOf, toolkitDigest } from './statement.ts';
 
 /** Where a test's outcome puts it in the predicate. */
 export function testLists(record: Pick<RunRecord, 'tests'>): Pick<TestResultPredicate, 'passedTests' | 'warnedTests' | 'failedTests' | 'skippedTests'> {
@@ -43,12 +43,11 @@ export function configurationOf(info: RunInfo): TestResultPredicate['configurati
   }];
 }
 
-/** The subjects of a reports folder: what is in it, and the toolkit's own files at `root`. */
+/** The subjects of a reports folder: every file of it a reader trusts (signedFilesOf), and the toolkit's own files at `root`. */
 export function subjectsOf(dir: string, root: string, contractFile: string): Subject[] {
   const file = (name: string, path: string): Subject[] => (existsSync(path) ? [{ name, digest: { sha256: sha256(readFileSync(path)) } }] : []);
   return [
-    ...file(SUBJECTS.transcript, join(dir, SUBJECTS.transcript)),
-    ...file(SUBJECTS.summary, join(dir, SUBJECTS.summary)),
+    ...signedFilesOf(dir).flatMap((name) => file(name, join(dir, name))),
     ...file(SUBJECTS.contract, join(root, contractFile)),
     { name: SUBJECTS.toolkit, digest: { sha256: toolkitDigest(root) } },
   ];

@@ -2,8 +2,10 @@
  * The signed statement of a run: an in-toto Statement v1 whose predicate is the test-result predicate
  * (https://in-toto.io/attestation/test-result/v0.1): the result, the configuration the run had (labels,
  * seed, target host, profile, strictness, toolkit and contract versions), and its tests by outcome.
- * Its subjects are the files the verdict rests on, by SHA-256: the transcript, summary.json, the
- * contract and the toolkit package.
+ * Its subjects are, by SHA-256, every file of the reports folder a reader may trust (summary.json, the
+ * transcript, certification.md and .html, junit.xml, coverage.json, the Allure results, ...: all but
+ * the certificate itself and the Allure HTML, which is rendered after signing from the signed results),
+ * and the contract and the toolkit package.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -52,6 +54,20 @@ export const SUBJECTS = {
   contract: 'contracts/pay-connect.openapi.yaml',
   toolkit: 'payconnect-conformance (package.json and src/)',
 } as const;
+
+/**
+ * What in a reports folder is not signed: the certificate, and what the Allure HTML step writes after
+ * the signature (the HTML report, its history); hidden entries (staging folders of a writer).
+ */
+const UNSIGNED = new Set([CERTIFICATE_FILE, 'allure-report', 'allure-history.jsonl']);
+
+/** The files of a reports folder that the signature covers, as sorted folder-relative `/` paths. */
+export function signedFilesOf(dir: string): string[] {
+  return readdirSync(dir).filter((n) => !UNSIGNED.has(n) && !n.startsWith('.')).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  }).map((f) => relative(dir, f).split(sep).join('/')).sort();
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

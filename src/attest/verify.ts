@@ -1,6 +1,7 @@
 /**
  * `verify-certificate`: whether a signed reports folder is what its signer's run produced. Every
- * reason it is not is given, not the first: the signature, each subject's digest, the tests listed
+ * reason it is not is given, not the first: the signature, each subject's digest (every report file, a
+ * file added after signing too), the tests listed
  * against the complete set the toolkit's suites declare (as OpenActive's validator does), and the
  * verdict that re-judging the transcript gives against the one signed.
  */
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { ToolkitError } from '../core/index.ts';
 import { type Envelope, keyIdOf, verifyEnvelope } from './dsse.ts';
 import { subjectsOf } from './sign.ts';
-import { CERTIFICATE_FILE, INTOTO_PAYLOAD_TYPE, STATEMENT_TYPE, SUBJECTS, type Statement, TEST_RESULT_PREDICATE } from './statement.ts';
+import { CERTIFICATE_FILE, INTOTO_PAYLOAD_TYPE, STATEMENT_TYPE, SUBJECTS, type Statement, TEST_RESULT_PREDICATE, signedFilesOf } from './statement.ts';
 
 /** What re-judging a transcript gives: the verdict and the tests that failed. */
 export interface Rejudged {
@@ -31,8 +32,14 @@ export interface VerifyOptions {
 }
 
 export interface Verification {
+  /** Authentic: what the signer's run produced, every signed file as signed. */
   valid: boolean;
   reasons: string[];
+  /**
+   * Authentic but not the complete set of tests (a run restricted by --suite or --grep, or one
+   * shard): what the run left out. Such a package is no evidence of the whole API.
+   */
+  partial?: string;
   /** The key id of the signature (when the envelope could be read). */
   keyid?: string;
   statement?: Statement;
@@ -92,6 +99,9 @@ export async function verifyCertificate(opts: VerifyOptions): Promise<Verificati
   for (const name of [SUBJECTS.transcript, SUBJECTS.summary]) {
     if (!statement.subject.some((s) => s.name === name)) reasons.push(`the certificate does not cover ${name}`);
   }
+  // A file a reader may trust that the signature does not cover: put there, or replaced, after signing.
+  const signed = new Set(statement.subject.map((s) => s.name));
+  for (const name of signedFilesOf(opts.dir).filter((n) => !signed.has(n))) reasons.push(`${name} is not covered by the certificate: it was added after signing`);
 
   // The tests listed against the complete set of the installed suites.
   const p = statement.predicate;
@@ -99,7 +109,10 @@ export async function verifyCertificate(opts: VerifyOptions): Promise<Verificati
   const required = await opts.requiredTests();
   const have = new Set(listed);
   const missing = required.filter((t) => !have.has(t));
-  if (missing.length > 0) reasons.push(`${missing.length} test${missing.length === 1 ? '' : 's'} of the complete set ${missing.length === 1 ? 'is' : 'are'} not in the certificate (first: ${missing.slice(0, 3).join('; ')}): a run restricted by --suite or --grep, or tests dropped`);
+  // The list is signed: tests missing from it are tests the signer's run did not run, not tampering.
+  const suites = (p.configuration[0]?.annotations as { suites?: unknown } | undefined)?.suites;
+  const partial = missing.length === 0 ? undefined
+    : `${missing.length} test${missing.length === 1 ? '' : 's'} of the complete set ${missing.length === 1 ? 'was' : 'were'} not run (${Array.isArray(suites) ? `suites ${suites.join(', ')}` : 'a run restricted by --grep, or one shard'}; first: ${missing.slice(0, 3).join('; ')})`;
   const known = new Set(required);
   const unknown = listed.filter((t) => !known.has(t) && !WHOLE_RUN.test(t));
   if (unknown.length > 0) reasons.push(`${unknown.length} test${unknown.length === 1 ? '' : 's'} listed that the toolkit's suites do not declare (first: ${unknown.slice(0, 3).join('; ')})`);
@@ -122,5 +135,5 @@ export async function verifyCertificate(opts: VerifyOptions): Promise<Verificati
       reasons.push(`the transcript cannot be re-judged: ${(e as Error).message.split('\n')[0]}`);
     }
   }
-  return { valid: reasons.length === 0, reasons, ...(keyid ? { keyid } : {}), statement };
+  return { valid: reasons.length === 0, reasons, ...(partial ? { partial } : {}), ...(keyid ? { keyid } : {}), statement };
 }

@@ -41,6 +41,14 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
   }
   const config = await resolveConfig({ argv, env, cwd: process.cwd() });
   io.stdout(`payconnect-conformance: target ${config.target.kind === 'url' ? config.target.baseUrl : config.target.kind}, profile ${config.profile}, terminal ${config.terminal}, seed ${config.resume ? 'of the session resumed' : config.seed}\n`);
+  // Said before the run, not found out by whoever verifies the package.
+  const restricted = [
+    ...(config.suites.length > 0 ? [`--suite ${config.suites.join(', ')}`] : []), ...(config.grep ? ['--grep'] : []),
+    ...(config.shard ? [`shard ${config.shard.index}/${config.shard.count} (sign the merged reports: merge-reports --sign-key)`] : []),
+  ];
+  if (config.signKey && restricted.length > 0) {
+    io.stdout(`signing: the package will be PARTIAL (${restricted.join('; ')}): verify-certificate will say VALID, PARTIAL, and it is no evidence of the whole API\n`);
+  }
   // A terminal gets a redrawn running line; a log (CI) a line per test and a heartbeat, no control characters.
   // In a manual session at a terminal the operator's console owns the screen (a step's end is its own
   // line there); the final table follows. Without a terminal, progress is one line per test.
