@@ -92,6 +92,29 @@ test.concurrent('a gateway that mounts the API under a path: --target https://ho
   expect(r.code).toBe(0);
 });
 
+test.concurrent('a gateway path does not switch the contract off: a spec defect under /paycon fails as at the root, with the same coverage', async () => {
+  const faulty = await startSimulator({ stepDelayMs: 20, deadlineMs: 1500, faults: ['slip.amount-as-string'] });
+  const gateway = await startNetworkFront(faulty.url);
+  try {
+    const common = ['--integrator-id', faulty.integratorId, '--no-html', '--deadline', '5s', '--settle', '100ms', '--terminals', '2', '--seed', '7', '--suite', 'print-slip'];
+    const [under, root] = await Promise.all([
+      runCli(['run', '--target', gateway.gatewayUrl, '--ca-file', gateway.caFile, '--vault', join(tempDir(), 'vault.json'), ...common], { env: { HTTPS_PROXY: undefined, https_proxy: undefined }, timeoutMs: 120_000 }),
+      runCli(['run', '--target', faulty.url, '--vault', join(tempDir(), 'vault.json'), ...common], { timeoutMs: 120_000 }),
+    ]);
+    for (const [where, r] of [['under /paycon', under], ['at the root', root]] as const) {
+      expect(r.code, `${where}: ${r.stderr}`).toBe(1);
+      expect(r.summary?.findings.map((f) => f.check), where).toContain('response.schema');
+    }
+    const coverage = (dir: string) => (JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')) as { summary: Record<string, { covered: number }> }).summary;
+    expect(coverage(under.reportsDir).operations!.covered).toBeGreaterThan(0);
+    expect(coverage(under.reportsDir).operations).toEqual(coverage(root.reportsDir).operations);
+    expect(coverage(under.reportsDir).statuses2xx).toEqual(coverage(root.reportsDir).statuses2xx);
+  } finally {
+    await gateway.close();
+    await faulty.close();
+  }
+});
+
 test.concurrent(`a forward proxy: a host only the proxy resolves (${PROXY_ONLY_HOST}) passes with HTTPS_PROXY, and the proxy saw the CONNECTs`, async () => {
   const r = await run(front.proxyOnlyUrl, ['--ca-file', front.caFile], { HTTPS_PROXY: front.proxyUrl });
   expect(r.summary?.verdict, r.stderr).toBe('pass');

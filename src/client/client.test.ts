@@ -29,7 +29,11 @@ describe('createPayConnectClient', () => {
     const { server, client } = await start((req, res) => sendJson(res, { url: req.url }), echo);
     await client.request({ method: 'GET', path: '/v1/pay-connect/transactions/tx-1/print-slip', auth: 'none' });
     await client.request({ method: 'GET', path: '/v1/pay-connect/transactions/tx-1/status?wait=1', auth: 'none' });
-    const prefixed = createPayConnectClient({ baseUrl: `${server.url}/api/`, integratorId: 'i' });
+    const recorded: { url: string; path: string; operationId?: string }[] = [];
+    const prefixed = createPayConnectClient({
+      baseUrl: `${server.url}/api/`, integratorId: 'i', resolveOperation: (m, p) => (m === 'GET' && p === '/v1/pay-connect/config/' ? 'getConfiguration' : undefined),
+      onExchange: (ex) => recorded.push({ url: ex.request.url, path: ex.request.path, ...(ex.operationId ? { operationId: ex.operationId } : {}) }),
+    });
     try {
       await prefixed.request({ method: 'GET', path: 'v1/pay-connect/config', auth: 'none' });
     } finally {
@@ -38,6 +42,8 @@ describe('createPayConnectClient', () => {
     expect(server.seen.map((r) => r.url)).toEqual([
       '/v1/pay-connect/transactions/tx-1/print-slip/', '/v1/pay-connect/transactions/tx-1/status/?wait=1', '/api/v1/pay-connect/config/',
     ]);
+    // The record's path is the API's (the operation found under a gateway's prefix); its URL as sent.
+    expect(recorded).toEqual([{ url: `${server.url}/api/v1/pay-connect/config/`, path: '/v1/pay-connect/config/', operationId: 'getConfiguration' }]);
   });
 
   it('sends body as JSON, rawBody verbatim, and the caller\'s headers', async () => {

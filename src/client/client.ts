@@ -109,7 +109,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
     (r) => request(r), () => credentials, options.integratorOnTokenRequest ? 'auto' : 'none');
   const tokens = new TokenCache(options.tokenSource ?? fromCredentials(), options.token);
   const { dispatcher, close } = createPayConnectDispatcher({
-    integratorId: options.integratorId, tokens, redactor, timeoutMs: options.timeoutMs,
+    integratorId: options.integratorId, tokens, redactor, timeoutMs: options.timeoutMs, basePath: prefix,
     ...(options.resolveOperation ? { resolveOperation: options.resolveOperation } : {}),
     ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
     ...(options.retryAfter ? { retryAfter: options.retryAfter } : {}),

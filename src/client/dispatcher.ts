@@ -33,6 +33,8 @@ export interface PayConnectDispatcherOptions {
   timeoutMs?: number;
   /** @default a resolver that knows no operation */
   resolveOperation?: OperationResolver;
+  /** The path the API is mounted under, for the records (RecorderOptions.basePath). @default '' */
+  basePath?: string;
   /** @default a counter from 1 */
   nextSeq?: () => number;
   /** The caps of waiting for Retry-After. @default { maxWaitMs: timeoutMs, maxResends: 3 } */
@@ -61,6 +63,7 @@ export function createPayConnectDispatcher(options: PayConnectDispatcherOptions)
     recorder({
       sink: redaction(options.redactor, options.sink),
       ...(options.resolveOperation ? { resolveOperation: options.resolveOperation } : {}),
+      ...(options.basePath ? { basePath: options.basePath } : {}),
       ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
     }),
     resetRetry(),

@@ -26,6 +26,12 @@ export function pathnameOf(path: string): string {
   return cut === -1 ? path : path.slice(0, cut);
 }
 
+/** `path` under the base path a target mounts the API under (`/paycon/v1/x/` under `/paycon`: `/v1/x/`); else `path`. */
+export function apiPathOf(path: string, basePath = ''): string {
+  const base = basePath.replace(/\/+$/, '');
+  return base !== '' && path.startsWith(`${base}/`) ? path.slice(base.length) : path;
+}
+
 /**
  * True when the path part of `path` ends with one of `paths` (trailing slashes ignored), so that a
  * base URL with a path prefix (`https://host/api/v1/auth/token/`) still matches.

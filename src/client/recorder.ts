@@ -9,7 +9,7 @@ import type { Exchange } from '../core/exchange.ts';
 import { AttemptController, asError } from './attempt-controller.ts';
 import { attemptOf, contextOf, flattenHeaders, headersOf, type RecordedExchange, type RequestContext } from './request-options.ts';
 import { toToolkitError } from './network-error.ts';
-import { pathnameOf } from './path.ts';
+import { apiPathOf, pathnameOf } from './path.ts';
 
 /** Receives each Exchange, with the context of the request it belongs to. */
 export type ExchangeSink = (exchange: Exchange, context?: RequestContext) => void;
@@ -23,6 +23,12 @@ export interface RecorderOptions {
   sink: ExchangeSink;
   /** @default a resolver that knows no operation */
   resolveOperation?: OperationResolver;
+  /**
+   * The path the target mounts the API under (a gateway's `/paycon`), taken off a request's path
+   * before its operation is looked up and recorded: the record's `path` is the API's, its `url` as sent.
+   * @default '' (the API at the root)
+   */
+  basePath?: string;
   /** Numbers the records; share one across clients for one sequence per run. @default sequence() */
   nextSeq?: () => number;
 }
@@ -103,7 +109,7 @@ class Recording implements Dispatcher.DispatchHandler {
     this.#recorded = true;
     const { opts } = this;
     const headers = headersOf(opts);
-    const path = pathnameOf(opts.path);
+    const path = apiPathOf(pathnameOf(opts.path), this.options.basePath);
     const operationId = this.options.resolveOperation?.(opts.method, path);
     const note = attemptOf(opts);
     const exchange: RecordedExchange = {

@@ -6,7 +6,9 @@ export interface Exchange {
   operationId?: string;
   request: {
     method: string;
+    /** As sent. */
     url: string;
+    /** The API's path: under the path a target mounts the API under (a gateway's prefix taken off), no query. */
     path: string;
     headers: Record<string, string>;
     body?: unknown;

@@ -325,6 +325,10 @@ export class Scope {
     this.exchanges.push(ex);
     this.harness.events.emit('exchange', { test: this.testName, exchange: ex });
     this.#coverage.exchange(ex, this.harness.profile.amountRange);
+    // Never silently unjudged: a request the contract has no operation for had none of its checks.
+    if (ex.operationId === undefined) {
+      this.notChecked.add(`${ex.request.method} ${ex.request.path} matched no operation of the contract, so no check judged its answer (is the API mounted under another path than the target's?)`);
+    }
     const auto: { check: string; findings: ReturnType<typeof recordedFinding>[] }[] = [];
     for (const r of runAutoChecks(ex, this.checkCtx)) {
       this.#coverage.tally(r.check, getCheck(r.check).clause, this.disabled(r.check) ? 'disabled' : r.outcome);
