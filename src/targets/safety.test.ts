@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
+import { startSimulator } from '../simulator/index.ts';
 import { assertReachable, gatewayPageOf } from './safety.ts';
 
 describe('gatewayPageOf: an HTML page where the API answers JSON', () => {
@@ -48,6 +49,16 @@ describe('assertReachable against real loopback servers', () => {
   test('a gateway\'s HTML error page is exit 2 with its title', async () => {
     const base = await serve((_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><title>502 Bad Gateway</title></html>'));
     await expect(assertReachable(base)).rejects.toMatchObject({ code: 'PCC_TARGET_GATEWAY', message: expect.stringContaining('"502 Bad Gateway"') });
+  });
+
+  test('http:// to a port that serves TLS: PCC_TARGET_TLS asking for https://, not "is it running"', async () => {
+    const sim = await startSimulator({ tls: true });
+    try {
+      const plain = sim.url.replace(/^https:/, 'http:');
+      await expect(assertReachable(plain)).rejects.toMatchObject({ code: 'PCC_TARGET_TLS', message: expect.stringContaining('its port speaks TLS'), hint: expect.stringContaining('use https://') });
+    } finally {
+      await sim.close();
+    }
   });
 
   test('nothing listening: unreachable', async () => {

@@ -2,6 +2,8 @@
  * Safety of a URL target: production needs an explicit opt-in, and the target must answer HTTP
  * before anything is sent that changes state.
  */
+import { isIP } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { requestWith } from '../core/undici.ts';
 import { networkCodeOf } from '../client/network-error.ts';
 import { ToolkitError } from '../core/index.ts';
@@ -35,13 +37,34 @@ export async function assertReachable(baseUrl: string, transport: Transport = de
       const text = /html/i.test(type) ? (await res.body.text()).slice(0, 20_000) : (await res.body.dump(), '');
       answer = { status: res.statusCode, type, text };
     } catch (e) {
-      throw environmentErrorOf(e, url, transport) ?? unreachable(baseUrl, url, transport, e);
+      throw environmentErrorOf(e, url, transport) ?? (await plainToTlsPort(baseUrl, url, transport, e, timeoutMs)) ?? unreachable(baseUrl, url, transport, e);
     }
     const page = gatewayPageOf(answer);
     if (page) throw page.error(baseUrl);
   } finally {
     await dispatcher.close().catch(() => {});
   }
+}
+
+/**
+ * http:// to a port that serves TLS: the server drops the plain request, which reads as "did not
+ * answer". A TLS handshake on the same port (no certificate checked: it only asks whether TLS is
+ * spoken there) tells the two apart. Not through a proxy, which would speak for the port.
+ */
+async function plainToTlsPort(baseUrl: string, url: string, transport: Transport, e: unknown, timeoutMs: number): Promise<ToolkitError | undefined> {
+  const u = new URL(url);
+  const code = networkCodeOf(e) ?? (e as Error).name;
+  if (u.protocol !== 'http:' || proxyFor(transport, url) || !['UND_ERR_SOCKET', 'ECONNRESET', 'HPE_INVALID_CONSTANT'].includes(code)) return undefined;
+  const speaksTls = await new Promise<boolean>((resolve) => {
+    const socket = tlsConnect({ host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 80), rejectUnauthorized: false, ...(isIP(u.hostname) ? {} : { servername: u.hostname }) });
+    const done = (yes: boolean) => { socket.destroy(); resolve(yes); };
+    socket.setTimeout(Math.min(timeoutMs, 2000), () => done(false));
+    socket.once('secureConnect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+  return speaksTls
+    ? new ToolkitError('PCC_TARGET_TLS', `${baseUrl} did not answer plain HTTP (${code}), and its port speaks TLS`, 'the port serves https: use https:// in --target (and --ca-file for a private CA, such as sim --tls\'s ca.pem)', { cause: e })
+    : undefined;
 }
 
 function unreachable(baseUrl: string, url: string, transport: Transport, e: unknown): ToolkitError {
