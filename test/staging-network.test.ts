@@ -120,6 +120,15 @@ test.concurrent(`a forward proxy: a host only the proxy resolves (${PROXY_ONLY_H
   expect(r.summary?.verdict, r.stderr).toBe('pass');
   expect(r.code).toBe(0);
   expect(front.proxyLog()).toMatch(new RegExp(`CONNECT ${PROXY_ONLY_HOST.replaceAll('.', '\\.')}:\\d+`));
+  expect(r.summary?.connection?.proxy?.https).toBe(front.proxyUrl);
+});
+
+test.concurrent('a forward proxy in the environment that a loopback target does not go through is not named in the reports', async () => {
+  const r = await run(front.tlsUrl, ['--ca-file', front.caFile], { HTTPS_PROXY: front.proxyUrl });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.summary?.connection?.trust).toContain(front.caFile);
+  expect(r.summary?.connection?.proxy).toBeUndefined();
+  expect(readFileSync(join(r.reportsDir, 'certification.md'), 'utf8')).not.toContain('proxy');
 });
 
 test.concurrent('a forward proxy: without the proxy the host does not resolve: exit 2 with the hint to set HTTPS_PROXY', async () => {

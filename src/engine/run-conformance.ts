@@ -56,7 +56,7 @@ import { type Outcome } from '../terminal/driver.ts';
 import { type PlanStep, planSession } from '../terminal/session-plan.ts';
 import { findPairings, loadPrivateVault, prepareVault } from '../vault/index.ts';
 import { assertCanListen, readDeliveryTls } from '../webhooks/index.ts';
-import { loadTransport, type Transport } from '../transport/index.ts';
+import { loadTransport, proxyFor, type Transport } from '../transport/index.ts';
 
 /** The package root (suites live under it, wherever the user runs from). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -499,7 +499,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     const summary = buildSummary(record, tool, { kind: config.target.kind, baseUrl: target.baseUrl }, { seed: config.seed, startedAt, finishedAt, labels: config.labels, ...(baselineSummary ? { baseline: baselineSummary } : {}) });
     if (confirmed.tests > 0) summary.confirmed = { tests: confirmed.tests, runs: confirmed.runs, attempts: config.confirm };
     if (config.disabledChecks.length > 0) summary.checksDisabled = [...config.disabledChecks];
+    // A proxy is named only where the target's connections went through it (not to loopback, not to a NO_PROXY host).
     const connection = config.target.kind === 'url' ? transport.describe() : undefined;
+    if (connection?.proxy && !proxyFor(transport, target.baseUrl)) delete connection.proxy;
     if (connection) summary.connection = connection;
     if (summary.harness) {
       // This process's CPU time; a worker thread's figure is this process's too, so it is not added again.
