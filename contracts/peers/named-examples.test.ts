@@ -94,3 +94,9 @@ test('every example sends the same integrator id, the one the IntegratorId schem
   }
   expect([...sent]).toEqual([id]);
 });
+
+test('unpair is the last path: Specmatic runs the tests in document order, and unpair ends the run\'s pairing', () => {
+  const ids = ops.map((o) => o.id);
+  expect(ids.at(-1)).toBe('unpair');
+  expect(ids.filter((id) => id === 'unpair')).toHaveLength(1);
+});

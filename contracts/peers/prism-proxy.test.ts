@@ -5,6 +5,9 @@
  * end, and requests the sandbox refuses). Prism checks every request and answer against
  * contracts/pay-connect.openapi.yaml with its own validator; it must report no violation.
  *
+ * Where the contract says string, a null is off the contract: Prism refuses such a request itself
+ * (422, not forwarded), and the simulator, asked directly, refuses it too (400 naming the field).
+ *
  * The detector is shown to work on every run: the same proxy, with the simulator switched to a fault
  * that breaks a response schema (`token.expires-in-number`), must report a violation.
  *
@@ -165,6 +168,37 @@ describe("Prism's validating proxy in front of the simulator", () => {
       'unknown client credentials 401',
     ]);
     expect(seen.length).toBeGreaterThanOrEqual(15);
+  });
+
+  test('a null where the contract says string: Prism refuses it without forwarding, and so does the simulator', async () => {
+    const paired = await send('pair', 'POST', '/v1/pay-connect/pair/', { body: { name: 'prism proxy', otp: sim.mintOtp() } });
+    const token = field(await send('token', 'POST', '/v1/auth/token/', {
+      integrator: null,
+      body: { grant_type: 'client_credentials', client_id: field(paired, 'client_id'), client_secret: field(paired, 'client_secret') },
+    }), 'access_token');
+    const nulls: [string, string, Record<string, unknown>, boolean][] = [
+      ['webhook_url', '/v1/pay-connect/pair/', { name: 'prism proxy', otp: sim.mintOtp(), webhook_url: null }, false],
+      ['client_transaction_id', '/v1/pay-connect/transactions/generate/', { amount: 1250, client_transaction_id: null }, true],
+      ['payment_method', '/v1/pay-connect/transactions/generate/', { amount: 1250, payment_method: null }, true],
+      ['client_transaction_id', '/v1/pay-connect/transactions/preauth/', { amount: 10000, client_transaction_id: null }, true],
+      ['client_transaction_id', '/v1/pay-connect/transactions/refund/', { amount: 500, client_transaction_id: null }, true],
+    ];
+    const forwarded = () => (output.match(/Forwarding "/g) ?? []).length;
+    for (const [key, path, body, bearer] of nulls) {
+      const before = forwarded();
+      const viaPrism = await send(`${key} null`, 'POST', path, { body, ...(bearer ? { token } : {}) });
+      expect(viaPrism.status, `${path} ${key}: ${JSON.stringify(viaPrism.body)}`).toBe(422);
+      expect(JSON.stringify(viaPrism.body)).toContain(key);
+      expect(forwarded(), `${path} ${key} was forwarded`).toBe(before);
+      const direct = await request(`${sim.url}${path}`, {
+        method: 'POST',
+        headers: { 'x-pay-connect-integrator-id': INTEGRATOR, 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      const detail = await direct.body.text();
+      expect(direct.statusCode, `${path} ${key}: ${detail}`).toBe(400);
+      expect(detail).toContain(key);
+    }
   });
 
   test('the same proxy reports a violation once the simulator breaks a response schema', async () => {

@@ -5,7 +5,7 @@ import * as v from './validators.js';
 import type { OperationEntry, RuleSource, WebhookEntry } from '../core/index.ts';
 
 /** Every operation id of the contract: a misspelt one does not compile. */
-export type OperationId = "getToken" | "pair" | "unpair" | "getConfig" | "generateTransaction" | "startPreauth" | "independentRefund" | "getTransactionStatus" | "cancelTransaction" | "getPrintSlip" | "linkedRefund" | "preauthIncrement" | "preauthComplete" | "revertTransaction" | "getOperation";
+export type OperationId = "getToken" | "pair" | "getConfig" | "generateTransaction" | "startPreauth" | "independentRefund" | "getTransactionStatus" | "cancelTransaction" | "getPrintSlip" | "linkedRefund" | "preauthIncrement" | "preauthComplete" | "revertTransaction" | "getOperation" | "unpair";
 
 /** An operation of this contract: its id one of {@link OperationId}. */
 export type ContractOperation = OperationEntry & { readonly operationId: OperationId };
@@ -59,39 +59,6 @@ export const operations: readonly ContractOperation[] = [
       "200": {
         "source": "spec",
         "schema": "PairingResult"
-      },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
-      },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
-      },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
-  },
-  {
-    "operationId": "unpair",
-    "method": "POST",
-    "path": "/v1/pay-connect/unpair/",
-    "pattern": "^/v1/pay-connect/unpair/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "profile",
-        "schema": null
-      },
-      "204": {
-        "source": "sandbox",
-        "schema": null
       },
       "400": {
         "source": "sandbox",
@@ -486,6 +453,39 @@ export const operations: readonly ContractOperation[] = [
         "schema": "Error"
       },
       "404": {
+        "source": "sandbox",
+        "schema": "Error"
+      }
+    }
+  },
+  {
+    "operationId": "unpair",
+    "method": "POST",
+    "path": "/v1/pay-connect/unpair/",
+    "pattern": "^/v1/pay-connect/unpair/$",
+    "source": "profile",
+    "bearer": true,
+    "integratorHeader": true,
+    "requestSchema": null,
+    "stateChanging": false,
+    "responses": {
+      "200": {
+        "source": "profile",
+        "schema": null
+      },
+      "204": {
+        "source": "sandbox",
+        "schema": null
+      },
+      "400": {
+        "source": "sandbox",
+        "schema": "Error"
+      },
+      "401": {
+        "source": "sandbox",
+        "schema": "Error"
+      },
+      "413": {
         "source": "sandbox",
         "schema": "Error"
       }

@@ -38,11 +38,15 @@ export function amountField(body: Body, key = 'amount', allowNonPositive = false
   return v;
 }
 
-/** An optional string (absent and null both mean "not given"). */
+/**
+ * An optional string: absent means "not given". A null is refused: the spec types these fields as
+ * strings and no document lets one be null (the public profile makes them optional: left out), as
+ * the contract says (contracts/peers/null-agreement.test.ts).
+ */
 export function optString(body: Body, key: string, max = MAX_TEXT): string | null {
   const v = body[key];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw badRequest(`${key} must be a string`);
+  if (v === undefined) return null;
+  if (typeof v !== 'string') throw badRequest(`${key} must be a string${v === null ? ' (null is not one; leave the field out)' : ''}`);
   if (v.length > max) throw badRequest(`${key} is longer than ${max} characters`);
   return v;
 }
