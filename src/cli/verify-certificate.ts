@@ -21,7 +21,7 @@ export const VERIFY_CERTIFICATE_COMMAND = {
   sections: [{ heading: 'Flags', flags: [
     { name: 'public-key', type: 'string', placeholder: '<file>', description: 'The signer\'s Ed25519 public key (PEM), e.g. openssl pkey -in signing.pem -pubout' },
   ] }],
-  notes: 'Exit 0 valid (VALID, or VALID, PARTIAL for an authentic run of part of the tests), 1 invalid (every reason listed, naming each file changed), 2 usage error.',
+  notes: 'Exit 0 valid (VALID; VALID, PARTIAL: authentic, part of the tests), 1 invalid (every reason), 2 usage error.',
 } as const satisfies CommandSpec;
 
 const HINT = 'run "payconnect-conformance verify-certificate --help" for the usage';
