@@ -21,9 +21,19 @@ const ID_LIKE = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{1
 /** Amounts, durations, sequence numbers (status codes have three digits and stay). */
 const LONG_NUMBER = /\b\d{4,}\b/g;
 
-/** A message with the ids and large numbers that differ between occurrences of one defect taken out. */
+/**
+ * The run's amounts in an amount field (`tip_amount 100`, `total_amount 1501 vs 1500`) or its sum
+ * (`!= amount 500 + tip_amount 0`): the defect is the arithmetic, not the amounts a run drew. A lone
+ * `amount 1551` stays: in a sandbox its last digits choose the outcome, so it names the scenario.
+ */
+const AMOUNT_FIELD = /\b(\w+_amount\s*[:=]?\s*)-?\d+\b/g;
+const SUMMED_AMOUNT = /((?:!=|==|\+|-)\s*amount\s+)-?\d+\b/g;
+const VERSUS = /(<n>\s+(?:vs|!=|==)\s+)-?\d+\b/g;
+
+/** A message with the ids, large numbers and amounts that differ between occurrences of one defect taken out. */
 export function normaliseMessage(message: string): string {
-  return message.replace(UUID, '<id>').replace(ID_LIKE, '<id>').replace(LONG_NUMBER, '<n>');
+  return message.replace(UUID, '<id>').replace(ID_LIKE, '<id>').replace(LONG_NUMBER, '<n>')
+    .replace(AMOUNT_FIELD, '$1<n>').replace(SUMMED_AMOUNT, '$1<n>').replace(VERSUS, '$1<n>');
 }
 
 /** What makes two findings the same defect. */
