@@ -34,7 +34,7 @@ export const FAULTS = [
   f('slip.bad-tag', 'breaks', 'spec#transaction-print-slip', 'print slip tags ["sale"]'),
   f('slip.currency-disagrees-config', 'breaks', 'sandbox#status-and-print-slip', 'print slip currency "USD" while the configuration says EUR'),
   f('slip.nonfinal-200', 'breaks', 'sandbox#status-and-print-slip', 'print slip of an INITIATED/IN_PROGRESS transaction answers 200'),
-  f('slip.wrong-transaction-id', 'breaks', 'spec#get-v1pay-connecttransactionstransaction_idprint-slip', "the print slip's transaction_id is not the one in its path"),
+  f('slip.wrong-transaction-id', 'breaks', 'spec#transaction-print-slip', "the print slip's transaction_id is not the one in its path"),
   f('slip.wrong-terminal-id', 'breaks', 'spec#what-the-service-does', "the print slip's terminal_id is not the paired terminal's"),
   f('slip.unsuccessful-final-400', 'breaks', 'sandbox#status-and-print-slip', 'print slip of a DECLINED, FAILED, EXPIRED or CANCELED transaction answers 400'),
   f('token.expires-in-number', 'breaks', 'spec#token-result', 'expires_in is the number 3600, not a string'),
