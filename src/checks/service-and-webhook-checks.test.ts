@@ -113,6 +113,8 @@ describe('webhook.data-matches-record', () => {
   it('the same value written otherwise is no disagreement: one instant, tags in another order', () => {
     const polled = record({ tags: ['charge', 'overpaid'] });
     expect(judge(webhookDataMatchesRecord, obs(record({ completed_at: '2026-11-24T10:00:02.000Z', tags: ['overpaid', 'charge'] }), [polled])).outcome).toBe('pass');
+    expect(judge(webhookDataMatchesRecord, obs(record({ completed_at: '2026-11-24T12:00:02.4+02:00', tags: ['charge', 'overpaid'] }), [polled])).outcome).toBe('pass');
+    expect(judge(webhookDataMatchesRecord, obs(record({ completed_at: '2026-11-24T10:00:03Z', tags: ['charge', 'overpaid'] }), [polled])).outcome).toBe('fail');
   });
 
   it('a field absent or null on one side is not compared; the data is compared with the records of its own status only', () => {

@@ -110,9 +110,13 @@ export interface WebhookDataObservation {
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** Whether two values of one field say the same: one instant however written, a list of strings in any order, else the same JSON. */
+/**
+ * Whether two values of one field say the same: one instant however written (to the second: the
+ * profile's samples have second precision, and no document says more), a list of strings in any
+ * order, else the same JSON.
+ */
 function sameValue(a: unknown, b: unknown): boolean {
-  if (typeof a === 'string' && typeof b === 'string' && DATE_TIME.test(a) && DATE_TIME.test(b)) return Date.parse(a) === Date.parse(b);
+  if (typeof a === 'string' && typeof b === 'string' && DATE_TIME.test(a) && DATE_TIME.test(b)) return Math.abs(Date.parse(a) - Date.parse(b)) < 1000;
   const sorted = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v].sort() : v);
   return canonicalJson(sorted(a)) === canonicalJson(sorted(b));
 }
