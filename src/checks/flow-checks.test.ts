@@ -26,6 +26,33 @@ describe('echoes', () => {
   });
 });
 
+describe('whose answer it is (spec)', () => {
+  const slip = { transaction_id: 't-1', terminal_id: '80000001' };
+  it("print-slip.transaction-id: the path's id passes; another id fails the run", () => {
+    expect(judge(fc.slipTransactionId, { expected: 't-1', answer: slip }).outcome).toBe('pass');
+    const r = judge(fc.slipTransactionId, { expected: 't-2', answer: slip });
+    expect(r.findings[0]).toMatchObject({ severity: 'failure', clause: 'spec#get-v1pay-connecttransactionstransaction_idprint-slip', message: 'the print slip says transaction_id "t-1", expected "t-2"' });
+    expect(judge(fc.slipTransactionId, { expected: 't-1', answer: {} }).outcome).toBe('skip');
+  });
+
+  it("print-slip.terminal-id: the paired terminal passes; another fails the run", () => {
+    expect(judge(fc.slipTerminalId, { expected: '80000001', answer: slip }).outcome).toBe('pass');
+    expect(judge(fc.slipTerminalId, { expected: '90000001', answer: slip }).findings[0]).toMatchObject({ severity: 'failure', clause: 'spec#what-the-service-does', message: 'the print slip says terminal_id "80000001", expected "90000001"' });
+    expect(judge(fc.slipTerminalId, { expected: undefined, answer: slip }).outcome).toBe('skip');
+  });
+
+  it("operation.reference-transaction-id: the path's transaction passes; another fails the run", () => {
+    expect(judge(fc.operationReferenceTransaction, { expected: 't-1', answer: { operation_id: 'o-1', transaction_id: 't-1' } }).outcome).toBe('pass');
+    expect(judge(fc.operationReferenceTransaction, { expected: 't-1', answer: { operation_id: 'o-1', transaction_id: 't-0' } }).findings[0])
+      .toMatchObject({ severity: 'failure', clause: 'spec#what-the-service-does', message: 'the operation reference says transaction_id "t-0", expected "t-1"' });
+    expect(judge(fc.operationReferenceTransaction, { expected: 't-1' }).outcome).toBe('skip');
+  });
+
+  it('print-slip.agrees-with-status leaves the id to the spec rule (one defect, one finding)', () => {
+    expect(judge(fc.slipAgreesWithStatus, { slip: { transaction_id: 't-0', status: 'SUCCESS' }, record: { transaction_id: 't-1', status: 'SUCCESS' } }).outcome).toBe('pass');
+  });
+});
+
 describe('cancel', () => {
   const before = { transaction_id: 't-1', status: 'SUCCESS', completed_at: '2026-11-24T10:00:00Z', canceled_at: null, amount: 100, tip_amount: 0 };
   it('sandbox.cancel-final-unchanged: nothing changed passes; a stamped canceled_at fails, named', () => {

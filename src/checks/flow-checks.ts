@@ -135,15 +135,49 @@ export const slipOfFinal = defineCheck<{ status: string; exchange: Exchange }, '
   },
 });
 
+/**
+ * A rule of the spec on whose answer it is: the answer's `field` is the id it is expected to carry (the
+ * path's transaction, the paired terminal). Skipped when the answer or the expected id is missing, or the
+ * answer lacks the field (the schema check judges that).
+ */
+function answerNames<const Id extends string>(id: Id, clause: string, title: string, field: string, what: string) {
+  return defineCheck<{ expected: unknown; answer?: Rec }, Id>({
+    id,
+    clause,
+    source: 'spec',
+    title,
+    run({ expected, answer }) {
+      if (!answer) return skip(`no ${what} was read`);
+      if (typeof expected !== 'string' || expected === '') return skip(`no ${field} to expect`);
+      if (!(field in answer)) return skip(`the ${what} has no ${field} (judged by the schema check)`);
+      if (answer[field] === expected) return pass();
+      return fail({ message: `the ${what} says ${field} ${JSON.stringify(answer[field])}, expected ${JSON.stringify(expected)}`, evidence: { field, expected, got: answer[field] } });
+    },
+  });
+}
+
+/**
+ * The print slip is the slip of the transaction its path names (spec: GET .../{transaction_id}/print-slip/
+ * "Returns print slip details for a completed transaction"): its `transaction_id` is the path's.
+ */
+export const slipTransactionId = answerNames('print-slip.transaction-id', 'spec#get-v1pay-connecttransactionstransaction_idprint-slip', "The print slip's transaction_id is the transaction_id of its path", 'transaction_id', 'print slip');
+
+/**
+ * The print slip's `terminal_id` is the paired terminal's (spec: the integrator pairs with a terminal,
+ * and a transaction it starts "is sent to the terminal"), the `terminal_id` of the pairing result.
+ */
+export const slipTerminalId = answerNames('print-slip.terminal-id', 'spec#what-the-service-does', "The print slip's terminal_id is the paired terminal's", 'terminal_id', 'print slip');
+
 /** The print slip describes the same transaction as the status record (sandbox#status-and-print-slip). */
 export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec }, 'print-slip.agrees-with-status'>({
   id: 'print-slip.agrees-with-status',
   clause: 'sandbox#status-and-print-slip',
   source: 'sandbox',
-  title: 'The print slip agrees with the status record (id, status, amounts, tags)',
+  title: 'The print slip agrees with the status record (status, amounts, tags)',
   run({ slip, record }) {
     if (!record) return skip('no status record was read');
-    const keys = ['transaction_id', 'status', 'amount', 'tip_amount', 'total_amount', 'tags'].filter((k) => k in record && record[k] !== null);
+    // Its transaction_id is judged against the path (print-slip.transaction-id, a rule of the spec).
+    const keys = ['status', 'amount', 'tip_amount', 'total_amount', 'tags'].filter((k) => k in record && record[k] !== null);
     const bad = keys.filter((k) => JSON.stringify(slip[k]) !== JSON.stringify(record[k]));
     if (bad.length === 0) return pass();
     return fail({ message: `print slip of ${String(record.transaction_id)} disagrees with its status record: ${bad.map((k) => `${k} ${JSON.stringify(slip[k])} vs ${JSON.stringify(record[k])}`).join('; ')}`, evidence: { slip: Object.fromEntries(bad.map((k) => [k, slip[k]])), record: Object.fromEntries(bad.map((k) => [k, record[k]])) } });
@@ -296,6 +330,12 @@ export const waitingStatus = defineCheck<{ amount: number; expected: 'INITIATED'
     return fail({ message: `amount ${amount}: status ${actual} while it should wait ${expected} until canceled or expired`, evidence: { amount, expected, actual } });
   },
 });
+
+/**
+ * The operation reference of a preauthorization operation names the transaction of its path (spec:
+ * "Run preauthorization operations on a transaction"; the reference is the operation's result).
+ */
+export const operationReferenceTransaction = answerNames('operation.reference-transaction-id', 'spec#what-the-service-does', "A preauthorization operation's reference names the transaction_id of its path", 'transaction_id', 'operation reference');
 
 /**
  * The operation reference and the operation record name the operation that was started: its

@@ -59,6 +59,9 @@ describe('pairing identities', () => {
   it("pairing.terminal-matches-config: the configuration's terminal passes; another fails", () => {
     expect(judge(pc.terminalMatchesConfig, { pairingTerminalId: '123', configTerminalId: '123' }).outcome).toBe('pass');
     expect(message(pc.terminalMatchesConfig, { pairingTerminalId: '123', configTerminalId: '999' })).toBe('pairing terminal_id "123" != configuration terminal_id "999"');
+    // Whose configuration it is is the spec's rule: a failure on any target, the public profile's too.
+    const r = judge(pc.terminalMatchesConfig, { pairingTerminalId: '123', configTerminalId: '999' }, publicCtx);
+    expect(r.findings[0]).toMatchObject({ severity: 'failure', clause: 'spec#what-the-service-does' });
   });
 });
 
@@ -68,6 +71,18 @@ describe('tokens and configuration', () => {
     expect(message(pc.tokenLifetimeHonoured, { calls: [ex(200, '/v1/pay-connect/config/', 'GET'), ex(401, '/v1/pay-connect/config/', 'GET')], expiresIn: '2' }))
       .toBe('1 of 2 bearer requests answered 401 with a token renewed by expires_in "2" (seconds): GET /v1/pay-connect/config/ answered 401');
     expect(judge(pc.tokenLifetimeHonoured, { calls: [] }).outcome).toBe('skip');
+  });
+
+  it('auth.token-lifetime-honoured: a 401 on a token younger than its expires_in fails with its age; an older one is not judged', () => {
+    const refused = ex(401, '/v1/pay-connect/transactions/generate/');
+    const early = { exchange: refused, tokenAgeMs: 15_000, lifetimeMs: 3_600_000, tokenSeq: 2 };
+    const r = judge(pc.tokenLifetimeHonoured, { calls: [refused], expiresIn: '3600', early });
+    expect(r.findings[0]).toMatchObject({ check: 'auth.token-lifetime-honoured', severity: 'warning', clause: 'sandbox#tokens', message: 'a bearer token answered 401 before the expires_in "3600" (seconds) it was issued with ran out' });
+    expect(r.findings[0]!.evidence).toMatchObject({ request: 'POST /v1/pay-connect/transactions/generate/ answered 401', tokenAgeMs: 15_000, expiresIn: '3600', refusedSeq: 7 });
+    // Whatever the request: one message, so every refusal the early death causes is one defect.
+    expect(message(pc.tokenLifetimeHonoured, { calls: [], expiresIn: '3600', early: { ...early, exchange: ex(401, '/v1/pay-connect/config/', 'GET'), tokenAgeMs: 20_000 } })).toBe(r.findings[0]!.message);
+    expect(judge(pc.tokenLifetimeHonoured, { calls: [refused], expiresIn: '3600', early: { ...early, tokenAgeMs: 3_600_000 } }).outcome).toBe('skip');
+    expect(judge(pc.tokenLifetimeHonoured, { calls: [refused], expiresIn: '3600', early }, publicCtx).outcome).toBe('skip');
   });
 
   it('config.payment-methods: a list with CARD passes; an empty one or one without CARD fails', () => {

@@ -75,15 +75,16 @@ export const badOtpRefused = defineCheck<Exchange, 'pairing.bad-otp-refused'>({
 /** sandbox#pairing: that refusal is a 400. */
 export const badOtp400 = exactRefusal('pairing.bad-otp-400', 'sandbox#pairing', 'A malformed or never-valid OTP answers 400', [400]);
 
-/** sandbox#pairing: the pairing's terminal is the one its configuration describes. */
+/**
+ * spec#what-the-service-does: the integrator pairs with a terminal and reads "the terminal
+ * configuration": the configuration's terminal_id is the paired terminal's, on any target.
+ */
 export const terminalMatchesConfig = defineCheck<{ pairingTerminalId: unknown; configTerminalId: unknown }, 'pairing.terminal-matches-config'>({
   id: 'pairing.terminal-matches-config',
-  clause: 'sandbox#pairing',
-  source: 'sandbox',
-  title: "The pairing result's terminal_id is the configuration's terminal_id",
-  run(o, ctx) {
-    const off = sandboxOnly(ctx);
-    if (off) return off;
+  clause: 'spec#what-the-service-does',
+  source: 'spec',
+  title: "The configuration's terminal_id is the paired terminal's (the pairing result's terminal_id)",
+  run(o) {
     if (typeof o.pairingTerminalId !== 'string' || o.pairingTerminalId === '') return skip('no terminal_id from pairing');
     if (typeof o.configTerminalId !== 'string') return skip('no terminal_id in the configuration');
     return o.pairingTerminalId === o.configTerminalId
@@ -171,19 +172,42 @@ export const badCredentialsRefused = defineCheck<Exchange, 'auth.bad-credentials
   },
 });
 
+/** A refused request and how old the client's token was then (Scope.call measures it from the token's own exchange). */
+export interface RefusedToken {
+  /** The request refused with 401. */
+  exchange: Exchange;
+  /** The most the token can have aged when the service answered, ms. */
+  tokenAgeMs: number;
+  /** The token's lifetime as issued (`expires_in` read as seconds), ms. */
+  lifetimeMs: number;
+  /** The sequence number of the token's own request. */
+  tokenSeq: number;
+}
+
 /**
  * sandbox#tokens: `expires_in` is a decimal string of seconds, and only an expired token answers 401.
  * A bearer request refused with 401 while the client used a token inside the lifetime it announced
- * means the token died early (or the lifetime is not in seconds).
+ * means the token died early (or the lifetime is not in seconds). Judged on the auth suite's window of
+ * calls (`calls`), and by the scope on any request of any test whose own token was refused while
+ * younger than its `expires_in` (`early`): that request's own rule is not judged then, this is the root.
  */
-export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?: unknown }, 'auth.token-lifetime-honoured'>({
+export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?: unknown; early?: RefusedToken }, 'auth.token-lifetime-honoured'>({
   id: 'auth.token-lifetime-honoured',
   clause: 'sandbox#tokens',
   source: 'sandbox',
   title: 'Requests with a bearer token keep working over time while the client renews it by expires_in',
-  run({ calls, expiresIn }, ctx) {
+  run({ calls, expiresIn, early }, ctx) {
     const off = sandboxOnly(ctx);
     if (off) return off;
+    if (early) {
+      if (early.exchange.response?.status !== 401) return pass();
+      if (early.tokenAgeMs >= early.lifetimeMs) return skip(`the token was ${early.tokenAgeMs} ms old, past its lifetime of ${early.lifetimeMs} ms`);
+      // The age stays out of the message: every request the early death refuses is one defect.
+      return fail({
+        message: `a bearer token answered 401 before the expires_in ${JSON.stringify(expiresIn)} (seconds) it was issued with ran out`,
+        evidence: { request: describe(early.exchange), tokenAgeMs: early.tokenAgeMs, expiresIn, lifetimeMs: early.lifetimeMs, tokenRequestSeq: early.tokenSeq, refusedSeq: early.exchange.seq },
+      });
+    }
     if (calls.length === 0) return skip('no bearer request was made');
     const refused = calls.filter((c) => c.response?.status === 401);
     if (refused.length === 0) return pass();

@@ -7,7 +7,7 @@ import type { ConvergenceObservation } from '../core/index.ts';
 import { countryCode, currencyCode, totalAmount } from './invariants.ts';
 import { judge } from './test-judge.ts';
 import { requestAnswered, tokenObtained } from './service-checks.ts';
-import { everyStatusPosted, serviceSendsWebhooks, webhookRetried } from './webhook-checks.ts';
+import { everyStatusPosted, serviceSendsWebhooks, webhookDataMatchesRecord, webhookRetried } from './webhook-checks.ts';
 
 
 const sighting = (status: string, atMs = 0) => ({ status, channel: 'poll' as const, atMs });
@@ -83,5 +83,52 @@ describe('invariants', () => {
   it('invariant.country: an ISO 3166-1 alpha-2 code passes, an unknown one fails', () => {
     expect(judge(countryCode, { body: slip }).outcome).toBe('pass');
     expect(judge(countryCode, { body: { ...slip, organization: { country: 'XX' } } }).findings[0]!.message).toBe('organization.country "XX" is not an ISO 3166-1 alpha-2 code');
+  });
+});
+
+describe('webhook.data-matches-record', () => {
+  const record = (over: Record<string, unknown> = {}) => ({
+    transaction_id: 't-1', client_transaction_id: 'c-1', status: 'SUCCESS', amount: 1057, tip_amount: 100, total_amount: 1157, currency: 'EUR',
+    payment_method: 'CARD', tags: ['charge'], created_at: '2026-11-24T10:00:00Z', completed_at: '2026-11-24T10:00:02Z', ...over,
+  });
+  const obs = (data: Record<string, unknown>, records: Record<string, unknown>[] = [record()]) =>
+    ({ kind: 'transaction' as const, id: 't-1', deliveries: [{ event: `transaction.${String(data.status).toLowerCase()}`, data }], records });
+
+  it('the data of the status record passes', () => {
+    expect(judge(webhookDataMatchesRecord, obs(record())).outcome).toBe('pass');
+  });
+
+  it('a wrong tip (and total) is reported as a sandbox warning, field by field', () => {
+    const r = judge(webhookDataMatchesRecord, obs(record({ tip_amount: 0, total_amount: 1057 })));
+    expect(r.findings[0]).toMatchObject({ check: 'webhook.data-matches-record', severity: 'warning', clause: 'sandbox#webhooks' });
+    expect(r.findings[0]!.message).toBe('transaction t-1: webhook data disagrees with the status record polled in the same status: transaction.success tip_amount 0, polled 100; transaction.success total_amount 1057, polled 1157');
+  });
+
+  it('every shared field is compared: currency, payment_method, tags, client_transaction_id, timestamps', () => {
+    for (const [field, value] of [['currency', 'USD'], ['payment_method', 'TWINT'], ['tags', ['refund']], ['client_transaction_id', 'c-2'], ['completed_at', '2026-11-24T10:00:09Z']] as const) {
+      expect(judge(webhookDataMatchesRecord, obs(record({ [field]: value }))).outcome, field).toBe('fail');
+    }
+  });
+
+  it('the same value written otherwise is no disagreement: one instant, tags in another order', () => {
+    const polled = record({ tags: ['charge', 'overpaid'] });
+    expect(judge(webhookDataMatchesRecord, obs(record({ completed_at: '2026-11-24T10:00:02.000Z', tags: ['overpaid', 'charge'] }), [polled])).outcome).toBe('pass');
+    expect(judge(webhookDataMatchesRecord, obs(record({ completed_at: '2026-11-24T12:00:02.4+02:00', tags: ['charge', 'overpaid'] }), [polled])).outcome).toBe('pass');
+    expect(judge(webhookDataMatchesRecord, obs(record({ completed_at: '2026-11-24T10:00:03Z', tags: ['charge', 'overpaid'] }), [polled])).outcome).toBe('fail');
+  });
+
+  it('a field absent or null on one side is not compared; the data is compared with the records of its own status only', () => {
+    const { payment_method: _, ...without } = record();
+    expect(judge(webhookDataMatchesRecord, obs(without)).outcome).toBe('pass');
+    expect(judge(webhookDataMatchesRecord, obs(record({ payment_method: null }))).outcome).toBe('pass');
+    // IN_PROGRESS had no tip yet; the record polled later in SUCCESS has one: not the same moment.
+    expect(judge(webhookDataMatchesRecord, obs(record({ status: 'IN_PROGRESS', tip_amount: 0, total_amount: 1057 }), [record({ status: 'IN_PROGRESS', tip_amount: 0, total_amount: 1057 }), record()])).outcome).toBe('pass');
+    expect(judge(webhookDataMatchesRecord, obs(record({ status: 'IN_PROGRESS', tip_amount: 0 }), [record()])).outcome).toBe('skip');
+    // A record that changed within one status: agreeing with one of its polled versions is enough.
+    expect(judge(webhookDataMatchesRecord, obs(record({ status: 'IN_PROGRESS', payment_method: 'CARD' }), [record({ status: 'IN_PROGRESS', payment_method: 'TWINT' }), record({ status: 'IN_PROGRESS' })])).outcome).toBe('pass');
+  });
+
+  it('nothing delivered is not checked', () => {
+    expect(judge(webhookDataMatchesRecord, { kind: 'transaction', id: 't-1', deliveries: [], records: [record()] }).outcome).toBe('skip');
   });
 });

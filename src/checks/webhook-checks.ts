@@ -2,6 +2,7 @@
  * Registered checks of the webhook and property suites (see probes.ts for the pattern). Every
  * exported value with an `id` and a `run` is registered.
  */
+import { canonicalJson } from '../core/index.ts';
 import { defineCheck, fail, pass, skip } from './check.ts';
 import type { ConvergenceObservation } from './observations.ts';
 
@@ -93,6 +94,69 @@ export const webhookRetried = defineCheck<RetryObservation, 'webhook.retried'>({
     return fail({
       message: `not delivered again within ${o.waitedMs} ms after a 500: ${what}`,
       evidence: { lost, failed: o.failed, redelivered: o.redelivered, scheduleMs: o.scheduleMs, waitedMs: o.waitedMs },
+    });
+  },
+});
+
+/** What one convergence saw of a transaction's or operation's record on both channels. */
+export interface WebhookDataObservation {
+  kind: 'transaction' | 'operation';
+  id: string;
+  /** The data of the valid deliveries of its kind that arrived while it was polled, in arrival order. */
+  deliveries: { event?: string; eventId?: string; data: Record<string, unknown> }[];
+  /** The records polling read (status record or operation record), in order. */
+  records: Record<string, unknown>[];
+}
+
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Whether two values of one field say the same: one instant however written (to the second: the
+ * profile's samples have second precision, and no document says more), a list of strings in any
+ * order, else the same JSON.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' && typeof b === 'string' && DATE_TIME.test(a) && DATE_TIME.test(b)) return Math.abs(Date.parse(a) - Date.parse(b)) < 1000;
+  const sorted = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v].sort() : v);
+  return canonicalJson(sorted(a)) === canonicalJson(sorted(b));
+}
+
+/**
+ * sandbox#webhooks: a transaction webhook's data is "the status record", an operation webhook's "the
+ * operation record". Every field the data and the record polled in the same status both carry (with a
+ * value) agrees: amounts, tip, total, currency, payment_method, tags, client_transaction_id,
+ * timestamps, ... A record changes over time, so a delivery is compared only with the records polling
+ * read in the delivery's own status (agreeing with any one of them is enough), and only deliveries that
+ * arrived while polling went on. A field absent or null on either side is no disagreement: a record's
+ * field may be set later (payment_method "null until chosen"), and no document makes the data carry
+ * every field. The status itself is judged by webhook.agrees-with-polling.
+ */
+export const webhookDataMatchesRecord = defineCheck<WebhookDataObservation, 'webhook.data-matches-record'>({
+  id: 'webhook.data-matches-record',
+  clause: 'sandbox#webhooks',
+  source: 'sandbox',
+  title: 'Webhook data equals the polled record of the same status, field by field',
+  run(o) {
+    if (o.deliveries.length === 0) return skip('no valid delivery arrived while polling');
+    let compared = 0;
+    const bad: { event?: string; field: string; webhook: unknown; polled: unknown[] }[] = [];
+    for (const d of o.deliveries) {
+      const same = o.records.filter((r) => typeof d.data.status === 'string' && r.status === d.data.status);
+      if (same.length === 0) continue;
+      compared++;
+      for (const [field, value] of Object.entries(d.data)) {
+        if (field === 'status' || value === null || value === undefined) continue;
+        const polled = same.map((r) => r[field]).filter((v) => v !== null && v !== undefined);
+        if (polled.length === 0 || polled.some((v) => sameValue(value, v))) continue;
+        if (!bad.some((b) => b.event === d.event && b.field === field)) bad.push({ ...(d.event === undefined ? {} : { event: d.event }), field, webhook: value, polled: [...new Map(polled.map((v) => [canonicalJson(v), v])).values()] });
+      }
+    }
+    if (compared === 0) return skip('no delivery arrived in a status polling also read');
+    if (bad.length === 0) return pass();
+    const what = o.kind === 'transaction' ? 'status record' : 'operation record';
+    return fail({
+      message: `${o.kind} ${o.id}: webhook data disagrees with the ${what} polled in the same status: ${bad.map((b) => `${b.event ?? '(no event)'} ${b.field} ${JSON.stringify(b.webhook)}, polled ${b.polled.map((v) => JSON.stringify(v)).join(' or ')}`).join('; ')}`,
+      evidence: { mismatches: bad },
     });
   },
 });

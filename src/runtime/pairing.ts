@@ -10,6 +10,7 @@ import { type PairingAnswer, pairByOtp } from '../pairing/index.ts';
 import type { PairingCredentials, VaultEntry } from '../vault/index.ts';
 import type { WebhookReceiver } from '../webhooks/index.ts';
 import type { RunContext } from './run-context.ts';
+import { TokenLog } from './token-log.ts';
 
 /** A usable pairing. */
 export class Pairing {
@@ -23,6 +24,8 @@ export class Pairing {
    * own clean-up does not wait for it again.
    */
   readonly overdue = new Map<string, RootCause>();
+  /** Set once an unpair of this pairing was accepted: its tokens are refused from then on, rightly. */
+  unpaired = false;
   constructor(
     readonly label: string,
     readonly credentials: PairingCredentials,
@@ -37,6 +40,8 @@ export class Pairing {
      * and for a pairing made without a webhook_url on purpose.
      */
     readonly unobservableWhy?: string,
+    /** The tokens the client obtained for itself (see {@link TokenLog}). */
+    readonly tokens: TokenLog = new TokenLog(),
   ) {}
 
   async close(): Promise<void> {
@@ -65,15 +70,18 @@ function transportOf(settings: TransportSettings | undefined): Transport {
   return loaded.transport;
 }
 
-/** A client for the target; with credentials when given. */
-export function makeClient(env: PairingEnv, credentials?: PairingCredentials): PayConnectClient {
+/** A client for the target; with credentials when given. `tokens` logs the tokens it obtains. */
+export function makeClient(env: PairingEnv, credentials?: PairingCredentials, tokens?: TokenLog): PayConnectClient {
   return createPayConnectClient({
     baseUrl: env.ctx.baseUrl,
     integratorId: env.ctx.integratorId,
     credentials: credentials ? { client_id: credentials.client_id, client_secret: credentials.client_secret } : undefined,
     timeoutMs: env.ctx.timeoutMs,
     transport: transportOf(env.ctx.transport),
-    onExchange: env.onExchange,
+    onExchange: tokens ? (ex) => {
+      tokens.see(ex);
+      env.onExchange(ex);
+    } : env.onExchange,
     redactor: env.redactor,
     resolveOperation: env.resolveOperation,
     nextSeq: env.nextSeq,
@@ -90,7 +98,8 @@ export async function pairingFromVault(env: PairingEnv, entry: VaultEntry, label
   }
   // Deliveries reach this run only if the stored webhook_url is where this run listens.
   const observable = receiver !== undefined && receiver.url.replace(/\/+$/, '') === entry.webhookUrl!.replace(/\/+$/, '');
-  return new Pairing(label, entry.credentials, makeClient(env, entry.credentials), receiver, observable, 'vault', observable ? undefined : vaultUnobservable(entry, receiver));
+  const tokens = new TokenLog();
+  return new Pairing(label, entry.credentials, makeClient(env, entry.credentials, tokens), receiver, observable, 'vault', observable ? undefined : vaultUnobservable(entry, receiver), tokens);
 }
 
 /** Why a vault pairing's deliveries do not reach this run. */
@@ -119,7 +128,8 @@ function crashHookArmed(): boolean {
  */
 export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: string; webhook: boolean; label: string }): Promise<PairAttempt> {
   const receiver = opts.webhook ? await env.openReceiver(opts.label) : undefined;
-  const client = makeClient(env);
+  const tokens = new TokenLog();
+  const client = makeClient(env, undefined, tokens);
   const webhookUrl = receiver?.url ?? null;
   let answer: PairingAnswer;
   try {
@@ -138,5 +148,5 @@ export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: st
   client.setCredentials({ client_id: credentials.client_id, client_secret: credentials.client_secret });
   const observable = receiver !== undefined && credentials.webhook_secret_key !== null;
   const why = receiver !== undefined && !observable ? 'the pairing answer gave no webhook_secret_key to verify deliveries with' : undefined;
-  return { response, sentName: opts.name, webhookUrl, pairing: new Pairing(opts.label, credentials, client, receiver, observable, 'otp', why) };
+  return { response, sentName: opts.name, webhookUrl, pairing: new Pairing(opts.label, credentials, client, receiver, observable, 'otp', why, tokens) };
 }

@@ -20,6 +20,7 @@ import type { RunContext } from './run-context.ts';
 import type { DefectLedger, WaitKind } from './defects.ts';
 import type { ConvergenceTiming, RuntimeEvents } from './events.ts';
 import type { Pairing } from './pairing.ts';
+import { diedEarly } from './token-log.ts';
 import { type Disposition, trimmed } from '../transcript/format.ts';
 import { type TranscriptRecorder, recordedFinding } from '../transcript/recorder.ts';
 
@@ -189,6 +190,23 @@ function recorderFor(host: ScopeHost, testName: string): CoverageRecorder {
   let r = byTest.get(testName);
   if (!r) byTest.set(testName, (r = new CoverageRecorder()));
   return r;
+}
+
+/**
+ * What a convergence saw of the record on both channels: the data of the valid deliveries of `kind`
+ * that arrived while it polled, and the records its polls read (webhook.data-matches-record).
+ */
+export function webhookData(kind: 'transaction' | 'operation', id: string, deliveries: readonly { event: string | undefined; eventId: string | undefined; body: unknown }[], polls: readonly Exchange[]) {
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  return {
+    kind,
+    id,
+    deliveries: deliveries.flatMap((d) => {
+      const data = (d.body as { data?: unknown } | undefined)?.data;
+      return String(d.event ?? '').startsWith(`${kind}.`) && isRecord(data) ? [{ ...(d.event === undefined ? {} : { event: d.event }), ...(d.eventId === undefined ? {} : { eventId: d.eventId }), data }] : [];
+    }),
+    records: polls.flatMap((x) => (x.response?.status === 200 && isRecord(x.response.body) ? [x.response.body] : [])),
+  };
 }
 
 /** A wait of which the harness lost this share or more (its event loop stood still) is measured again. */
@@ -408,6 +426,7 @@ export class Scope {
     if (stuck) this.blockBy(stuck);
     let res: PayConnectResponse;
     const sentAt = Date.now();
+    const mark = this.exchanges.length;
     try {
       const sent = pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto', ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }) });
       this.#inflight.add(sent);
@@ -428,7 +447,41 @@ export class Scope {
     }
     defects.waited('answer', undefined);
     this.track(pairing, op, res, opts.params);
+    // A token a test asks for is not the one the client sends; an accepted unpair revokes the pairing's tokens.
+    if (op.operationId === 'getToken') pairing.tokens.explicit(res.exchange.seq);
+    if (op.operationId === 'unpair' && res.status >= 200 && res.status < 300) pairing.unpaired = true;
+    const ownToken = auth === 'auto' && op.bearer && (opts.integrator ?? 'auto') === 'auto' && !Object.keys(opts.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+    if (ownToken && !pairing.unpaired) this.judgeTokenAge(pairing, res, mark);
     return res;
+  }
+
+  /**
+   * A 401 on the client's own token while that token was younger than the `expires_in` it was issued
+   * with: the token died early (sandbox#tokens), filed as `auth.token-lifetime-honoured` with its age.
+   * That is the root: when the answer the test gets is that 401, the scenario is blocked by it, so the
+   * request's own rule (request.accepted, ...) is not judged on a refusal the request did not cause. A
+   * GET the client sent again with a new token goes on with that answer.
+   */
+  private judgeTokenAge(pairing: Pairing, res: PayConnectResponse, mark: number): void {
+    const last = res.exchange;
+    // This call's attempts: a GET refused with 401 was sent again (bearer-token.ts), both recorded.
+    const attempts = [...this.exchanges.slice(mark).filter((x) => x.seq < last.seq && x.request.method === last.request.method && x.request.path === last.request.path), last];
+    let early: RootCause | undefined;
+    let refusedEarly = false;
+    for (const ex of attempts) {
+      if (ex.response?.status !== 401) continue;
+      const age = pairing.tokens.ageAt(ex);
+      if (!diedEarly(age)) continue;
+      if (ex === last) refusedEarly = true;
+      const [root] = this.judge('auth.token-lifetime-honoured', { calls: [ex], expiresIn: age.token.expiresIn, early: { exchange: trimmed(ex), tokenAgeMs: age.ageMs, lifetimeMs: age.lifetimeMs, tokenSeq: age.token.seq } }).roots;
+      early ??= root;
+    }
+    if (!refusedEarly) return;
+    if (early) this.blockBy(early);
+    // Not judged (a rule of the sandbox profile on another target, or turned off): still not the request's fault.
+    const why = `${last.request.method} ${last.request.path} answered 401 on a token younger than its expires_in`;
+    this.notChecked.add(`${why}: the token's lifetime is not judged here`);
+    throw new ScenarioBlocked(why);
   }
 
   /**
@@ -560,6 +613,7 @@ export class Scope {
     this.transcript?.add({ kind: 'convergence', test: this.testName, scope: this.serial, observation: obs }, obs);
     const roots: Partial<Record<string, RootCause>> = {};
     for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered']) roots[c] = this.judge(c, obs).roots[0];
+    if (webhooksObservable && rx) this.check('webhook.data-matches-record', webhookData(kind, id, rx.eventsFor(id).filter((d) => d.receivedAt >= started), polls));
     this.harness.judgeDeliveries(this, pairing);
     this.#coverage.convergence(obs);
     this.harness.recordConvergence(obs);

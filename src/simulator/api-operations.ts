@@ -6,7 +6,7 @@ import type { SimContext } from './sim-state.ts';
 import { badRequest } from './errors.ts';
 import type { Op, OpType } from './model.ts';
 import { admitStatusRead } from './poll-limit.ts';
-import { operationRecord } from './records.ts';
+import { operationRecord, otherId } from './records.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
 import { amountField, parseJsonObject } from './validate.ts';
 
@@ -14,7 +14,10 @@ function reference(ctx: SimContext, op: Op): Reply {
   const ref: OperationReference = { operation_id: op.id, transaction_id: op.txnId };
   return {
     status: 200,
-    body: broken(ref, (r) => { if (ctx.faults.has('operation.missing-operation-id')) delete r.operation_id; }),
+    body: broken(ref, (r) => {
+      if (ctx.faults.has('operation.missing-operation-id')) delete r.operation_id;
+      if (op.type !== 'transaction.revert' && ctx.faults.has('operation.wrong-transaction-id')) r.transaction_id = otherId(op.txnId);
+    }),
   };
 }
 

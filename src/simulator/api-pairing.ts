@@ -41,8 +41,8 @@ function token(ctx: SimContext, req: ApiRequest): Reply {
   const clientSecret = reqString(body, 'client_secret');
   if (faults.has('token.refused')) throw unauthorized('the client credentials are unknown or revoked');
   const lifetime = faults.has('token.short-lived') ? 2 : options.tokenLifetimeSec;
-  // token.expires-early: the token dies after 1 s whatever expires_in announces.
-  const lives = faults.has('token.expires-early') ? 1 : lifetime;
+  // token.expires-early: the token dies after 1 s whatever expires_in announces; token.dies-early after 0.3 s.
+  const lives = faults.has('token.expires-early') ? 1 : faults.has('token.dies-early') ? 0.3 : lifetime;
   const issued = registry.issueToken(clientId, clientSecret, lives, faults.has('auth.any-secret-accepted'));
   if (!issued) throw unauthorized('the client credentials are unknown or revoked');
   const result: TokenResult = {

@@ -158,6 +158,20 @@ describe('webhook faults', () => {
     for (const d of rx.deliveries) expect(d.headers.signature).toBe(hmac(c.pairing.webhook_secret_key as string, d.raw));
   });
 
+  it('webhook.data-tip-mismatch: the final webhook of a tipped payment says no tip; polling and untipped payments keep it', async () => {
+    const { c, rx } = await hooked();
+    withFault('webhook.data-tip-mismatch');
+    const tipped = await pay(c, 1057);
+    expect(tipped).toMatchObject({ tip_amount: 100, total_amount: 1157 });
+    await rx.waitFor((d) => d.length >= 3);
+    const final = rx.deliveries[2]!.json.data;
+    expect(final).toMatchObject({ status: 'SUCCESS', amount: 1057, tip_amount: 0, total_amount: 1057 });
+    await pay(c, 1000);
+    await rx.waitFor((d) => d.length >= 6);
+    expect(rx.deliveries[5]?.json.data).toMatchObject({ status: 'SUCCESS', tip_amount: 0, total_amount: 1000 });
+    for (const d of rx.deliveries) expect(d.headers.signature).toBe(hmac(c.pairing.webhook_secret_key as string, d.raw));
+  });
+
   it('webhook.bad-schema sends bodies without event_id, still signed over the exact bytes', async () => {
     const { c, rx } = await hooked();
     withFault('webhook.bad-schema');

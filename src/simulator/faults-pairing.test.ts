@@ -58,6 +58,18 @@ describe('token faults', () => {
     expect((await c.get(P.config, bearer(normal))).status).toBe(200);
   });
 
+  it('token.dies-early: the token dies 0.3 s after issue while expires_in still says 3600', async () => {
+    const c = await pairClient(t);
+    withFault('token.dies-early');
+    const early = await c.login();
+    expect(early.json).toMatchObject({ expires_in: '3600' });
+    const bearer = { authorization: `Bearer ${early.json.access_token}` };
+    expect((await c.get(P.config, bearer)).status).toBe(200);
+    await sleep(400);
+    expect((await c.get(P.config, bearer)).status).toBe(401);
+    off();
+  });
+
   it('auth.token-refuses-integrator answers 400 with the integrator header, 200 without it', async () => {
     const c = await pairClient(t);
     const [id, secret] = [c.pairing.client_id as string, c.pairing.client_secret as string];

@@ -31,6 +31,8 @@ describe('print slip faults', () => {
     ['slip.bad-payment-method', ['payment_method'], (s) => expect(s.payment_method).toBe('CASH')],
     ['slip.bad-tag', ['tags'], (s) => expect(s.tags).toEqual(['sale'])],
     ['slip.currency-disagrees-config', ['currency'], (s) => expect(s.currency).toBe('USD')],
+    ['slip.wrong-transaction-id', ['transaction_id'], (s) => expect(s.transaction_id).toMatch(/^[0-9a-f-]{36}$/)],
+    ['slip.wrong-terminal-id', ['terminal_id'], (s) => expect(s.terminal_id).toMatch(/^9/)],
   ];
   it.each(cases)('%s changes only %j of the slip', async (id, keys, check) => {
     const c = await pairClient(t);

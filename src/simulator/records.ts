@@ -103,6 +103,11 @@ export function statusRecordJson(t: Txn, terminal: VirtualTerminal): string {
   return json;
 }
 
+/** An id of the same shape as `id` that is not `id` (its last character changed). */
+export function otherId(id: string): string {
+  return `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+}
+
 /** The print slip of spec#transaction-print-slip, with the slip fault switches applied. */
 export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): PrintSlip | Broken {
   const m: Merchant = terminal.merchant;
@@ -139,6 +144,9 @@ export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): 
     if (faults.has('slip.bad-payment-method')) s.payment_method = 'CASH';
     if (faults.has('slip.bad-tag')) s.tags = ['sale'];
     if (faults.has('slip.currency-disagrees-config')) s.currency = 'USD';
+    // Another id of the same shape: the last character changed.
+    if (faults.has('slip.wrong-transaction-id')) s.transaction_id = otherId(t.id);
+    if (faults.has('slip.wrong-terminal-id')) s.terminal_id = `9${terminal.id.slice(1)}`;
   });
 }
 

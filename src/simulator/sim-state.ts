@@ -58,6 +58,7 @@ function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHo
       const data = statusRecord(t, terminal);
       let status: string = t.status;
       if (isFinal(t.status) && ctx.faults.has('webhook.disagrees-with-polling')) data.status = status = otherFinal(t);
+      if (isFinal(t.status) && t.tip > 0 && ctx.faults.has('webhook.data-tip-mismatch')) Object.assign(data, { tip_amount: 0, total_amount: t.amount });
       ctx.webhooks.send(target, `transaction.${status.toLowerCase()}`, data);
     },
     onOperation(o) {

@@ -57,7 +57,9 @@ export async function operate(t: ScenarioContext, a: Authorization, op: keyof ty
   const res = await t.scope.call(a.p, op, { params: { transaction_id: a.id }, body: { amount } });
   const opId = t.scope.idFrom(res, 'operation_id', op);
   const obs = await t.scope.converge(a.p, 'operation', opId);
-  t.scope.check('operation.record-matches', { transactionId: a.id, type: TYPES[op], reference: isRec(res.body) ? res.body : undefined, record: obs.last });
+  // The reference's transaction is the spec's rule; the record's fields are the profile's.
+  t.scope.check('operation.reference-transaction-id', { expected: a.id, ...(isRec(res.body) ? { answer: res.body } : {}) });
+  t.scope.check('operation.record-matches', { transactionId: a.id, type: TYPES[op], record: obs.last });
   const e = expectation(t, amount, opts.rule);
   if (e) t.scope.check('sandbox.operation-outcome', { type: TYPES[op], amount, expected: e.expected, actual: obs.finalByPoll, why: e.why });
   return obs.finalByPoll;

@@ -66,6 +66,12 @@ async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan, 
 /** Fetches the print slip and checks it agrees with the configuration. */
 export async function slipOf(t: ScenarioContext, p: Pairing, id: string) {
   const res = await t.scope.call(p, 'getPrintSlip', { params: { transaction_id: id } });
+  if (res.status === 200 && typeof res.body === 'object' && res.body !== null && !Array.isArray(res.body)) {
+    // Whose slip it is: the path's transaction, the paired terminal (spec).
+    const slip = res.body as Record<string, unknown>;
+    t.scope.check('print-slip.transaction-id', { expected: id, answer: slip });
+    t.scope.check('print-slip.terminal-id', { expected: p.credentials.terminal_id, answer: slip });
+  }
   if (res.status === 200) {
     const cfg = await config(t, p);
     if (cfg) t.scope.check('print-slip.matches-config', { slip: res.body as Record<string, unknown>, config: cfg });
