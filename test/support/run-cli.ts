@@ -19,6 +19,8 @@ export interface Summary {
   findings: { check: string; severity: 'failure' | 'warning'; clause: string; message: string; test: string; evidence: unknown }[];
   /** The tests a time budget stopped (summary.ts). */
   incomplete?: { reason: string; tests: string[] };
+  /** How a URL target was reached (core/connection-info.ts). */
+  connection?: { trust: string; verification: 'on' | 'off'; clientCertificate?: string; proxy?: { http?: string; https?: string; noProxy?: string } };
 }
 
 export interface CliResult {
