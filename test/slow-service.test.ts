@@ -26,14 +26,14 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const args = () => ['run', '--target', slow.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', join(tempDir(), 'vault.json'),
-  '--deadline', '5s', '--settle', '100ms', '--suite', 'properties', '--grep', 'pair: invalid bodies get a 4xx', '--runs', '45'];
+const args = (runs: number) => ['run', '--target', slow.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', join(tempDir(), 'vault.json'),
+  '--deadline', '5s', '--settle', '100ms', '--suite', 'properties', '--grep', 'pair: invalid bodies get a 4xx', '--runs', String(runs)];
 
 interface NotChecked { test: string; what: string[] }
 
 test('a pairing that answers slowly passes: the property runs what its budget holds at the measured pace, says how many, and the rest is not checked', async () => {
   // A run budget the 45 runs at 1 s a pairing do not fit in: the scenario's budget is cut to it.
-  const r = await runCli([...args(), '--max-duration', '25s']);
+  const r = await runCli([...args(45), '--max-duration', '25s']);
   const summary = r.summary as (typeof r.summary & { notChecked?: NotChecked[] }) | undefined;
   expect(r.stderr).toBe('');
   expect(summary?.findings, JSON.stringify(summary?.findings, null, 1)).toEqual([]);
@@ -50,4 +50,13 @@ test('a pairing that answers slowly passes: the property runs what its budget ho
   const certification = readFileSync(join(r.reportsDir, 'certification.md'), 'utf8');
   expect(certification).toMatch(/pair invalid: \d+ of 45 runs not run/);
   expect(certification).not.toMatch(/failed: properties > pair/);
+});
+
+test('--max-response-time judges the pace only when asked: a finding for every answer slower than the limit', async () => {
+  const r = await runCli([...args(3), '--max-response-time', '500ms', '--strict']);
+  const slowOnes = r.summary?.findings.filter((f) => f.check === 'response.time-within-limit') ?? [];
+  expect(slowOnes.length, JSON.stringify(r.summary?.findings, null, 1)).toBeGreaterThan(0);
+  for (const f of slowOnes) expect(f.message).toMatch(/^pair answered \d{3} after 1\d{3} ms; --max-response-time is 500 ms$/);
+  expect(r.summary?.findings.filter((f) => f.check !== 'response.time-within-limit')).toEqual([]);
+  expect(r.code).toBe(1);
 });
