@@ -4,7 +4,7 @@
  * clean-up of a busy terminal after it, so no test is dropped by vitest with its findings.
  */
 import { expect, test } from 'vitest';
-import { PACE_CEILING, budgetNow, budgetsOf } from './budgets.ts';
+import { PACE_CEILING, budgetNow, budgetsOf, scenarioDeadline } from './budgets.ts';
 
 test('with the simulator deadline the default budget stays 120 s', () => {
   const b = budgetsOf({ deadlineMs: 10_000, timeoutMs: 10_000 });
@@ -39,4 +39,12 @@ test('in manual mode the person at the terminal sets the pace: no stretch beyond
   const b = budgetsOf({ deadlineMs: 10_000, timeoutMs: 10_000, terminal: 'manual' });
   expect(b.ceilingMs).toBe(b.budgetMs);
   expect(budgetNow(b, 60_000)).toBe(b.budgetMs);
+});
+
+test("a pairing at 3 s: 45 of them fit the scenario's stretched budget; the run's budget, when nearer, is what cuts it", () => {
+  const b = budgetsOf({ deadlineMs: 10_000, timeoutMs: 10_000 });
+  // 135 s of pairings: past the scenario's own 120 s, which failed such a service before.
+  expect(scenarioDeadline(0, b, 45 * 3000)).toEqual({ at: 255_000, by: 'scenario' });
+  expect(scenarioDeadline(0, b, 45 * 3000, 200_000)).toEqual({ at: 200_000, by: 'run' });
+  expect(scenarioDeadline(0, b, 0, 200_000)).toEqual({ at: 120_000, by: 'scenario' });
 });

@@ -49,3 +49,12 @@ export function budgetsOf(ctx: Pick<RunContext, 'deadlineMs' | 'timeoutMs'> & { 
 export function budgetNow(b: Pick<Budgets, 'budgetMs' | 'ceilingMs'>, serviceMs: number): number {
   return Math.min(b.ceilingMs, b.budgetMs + Math.max(0, serviceMs));
 }
+
+/**
+ * When a scenario that began at `startedAt` runs out of time, and which budget cuts it: its own
+ * (stretched by `serviceMs`, see {@link budgetNow}) or the run's (`runDeadlineAt`, epoch ms).
+ */
+export function scenarioDeadline(startedAt: number, b: Pick<Budgets, 'budgetMs' | 'ceilingMs'>, serviceMs: number, runDeadlineAt?: number): { at: number; by: 'scenario' | 'run' } {
+  const own = startedAt + budgetNow(b, serviceMs);
+  return runDeadlineAt !== undefined && runDeadlineAt < own ? { at: runDeadlineAt, by: 'run' } : { at: own, by: 'scenario' };
+}

@@ -7,7 +7,7 @@ import { META_KEY, OPERATOR_META_KEY, type OperatorEntry, type TestMeta, countsA
 import { type Harness, ScenarioBlocked, type Scope } from '../runtime/index.ts';
 import type { Outcome, TerminalDriver } from '../terminal/index.ts';
 import { reportToAllure } from './allure-evidence.ts';
-import { budgetNow, budgetsOf } from './budgets.ts';
+import { budgetsOf, scenarioDeadline } from './budgets.ts';
 import { suiteTest } from './fixtures.ts';
 import { type ScenarioNeeds, unmetNeed } from './needs.ts';
 import { OperatorAbort, OperatorRedo } from './operator-signals.ts';
@@ -77,9 +77,8 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     // most to the ceiling), cut to what is left of the run's: when it runs out the scope is closed,
     // so the body stops at its next call and nothing it still does reaches another test.
     const startedAt = Date.now();
-    const runDeadlineAt = h.ctx.runDeadlineAt ?? Number.POSITIVE_INFINITY;
-    const ownDeadline = () => startedAt + budgetNow(budgets, serviceMs(scope.exchanges));
-    const deadline = () => Math.min(ownDeadline(), runDeadlineAt);
+    const cut = () => scenarioDeadline(startedAt, budgets, serviceMs(scope.exchanges), h.ctx.runDeadlineAt);
+    const deadline = () => cut().at;
     let timer: NodeJS.Timeout | undefined;
     const over = new Promise<'over'>((resolve) => {
       const arm = () => {
@@ -127,7 +126,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     body.catch(() => undefined);
     try {
       if ((await Promise.race([body, over])) === 'over') {
-        meta.notFinished = runDeadlineAt < ownDeadline() ? 'run budget exceeded' : 'time budget exceeded';
+        meta.notFinished = cut().by === 'run' ? 'run budget exceeded' : 'time budget exceeded';
         // Running out of time is no finding: what the scenario did not get to is not checked, named
         // with the service's pace, never failed.
         if (meta.notFinished === 'time budget exceeded') scope.notChecked.add(timeBudgetText(Date.now() - startedAt, budgets, scope));
