@@ -41,7 +41,7 @@ test('a pairing that answers slowly passes: the property runs what its budget ho
   expect(summary?.verdict).toBe('pass');
   expect(r.code).toBe(0);
   const pair = summary?.notChecked?.find((n) => n.test.includes('pair: invalid bodies get a 4xx'));
-  expect(pair?.what.join('\n')).toMatch(/^pair invalid: \d+ of 45 runs not run, the scenario's time budget could not hold them at the service's pace \(ran \d+ of 45 runs in [\d.]+ s at 1\.\d s a run \(pair 1\.\d s a request/m);
+  expect(pair?.what.join('\n')).toMatch(/^pair invalid: \d+ of 45 runs not run, the run's time budget \(--max-duration\) could not hold them at the service's pace \(ran \d+ of 45 runs in [\d.]+ s at 1\.\d s a run \(pair 1\.\d s a request/m);
   const ran = Number(/ran (\d+) of 45/.exec(pair!.what.join('\n'))![1]);
   expect(ran).toBeGreaterThan(3);
   expect(ran).toBeLessThan(45);

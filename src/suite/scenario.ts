@@ -33,6 +33,8 @@ export interface ScenarioContext {
    * another at the measured pace.
    */
   timeLeft(): number;
+  /** Whose budget {@link timeLeft} is now: the scenario's own, or the run's (--max-duration), whichever ends first. */
+  budgetCut(): 'scenario' | 'run';
 }
 
 export interface ScenarioInfo {
@@ -98,6 +100,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       },
       operator: (entry) => (meta.operator ??= []).push({ ...entry, attempt, at: new Date().toISOString() }),
       timeLeft: () => Math.max(0, deadline() - Date.now()),
+      budgetCut: () => cut().by,
     });
     // A redo sets the attempt aside (its findings are kept in the operator's record, not filed) and
     // starts the scenario over on a fresh scope.

@@ -52,3 +52,10 @@ test('the first run starts while any time is left; none when the budget is spent
   expect(await spent.run(s.pair, 'skipped')).toBe('skipped');
   expect(spent.summary()).toBe('ran 0 of 3 runs in 0 ms');
 });
+
+test("the runs left out name whose budget kept them out: the run's (--max-duration) when it ends first", async () => {
+  const s = slowService(10_000, 3000);
+  const box = new TimeBox({ ...s.host, budgetCut: () => 'run' }, 45, 'run', s.clock);
+  for (let i = 0; i < 45; i++) await box.run(s.pair, 'skipped');
+  expect(box.notChecked('pair invalid')).toMatch(/^pair invalid: 43 of 45 runs not run, the run's time budget \(--max-duration\) could not hold them at the service's pace \(ran 2 of 45 runs/);
+});

@@ -12,6 +12,8 @@ export interface TimeBoxHost {
   timeLeft(): number;
   /** The scenario's exchanges so far (its scope's): the runs' are the pace named. */
   exchanges(): readonly Exchange[];
+  /** Whose budget the time left is (ScenarioContext.budgetCut): the scenario's own, or the run's. @default the scenario's */
+  budgetCut?(): 'scenario' | 'run';
 }
 
 /**
@@ -84,6 +86,7 @@ export class TimeBox {
   notChecked(name: string): string | undefined {
     if (!this.cut) return undefined;
     const left = Math.max(0, this.planned - this.ran);
-    return `${name}: ${left > 0 ? `${left} of ${this.planned} ${this.unit}s` : 'the shrinking of its counterexample'} not run, the scenario's time budget could not hold them at the service's pace (${this.summary()})`;
+    const budget = this.host.budgetCut?.() === 'run' ? "the run's time budget (--max-duration)" : "the scenario's time budget";
+    return `${name}: ${left > 0 ? `${left} of ${this.planned} ${this.unit}s` : 'the shrinking of its counterexample'} not run, ${budget} could not hold them at the service's pace (${this.summary()})`;
   }
 }

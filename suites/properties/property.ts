@@ -38,7 +38,7 @@ export function fcSeed(t: ScenarioContext): number {
  */
 export async function holds<T>(t: ScenarioContext, name: string, arb: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<Verdict>): Promise<void> {
   const seed = fcSeed(t);
-  const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges }, numRuns);
+  const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
   let crash: unknown;
   let last: Counter | undefined;
   const details = await fc.check(

@@ -77,7 +77,7 @@ export function declareStatefulPart(part: number): void {
       // the search: the remaining runs pass at once, so fast-check does not shrink it.
       let fatal: unknown;
       // A sequence starts only while the scenario's budget can hold it at the pace of those so far.
-      const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges }, numRuns, 'sequence');
+      const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns, 'sequence');
       const property = fc.asyncProperty(commandsArb(maxCommands, replay?.replayPath), (cmds) => box.run(() => runSequence(cmds), undefined));
       const runSequence = async (cmds: Parameters<typeof fc.asyncModelRun>[1]): Promise<void> => {
         if (fatal !== undefined) return;
