@@ -10,3 +10,4 @@ export { SCENARIO_META_KEY, type ScenarioDeclaration } from './suite/scenario-de
 export { OperatorAbort, OperatorRedo } from './suite/operator-signals.ts';
 export { workerContext, type WorkerContext } from './suite/worker-context.ts';
 export { ScenarioBlocked, Scope, type Harness, type Pairing } from './runtime/index.ts';
+export { RUNS_IN_RESERVE, TimeBox, type TimeBoxHost } from './suite/time-box.ts';

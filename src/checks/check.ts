@@ -12,6 +12,8 @@ export interface CheckContext {
   strict: boolean;
   /** The contract's entry for the exchange's operation, when the path matched one. */
   operation?: OperationEntry;
+  /** --max-response-time, ms: the opt-in limit on an answer's time; absent, slowness is not judged. */
+  maxResponseTimeMs?: number;
 }
 
 /** A finding before the runtime adds the test name and computes severity. */

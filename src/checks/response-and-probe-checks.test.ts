@@ -8,7 +8,7 @@ import { resolveProfile } from '../profile/index.ts';
 import type { Check, CheckContext } from './check.ts';
 import * as probes from './probes.ts';
 import { operationFor, runAutoChecks, runCheck, WAITED_OUT } from './registry.ts';
-import { contentTypeJson, responseEnum, responseFormat, responseSchema, statusDocumented } from './response-checks.ts';
+import { contentTypeJson, responseEnum, responseFormat, responseSchema, statusDocumented, timeWithinLimit } from './response-checks.ts';
 
 function exchange(method: string, path: string, status: number, body?: unknown, contentType = 'application/json'): Exchange {
   const rawBody = body === undefined ? '' : JSON.stringify(body);
@@ -20,6 +20,17 @@ const judge = (check: Check<Exchange>, ex: Exchange, strict = false) => runCheck
 const token = { access_token: 'a', expires_in: '3600', token_type: 'Bearer', scope: 'default' };
 
 describe('response checks', () => {
+  it('response.time-within-limit: off without --max-response-time (no document sets a limit); with it, an answer slower than the limit fails', () => {
+    const slow = { ...exchange('POST', '/v1/pay-connect/pair/', 400, { error: 'invalid otp' }), durationMs: 3100 } as Exchange;
+    const off = runCheck(timeWithinLimit, slow, ctxFor(slow));
+    expect(off.outcome).toBe('skip');
+    expect(off.reason).toMatch(/^opt-in: no --max-response-time given/);
+    expect(runCheck(timeWithinLimit, slow, { ...ctxFor(slow), maxResponseTimeMs: 5000 }).outcome).toBe('pass');
+    const r = runCheck(timeWithinLimit, slow, { ...ctxFor(slow), maxResponseTimeMs: 2000 });
+    expect(r.findings.map((f) => [f.severity, f.message])).toEqual([['warning', 'pair answered 400 after 3100 ms; --max-response-time is 2000 ms']]);
+    expect(runCheck(timeWithinLimit, slow, { ...ctxFor(slow, true), maxResponseTimeMs: 2000 }).findings[0]!.severity).toBe('failure');
+  });
+
   it('response.schema: a body of the schema passes; a missing required field fails, naming the schema', () => {
     expect(judge(responseSchema, exchange('POST', '/v1/auth/token/', 200, token)).outcome).toBe('pass');
     const r = judge(responseSchema, exchange('POST', '/v1/auth/token/', 200, { ...token, access_token: undefined }));

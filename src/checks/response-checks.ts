@@ -76,3 +76,26 @@ export const contentTypeJson = defineCheck<Exchange, 'response.content-type'>({
     });
   },
 });
+
+/**
+ * Opt-in (`--max-response-time`): no document sets a time limit on an answer, so this judges only
+ * the limit the user gives, one finding per answer slower than it. Off (skipped) without the flag:
+ * a slow but legal service is given the time it needs (budgets and property runs follow its pace).
+ */
+export const timeWithinLimit = defineCheck<Exchange, 'response.time-within-limit'>({
+  id: 'response.time-within-limit',
+  clause: 'contract#max-response-time',
+  source: 'profile',
+  title: 'Every answer comes within --max-response-time (opt-in: no document sets a limit)',
+  auto: true,
+  run(ex, ctx) {
+    const limit = ctx.maxResponseTimeMs;
+    if (limit === undefined) return skip('opt-in: no --max-response-time given (no document sets a time limit)');
+    if (!ex.response) return skip('no response');
+    if (ex.durationMs <= limit) return pass();
+    return fail({
+      message: `${ctx.operation?.operationId ?? `${ex.request.method} ${ex.request.path}`} answered ${ex.response.status} after ${Math.round(ex.durationMs)} ms; --max-response-time is ${limit} ms`,
+      evidence: { durationMs: ex.durationMs, limitMs: limit },
+    });
+  },
+});

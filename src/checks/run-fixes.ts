@@ -12,6 +12,7 @@ export const RUN_FIXES: Readonly<Record<CheckId, string>> = {
   'response.format': 'write date-time fields as RFC 3339 timestamps and uri fields as absolute URIs',
   'response.schema': 'answer bodies the contract\'s response schema accepts (required fields present, types as declared)',
   'response.status-documented': 'answer only the status codes the contract documents for the operation',
+  'response.time-within-limit': 'answer within the limit the run was given (--max-response-time), or run with the limit your service is held to',
   'invariant.country': 'give organization.country as an ISO 3166-1 alpha-2 code (e.g. SI)',
   'invariant.currency': 'give currency as an ISO 4217 alpha-3 code (e.g. EUR)',
   'invariant.total-amount': 'compute total_amount as amount + tip_amount',

@@ -28,6 +28,7 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   webhookTlsKey: { type: 'string' },
   deadline: duration,
   maxDuration: duration,
+  maxResponseTime: duration,
   settle: duration,
   seed: { type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 32 - 1 },
   suites: strings({ enum: [...SUITE_NAMES] }),

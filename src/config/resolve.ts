@@ -160,6 +160,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       : target.kind === 'url' && profile === 'sandbox' && terminal === 'auto' ? DEFAULTS.deadlineSandboxMs : DEFAULTS.deadlineMs),
     settleMs: take('settle', p.duration(0)),
     maxDurationMs: take('maxDuration', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.maxDurationManualMs : target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
+    maxResponseTimeMs: take('maxResponseTime', p.duration(1)),
     seed: take('seed', p.integer(-(2 ** 31), 2 ** 32 - 1, SEED_HINT)) ?? randomInt(0, 2 ** 31),
     suites: take('suites', p.list(p.member(SUITE_NAMES, 'suite'), `give suite names as an array: ${SUITE_NAMES.join(', ')}`)) ?? [],
     grep: take('grep', p.regex),

@@ -14,6 +14,7 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     ['a non-http target', ['--target', 'ftp://pay.example.com'], 'invalid target', 'only http and https'],
     ['a bad duration', ['--deadline', '10 minutes'], 'invalid deadline "10 minutes" from flag --deadline', 'not a duration'],
     ['a zero deadline', ['--deadline', '0'], 'invalid deadline', 'at least 1ms'],
+    ['a bad response-time limit', ['--max-response-time', 'quick'], 'invalid maxResponseTime "quick" from flag --max-response-time', 'not a duration'],
     ['a bad sim duration', ['--sim-step-delay', 'fast'], 'invalid sim.stepDelay "fast" from flag --sim-step-delay', 'not a duration'],
     ['a port out of range', ['--webhook-listen', '127.0.0.1:70000'], 'invalid webhookListen "127.0.0.1:70000" from flag --webhook-listen', 'port "70000"'],
     ['a bad host', ['--webhook-listen', 'bad host:80'], 'invalid webhookListen', 'not a valid host'],

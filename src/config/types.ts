@@ -104,6 +104,11 @@ export interface UserConfig {
   settle?: Duration;
   /** The run's time budget: past it, unfinished tests stop and the run fails. */
   maxDuration?: Duration;
+  /**
+   * Opt-in gate: every answer slower than this is a finding (`response.time-within-limit`). No
+   * document sets a time limit, so without it slowness is never judged. @default none
+   */
+  maxResponseTime?: Duration;
   /** The seed of every random choice (property and stateful tests), to replay a run. */
   seed?: number;
   /** The suites to run; empty or absent means all. */
@@ -222,6 +227,8 @@ export interface ResolvedConfig {
   /** Undefined: four simulator steps with sim, 1 s otherwise. */
   readonly settleMs: number | undefined;
   readonly maxDurationMs: number;
+  /** --max-response-time: answers slower than this are findings; undefined: slowness is not judged. */
+  readonly maxResponseTimeMs: number | undefined;
   readonly seed: number;
   /** Empty means all suites. */
   readonly suites: SuiteName[];

@@ -359,6 +359,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       maxAmount: config.maxAmount,
       sandbox: target.sandbox,
       timeoutMs: 10_000,
+      ...(config.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: config.maxResponseTimeMs } : {}),
       transport: config.transport,
       runDeadlineAt,
       disabledChecks: [...config.disabledChecks],

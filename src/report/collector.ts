@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { META_KEY, type TestMeta } from '../core/index.ts';
+import { type Exchange, META_KEY, type TestMeta, countsAsFailure, durationText, paceText } from '../core/index.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { scrubSecrets, scrubText } from './scrub.ts';
 
@@ -33,9 +33,14 @@ export function capabilityOfFile(file: string): string {
 export function testRecordOf(tc: TestCase): TestRecord {
   const meta = (tc.meta() as Record<string, unknown>)[META_KEY] as TestMeta | undefined;
   const r = tc.result();
-  const state = r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped';
-  const errors = r.state === 'failed' ? (r.errors ?? []).map((e) => String(e.message ?? e)) : [];
-  const trace = r.state === 'failed' ? r.errors?.[0]?.stack : undefined;
+  const failedErrors = r.state === 'failed' ? (r.errors ?? []).map((e) => String(e.message ?? e)) : [];
+  // A scenario vitest stopped at its time-out, with no failure found before: running out of time is
+  // no finding, so the test stands on what it saw, the rest of it not checked.
+  const timedOut = meta !== undefined ? vitestTimeOut(failedErrors, meta) : undefined;
+  const state = timedOut !== undefined || r.state === 'passed' ? 'passed' : r.state === 'failed' ? 'failed' : 'skipped';
+  const errors = timedOut !== undefined ? [] : failedErrors;
+  const trace = r.state === 'failed' && timedOut === undefined ? r.errors?.[0]?.stack : undefined;
+  const notChecked = [...(meta?.notChecked ?? []), ...(timedOut !== undefined ? [timedOut] : [])];
   const suitePath: string[] = [];
   for (let s = tc.parent; s.type === 'suite'; s = s.parent) suitePath.unshift(s.name);
   const diagnostic = tc.diagnostic();
@@ -50,7 +55,7 @@ export function testRecordOf(tc: TestCase): TestRecord {
     skipReason: meta?.skipReason ?? (r.state === 'skipped' ? r.note : undefined),
     ...(meta?.blockedBy ? { blockedBy: meta.blockedBy } : {}),
     ...(meta?.repeats ? { repeats: meta.repeats } : {}),
-    ...(meta?.notFinished ? { notFinished: meta.notFinished } : {}),
+    ...(meta?.notFinished || timedOut !== undefined ? { notFinished: meta?.notFinished ?? 'time budget exceeded' } : {}),
     toolkitError: meta?.toolkitError ?? (state === 'failed' && !meta ? { code: 'PCC_INTERNAL', message: errors.join('\n') } : undefined),
     errors,
     ...(trace ? { trace } : {}),
@@ -62,11 +67,26 @@ export function testRecordOf(tc: TestCase): TestRecord {
     deliveries: meta?.deliveries ?? [],
     ...(diagnostic?.startTime ? { startedAt: new Date(diagnostic.startTime).toISOString() } : {}),
     ...(meta?.operator ? { operator: meta.operator } : {}),
-    ...(meta?.notChecked?.length ? { notChecked: meta.notChecked } : {}),
+    ...(notChecked.length > 0 ? { notChecked } : {}),
     ...(meta?.webhookFinals ? { webhookFinals: meta.webhookFinals } : {}),
     ...(meta?.harness ? { harness: meta.harness } : {}),
     ...(meta?.coverage ? { coverage: meta.coverage } : {}),
   });
+}
+
+/** vitest's message when a test outlives its time-out: `Test timed out in 195000ms.` */
+const VITEST_TIMED_OUT = /^Test timed out in (\d+)ms/;
+
+/**
+ * When vitest failed a scenario only for outliving its time-out (no toolkit error, no failure
+ * finding filed before it), what was not checked, with the service's pace on what it kept; else
+ * undefined (the test failed for what it found, or for a fault of the toolkit).
+ */
+export function vitestTimeOut(errors: readonly string[], meta: TestMeta): string | undefined {
+  const ms = errors.length > 0 && errors.every((e) => VITEST_TIMED_OUT.test(e)) ? Number(VITEST_TIMED_OUT.exec(errors[0]!)![1]) : undefined;
+  if (ms === undefined || meta.toolkitError || meta.findings.some(countsAsFailure)) return undefined;
+  const exchanges = (meta.exchanges ?? []).filter((x): x is Exchange => typeof (x as Exchange | undefined)?.durationMs === 'number');
+  return `the rest of the test: vitest stopped it at its time-out of ${durationText(ms)} before it ended (the service's pace: ${paceText(exchanges)})`;
 }
 
 /**

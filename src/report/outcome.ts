@@ -6,8 +6,9 @@ import type { TestRecord } from './records.ts';
  * `spec-failure`: a spec requirement is broken. `profile-failure`: a profile or sandbox rule failed
  * (only under --strict). `toolkit-error`: the toolkit could not judge (a crash, a timeout, no pairing).
  * `warning`: passed with warnings. `blocked`: skipped because a defect of the service (a finding,
- * named) kept it from going on. `not-finished`: a time budget stopped it. `not-checked`: it ran and saw
- * nothing wrong, but could not observe part of what it judges (see `notChecked`): never "passed".
+ * named) kept it from going on. `not-finished`: the run's budget or the operator stopped it. `not-checked`:
+ * it ran and saw nothing wrong, but could not observe part of what it judges (see `notChecked`; a
+ * scenario stopped at its own time budget is one, its unfinished part named there): never "passed".
  * `known-defect`: it failed, and only on defects a baseline entry knows (`--baseline`): reported, not
  * counted against the run (as pytest's xfail). `passed`, `skipped`: as they say.
  */
@@ -39,7 +40,8 @@ export function outcomeOf(t: TestRecord): Outcome {
   const failures = failuresOf(t);
   if (failures.some((f) => clauseSource(f.clause) === 'spec')) return 'spec-failure';
   if (failures.length > 0) return 'profile-failure';
-  if (t.notFinished) return 'not-finished';
+  // A scenario stopped at its own time budget is no failure: its unfinished part is not checked (below).
+  if (t.notFinished && !(t.notFinished === 'time budget exceeded' && t.state !== 'failed')) return 'not-finished';
   if (t.state === 'failed') return 'toolkit-error';
   if (knownOf(t).some((f) => f.severity === 'failure')) return 'known-defect';
   if (t.state === 'skipped') return t.blockedBy ? 'blocked' : 'skipped';

@@ -48,6 +48,8 @@ export interface RunContext {
   sandbox: boolean;
   /** Request timeout. */
   timeoutMs: number;
+  /** --max-response-time: an answer slower than this is a finding (response.time-within-limit). @default none: slowness is not judged */
+  maxResponseTimeMs?: number;
   /** CA file, client certificate and proxy of the connections to the target (paths: each worker reads them). */
   transport?: TransportSettings;
   /** How many vitest workers (processes) the run uses. @default 1 */

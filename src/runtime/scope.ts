@@ -269,7 +269,8 @@ export class Scope {
   }
 
   private get checkCtx(): Omit<CheckContext, 'operation'> {
-    return { profile: this.harness.profile, strict: this.harness.ctx.strict };
+    const limit = this.harness.ctx.maxResponseTimeMs;
+    return { profile: this.harness.profile, strict: this.harness.ctx.strict, ...(limit !== undefined ? { maxResponseTimeMs: limit } : {}) };
   }
 
   /** Whether this scope's findings reach the reports (a scope that only records them says no). */

@@ -3,11 +3,11 @@
  * harness, attaches its findings to the test, fails it on a failure finding, and skips it (with the
  * reason) when a need it declares is not met or a prerequisite turns out missing without any failure.
  */
-import { META_KEY, OPERATOR_META_KEY, type OperatorEntry, type TestMeta, countsAsFailure, isToolkitError } from '../core/index.ts';
+import { META_KEY, OPERATOR_META_KEY, type OperatorEntry, type TestMeta, countsAsFailure, durationText, isToolkitError, paceText, serviceMs } from '../core/index.ts';
 import { type Harness, ScenarioBlocked, type Scope } from '../runtime/index.ts';
 import type { Outcome, TerminalDriver } from '../terminal/index.ts';
 import { reportToAllure } from './allure-evidence.ts';
-import { budgetsOf } from './budgets.ts';
+import { budgetsOf, scenarioDeadline } from './budgets.ts';
 import { suiteTest } from './fixtures.ts';
 import { type ScenarioNeeds, unmetNeed } from './needs.ts';
 import { OperatorAbort, OperatorRedo } from './operator-signals.ts';
@@ -26,6 +26,15 @@ export interface ScenarioContext {
   skip(reason: string): never;
   /** Records what the operator was asked to do and did (manual mode), in the test's evidence. */
   operator(entry: Omit<OperatorEntry, 'attempt' | 'at'>): void;
+  /**
+   * How many ms are left of the scenario's budget as it stands now: its own, stretched by the time
+   * the service took to answer its requests (at most to its ceiling), cut to the run's budget. A
+   * scenario that repeats requests (a property's runs) stops starting new ones when this cannot hold
+   * another at the measured pace.
+   */
+  timeLeft(): number;
+  /** Whose budget {@link timeLeft} is now: the scenario's own, or the run's (--max-duration), whichever ends first. */
+  budgetCut(): 'scenario' | 'run';
 }
 
 export interface ScenarioInfo {
@@ -51,7 +60,8 @@ const MAX_REDOS = 5;
 
 /** Declares a conformance scenario. */
 export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioContext) => Promise<void>): void {
-  const { budgetMs, vitestMs } = budgetsOf(workerContext().ctx, info.timeout);
+  const budgets = budgetsOf(workerContext().ctx, info.timeout);
+  const { vitestMs } = budgets;
   // The declaration and the operator steps ride in the test's meta, where the engine reads them
   // without running anything (collect-tests.ts; the plan of a manual session).
   const meta = {
@@ -65,11 +75,21 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     let attempt = 1;
     let skipReason: string | undefined;
     let crash: unknown;
-    // The scenario's own budget, cut to what is left of the run's: when it runs out the scope is
-    // closed, so the body stops at its next call and nothing it still does reaches another test.
-    const myBudget = h.budgeted(budgetMs);
+    // The scenario's own budget, stretched by the time the service took to answer its requests (at
+    // most to the ceiling), cut to what is left of the run's: when it runs out the scope is closed,
+    // so the body stops at its next call and nothing it still does reaches another test.
+    const startedAt = Date.now();
+    const cut = () => scenarioDeadline(startedAt, budgets, serviceMs(scope.exchanges), h.ctx.runDeadlineAt);
+    const deadline = () => cut().at;
     let timer: NodeJS.Timeout | undefined;
-    const over = new Promise<'over'>((resolve) => (timer = setTimeout(() => resolve('over'), myBudget)));
+    const over = new Promise<'over'>((resolve) => {
+      const arm = () => {
+        const left = deadline() - Date.now();
+        if (left <= 0) resolve('over');
+        else timer = setTimeout(arm, Math.min(left, 2 ** 31 - 1));
+      };
+      arm();
+    });
     const context = (): ScenarioContext => ({
       scope,
       harness: h,
@@ -79,6 +99,8 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         throw new Skipped(reason);
       },
       operator: (entry) => (meta.operator ??= []).push({ ...entry, attempt, at: new Date().toISOString() }),
+      timeLeft: () => Math.max(0, deadline() - Date.now()),
+      budgetCut: () => cut().by,
     });
     // A redo sets the attempt aside (its findings are kept in the operator's record, not filed) and
     // starts the scenario over on a fresh scope.
@@ -107,7 +129,10 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     body.catch(() => undefined);
     try {
       if ((await Promise.race([body, over])) === 'over') {
-        meta.notFinished = myBudget < budgetMs ? 'run budget exceeded' : 'time budget exceeded';
+        meta.notFinished = cut().by === 'run' ? 'run budget exceeded' : 'time budget exceeded';
+        // Running out of time is no finding: what the scenario did not get to is not checked, named
+        // with the service's pace, never failed.
+        if (meta.notFinished === 'time budget exceeded') scope.notChecked.add(timeBudgetText(Date.now() - startedAt, budgets, scope));
         scope.close(meta.notFinished);
       }
     } catch (thrown) {
@@ -159,10 +184,16 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       meta.skipReason = skipReason ?? 'the operator stopped the session';
       skipTest(meta.skipReason);
     }
-    if (meta.notFinished) throw new Error(`the scenario did not finish within its time budget of ${budgetMs / 1000} s`);
+    // 'time budget exceeded': the test passes on what it saw, its unfinished part not checked (above).
     if (skipReason !== undefined) {
       meta.skipReason = skipReason;
       skipTest(skipReason);
     }
   });
+}
+
+/** What a scenario stopped at its time budget did not check, and why: its budget and the service's pace. */
+function timeBudgetText(elapsedMs: number, b: { budgetMs: number; ceilingMs: number }, scope: Scope): string {
+  const service = serviceMs(scope.exchanges);
+  return `the rest of the scenario: stopped after ${durationText(elapsedMs)}, at its time budget (${durationText(b.budgetMs)} of its own plus the ${durationText(service)} the service took to answer its ${scope.exchanges.length} request${scope.exchanges.length === 1 ? '' : 's'}, at most ${durationText(b.ceilingMs)}); the service's pace: ${paceText(scope.exchanges)}`;
 }

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { getCheck } from '../../src/index.ts';
-import type { ScenarioContext } from '../../src/suite.ts';
+import { type ScenarioContext, TimeBox } from '../../src/suite.ts';
 
 /** A run that broke the property: the check that failed and its input. */
 export interface Counter {
@@ -29,31 +29,40 @@ export function fcSeed(t: ScenarioContext): number {
 }
 
 /**
- * Checks `predicate` on `numRuns` values of `arb` with the run's seed. On failure (after shrinking)
- * the failing check of the last failing run, which is the shrunk counterexample's, is recorded with
- * the seed and counterexample. A toolkit error inside a run stops the property and is rethrown.
+ * Checks `predicate` on `numRuns` values of `arb` with the run's seed, time-boxed: a run starts only
+ * while the scenario's budget can hold it at the pace of the runs so far (the service's answers set
+ * it); the runs that do not fit are not checked, named with that pace, never failed. How many ran is
+ * the parameter `<name>: runs`. On failure (after shrinking, as far as the time allows) the failing
+ * check of the last failing run, which is the shrunk counterexample's, is recorded with the seed and
+ * counterexample. A toolkit error inside a run stops the property and is rethrown.
  */
 export async function holds<T>(t: ScenarioContext, name: string, arb: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<Verdict>): Promise<void> {
   const seed = fcSeed(t);
+  const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
   let crash: unknown;
   let last: Counter | undefined;
   const details = await fc.check(
     fc.asyncProperty(arb, async (value) => {
       if (crash !== undefined) return true;
-      try {
-        const v = await predicate(value);
-        if (v === true) return true;
-        last = v;
-        return false;
-      } catch (e) {
-        crash = e;
-        return true;
-      }
+      // A run the time left cannot hold is not started: it holds, unchecked (the box counts it).
+      return box.run(async () => {
+        try {
+          const v = await predicate(value);
+          if (v === true) return true;
+          last = v;
+          return false;
+        } catch (e) {
+          crash = e;
+          return true;
+        }
+      }, true);
     }),
     { seed, numRuns },
   );
   if (crash !== undefined) throw crash;
-  t.param(`${name}: runs`, details.numRuns);
+  t.param(`${name}: runs`, box.summary());
+  const unchecked = details.failed ? undefined : box.notChecked(name);
+  if (unchecked) t.scope.notChecked.add(unchecked);
   if (!details.failed) return;
   if (!last) throw new Error(`fast-check property ${name} failed without a counterexample (seed ${seed}): ${String(details.errorInstance ?? 'too many values filtered out?')}`);
   const counterexample = details.counterexample?.[0];
@@ -68,6 +77,7 @@ export async function holds<T>(t: ScenarioContext, name: string, arb: fc.Arbitra
       numShrinks: details.numShrinks,
       counterexample,
       replay: `--seed ${t.harness.ctx.seed} (fast-check seed ${seed}, path "${details.counterexamplePath ?? ''}")`,
+      ...(box.cut ? { shrinking: `cut short by the scenario's time budget (${box.summary()})` } : {}),
     },
   });
 }
