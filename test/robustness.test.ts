@@ -144,13 +144,16 @@ describe.concurrent('a broken service: exit 1, the root finding first, no toolki
   }
 });
 
-test('a run past --max-duration stops, fails with "run budget exceeded" and lists the tests not finished', async () => {
+test('a run past --max-duration stops, lists the tests not finished as "run budget exceeded", and is not certified, without failing', async () => {
   const started = Date.now();
   // A slow virtual terminal makes the whole run far longer than the budget (a clean run fits 8 s now).
   const r = await runCli(['run', '--no-html', '--max-duration', '6s', '--sim-step-delay', '150ms']);
   const ms = Date.now() - started;
-  expect(r.code, brief(r)).toBe(1);
-  expect(r.summary?.verdict).toBe('fail');
+  // Running out of time is not checked, never a finding: exit 1 is for the service's defects.
+  expect(r.code, brief(r)).toBe(0);
+  expect(r.summary?.verdict).toBe('pass');
+  expect(r.summary?.findings).toEqual([]);
+  expect(r.stdout).toMatch(/^certification: NOT CERTIFIED .*run budget exceeded/m);
   expect(r.summary?.incomplete?.reason).toBe('run budget exceeded');
   expect(r.summary!.incomplete!.tests.length).toBeGreaterThan(0);
   expect(r.stdout).toMatch(/^INCOMPLETE run budget exceeded: \d+ tests? not finished/m);

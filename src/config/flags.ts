@@ -55,7 +55,7 @@ const TABLE = [
     description: 'How long an operation may take to converge (500ms, 30s, 2m, or milliseconds)',
     defaultText: `${formatDuration(DEFAULTS.deadlineSimMs)} with sim, ${formatDuration(DEFAULTS.deadlineManualMs)} in manual mode, ${formatDuration(DEFAULTS.deadlineSandboxMs)} against a sandbox URL in auto mode, ${formatDuration(DEFAULTS.deadlineMs)} otherwise` },
   { name: 'max-duration', key: 'maxDuration', type: 'string', placeholder: '<duration>', group: 'run',
-    description: 'The run\'s time budget: past it, unfinished tests stop and the run fails with "run budget exceeded"',
+    description: 'The run\'s time budget: past it, unfinished tests stop, not checked ("run budget exceeded"): the run is not certified',
     defaultText: `${formatDuration(DEFAULTS.maxDurationSimMs)} with sim, ${formatDuration(DEFAULTS.maxDurationManualMs)} in manual mode, ${formatDuration(DEFAULTS.maxDurationMs)} otherwise` },
   { name: 'max-response-time', key: 'maxResponseTime', type: 'string', placeholder: '<duration>', group: 'run',
     description: 'Opt-in gate: a finding (response.time-within-limit) for every answer slower than this. No document sets a time limit: without it slowness is never judged, and budgets and property runs follow the service\'s measured pace',

@@ -52,12 +52,12 @@ describe('summary.json', () => {
     expect(s.counts).toMatchObject({ failures: 3 });
   });
 
-  it('fails a run a time budget stopped, and lists the tests not finished', () => {
+  it('lists the tests a time budget stopped as incomplete, and does not fail the run for them (exit 1 is for findings)', () => {
     const run = runRecord([testRecord(), testRecord({ scenario: 'late', state: 'skipped', notFinished: 'run budget exceeded' })]);
     const s = buildSummary(run, tool, target);
-    expect(s.verdict).toBe('fail');
+    expect(s.verdict).toBe('pass');
     expect(s.incomplete).toEqual({ reason: 'run budget exceeded', tests: ['payment > late'] });
-    expect(exitCodeFor(run, s)).toBe(1);
+    expect(exitCodeFor(run, s)).toBe(0);
   });
 
   it('keeps the published shape for a clean run: no incomplete, no blocked tests', () => {
