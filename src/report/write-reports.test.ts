@@ -108,6 +108,11 @@ describe('reportName', () => {
     expect(reportName(undefined, { verdict: 'pass', counts })).toBe('Pay-Connect conformance: PASS');
     expect(reportName(undefined, { verdict: 'pass', counts: { ...counts, warnings: 2 } })).toBe('Pay-Connect conformance: PASS, 2 warnings');
     expect(reportName('Pay-Connect certification: webhook receiver x', { verdict: 'fail', counts: { ...counts, failures: 1, warnings: 1, known: 1 } }))
-      .toBe('Pay-Connect certification: webhook receiver x: FAIL, 1 failure, 1 warning, 1 known');
+      .toBe('Pay-Connect certification: webhook receiver x: FAIL, 1 failure, 1 warning, 1 known defect (not skipped: failing, and accepted by the baseline)');
+  });
+
+  it('says the certification beside the verdict: a run that passes but is not certified does not read as all clear', () => {
+    expect(reportName(undefined, { verdict: 'pass', counts: { ...counts, notChecked: 2 } }, false)).toBe('Pay-Connect conformance: PASS, NOT CERTIFIED, 2 not checked');
+    expect(reportName(undefined, { verdict: 'pass', counts }, true)).toBe('Pay-Connect conformance: PASS, CERTIFIED');
   });
 });

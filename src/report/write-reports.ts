@@ -100,9 +100,14 @@ export function reportMessageOptions(env: NodeJS.ProcessEnv = process.env): Allu
  * The HTML report's name, which its landing page shows as its title: with the verdict and the
  * warnings, since Allure counts a test with warnings as passed and a warning-only run looks all green.
  */
-export function reportName(title: string | undefined, summary: Pick<Summary, 'verdict' | 'counts'>): string {
+export function reportName(title: string | undefined, summary: Pick<Summary, 'verdict' | 'counts'>, certified?: boolean): string {
   const c = summary.counts;
-  const more = [c.failures > 0 ? `${c.failures} failure${c.failures === 1 ? '' : 's'}` : '', c.warnings > 0 ? `${c.warnings} warning${c.warnings === 1 ? '' : 's'}` : '', c.known ? `${c.known} known` : ''].filter(Boolean);
+  const more = [
+    certified === undefined ? '' : certified ? 'CERTIFIED' : 'NOT CERTIFIED',
+    c.failures > 0 ? `${c.failures} failure${c.failures === 1 ? '' : 's'}` : '', c.warnings > 0 ? `${c.warnings} warning${c.warnings === 1 ? '' : 's'}` : '',
+    c.known ? `${c.known} known defect${c.known === 1 ? '' : 's'} (not skipped: failing, and accepted by the baseline)` : '',
+    c.notChecked ? `${c.notChecked} not checked` : '',
+  ].filter(Boolean);
   return `${title ?? 'Pay-Connect conformance'}: ${summary.verdict.toUpperCase()}${more.length > 0 ? `, ${more.join(', ')}` : ''}`;
 }
 
@@ -148,7 +153,7 @@ export async function writeReports(dir: string, given: RunRecord, summary: Summa
   replaceDirectory(staged, allureResults);
   await o.afterFiles?.(record, { ...written, allureResults });
   const subject = o.certification?.subject;
-  const html = o.html ? await writeHtmlReport(dir, { name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary), stderr: o.stderr, ...(o.warm ? { warm: o.warm } : {}) }) : {};
+  const html = o.html ? await writeHtmlReport(dir, { name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary, written.certification.certified), stderr: o.stderr, ...(o.warm ? { warm: o.warm } : {}) }) : {};
   const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
   return { exitCode, record, reports: { ...written, allureResults, ...html } };
 }
