@@ -597,4 +597,4 @@ export const validators: Readonly<Record<string, ValidateFunction>> = {
 };
 
 /** Name of the contract file these tables were generated from, and the byte length it had. */
-export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: 58687 } as const;
+export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: 58813 } as const;

@@ -1,0 +1,48 @@
+/**
+ * Every rule quotes the sentence it enforces: each quote stands verbatim in the documents bundled in
+ * contracts/spec/ (white space aside), the rule's clause is a heading its first sentence is under, and a
+ * rule no sentence states is a named assumption that never fails a run without --strict.
+ */
+import { describe, expect, it } from 'vitest';
+import { isUnder, locate } from '../../scripts/rules-doc-quotes.ts';
+import { RULE_ASSUMPTIONS, RULE_QUOTES, SENTENCE } from './rule-quotes.ts';
+import { RULES, listRules } from './rule-registry.ts';
+
+describe('the rules\' quotes', () => {
+  it('give every rule a quote, or name it an assumption (never both)', () => {
+    const lacking = [...RULES.values()].filter((r) => (r.quote ?? []).length === 0 && !r.assumption).map((r) => r.id);
+    const both = [...RULES.values()].filter((r) => (r.quote ?? []).length > 0 && r.assumption).map((r) => r.id);
+    expect(lacking).toEqual([]);
+    expect(both).toEqual([]);
+    // No quote or assumption for a rule that does not exist.
+    expect([...Object.keys(RULE_QUOTES), ...Object.keys(RULE_ASSUMPTIONS)].filter((id) => !RULES.has(id))).toEqual([]);
+  });
+
+  it('finds every quoted sentence verbatim in pay-connect-spec.md, public-profile.md or sandbox.md', () => {
+    const missing = [...Object.values(SENTENCE), ...Object.values(RULE_QUOTES).flat()].filter((q) => locate(q).length === 0);
+    expect(missing).toEqual([]);
+  });
+
+  it('cites as each rule\'s clause a heading its first sentence stands under', () => {
+    const wrong = listRules().filter((r) => r.quote.length > 0 && !isUnder(r.quote[0]!, r.clause))
+      .map((r) => `${r.id}: ${r.clause}, but its sentence is under ${locate(r.quote[0]!).map((l) => `${l.source}#${l.anchors[0]}`).join(', ')}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps an assumption a warning at most (a failure only with --strict), named and explained', () => {
+    for (const r of listRules().filter((x) => x.assumption)) {
+      expect(r.source, r.id).not.toBe('spec');
+      expect(r.assumption!.name.length, r.id).toBeGreaterThan(3);
+      expect(r.assumption!.assumes.length, r.id).toBeGreaterThan(20);
+    }
+  });
+
+  it('would catch a quote that is not in the documents, and a clause its sentence is not under', () => {
+    expect(locate('A consumed, malformed or never-valid OTP answers 418.')).toEqual([]);
+    expect(locate(SENTENCE.otpRefused)).toEqual([{ source: 'sandbox', anchors: ['pairing', 'the-pay-connect-sandbox-profile'] }]);
+    expect(isUnder(SENTENCE.otpRefused, 'sandbox#pairing')).toBe(true);
+    expect(isUnder(SENTENCE.otpRefused, 'sandbox#transactions')).toBe(false);
+    // Across a line break of the document: only white space is normalised.
+    expect(locate(SENTENCE.amountRange.replace(' anything', '\n  anything'))).toHaveLength(1);
+  });
+});
