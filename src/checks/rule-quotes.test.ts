@@ -5,8 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isUnder, locate } from '../../scripts/rules-doc-quotes.ts';
+import type { Exchange } from '../core/index.ts';
+import { resolveProfile } from '../profile/index.ts';
+import * as probes from './probes.ts';
+import { WEBHOOK_ENDPOINT_RULES } from './receiver-rules.ts';
+import { runCheck } from './registry.ts';
 import { RULE_ASSUMPTIONS, RULE_QUOTES, SENTENCE } from './rule-quotes.ts';
 import { RULES, listRules } from './rule-registry.ts';
+
+const answered = (status: number): Exchange =>
+  ({ seq: 7, request: { method: 'POST', path: '/v1/pay-connect/pair/', headers: {} }, response: { status, headers: {}, body: {}, rawBody: '{}' } }) as unknown as Exchange;
+const ctx = { profile: resolveProfile('sandbox'), strict: false };
 
 describe('the rules\' quotes', () => {
   it('give every rule a quote, or name it an assumption (never both)', () => {
@@ -44,5 +53,22 @@ describe('the rules\' quotes', () => {
     expect(isUnder(SENTENCE.otpRefused, 'sandbox#transactions')).toBe(false);
     // Across a line break of the document: only white space is normalised.
     expect(locate(SENTENCE.amountRange.replace(' anything', '\n  anything'))).toHaveLength(1);
+  });
+});
+
+describe('a finding', () => {
+  it('carries its rule\'s quote', () => {
+    const r = runCheck(probes.bearerRequired, answered(200), ctx);
+    expect(r.findings[0]!.quote).toEqual(RULE_QUOTES['auth.bearer-required']);
+    expect(WEBHOOK_ENDPOINT_RULES.every((rule) => rule.quote.length > 0 || RULE_ASSUMPTIONS[rule.id])).toBe(true);
+  });
+
+  it('of an invalid input cites the sentence that makes it invalid, with its clause and its document\'s weight', () => {
+    const otp = { clause: 'sandbox#pairing', quote: [SENTENCE.otpRefused] };
+    const r = runCheck(probes.invalidRejected, { exchange: answered(200), because: otp }, ctx);
+    expect(r.findings[0]).toMatchObject({ check: 'request.invalid-rejected', clause: 'sandbox#pairing', quote: [SENTENCE.otpRefused], severity: 'warning' });
+    expect(runCheck(probes.invalidRejected, { exchange: answered(400), because: otp }, ctx).outcome).toBe('pass');
+    // Given the exchange alone: the rule's own clause and quote (the amounts).
+    expect(runCheck(probes.invalidRejected, answered(201), ctx).findings[0]).toMatchObject({ clause: 'sandbox#transactions', quote: RULE_QUOTES['request.invalid-rejected'] });
   });
 });

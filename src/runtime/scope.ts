@@ -469,7 +469,7 @@ export class Scope {
    * reported test holds (it was seen by a scope that only records) is reported here.
    */
   blockBy(root: RootCause): never {
-    if (this.reported && !this.harness.defects.isReported(root)) this.addFindings([{ check: root.check, severity: root.severity, clause: root.clause, message: root.message }]);
+    if (this.reported && !this.harness.defects.isReported(root)) this.addFindings([{ check: root.check, severity: root.severity, clause: root.clause, ...(root.quote ? { quote: root.quote } : {}), message: root.message }]);
     throw new ScenarioBlocked(`${root.check}: ${root.message}`, root);
   }
 
