@@ -3,8 +3,10 @@
  * Each takes the probe's exchange; the suite decides when to send it.
  */
 import type { Exchange, RuleSource } from '../core/index.ts';
+import { operations } from '../generated/contract.ts';
 import { type Check, defineCheck, fail, pass, skip } from './check.ts';
 import { answered, is2xx, is4xx } from './guards.ts';
+import { PROFILE_ENDPOINTS, PROFILE_ENDPOINT_ROWS } from './rule-quotes.ts';
 
 const describe = (ex: Exchange) => answered(ex);
 
@@ -68,4 +70,23 @@ export const invalidRejected = defineCheck<Exchange | InvalidInput, 'request.inv
   },
 });
 export const validAccepted = statusProbe('request.valid-accepted', 'profile#endpoints-the-spec-refers-to-but-does-not-show', 'profile', 'A valid request body is accepted (2xx, or 409 while busy)', '2xx or 409', (s) => is2xx(s) || s === 409);
-export const acceptedOk = statusProbe('request.accepted', 'spec#endpoints', 'spec', 'A well-formed request the scenario needs answers 200', '200', (s) => s === 200);
+/**
+ * A well-formed request the scenario needs answers 200. An endpoint of the spec is held to the spec
+ * (a failure); one the spec refers to but does not show (status, operation details, unpair,
+ * preauthorization, revert, refunds) to the public profile's row for it (a warning, a failure with
+ * --strict): the spec says nothing of its answer.
+ */
+export const acceptedOk = defineCheck<Exchange, 'request.accepted'>({
+  id: 'request.accepted',
+  clause: 'spec#endpoints',
+  source: 'spec',
+  title: 'A well-formed request the scenario needs answers 200',
+  run(ex) {
+    if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
+    if (ex.response.status === 200) return pass();
+    const row = ex.operationId === undefined ? undefined : PROFILE_ENDPOINT_ROWS[ex.operationId];
+    const op = operations.find((o) => o.operationId === ex.operationId);
+    const cited = row && op && op.source !== 'spec' ? { source: op.source, clause: PROFILE_ENDPOINTS, quote: [row] } : {};
+    return fail({ message: `${describe(ex)}; expected 200`, evidence: { status: ex.response.status }, ...cited });
+  },
+});

@@ -10,7 +10,7 @@ import { resolveProfile } from '../profile/index.ts';
 import * as probes from './probes.ts';
 import { WEBHOOK_ENDPOINT_RULES } from './receiver-rules.ts';
 import { runCheck } from './registry.ts';
-import { RULE_ASSUMPTIONS, RULE_QUOTES, SENTENCE } from './rule-quotes.ts';
+import { PROFILE_ENDPOINT_ROWS, RULE_ASSUMPTIONS, RULE_QUOTES, SENTENCE } from './rule-quotes.ts';
 import { RULES, listRules } from './rule-registry.ts';
 
 const answered = (status: number): Exchange =>
@@ -61,6 +61,16 @@ describe('a finding', () => {
     const r = runCheck(probes.bearerRequired, answered(200), ctx);
     expect(r.findings[0]!.quote).toEqual(RULE_QUOTES['auth.bearer-required']);
     expect(WEBHOOK_ENDPOINT_RULES.every((rule) => rule.quote.length > 0 || RULE_ASSUMPTIONS[rule.id])).toBe(true);
+  });
+
+  it('of a request the scenario needs cites the spec for a spec endpoint, the profile\'s row (a warning) for one the spec does not show', () => {
+    const of = (operationId: string, path: string) => ({ ...answered(201), operationId, request: { method: 'POST', path, headers: {} } }) as unknown as Exchange;
+    const refund = runCheck(probes.acceptedOk, of('independentRefund', '/v1/pay-connect/transactions/refund/'), ctx).findings[0]!;
+    expect(refund).toMatchObject({ clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show', severity: 'warning', quote: [PROFILE_ENDPOINT_ROWS.independentRefund] });
+    expect(isUnder(PROFILE_ENDPOINT_ROWS.independentRefund!, refund.clause)).toBe(true);
+    const generate = runCheck(probes.acceptedOk, of('generateTransaction', '/v1/pay-connect/transactions/generate/'), ctx).findings[0]!;
+    expect(generate).toMatchObject({ clause: 'spec#endpoints', severity: 'failure', quote: RULE_QUOTES['request.accepted'] });
+    for (const row of Object.values(PROFILE_ENDPOINT_ROWS)) expect(isUnder(row, 'profile#endpoints-the-spec-refers-to-but-does-not-show'), row).toBe(true);
   });
 
   it('of an invalid input cites the sentence that makes it invalid, with its clause and its document\'s weight', () => {

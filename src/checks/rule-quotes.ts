@@ -67,6 +67,24 @@ export const SENTENCE = {
 
 const S = SENTENCE;
 
+/**
+ * The row of public-profile.md's table that gives each endpoint the spec refers to but does not show
+ * (its path, request and 200 answer), by the contract's operationId: what such an endpoint's answer is
+ * held to, at the profile's weight.
+ */
+export const PROFILE_ENDPOINT_ROWS: Readonly<Record<string, string>> = {
+  getTransactionStatus: '| Transaction status (polling) | GET `/v1/pay-connect/transactions/{transaction_id}/status/` | none | JSON with at least `status` (the rest of the schema is not published) |',
+  getOperation: S.operationDetailsRow,
+  unpair: '| Unpair | POST `/v1/pay-connect/unpair/` | no body | no body |',
+  startPreauth: '| Start a preauthorization | POST `/v1/pay-connect/transactions/preauth/` | `amount` (integer, cents, required), `client_transaction_id` (optional) | `transaction_id` |',
+  revertTransaction: '| Revert (void) the most recent successful transaction | POST `/v1/pay-connect/transaction-operations/{transaction_id}/revert/` | no body | `operation_id`, `transaction_id` |',
+  linkedRefund: '| Linked refund | POST `/v1/pay-connect/transactions/{transaction_id}/refund/` | `amount` (required) | `transaction_id` of a new refund transaction |',
+  independentRefund: '| Independent refund | POST `/v1/pay-connect/transactions/refund/` | `amount` (required), `client_transaction_id` | `transaction_id` |',
+};
+
+/** The clause of those rows. */
+export const PROFILE_ENDPOINTS = 'profile#endpoints-the-spec-refers-to-but-does-not-show';
+
 /** Every rule's sentences, by rule id (an assumption has none: see RULE_ASSUMPTIONS). */
 export const RULE_QUOTES: Readonly<Record<string, readonly string[]>> = {
   // run: the service
@@ -107,7 +125,7 @@ export const RULE_QUOTES: Readonly<Record<string, readonly string[]>> = {
   'pairing.own-terminal': [S.ownTerminal],
   'pairing.terminal-matches-config': [S.ownTerminal, 'Read the terminal configuration, including its available payment methods.'],
   'pairing.unique-id': ['| pay_connect_id | string | Unique Pay-Connect ID |'],
-  'pairing.unpair-accepted': ['| Unpair | POST `/v1/pay-connect/unpair/` | no body | no body |'],
+  'pairing.unpair-accepted': [PROFILE_ENDPOINT_ROWS.unpair!],
   'pairing.webhook-key': ['`webhook_secret_key` is a non-empty string when `webhook_url` was given, and `null` when it was not.'],
   'preauth.authorized-only': [S.preauthOnly],
   'preauth.completed-amount': ['complete with an amount above the authorized amount ends `FAILED`; a successful complete sets the transaction\'s `amount` to the completed amount;'],
