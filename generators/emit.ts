@@ -89,10 +89,35 @@ export const validators: Readonly<Record<string, ValidateFunction>> = {
 ${validators}
 };
 
+/**
+ * The constraints of the contract's own (\`x-ours\`: no document states them), by schema name, as the
+ * schema paths a validator's errors name: an error at one of them is never held against anyone.
+ */
+export const oursConstraints: Readonly<Record<string, readonly string[]>> = ${JSON.stringify(oursPaths(schemas), null, 2)};
+
+/** The errors of a validator of schema \`schema\` that break a constraint a document states (not one of {@link oursConstraints}). */
+export function documentedErrors<E extends { schemaPath: string }>(schema: string, errors: readonly E[] | null | undefined): E[] {
+  const ours = oursConstraints[schema] ?? [];
+  return (errors ?? []).filter((e) => !ours.includes(e.schemaPath));
+}
+
 /** Name of the contract file these tables were generated from, and the byte length it had. */
 export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: ${Buffer.byteLength(text)} } as const;
 `;
   files.set('src/generated/contract.ts', body);
+}
+
+/** The schema paths (\`#/properties/webhook_url/pattern\`) of every keyword a schema marks \`x-ours\`, by schema name. */
+function oursPaths(schemas: Record<string, JsonObject>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const walk = (name: string, node: JsonObject, at: string) => {
+    const marked = node['x-ours'];
+    if (Array.isArray(marked)) for (const k of marked) (out[name] ??= []).push(`${at}/${String(k)}`);
+    for (const [k, v] of Object.entries((node.properties ?? {}) as Record<string, JsonObject>)) walk(name, v, `${at}/properties/${k}`);
+    if (node.items && typeof node.items === 'object') walk(name, node.items as JsonObject, `${at}/items`);
+  };
+  for (const [name, s] of Object.entries(schemas)) walk(name, s, '#');
+  return out;
 }
 
 /** The string enums of the component schemas, as a TypeScript object literal. */
