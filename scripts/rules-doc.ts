@@ -84,7 +84,7 @@ function oursConstraints(list: readonly OursConstraint[]): string[] {
 /** What the properties send as invalid, and the sentence that makes it so. */
 const INVALID_INPUTS: readonly (readonly [string, InvalidBasis])[] = [
   ['an amount that is missing, not an integer, below 1 or above 99,999,999 (every body with an `amount`)', AMOUNT_BASIS],
-  ['a pairing OTP that is not six digits, or `000000`', OTP_BASIS],
+  ['a pairing OTP that is not six digits (the pairing suite probes `000000` and a consumed one under its own rules)', OTP_BASIS],
   ['a generate `payment_method` that is not a string (so no id of the configuration\'s)', PAYMENT_METHOD_BASIS],
   ['a body without a field the public reference requires (pairing `name`, `otp`; token `grant_type`, `client_id`, `client_secret`)', REQUIRED_BASIS],
 ];
