@@ -1,6 +1,7 @@
 /**
- * docs/rules.md: a row for every registered rule under each command that judges it, with its severity
- * and fix, former ids beside their rule, and the file as the script would write it now (CI fails on a
+ * docs/rules.md: a row for every registered rule under each command that judges it, with its severity,
+ * its quote in typographic quotes and its fix, former ids beside their rule, the assumptions and the
+ * contract's own constraints apart, and the file as the script would write it now (CI fails on a
  * stale one: `npx tsx scripts/rules-doc.ts --check`).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULES, listRules } from '../src/checks/rule-registry.ts';
 import { JUDGES } from '../src/checks/rule.ts';
-import { RULES_FILE, rulesDoc } from './rules-doc.ts';
+import { RULES_FILE, quoteCell, rulesDoc } from './rules-doc.ts';
 import { writeOrCheck } from './write-or-check.ts';
 
 describe('docs/rules.md', () => {
@@ -25,11 +26,22 @@ describe('docs/rules.md', () => {
           continue;
         }
         expect(row, `${r.id} under ${j}`).toBeDefined();
-        expect(row).toContain(`| ${r.severity} | \`${r.clause}\` |`);
+        expect(row).toContain(`| ${r.severity} | \`${r.clause}\` | ${quoteCell(r)} |`);
         expect(row).toContain(r.fix.replace(/\|/g, '\\|'));
+        if (r.assumption) expect(row).toContain('none: an assumption of ours');
+        else for (const q of r.quote) expect(row).toContain(`“${q.replace(/\s+/g, ' ').replace(/\|/g, '\\|')}”`);
       }
     }
     expect(doc).toContain(`${RULES.size} rules:`);
+  });
+
+  it('lists the assumptions of ours apart, and the contract\'s own constraints with the invalid inputs\' sentences', () => {
+    const assumed = section('Assumptions of ours');
+    const rows = listRules().filter((r) => r.assumption);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(assumed).toContain(`| \`${r.id}\` | ${r.assumption!.name} |`);
+    expect(section('Constraints of the contract that are ours')).toContain('| `PairRequest` | `webhook_url` | `pattern` |');
+    expect(section('Invalid inputs')).toContain('`sandbox#pairing` | “A consumed, malformed or never-valid OTP answers 400.”');
   });
 
   it('shows a shared rule under both commands, with its former id', () => {

@@ -23,7 +23,7 @@ const CASES: Record<string, Case> = {
   preauth: { fault: 'operation.missing-operation-id', check: 'response.schema', clause: 'spec#operation-reference-result-of-preauthorization-operations' },
   'print-slip': { fault: 'slip.missing-digital-slip', check: 'response.schema', clause: 'spec#transaction-print-slip', grep: 'SUCCESS' },
   webhooks: { fault: 'webhook.disagrees-with-polling', check: 'webhook.agrees-with-polling', clause: 'spec#events' },
-  isolation: { fault: 'isolation.leak', check: 'isolation.foreign-id', clause: 'spec#what-the-service-does' },
+  isolation: { fault: 'isolation.leak', check: 'isolation.foreign-id', clause: 'sandbox#isolation', strict: true },
   refund: { fault: 'refund.tagged-charge', check: 'refund.tagged', clause: 'profile#rules-of-behaviour', strict: true },
   properties: { fault: 'generate.accepts-zero-amount', check: 'request.invalid-rejected', clause: 'sandbox#transactions', strict: true, grep: 'generateTransaction' },
 };

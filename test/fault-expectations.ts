@@ -52,7 +52,7 @@ export const BREAKS: Record<string, FaultExpectation> = {
   'webhook.disagrees-with-polling': e(['webhooks'], ['webhook.agrees-with-polling', F]),
   'webhook.bad-schema': e(['webhooks'], ['webhook.schema', W]),
   'webhook.none': { ...e(['webhooks'], ['webhook.service-sends', F], ['webhook.delivered', W], ['webhook.every-status-posted', W]), args: ['--deadline', '3s'], first: 'webhook.service-sends' },
-  'isolation.leak': e(['isolation'], ['isolation.foreign-id', F]),
+  'isolation.leak': e(['isolation'], ['isolation.foreign-id', W]),
   'status.unknown-id-500': e(['isolation'], ['errors.unknown-id', W], ['isolation.not-found', W], ['response.status-documented', W]),
   'content-type.text-plain': e(['config'], ['response.content-type', F]),
   'error.non-json': e(['print-slip'], ['response.content-type', F]),

@@ -110,7 +110,8 @@ describe('reports of a run restricted to the payment suite, then of the same wit
     expect(cert.certified).toBe(false);
     expect(cert.reasons).toContainEqual(expect.stringMatching(/^suite payment failed: payment > .*: \[invariant\.total-amount\] \(spec#transaction-print-slip\)/));
     const md = readFileSync(join(reports, 'certification.md'), 'utf8');
-    expect(md).toContain('| failure | [spec#transaction-print-slip](spec/pay-connect-spec.html#transaction-print-slip) | invariant.total-amount |');
+    // The clause, then the sentence of the spec the finding rests on, then the check.
+    expect(md).toContain('| failure | [spec#transaction-print-slip](spec/pay-connect-spec.html#transaction-print-slip) | “\\| total_amount \\| integer \\| yes \\| amount + tip_amount, in cents \\|” | invariant.total-amount |');
     expect(readFileSync(join(reports, 'certification.html'), 'utf8')).toContain('NOT CERTIFIED');
 
     const failed = allureResults(reports).filter((r) => r.status === 'failed');

@@ -23,6 +23,8 @@ export interface FindingDraft {
   source?: RuleSource;
   /** Overrides the check's own clause (e.g. the section of the resource whose schema was violated). */
   clause?: string;
+  /** Overrides the rule's quote (rule-quotes.ts): the sentence that makes this input invalid, say. */
+  quote?: readonly string[];
   evidence?: unknown;
 }
 

@@ -13,6 +13,7 @@ import * as model from './model-checks.ts';
 import * as observations from './observations.ts';
 import * as pairing from './pairing-checks.ts';
 import * as probes from './probes.ts';
+import { quoteOf } from './rule.ts';
 import * as response from './response-checks.ts';
 import * as service from './service-checks.ts';
 import * as webhook from './webhook-checks.ts';
@@ -69,6 +70,7 @@ export function runCheck<I>(check: Check<I>, input: I, ctx: CheckContext): Check
         check: check.id,
         severity: severityFor(d.source ?? check.source, ctx.strict),
         clause: d.clause ?? check.clause,
+        quote: d.quote ?? quoteOf(check.id),
         message: d.message,
         evidence: d.evidence,
       })),

@@ -10,12 +10,12 @@ import { CLIENT_ONLY_RULES } from './client-rules.ts';
 import { PACT_RULES } from './pact-rules.ts';
 import { WEBHOOK_ENDPOINT_RULES } from './receiver-rules.ts';
 import { CHECKS } from './registry.ts';
-import { type Judge, JUDGES, type Rule, severityText } from './rule.ts';
+import { type Assumption, type Judge, JUDGES, type Rule, severityText, withQuote } from './rule.ts';
 import { RUN_FIXES } from './run-fixes.ts';
 
 // By id: the order of a module namespace's exports differs between loaders (tsx, vite), the docs' may not.
-const runRules: Rule[] = [...CHECKS.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => ({
-  id: c.id, judges: ['run'], source: c.source, clause: c.clause, title: c.title, fix: (RUN_FIXES as Record<string, string>)[c.id] ?? '',
+const runRules: Rule[] = [...CHECKS.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => withQuote({
+  id: c.id, judges: ['run'] as Judge[], source: c.source, clause: c.clause, title: c.title, fix: (RUN_FIXES as Record<string, string>)[c.id] ?? '',
 }));
 
 const all: readonly Rule[] = [...runRules, ...WEBHOOK_ENDPOINT_RULES, ...CLIENT_ONLY_RULES, ...PACT_RULES];
@@ -68,11 +68,16 @@ export interface RuleListing {
   title: string;
   fix: string;
   formerly: readonly string[];
+  /** The sentence(s) it enforces, verbatim; empty for an assumption. */
+  quote: readonly string[];
+  /** What it assumes, when no sentence states it. */
+  assumption?: Assumption;
 }
 
 /** Every rule, with the commands that judge it and its severity in words. */
 export function listRules(): RuleListing[] {
   return all.map((r) => ({
     id: r.id, judges: r.judges, severity: severityText(r.source), source: r.source, clause: r.clause, title: r.title, fix: r.fix, formerly: r.formerly ?? [],
+    quote: r.quote ?? [], ...(r.assumption ? { assumption: r.assumption } : {}),
   }));
 }

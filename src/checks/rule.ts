@@ -7,6 +7,9 @@
  * one severity wherever it is judged.
  */
 import type { RuleSource } from '../core/index.ts';
+import { type Assumption, RULE_ASSUMPTIONS, RULE_QUOTES } from './rule-quotes.ts';
+
+export type { Assumption } from './rule-quotes.ts';
 
 /** The commands that judge rules. */
 export const JUDGES = ['run', 'check-receiver', 'certify-client', 'check-pact'] as const;
@@ -17,8 +20,15 @@ export type Judge = (typeof JUDGES)[number];
 export interface RuleMeta<Id extends string = string> {
   /** Stable id, `area.rule`. Never renamed without an alias: reports, baselines and configs name it. */
   id: Id;
-  /** The spec section or profile rule it rests on, e.g. `spec#events`. */
+  /** The heading of the document its sentence is under, e.g. `spec#events`. */
   clause: string;
+  /**
+   * The sentence(s) of the documents it enforces, verbatim (rule-quotes.ts); empty for an assumption.
+   * Filled in from rule-quotes.ts by {@link defineRule} and the registry.
+   */
+  quote?: readonly string[];
+  /** Present when no sentence states the rule: what we assume instead (rule-quotes.ts). */
+  assumption?: Assumption;
   /** Where the rule comes from; decides severity (spec fails, profile and sandbox warn). */
   source: RuleSource;
   /** What it expects, as a test's name says it. */
@@ -34,9 +44,20 @@ export interface Rule<Id extends string = string> extends RuleMeta<Id> {
   formerly?: readonly string[];
 }
 
-/** Defines a rule; `Id` stays a literal type. */
-export function defineRule<const Id extends string>(rule: Rule<Id>): Rule<Id> {
-  return rule;
+/** A rule's metadata with its quote (or its assumption) from rule-quotes.ts. */
+export function withQuote<R extends { id: string }>(rule: R): R & { quote: readonly string[]; assumption?: Assumption } {
+  const assumption = RULE_ASSUMPTIONS[rule.id];
+  return { ...rule, quote: RULE_QUOTES[rule.id] ?? [], ...(assumption ? { assumption } : {}) };
+}
+
+/** The quote of rule `id` (empty: an assumption, or no such rule). */
+export function quoteOf(id: string): readonly string[] {
+  return RULE_QUOTES[id] ?? [];
+}
+
+/** Defines a rule, with its quote from rule-quotes.ts; `Id` stays a literal type. */
+export function defineRule<const Id extends string>(rule: Rule<Id>): Rule<Id> & { quote: readonly string[] } {
+  return withQuote(rule);
 }
 
 /** How a rule of `source` weighs, in words: `failure`, or `warning (failure with --strict)`. */

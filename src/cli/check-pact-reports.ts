@@ -21,7 +21,7 @@ export function checkPactRecord(report: CheckPactReport, startedAt: string, dura
   const tests: TestRecord[] = report.files.flatMap((f) => f.interactions.map((i): TestRecord => {
     const name = `${PACT_CAPABILITY} > ${f.consumer}: ${i.kind === 'message' ? '[message] ' : ''}${interactionLabel(i)}`;
     const findings: Finding[] = i.reasons.map((reason) => ({
-      check: PACT_POSSIBLE_CHECK, severity: 'failure', clause: CLAUSE, message: reason, test: name,
+      check: PACT_POSSIBLE_CHECK, severity: 'failure', clause: CLAUSE, quote: interactionPossible.quote, message: reason, test: name,
       evidence: { pact: f.file, interaction: i.description, ...(i.operation ? { operation: i.operation } : {}) },
     }));
     return {

@@ -165,6 +165,15 @@ describe('certify-client rules', () => {
     expect(outcome({ ...run, requests: [] }, 'client.request-contract').text).toMatch(/made no request/);
   });
 
+  it('contract: a constraint of the contract\'s own (x-ours) is never held against a client; a document\'s is', () => {
+    const run = goodRun();
+    const pairWith = (body: Record<string, unknown>) => req(0, 'POST', '/v1/pay-connect/pair/', 200, { body, response: { client_id: 'c1', client_secret: '[REDACTED]' } });
+    run.requests = [pairWith({ name: 'n', otp: '123456', webhook_url: 'http://[::1]:9/h' }), token(10), generate(20, 'T1')];
+    expect(outcome(run, 'client.request-contract').findings).toEqual([]);
+    run.requests = [pairWith({ name: 'n', otp: '12345' }), token(10), generate(20, 'T1')];
+    expect(outcome(run, 'client.request-contract').text).toMatch(/request bodies do not match PairRequest: .*\/otp must match pattern/);
+  });
+
   it('webhooks: a genuine delivery refused, as wrongly signed or with a 5xx, fails (as in check-receiver); an accepted forged one fails; no webhook_url skips both', () => {
     const run = goodRun();
     run.deliveries = [hook(40, 'T1', 'INITIATED', 500), hook(45, 'T1', 'INITIATED', 200, { forged: true })];

@@ -10,6 +10,8 @@ export interface RootCause {
   check: string;
   severity: Finding['severity'];
   clause: string;
+  /** The sentence(s) its rule enforces (Finding.quote). */
+  quote?: readonly string[];
   message: string;
   /** The test that saw it first. */
   test: string;
@@ -44,6 +46,6 @@ export function defectKey(f: Pick<Finding, 'check' | 'severity' | 'clause' | 'me
 }
 
 /** The root cause a finding stands for. */
-export function rootOf(f: Pick<Finding, 'check' | 'severity' | 'clause' | 'message'>, test: string): RootCause {
-  return { check: f.check, severity: f.severity, clause: f.clause, message: f.message, test };
+export function rootOf(f: Pick<Finding, 'check' | 'severity' | 'clause' | 'message' | 'quote'>, test: string): RootCause {
+  return { check: f.check, severity: f.severity, clause: f.clause, ...(f.quote ? { quote: f.quote } : {}), message: f.message, test };
 }

@@ -18,6 +18,8 @@ export interface Finding {
   severity: Severity;
   /** The spec section or profile rule, e.g. `spec#transaction-print-slip` or `sandbox#cancel`. */
   clause: string;
+  /** The sentence(s) of the documents the rule enforces, verbatim (the rule registry's quote). */
+  quote?: readonly string[];
   message: string;
   /** The test that observed it (filled in by the suite runtime). */
   test?: string;

@@ -65,6 +65,14 @@ describe('checkPactPossible', () => {
     expect(reasons({ body: { content: { amount: 12.5 } } }, { status: 418, body: { content: {} } })[0]).toMatch(/^request body: \/amount must be integer$/);
   });
 
+  test('a constraint of the contract\'s own (x-ours) is no reason: a pairing with webhook_url "" answered 200 is possible', () => {
+    const pairing = { content: { pay_connect_id: 'p', pay_connect_name: 'n', terminal_id: 't', client_id: 'c', client_secret: 's', webhook_secret_key: null } };
+    const pair = (body: Record<string, unknown>) => reasons({ path: '/v1/pay-connect/pair/', headers: { 'X-Pay-Connect-Integrator-Id': ['acme'], 'Content-Type': ['application/json'] }, body: { content: body } }, { status: 200, body: pairing });
+    expect(pair({ name: '𐩐ଦ', otp: '051060', webhook_url: '' })).toEqual([]);
+    // An OTP that is not six digits is sandbox.md's, not ours: still a reason.
+    expect(pair({ name: 'n', otp: '12a456' })).toEqual(['request body: /otp must match pattern "^[0-9]{6}$"']);
+  });
+
   test('query parameters the operation does not document', () => {
     expect(reasons({ query: { debug: ['1'] } })).toEqual(['request query debug: not a parameter of generateTransaction (it documents none)']);
   });

@@ -118,7 +118,7 @@ export interface Sent {
   sent: SentDelivery;
 }
 
-export type MakeFinding = (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix'>, message: string, evidence: Record<string, unknown>, severity?: Finding['severity']) => Finding;
+export type MakeFinding = (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix' | 'quote'>, message: string, evidence: Record<string, unknown>, severity?: Finding['severity']) => Finding;
 
 type TestBase = Pick<TestRecord, 'name' | 'capability' | 'clause' | 'file' | 'errors' | 'parameters'>;
 
@@ -258,7 +258,7 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
 /** How a rule's finding is made with or without --strict. */
 export function findingMaker(strict: boolean): MakeFinding {
   return (rule, message, evidence, severity = severityFor(rule.source, strict)) => ({
-    check: rule.id, severity, clause: rule.clause, message: `${message}; fix: ${rule.fix}`, test: '', evidence,
+    check: rule.id, severity, clause: rule.clause, quote: rule.quote ?? [], message: `${message}; fix: ${rule.fix}`, test: '', evidence,
   });
 }
 

@@ -170,7 +170,7 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
 ];
 
 /** The rule that judges every answer's time: a delivery answered after --timeout is retried by the sender. */
-export const ANSWERED_IN_TIME: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'title' | 'fix'> = answeredInTime;
+export const ANSWERED_IN_TIME: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'title' | 'fix' | 'quote'> = answeredInTime;
 
 /** Every rule id, in report order. */
 export const RULE_IDS: readonly string[] = [...RECEIVER_RULES.map((r) => r.id), ANSWERED_IN_TIME.id];

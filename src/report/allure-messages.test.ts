@@ -37,7 +37,7 @@ describe('Allure messages of a test', () => {
     exchanges: [exchange(1, { operationId: 'generateTransaction' }), exchange(2)],
     deliveries: [{ seq: 1, receivedAt: new Date(1_700_000_001_500).toISOString(), method: 'POST', url: 'http://127.0.0.1:9/webhook', headers: { signature: 'sig' }, body: { event: 'transaction.success' }, event: 'transaction.success', eventId: 'e1', signature: 'valid', status: 200 }],
     findings: [
-      finding({ evidence: { body: {}, exchange: { seq: 2 } } }),
+      finding({ evidence: { body: {}, exchange: { seq: 2 } }, quote: ['| total_amount | integer | yes | amount + tip_amount, in cents |'] }),
       finding({ severity: 'warning', check: 'webhook.x', clause: 'profile#webhooks', message: 'late', evidence: { eventId: 'e1' } }),
       finding({ severity: 'warning', check: 'sandbox.outcome', clause: 'sandbox#transactions', message: 'tip' }),
     ],
@@ -72,6 +72,10 @@ describe('Allure messages of a test', () => {
       'WARN [sandbox.outcome] (sandbox#transactions) tip',
     ]);
     const names = messages.filter((m) => m.type === 'attachment_content').map((m) => (m.type === 'attachment_content' ? m.data.name : ''));
+    // The failure quotes its sentence: in its attachment, and beside its clause in the step's status.
+    const failed = messages.find((m) => m.type === 'attachment_content' && m.data.name === 'finding' && decoded(m).includes('invariant.total-amount'))!;
+    expect(JSON.parse(decoded(failed)).quote).toEqual(['| total_amount | integer | yes | amount + tip_amount, in cents |']);
+    expect(messages.some((m) => m.type === 'step_stop' && m.data.statusDetails?.message?.includes('spec#transaction-print-slip: “| total_amount | integer | yes | amount + tip_amount, in cents |”'))).toBe(true);
     // The exchange with a failure (#2) and the delivery with a warning (e1) carry their own evidence;
     // #1 is only in the transcript.
     expect(names.filter((n) => n === 'exchange')).toHaveLength(1);

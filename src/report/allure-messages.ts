@@ -9,7 +9,7 @@
  */
 import { type Exchange, type Finding, type OperatorEntry, countsAsFailure } from '../core/index.ts';
 import { curlForDelivery, curlForExchange, curlPreamble } from './curl.ts';
-import { clauseSource, confirmationText, findingLine, knownOf, knownText, outcomeOf, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
+import { clauseSource, confirmationText, findingLine, knownOf, knownText, outcomeOf, quoteText, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
 import type { DeliveryView, TestRecord } from './records.ts';
 
 /** Allure's step and test statuses. */
@@ -160,8 +160,9 @@ function findingSteps(findings: Finding[], at: number, dropExchange: boolean): A
       const { exchange: _exchange, ...rest } = evidence as Record<string, unknown>;
       evidence = rest;
     }
-    out.push(attach('finding', json({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, ...(f.known ? { known: f.known } : {}), evidence: evidence ?? null }), 'application/json', 'json'));
-    out.push({ type: 'step_stop', data: { stop: at, status: failure ? 'failed' : 'passed', ...(failure ? { statusDetails: { message: f.message } } : {}) } });
+    out.push(attach('finding', json({ check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, ...(f.known ? { known: f.known } : {}), evidence: evidence ?? null }), 'application/json', 'json'));
+    const quote = quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : '';
+    out.push({ type: 'step_stop', data: { stop: at, status: failure ? 'failed' : 'passed', ...(failure ? { statusDetails: { message: `${f.message}${quote}` } } : {}) } });
   }
   return out;
 }

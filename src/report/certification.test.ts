@@ -33,17 +33,19 @@ describe('certification', () => {
     expect(certificationHtml(run, summary, runInfo(), cert)).toContain('>CERTIFIED</p>');
   });
 
-  it('does not certify a run with a spec failure, and names the clause and the test', () => {
-    const tests = everySuite((s) => (s === 'print-slip' ? { state: 'failed', findings: [finding()] } : {}));
+  it('does not certify a run with a spec failure, and names the clause, its sentence and the test', () => {
+    const quote = ['Required fields: transaction_id, terminal_id, organization.'];
+    const tests = everySuite((s) => (s === 'print-slip' ? { state: 'failed', findings: [finding({ quote })] } : {}));
     const { run, summary, cert } = decide(tests);
     expect(cert.certified).toBe(false);
     expect(cert.reasons).toEqual(['suite print-slip failed: print-slip > print-slip works: [invariant.total-amount] (spec#transaction-print-slip) total_amount 101 != amount 100 + tip_amount 0']);
     const md = certificationMarkdown(run, summary, runInfo(), cert);
     expect(md).toContain('**Verdict: NOT CERTIFIED**');
-    expect(md).toContain('| failure | [spec#transaction-print-slip](spec/pay-connect-spec.html#transaction-print-slip) | invariant.total-amount | print-slip > print-slip works |');
+    expect(md).toContain('| failure | [spec#transaction-print-slip](spec/pay-connect-spec.html#transaction-print-slip) | “Required fields: transaction_id, terminal_id, organization.” | invariant.total-amount | print-slip > print-slip works |');
     const html = certificationHtml(run, summary, runInfo(), cert);
     expect(html).toContain('NOT CERTIFIED');
     expect(html).toContain('spec#transaction-print-slip');
+    expect(html).toContain('<td>“Required fields: transaction_id, terminal_id, organization.”</td>');
   });
 
   it('does not certify a run restricted by --suite', () => {

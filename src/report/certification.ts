@@ -5,7 +5,7 @@
  * that was not restricted by --suite and whose verdict is pass; otherwise each reason is named.
  */
 import { type ConnectionInfo, countsAsFailure } from '../core/index.ts';
-import { findingLine, outcomeOf, warningsOf } from './outcome.ts';
+import { findingLine, outcomeOf, quoteText, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
 import type { Summary } from './summary.ts';
@@ -189,8 +189,8 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   out.push('## Findings', '');
   if (summary.findings.length === 0) out.push('None.', '');
   else {
-    out.push('| severity | clause | check | test | message |', '|---|---|---|---|---|');
-    for (const f of summary.findings) out.push(`| ${f.severity} | ${clauseLinkMd(f.clause)} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
+    out.push('| severity | clause | the documents say | check | test | message |', '|---|---|---|---|---|---|');
+    for (const f of summary.findings) out.push(`| ${f.severity} | ${clauseLinkMd(f.clause)} | ${cell(quoteText(f))} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
     out.push('');
   }
   const known = summary.known ?? [];
@@ -257,7 +257,7 @@ export function certificationHtml(record: RunRecord, summary: Summary, info: Run
   const reasons = cert.certified ? '' : `<p>Not certified because:</p><ul>${cert.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
   const factRows = facts(info, cert, text).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
   const capRows = cert.rows.map((r) => `<tr><td>${esc(r.capability)}</td><td>${r.tests}</td><td>${r.pass}</td><td class="${r.fail ? 'bad' : ''}">${r.fail}</td><td>${r.skip}</td><td class="${r.warn ? 'warn' : ''}">${r.warn}</td></tr>`).join('');
-  const findingRows = summary.findings.map((f) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td>${clauseLinkHtml(f.clause)}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${esc(f.message)}</td></tr>`).join('');
+  const findingRows = summary.findings.map((f) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td>${clauseLinkHtml(f.clause)}</td><td>${esc(quoteText(f))}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${esc(f.message)}</td></tr>`).join('');
   const errors = [
     ...record.tests.filter((t) => t.state === 'failed' && outcomeOf(t) === 'toolkit-error').map((t) => `${t.name}: ${whyFailed(t)}`),
     ...record.unhandled.map((u) => u.split('\n')[0] ?? ''),
@@ -280,7 +280,7 @@ ${reasons}
 <tr><th>total</th><th>${c.tests}</th><th>${c.passed}</th><th>${c.failed}</th><th>${c.skipped}</th><th>${c.warnings}</th></tr></table>
 ${coverage ? coverageHtml(coverage) : ''}
 <h2>Findings</h2>
-${summary.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>severity</th><th>clause</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`}
+${summary.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>severity</th><th>clause</th><th>the documents say</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`}
 ${knownHtml(summary)}
 ${(summary.notChecked ?? []).length > 0 ? `<h2>Not checked</h2><p>These tests ran but could not observe part of what they judge: that part neither passed nor failed.</p><table><tr><th>test</th><th>not checked</th></tr>${summary.notChecked!.map((n) => `<tr class="warn"><td>${esc(n.test)}</td><td>${esc(n.what.join('; '))}</td></tr>`).join('')}</table>` : ''}
 ${errors.length > 0 ? `<h2>Toolkit errors</h2><ul>${errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}

@@ -11,11 +11,12 @@ describe('githubAnnotations', () => {
   it('writes an ::error per failure and a ::warning per warning, escaped as workflow commands', () => {
     const run = runRecord([testRecord({ scenario: 'slip', state: 'failed', findings: [
       finding({ check: 'invariant.total-amount', clause: 'spec#transaction-print-slip', message: '100% off,\nreally: 1 != 2', test: 'payment > slip' }),
-      finding({ severity: 'warning', check: 'webhook.retried', clause: 'profile#webhooks', message: 'no retry', test: 'payment > slip' }),
+      finding({ severity: 'warning', check: 'webhook.retried', clause: 'profile#webhooks', message: 'no retry', test: 'payment > slip', quote: ['Retries: 5 retries after the first attempt.'] }),
     ] })]);
     expect(githubAnnotations(buildSummary(run, tool, target))).toEqual([
       '::error title=invariant.total-amount (spec#transaction-print-slip)::payment > slip: 100%25 off,%0Areally: 1 != 2',
-      '::warning title=webhook.retried (profile#webhooks)::payment > slip: no retry',
+      // A finding's quote follows its message, after its clause.
+      '::warning title=webhook.retried (profile#webhooks)::payment > slip: no retry%0Aprofile#webhooks: “Retries: 5 retries after the first attempt.”',
     ]);
   });
 

@@ -4,6 +4,7 @@
  * a secret: it is made from the summary, which is redacted.
  */
 import type { Summary } from './summary.ts';
+import { quoteText } from './outcome.ts';
 
 /** GitHub shows at most 10 annotations of a kind per step; a few more are written for the log. */
 export const MAX_ANNOTATIONS = 20;
@@ -15,7 +16,7 @@ const property = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C'
 export function githubAnnotations(summary: Summary): string[] {
   const lines = (severity: 'failure' | 'warning', command: 'error' | 'warning') =>
     summary.findings.filter((f) => f.severity === severity).slice(0, MAX_ANNOTATIONS)
-      .map((f) => `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}`)}`);
+      .map((f) => `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}${quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : ''}`)}`);
   return [...lines('failure', 'error'), ...lines('warning', 'warning')];
 }
 

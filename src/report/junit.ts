@@ -5,7 +5,7 @@
  * properties and system-out of their test case.
  */
 import type { Finding } from '../core/index.ts';
-import { confirmationText, failuresOf, findingLine, knownOf, knownText, outcomeOf, warningsOf } from './outcome.ts';
+import { confirmationText, failuresOf, findingLine, knownOf, knownText, outcomeOf, quoteText, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import type { RunInfo } from './run-info.ts';
 import type { Summary } from './summary.ts';
@@ -38,7 +38,8 @@ function compactEvidence(evidence: unknown): string {
 
 function detail(f: Finding): string {
   const evidence = f.evidence === undefined || f.evidence === null ? '' : `\n  evidence: ${compactEvidence(f.evidence)}`;
-  return `${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}${evidence}`;
+  const quote = quoteText(f) ? `\n  quote (${f.clause}): ${quoteText(f)}` : '';
+  return `${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}${quote}${evidence}`;
 }
 
 type Props = ReadonlyArray<readonly [string, string]>;

@@ -60,6 +60,11 @@ export function scenarioOf(t: TestRecord): string {
   return t.name.startsWith(prefix) ? t.name.slice(prefix.length) : t.name;
 }
 
+/** The sentence(s) a finding's rule enforces, in typographic quotes (`“…” “…”`); '' without a quote. */
+export function quoteText(f: Pick<Finding, 'quote'>): string {
+  return (f.quote ?? []).map((q) => `“${q.replace(/\s+/g, ' ').trim()}”`).join(' ');
+}
+
 /** One line for a finding: `[check] (clause) message`. */
 export function findingLine(f: Finding): string {
   return `[${f.check}] (${f.clause}) ${f.message}`;

@@ -193,7 +193,7 @@ function mergeRacedRoots(all: readonly SummaryFinding[]): { findings: SummaryFin
 export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string>; baseline?: BaselineSummary }): Summary {
   const blocked = blockedEntries(run.tests);
   const raw = run.tests.flatMap((t) => t.findings.map((f) => ({
-    check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null,
+    check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null,
     ...(f.known ? { known: f.known } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}),
   })));
   const { findings: all, rootTests } = mergeRacedRoots(raw.map((f) => {

@@ -385,7 +385,9 @@ export class Scope {
     }
     const r = runCheck(check, input, { ...this.checkCtx });
     this.#coverage.tally(id, check.clause, r.outcome);
-    const exchange = (input as Exchange | undefined)?.seq !== undefined ? trimmed(input as Exchange) : undefined;
+    // An exchange, or an input that carries one (an invalid input with the sentence that makes it so).
+    const sent = (input as Exchange | undefined)?.seq !== undefined ? input as Exchange : (input as { exchange?: Exchange } | undefined)?.exchange;
+    const exchange = sent?.seq !== undefined ? trimmed(sent) : undefined;
     const { roots, filedAs } = this.fileChecked(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
     this.transcript?.check(this.testName, this.serial, id, input, r.outcome, r.findings.map((f, i) => recordedFinding(f, filedAs[i]!)), extraEvidence);
     return { ok: r.outcome !== 'fail', roots };
@@ -525,7 +527,7 @@ export class Scope {
    * reported test holds (it was seen by a scope that only records) is reported here.
    */
   blockBy(root: RootCause): never {
-    if (this.reported && !this.harness.defects.isReported(root)) this.addFindings([{ check: root.check, severity: root.severity, clause: root.clause, message: root.message }]);
+    if (this.reported && !this.harness.defects.isReported(root)) this.addFindings([{ check: root.check, severity: root.severity, clause: root.clause, ...(root.quote ? { quote: root.quote } : {}), message: root.message }]);
     throw new ScenarioBlocked(`${root.check}: ${root.message}`, root);
   }
 

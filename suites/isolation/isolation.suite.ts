@@ -4,9 +4,9 @@
  *
  * The first pairing's transaction is an approved payment (it ends within a second on the sandbox),
  * converged and then reverted, which gives an operation too. A foreign id answered with a 2xx is a
- * leak (`isolation.foreign-id`, a spec failure); any refusal is then held to the sandbox's exact 404
+ * leak (`isolation.foreign-id`: sandbox.md, Isolation, the only document that states it); any refusal is then held to the sandbox's exact 404
  * (`isolation.not-found`). A 5xx leaks nothing: it is judged by the 404 rule only, so a service that
- * answers 500 for every unknown id gets warnings, not a spec failure.
+ * answers 500 for every unknown id gets only the 404 rule's warning.
  */
 import { describe } from 'vitest';
 import type { OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';

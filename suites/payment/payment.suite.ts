@@ -1,4 +1,5 @@
 import { describe } from 'vitest';
+import { AMOUNT_BASIS, type InvalidBasis, PAYMENT_METHOD_BASIS } from '../../generators/arbitraries/index.ts';
 import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
 import { NOT_MANUAL, scenario } from '../../src/suite.ts';
@@ -86,15 +87,17 @@ describe('payment', () => {
   // Each invalid body is its own test, so that every wrongly accepted one is reported. The bodies that
   // break the contract's GenerateRequest are shared with the pact's catalogue, which refuses each as
   // sent against the Pact mock; the last one is valid by the schema and refused by the configuration.
-  const invalid: [string, (base: number) => Record<string, unknown>][] = [
-    ...INVALID_GENERATE_BODIES.map(([what, body]): [string, (base: number) => Record<string, unknown>] => [what, body]),
-    ['a payment_method not in the configuration', (base) => ({ amount: base, payment_method: 'PCC-NOT-A-METHOD' })],
+  // Each cites the sentence that makes it invalid: the amounts sandbox.md's Transactions, the payment
+  // method its Configuration.
+  const invalid: [string, (base: number) => Record<string, unknown>, InvalidBasis][] = [
+    ...INVALID_GENERATE_BODIES.map(([what, body]): [string, (base: number) => Record<string, unknown>, InvalidBasis] => [what, body, AMOUNT_BASIS]),
+    ['a payment_method not in the configuration', (base) => ({ amount: base, payment_method: 'PCC-NOT-A-METHOD' }), PAYMENT_METHOD_BASIS],
   ];
-  for (const [what, body] of invalid) {
+  for (const [what, body, because] of invalid) {
     scenario(`generate refuses ${what} with 400 and starts nothing`, table, async (t) => {
       const p = await t.harness.primary(t.scope);
       const res = await callIdle(t, p, 'generateTransaction', body(baseAmount(t)));
-      t.scope.check('request.invalid-rejected', res.exchange, { probe: what });
+      t.scope.check('request.invalid-rejected', { exchange: res.exchange, because }, { probe: what });
       // Wrongly accepted: free the terminal for the next scenario.
       await release(t, p, createdId(res));
     });

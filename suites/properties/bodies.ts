@@ -4,8 +4,9 @@
  * configuration's payment methods, the pairing's credentials, amounts the terminal mode and target
  * allow), which invalid variants may be sent, and how a started transaction is let go again.
  */
+import type fc from 'fast-check';
 import type { InvalidVariant, SchemaNode } from '../../generators/arbitraries/index.ts';
-import { deref, schemaByName } from '../../generators/arbitraries/index.ts';
+import { deref, refusableInvalidArbitrary, schemaByName } from '../../generators/arbitraries/index.ts';
 import { operations } from '../../src/generated/contract.ts';
 import type { ContractOperation, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { config } from '../_setup/steps/flows.ts';
@@ -119,6 +120,16 @@ export function sendable(op: ContractOperation, v: InvalidVariant, env: BodyEnv)
   if (key !== '' && isObject(v.value) && v.value[key] === null && !(schema.required ?? []).includes(key)) return false;
   if (op.stateChanging && !env.sandbox && isObject(v.value) && typeof v.value.amount === 'number' && v.value.amount > env.maxAmount) return false;
   return true;
+}
+
+/**
+ * The invalid bodies the properties send to `op`, each expected to be refused (a 4xx): only those a
+ * document calls invalid, each with the rule and sentence that make it so (`basis`); never one that
+ * breaks only a constraint of the contract's own (`x-ours`). Undefined: no document calls any body of
+ * the operation invalid.
+ */
+export function invalidBodies(op: ContractOperation): fc.Arbitrary<InvalidVariant> | undefined {
+  return refusableInvalidArbitrary(op.requestSchema as string);
 }
 
 /** A one-line rendering of a body for parameters and evidence. */

@@ -7,10 +7,10 @@
  * a run with several terminals checks them side by side.
  */
 import { describe } from 'vitest';
-import { invalidArbitrary, validArbitrary } from '../../generators/arbitraries/index.ts';
+import { validArbitrary } from '../../generators/arbitraries/index.ts';
 import type { ContractOperation, Pairing } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../../src/suite.ts';
-import { type BodyEnv, bodyEnv, bodyOperations, brokenKey, fixBody, pathParams, prepared, release, remainingOf, sendable, validGate } from './bodies.ts';
+import { type BodyEnv, bodyEnv, bodyOperations, brokenKey, fixBody, invalidBodies, pathParams, prepared, release, remainingOf, sendable, validGate } from './bodies.ts';
 import { holds, verdict } from './property.ts';
 
 const capability = 'properties';
@@ -60,11 +60,15 @@ async function invalidProperty(t: ScenarioContext, p: Pairing, op: ContractOpera
   t.param('operation', op.operationId);
   t.param('schema', op.requestSchema as string);
   t.param('where', site.where);
-  const arb = invalidArbitrary(op.requestSchema as string).filter((v) => sendable(op, v, env));
+  const bodies = invalidBodies(op);
+  if (!bodies) return t.skip(`no document calls a body of ${op.operationId} invalid (the contract's own constraints are never asserted)`);
+  const arb = bodies.filter((v) => sendable(op, v, env));
   await holds(t, `${op.operationId} invalid`, arb, invalidRuns(t, op), async (variant) => {
     const body = fixBody(variant.value, env, brokenKey(variant.reason));
     const res = await t.scope.call(p, op.operationId, { params: site.params, body });
-    const v = verdict(t, 'request.invalid-rejected', res.exchange, { reason: variant.reason, sent: body, where: site.where });
+    // The finding cites the sentence that makes this body invalid (variant.basis), not a clause of the suite's.
+    const input = variant.basis ? { exchange: res.exchange, because: variant.basis } : res.exchange;
+    const v = verdict(t, 'request.invalid-rejected', input, { reason: variant.reason, sent: body, where: site.where, ...(variant.basis ? { because: variant.basis } : {}) });
     await release(t, p, op, res);
     return v;
   });
