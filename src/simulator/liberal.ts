@@ -9,6 +9,18 @@ import { STATUS_CODES } from 'node:http';
 import type { LibertyId } from './liberties.ts';
 import { Rng } from './rng.ts';
 
+/** config.more-methods: the payment methods of the spec's enum it offers beside the default's (none carries card data). */
+export const LIBERAL_EXTRA_METHODS = [
+  { id: 'TWINT', name: 'TWINT', group: { id: 'mobile', name: 'Mobile wallets' } },
+  { id: 'VALU', name: 'Valú', group: { id: 'vouchers', name: 'Vouchers' } },
+] as const;
+
+/** token.short-lifetime: the lifetime of its tokens, seconds (expires_in, and really so). */
+export const LIBERAL_TOKEN_LIFETIME_SEC = 30;
+
+/** limits.poll-rate: status reads a pairing is served a second before a 429 with Retry-After. */
+export const LIBERAL_POLL_LIMIT = 6;
+
 /** clock.offset: how far its clock runs ahead of the machine's. */
 export const LIBERAL_CLOCK_SKEW_MS = 37_000;
 /** keep-alive.unannounced-close: how long an idle connection is kept, without announcing it. */
@@ -140,8 +152,9 @@ export class Liberal {
     const span = (lo: number, hi: number) => lo + this.rng.int(hi - lo + 1);
     if (status >= 300) return span(0, 60);
     switch (kind) {
-      case 'pairing': return span(1_000, 1_600);
-      case 'token': case 'config': case 'slip': case 'created': case 'reference': return span(100, 400);
+      case 'pairing': return span(800, 1_300);
+      case 'token': case 'config': case 'slip': return span(100, 300);
+      case 'created': case 'reference': return span(50, 250);
       default: return span(0, 60);
     }
   }
@@ -155,6 +168,11 @@ export class Liberal {
     };
     if (status === 401) h['www-authenticate'] = 'Bearer realm="pay-connect", error="invalid_token"';
     return h;
+  }
+
+  /** http.chunked-answers: whether this answer announces its length (every other one is sent chunked). */
+  announcesLength(): boolean {
+    return this.answers % 2 === 0;
   }
 
   /** headers.extra: the content type of a JSON answer. */
@@ -204,7 +222,7 @@ export class Liberal {
   }
 
   private config(b: Record<string, unknown>): Record<string, unknown> {
-    const methods = Array.isArray(b.payment_methods) ? (b.payment_methods as Record<string, unknown>[]) : null;
+    const methods = Array.isArray(b.payment_methods) ? [...(b.payment_methods as Record<string, unknown>[]), ...LIBERAL_EXTRA_METHODS] : null;
     return {
       ...b,
       version: '2026.11-liberal',

@@ -2,7 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { ToolkitError } from '../core/errors.ts';
 import { assertFaultIds, assertFaultRate, type FaultId } from './faults.ts';
-import { LIBERAL_KEEP_ALIVE_MS } from './liberal.ts';
+import { LIBERAL_KEEP_ALIVE_MS, LIBERAL_TOKEN_LIFETIME_SEC } from './liberal.ts';
 import type { SimRecordEntry } from './recording.ts';
 
 /** Options of {@link startSimulator}; all optional. */
@@ -78,7 +78,7 @@ export interface SimulatorOptions {
    * The liberal sandbox: take every liberty the three documents leave open (liberties.ts: answers
    * slow and serialised its own way, ids, clock and credentials of its own, extra fields and headers,
    * webhooks late, twice and out of order, ...), each within the documents. Without `keepAlive`, idle
-   * connections are closed after 1.5 s unannounced. @default false
+   * connections are closed after 1.5 s unannounced, and without `tokenLifetimeSec` tokens live 30 s. @default false
    */
   liberal?: boolean;
 }
@@ -176,7 +176,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     seed: o.seed ?? randomInt(1, 2 ** 31),
     faults: [...(o.faults ?? [])],
     faultRate: o.faultRate ?? 1,
-    tokenLifetimeSec: o.tokenLifetimeSec ?? SIMULATOR_DEFAULTS.tokenLifetimeSec,
+    tokenLifetimeSec: o.tokenLifetimeSec ?? (o.liberal === true ? LIBERAL_TOKEN_LIFETIME_SEC : SIMULATOR_DEFAULTS.tokenLifetimeSec),
     maxFinalPerTerminal: o.maxFinalPerTerminal ?? SIMULATOR_DEFAULTS.maxFinalPerTerminal,
     onRequest: o.onRequest,
     terminal: o.terminal ?? SIMULATOR_DEFAULTS.terminal,

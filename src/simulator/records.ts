@@ -7,6 +7,7 @@
 import type { Configuration, OperationRecord, PrintSlip, TransactionRecord } from '../generated/schema-types.ts';
 import { broken, type Broken } from './broken.ts';
 import type { FaultSet } from './faults.ts';
+import { LIBERAL_EXTRA_METHODS } from './liberal.ts';
 import type { Merchant, Op, PaymentMethodId, Txn } from './model.ts';
 import type { VirtualTerminal } from './virtual-terminal.ts';
 
@@ -24,9 +25,11 @@ export const PAYMENT_METHODS = [
 
 const METHOD_IDS = new Set<string>(PAYMENT_METHODS.map((m) => m.id));
 
-/** True when `id` is one of the configuration's payment method ids. */
-export function isPaymentMethod(id: string): id is PaymentMethodId {
-  return METHOD_IDS.has(id);
+const LIBERAL_METHOD_IDS = new Set<string>([...METHOD_IDS, ...LIBERAL_EXTRA_METHODS.map((m) => m.id)]);
+
+/** True when `id` is one of the configuration's payment method ids (`liberal`: the liberal sandbox's longer list). */
+export function isPaymentMethod(id: string, liberal = false): id is PaymentMethodId {
+  return (liberal ? LIBERAL_METHOD_IDS : METHOD_IDS).has(id);
 }
 
 /** The terminal's timezone: the sandbox's, or another one under `config.wrong-timezone`. */

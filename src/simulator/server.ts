@@ -87,7 +87,9 @@ function writeLiberal(liberal: Liberal, req: IncomingMessage, path: string | nul
     return { status, payload: undefined };
   }
   const payload = liberal.json(liberal.dress(req.method, path, json !== undefined ? JSON.parse(json) : body));
-  res.writeHead(status, { ...liberal.headers(status), 'content-type': liberal.contentType, 'content-length': Buffer.byteLength(payload) });
+  // http.chunked-answers: without a content-length, node:http sends the body chunked.
+  const length = liberal.announcesLength() ? { 'content-length': Buffer.byteLength(payload) } : {};
+  res.writeHead(status, { ...liberal.headers(status), 'content-type': liberal.contentType, ...length });
   res.end(payload);
   return { status, payload };
 }

@@ -163,6 +163,19 @@ export class VirtualTerminal {
     return { kind: 'ok', t };
   }
 
+  /**
+   * The liberal sandbox's idempotency: the most recent transaction this terminal started for the same
+   * request (kind, amount, client_transaction_id, payment method as sent), or null. A linked refund
+   * (with a parent) never matches.
+   */
+  sameRequest(kind: TxnKind, amount: number, clientTxnId: string, method: PaymentMethodId | null): Txn | null {
+    let found: Txn | null = null;
+    for (const t of this.txns.values()) {
+      if (t.parentId === null && t.kind === kind && t.amount === amount && t.clientTxnId === clientTxnId && t.sentMethod === method) found = t;
+    }
+    return found;
+  }
+
   /** True while a transaction of this terminal is INITIATED or IN_PROGRESS. */
   get busy(): boolean {
     return this.pending > 0;
@@ -186,7 +199,7 @@ export class VirtualTerminal {
     const t: Txn = {
       id: this.env.liberal ? this.env.liberal.id('transaction') : this.env.rng.uuid(), kind, clientTxnId, parentId, status: 'INITIATED', amount, tip: 0, method,
       createdAt: this.env.now(), completedAt: 0, canceledAt: 0, revertedAt: 0, refundTotal: 0, card: null,
-      authorized: amount, completed: false, cancelRequested: false, step: null, deadline: null,
+      authorized: amount, completed: false, cancelRequested: false, step: null, deadline: null, sentMethod: method,
     };
     this.txns.set(t.id, t);
     this.pending++;
