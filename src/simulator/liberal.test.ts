@@ -116,7 +116,7 @@ describe('the liberal sandbox writes its answers its own way', () => {
     expect(c.token).toMatch(/[.~]/);
     const before = Date.now();
     const id = await start(c, 1000);
-    expect(id).toMatch(/^tx_[a-z2-7]{26}$/);
+    expect(id).toMatch(/^tx:[a-z2-7]{26}$/);
     const s = await waitFinal(c, id, 4000);
     expect(s.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
     const created = Date.parse(s.created_at);
@@ -142,6 +142,7 @@ describe('the liberal sandbox writes its answers its own way', () => {
     expect('canceled_at' in ls.json).toBe(false);
     expect('approve_code' in ls.json).toBe(false);
     expect(ls.json.receipt_number).toMatch(/^R-/);
+    expect(ls.json.digital_slip).toMatch(/^https:\/\/receipts\.liberal\.example\/slips\/.+\?format=pdf&sig=\d+$/); // slip.own-digital-slip
     const cancel = await l.post(P.cancel(lt));
     expect(cancel.status).toBe(400); // already final: sandbox.md
   });
@@ -243,6 +244,10 @@ describe('the liberal sandbox\'s webhooks', () => {
     await sleep(1600); // the last duplicates
     const events = rx.deliveries.map((d) => d.json.event as string);
     expect(events).not.toContain('transaction.initiated');
+    // payment.method-chosen-late: no payment_method was sent, and none is chosen while IN_PROGRESS
+    const inProgress = rx.deliveries.filter((d) => d.json.event === 'transaction.in_progress');
+    expect(inProgress.length).toBeGreaterThan(0);
+    expect(inProgress.every((d) => d.json.data.payment_method === null)).toBe(true);
     const eventIds = rx.deliveries.map((d) => d.json.event_id as string);
     expect(new Set(eventIds).size).toBeLessThan(eventIds.length); // duplicates, same event_id
     expect(eventIds.every((e) => /^evt_[a-z2-7]{24}$/.test(e))).toBe(true);

@@ -111,7 +111,7 @@ export class Liberal {
   id(kind: LiberalIdKind): string {
     const b32 = (n: number) => Array.from({ length: n }, () => BASE32[this.rng.int(32)]).join('');
     switch (kind) {
-      case 'transaction': return `tx_${b32(26)}`;
+      case 'transaction': return `tx:${b32(26)}`;
       case 'operation': return `op-${b32(20)}`;
       case 'pairing': return `pc_${this.rng.digits(12)}`;
       case 'terminal': return `TRM-${this.rng.digits(6)}`;
@@ -218,7 +218,8 @@ export class Liberal {
 
   private slip(b: Record<string, unknown>): Record<string, unknown> {
     for (const k of SLIP_OPTIONAL) if (b[k] === null) delete b[k];
-    return { ...b, receipt_number: `R-${this.rng.digits(8)}` };
+    const slipUrl = `https://receipts.liberal.example/slips/${encodeURIComponent(String(b.transaction_id))}?format=pdf&sig=${this.rng.digits(12)}`;
+    return { ...b, digital_slip: slipUrl, receipt_number: `R-${this.rng.digits(8)}` };
   }
 
   private config(b: Record<string, unknown>): Record<string, unknown> {

@@ -297,7 +297,8 @@ export class VirtualTerminal {
 
   private enterInProgress(t: Txn): void {
     t.status = 'IN_PROGRESS';
-    t.method ??= 'CARD'; // the virtual customer picks CARD on the terminal's picker
+    // The virtual customer picks CARD on the terminal's picker; in the liberal sandbox only as the payment ends (payment.method-chosen-late).
+    if (!this.env.liberal) t.method ??= 'CARD';
     this.emitTxn(t);
   }
 
