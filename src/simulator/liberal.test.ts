@@ -36,6 +36,30 @@ async function start(c: Client, amount: number): Promise<string> {
   return r.json.transaction_id as string;
 }
 
+describe('the default simulator, beside it, is as it was', () => {
+  it('answers compact JSON in its records\' key order, with a length, no-store and an announced keep-alive; UUIDs and UTC seconds; a creation webhook', async () => {
+    const rx = await receiver();
+    const c = await pairClient(def, { webhookUrl: rx.url });
+    expect(Object.keys(c.pairing)).toEqual(['pay_connect_id', 'pay_connect_name', 'terminal_id', 'client_id', 'client_secret', 'webhook_secret_key']);
+    const id = await start(c, 1000);
+    const s = await waitFinal(c, id, 4000);
+    const r = await c.get(P.status(id));
+    expect(r.text).toBe(JSON.stringify(s));
+    expect(Object.keys(s).slice(0, 14)).toEqual(['transaction_id', 'client_transaction_id', 'status', 'amount', 'tip_amount', 'total_amount', 'currency',
+      'payment_method', 'tags', 'created_at', 'completed_at', 'canceled_at', 'reverted_at', 'refund_total_amount']);
+    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.headers['keep-alive']).toBe('timeout=5');
+    expect(r.headers['x-request-id']).toBeUndefined();
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(s.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect((await c.login()).json.expires_in).toBe('3600');
+    await rx.waitFor((ds) => ds.length >= 3);
+    expect(rx.deliveries.map((d) => d.json.event)).toEqual(['transaction.initiated', 'transaction.in_progress', 'transaction.success']);
+    expect(rx.deliveries[0]?.raw.toString('utf8')).toBe(JSON.stringify(rx.deliveries[0]?.json)); // sorted keys, compact
+  });
+});
+
 describe('the liberal sandbox accepts what no document refuses', () => {
   it('pairs with an empty webhook_url and an empty name (pair.webhook-url-any-string, pair.name-any-string), which the default refuses', async () => {
     const r = await pairBody(lib, { name: '', webhook_url: '' });
