@@ -242,6 +242,19 @@ describe('the liberal sandbox\'s limits, tokens, methods and idempotency', () =>
     expect(new Set(di).size).toBe(3);
   });
 
+  it('closes every fifth answer\'s connection (keep-alive.close-some) and puts a currency in an operation\'s metadata (records.extra-fields)', async () => {
+    const c = await pairClient(lib);
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await c.get(P.config));
+    expect(answers.filter((r) => r.headers.connection === 'close').length).toBe(1);
+    const pre = await c.post(P.preauth, { amount: 2000 });
+    await waitFinal(c, pre.json.transaction_id, 4000);
+    const ref = await c.post(P.increment(pre.json.transaction_id), { amount: 100 });
+    expect(ref.status, ref.text).toBe(200);
+    const op = (await c.get(P.operation(ref.json.operation_id))).json;
+    expect(op.metadata).toEqual({ amount: 100, currency: 'EUR' });
+  });
+
   it('sends every other answer chunked (http.chunked-answers)', async () => {
     const c = await pairClient(lib);
     const answers = await Promise.all([c.get(P.config), c.get(P.config), c.get(P.config)]);

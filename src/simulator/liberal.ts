@@ -90,6 +90,7 @@ export class Liberal {
   private readonly rng: Rng;
   private answers = 0;
   private requests = 0;
+  private closing = 0;
   private racedCancels = 0;
   private deliveries = 0;
 
@@ -170,6 +171,11 @@ export class Liberal {
     return h;
   }
 
+  /** keep-alive.close-some: whether this answer closes its connection (Connection: close on every fifth). */
+  closesConnection(): boolean {
+    return ++this.closing % 5 === 0;
+  }
+
   /** http.chunked-answers: whether this answer announces its length (every other one is sent chunked). */
   announcesLength(): boolean {
     return this.answers % 2 === 0;
@@ -211,9 +217,11 @@ export class Liberal {
     return r;
   }
 
-  /** The operation record (and the data of an operation webhook): records.extra-fields. */
+  /** The operation record (and the data of an operation webhook): records.extra-fields, metadata with a currency beside its amount. */
   operationRecord(record: Record<string, unknown>): Record<string, unknown> {
-    return { ...record, object: 'operation' };
+    const m = record.metadata;
+    const metadata = m !== null && typeof m === 'object' && !Array.isArray(m) ? { metadata: { ...(m as Record<string, unknown>), currency: 'EUR' } } : {};
+    return { ...record, ...metadata, object: 'operation' };
   }
 
   private slip(b: Record<string, unknown>): Record<string, unknown> {

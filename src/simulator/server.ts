@@ -73,6 +73,7 @@ function toAnswer(e: unknown): Answer {
  * errors.www-authenticate-params, records.extra-fields, records.optional-absent, config.own-values).
  */
 function writeLiberal(liberal: Liberal, req: IncomingMessage, path: string | null, res: ServerResponse, a: Answer): Written {
+  if (liberal.closesConnection()) res.shouldKeepAlive = false; // keep-alive.close-some: Connection: close
   if ('error' in a) {
     const { status, detail, headers } = a.error;
     const payload = liberal.json(liberal.errorBody(status, detail));
