@@ -106,6 +106,24 @@ describe('simCommand', () => {
     expect(o.out).toHaveLength(0);
   });
 
+  it('--liberal: says so, and pairs with an empty webhook_url, which the default refuses', async () => {
+    const o = io();
+    const ac = new AbortController();
+    const running = simCommand(['--port', '0', '--otps', '2', '--liberal'], o.io, { signal: ac.signal });
+    await until(() => o.out.join('').includes('press Ctrl+C'));
+    const text = o.out.join('');
+    expect(text).toMatch(/^liberal: on \(\d+ liberties/m);
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] as string;
+    const otp = [...text.matchAll(/^ {2}(\d{6})$/gm)].map((m) => m[1] as string)[0];
+    const http = new Http(url);
+    const pair = await http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'acme' }, body: { name: 'cli', otp, webhook_url: '' } });
+    await http.close();
+    expect(pair.status, pair.text).toBe(200);
+    expect(pair.headers['server']).toBe('pay-connect-liberal/1.0');
+    ac.abort();
+    expect(await running).toBe(0);
+  });
+
   it('prints usage for --help', async () => {
     const o = io();
     expect(await simCommand(['--help'], o.io)).toBe(0);

@@ -42,6 +42,11 @@ export const SIM_COMMAND = {
         description: `With --terminal manual: a transaction given no action expires after this long, ${formatDuration(BOUNDS.manualDeadlineMs[0])} to ${formatDuration(BOUNDS.manualDeadlineMs[1])}` },
       { name: 'otps', type: 'string', placeholder: '<n>', description: `How many fresh OTPs to print, 0 to ${BOUNDS.otps}`, defaultText: String(DEFAULTS.simOtps) },
       { name: 'seed', type: 'string', placeholder: '<n>', description: 'The seed of ids and OTPs, 0 to 4294967295', defaultText: 'random' },
+      { name: 'liberal', type: 'boolean',
+        description: 'The liberal sandbox: take every liberty the spec, public-profile.md and sandbox.md leave open, each within them ' +
+          '(answers slow and serialised its own way, ids, credentials and a clock of its own, extra fields and headers, webhooks late, twice ' +
+          'and out of order, idle connections closed after 1.5 s unless --keep-alive is given: the catalogue is src/simulator/liberties.ts); ' +
+          'a conformance run against it with --strict finds nothing' },
     ] },
     { heading: 'Faults and webhooks', flags: [
       { name: 'fault', type: 'string', multiple: true, placeholder: '<id>', description: `A fault switch; repeat for several. One of: ${FAULTS.map((f) => f.id).join(', ')}` },
@@ -95,6 +100,7 @@ export function simOptionsOf(v: SimValues): SimServeOptions {
     ...(faultRate !== undefined ? { faultRate } : {}),
     ...terminalOptions(v, stepOrDefault),
     ...keepAliveOption(v['keep-alive']),
+    ...(v.liberal === true ? { liberal: true } : {}),
   };
   const tlsDir = v['tls-dir'];
   if (tlsDir !== undefined && v.tls !== true) throw usage('--tls-dir is given without --tls', 'add --tls, or drop --tls-dir');

@@ -114,6 +114,8 @@ const TABLE = [
   { name: 'sim-terminal', key: 'sim.terminal', type: 'string', placeholder: 'auto|manual', group: 'simulator',
     description: 'manual: the virtual terminal waits for an operator action (keys or POST /_sim/terminals/<id>/actions); implies --terminal manual',
     defaultText: 'auto' },
+  { name: 'sim-liberal', key: 'sim.liberal', type: 'boolean', group: 'simulator',
+    description: 'The liberal sandbox: the simulator takes every liberty the documents leave open (slow answers, JSON of its own, its own ids and clock, webhooks late, twice and out of order, ...: src/simulator/liberties.ts), as sim --liberal does' },
   { name: 'sim-deadline', key: 'sim.deadline', type: 'string', placeholder: '<duration>', group: 'simulator',
     description: "The simulator's own deadline for a terminal operation", defaultText: formatDuration(DEFAULTS.sim.deadlineMs) },
 ] as const satisfies readonly RunFlag[];

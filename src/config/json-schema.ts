@@ -57,6 +57,7 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   'sim.stepDelay': duration,
   'sim.deadline': duration,
   'sim.terminal': { enum: ['auto', 'manual'] },
+  'sim.liberal': { type: 'boolean' },
   'tls.caFile': { type: 'string' },
   'tls.clientCert': { type: 'string' },
   'tls.clientKey': { type: 'string' },

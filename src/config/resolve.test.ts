@@ -42,7 +42,7 @@ describe('resolveConfig defaults', () => {
       confirm: 0,
       requireCoverage: [],
       signKey: undefined,
-      sim: { faults: [], faultRate: 1, stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto' },
+      sim: { faults: [], faultRate: 1, stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto', liberal: false },
       disabledChecks: [],
       transport: {},
       configFile: undefined,
@@ -114,7 +114,7 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
   it('resolves sim settings, durations and runs presets', async () => {
     const cwd = await dirWithConfig({ sim: { stepDelay: 0, deadline: '2s' }, runs: 'thorough' });
     const config = await resolveIn(cwd, ['--sim-fault', 'slip.bad-currency', '--sim-fault', 'token.type-lowercase'], { PAYCONNECT_SIM_DEADLINE: '750ms' });
-    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], faultRate: 1, stepDelayMs: 0, deadlineMs: 750, terminal: 'auto' });
+    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], faultRate: 1, stepDelayMs: 0, deadlineMs: 750, terminal: 'auto', liberal: false });
     expect((await resolveIn(cwd, ['--sim-fault', 'slip.bad-tag', '--sim-fault-rate', '0.3'])).sim.faultRate).toBe(0.3);
     expect((await resolveIn(await dirWithConfig({ sim: { faultRate: 0.5 } }))).sim.faultRate).toBe(0.5);
     expect((await resolveIn(cwd, ['--require-coverage', 'operations,statuses', '--require-coverage', 'events'])).requireCoverage).toEqual(['operations', 'statuses', 'events']);
@@ -277,6 +277,17 @@ describe('--sim-terminal', () => {
     expect(conflict?.message).toMatch(/manual/);
     const bad = await resolveIn(await emptyDir(), ['--sim-terminal', 'robot']).then(() => undefined, (e: Error) => e);
     expect(bad?.message).toMatch(/sim-terminal/);
+  });
+});
+
+describe('--sim-liberal', () => {
+  it('is off by default; on with the flag, PAYCONNECT_SIM_LIBERAL or sim.liberal; a flag beside a URL target is refused', async () => {
+    expect((await resolveIn(await emptyDir())).sim.liberal).toBe(false);
+    expect((await resolveIn(await emptyDir(), ['--sim-liberal'])).sim.liberal).toBe(true);
+    expect((await resolveIn(await emptyDir(), [], { PAYCONNECT_SIM_LIBERAL: 'true' })).sim.liberal).toBe(true);
+    expect((await resolveIn(await dirWithConfig({ sim: { liberal: true } }))).sim.liberal).toBe(true);
+    const stray = await resolveIn(await emptyDir(), ['--sim-liberal', '--target', 'http://127.0.0.1:9', '--integrator-id', 'x']).then(() => undefined, (e: Error) => e);
+    expect(stray?.message).toMatch(/simulator settings apply to --target sim only/);
   });
 });
 

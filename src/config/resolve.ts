@@ -16,7 +16,7 @@ import * as p from './parsers.ts';
 import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
 const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
-const SIM_KEYS = ['sim.faults', 'sim.faultRate', 'sim.stepDelay', 'sim.deadline', 'sim.terminal'] as const;
+const SIM_KEYS = ['sim.faults', 'sim.faultRate', 'sim.stepDelay', 'sim.deadline', 'sim.terminal', 'sim.liberal'] as const;
 /** What only a URL target reads: given for the simulator, it is refused (see resolveConfig). */
 const URL_ONLY_KEYS = ['integratorId', 'tls.caFile', 'tls.clientCert', 'tls.clientKey', 'proxy'] as const;
 
@@ -113,6 +113,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     stepDelayMs: take('sim.stepDelay', p.duration(0)) ?? DEFAULTS.sim.stepDelayMs,
     deadlineMs: take('sim.deadline', p.duration(1)) ?? DEFAULTS.sim.deadlineMs,
     terminal: take('sim.terminal', p.choice(SIM_TERMINAL_MODES)) ?? 'auto',
+    liberal: take('sim.liberal', p.boolean) ?? false,
   };
   // From a file or the environment, sim settings may simply be shared with sim runs; typed on the
   // command line next to another target they are a mistake worth stopping for.

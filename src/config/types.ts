@@ -66,6 +66,11 @@ export interface SimUserConfig {
    * instead of deciding by the amount; the run then drives the terminal in manual mode. @default 'auto'
    */
   terminal?: SimTerminalMode;
+  /**
+   * The liberal sandbox: the simulator takes every liberty the documents leave open
+   * (src/simulator/liberties.ts), and the run paces itself as against a URL. @default false
+   */
+  liberal?: boolean;
 }
 
 /** How the embedded simulator's virtual terminal decides an outcome. */
@@ -256,7 +261,7 @@ export interface ResolvedConfig {
   readonly signKey: string | undefined;
   /** How many times each failed test runs again to confirm its findings; 0: none. */
   readonly confirm: number;
-  readonly sim: { faults: string[]; faultRate: number; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode };
+  readonly sim: { faults: string[]; faultRate: number; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode; liberal: boolean };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];
   /** Coverage kinds the run must cover whole (`--require-coverage`); empty: none. */

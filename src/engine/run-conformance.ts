@@ -339,7 +339,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       deadlineMs: config.deadlineMs,
       // Long enough to see a status that changes one terminal step after it was final.
       // The Pact mock's records are final at once and never change, its webhooks posted as it answers.
-      settleMs: config.settleMs ?? (config.target.kind === 'sim' ? Math.max(80, config.sim.stepDelayMs * 4) : config.target.kind === 'pact' ? 200 : 1000),
+      // The liberal sandbox promises no pace of the simulator's: the run waits as against a URL.
+      settleMs: config.settleMs ?? (config.target.kind === 'sim' && !config.sim.liberal ? Math.max(80, config.sim.stepDelayMs * 4) : config.target.kind === 'pact' ? 200 : 1000),
       // Against a URL, unless --settle says how long: four of the service's own steps (a status that
       // changes one step after it was final is seen), at least 200 ms, at most the second above.
       ...(config.target.kind === 'url' && config.settleMs === undefined ? { settleScale: { steps: 4, minMs: 200 } } : {}),
@@ -347,7 +348,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       // after 5 s (sandbox.md; the simulator shrinks that schedule): 6 s covers that retry and the way
       // there. Waiting to the deadline (minutes against a URL) would only slow a broken service's run;
       // a scenario that refuses deliveries on purpose passes its own retry window.
-      webhookGraceMs: config.target.kind === 'sim' ? Math.max(1000, config.sim.stepDelayMs * 20) : config.target.kind === 'pact' ? 1000 : 6_000,
+      webhookGraceMs: config.target.kind === 'sim' && !config.sim.liberal ? Math.max(1000, config.sim.stepDelayMs * 20) : config.target.kind === 'pact' ? 1000 : 6_000,
       seed: config.seed,
       runs: config.runs,
       vaultPath: target.vaultPath,

@@ -7,7 +7,7 @@ import { badRequest, unauthorized } from './errors.ts';
 import type { OtpRejection } from './otp.ts';
 import { configRecord } from './records.ts';
 import type { ApiRequest, Reply, Route } from './router.ts';
-import { optUrl, parseJsonObject, reqString, type Body } from './validate.ts';
+import { anyString, LIBERAL_TEXT, optString, optUrl, parseJsonObject, reqString, type Body } from './validate.ts';
 
 const OTP_REASONS = {
   malformed: 'otp must be a string of six digits',
@@ -76,9 +76,10 @@ function pair(ctx: SimContext, req: ApiRequest): Reply {
   const integrator = integratorOf(req.headers);
   if (integrator === null) throw badRequest(`the ${INTEGRATOR_HEADER} header is required`);
   const body = parseJsonObject(req.raw);
-  const name = reqString(body, 'name');
+  // pair.name-any-string, pair.webhook-url-any-string: the liberal sandbox takes any string the documents leave open.
+  const name = ctx.liberal ? anyString(body, 'name') : reqString(body, 'name');
   if (typeof body.otp !== 'string') throw badRequest('otp is required and must be a string');
-  const webhookUrl = optUrl(body, 'webhook_url');
+  const webhookUrl = ctx.liberal ? optString(body, 'webhook_url', LIBERAL_TEXT) : optUrl(body, 'webhook_url');
   // Everything is validated before the OTP is consumed, so a typo elsewhere does not burn it.
   const rejected = ctx.otps.consume(body.otp, ctx.faults.has('pair.otp-reuse'));
   if (rejected) refuseOtp(ctx, rejected);

@@ -61,7 +61,7 @@ function paymentMethodOf(ctx: SimContext, body: Body): PaymentMethodId | null {
   const { faults } = ctx;
   const method = optString(body, 'payment_method');
   if (method === null) return null;
-  if (!isPaymentMethod(method)) {
+  if (!isPaymentMethod(method, ctx.liberal !== null)) {
     if (faults.has('generate.unknown-method-accepted')) return null;
     throw badRequest('payment_method is not one of the configuration\'s methods');
   }
@@ -77,6 +77,9 @@ function start(ctx: SimContext, req: ApiRequest, kind: TxnKind): Reply {
   const clientTxnId = clientTxnIdOf(ctx, body);
   const method = kind === 'payment' ? paymentMethodOf(ctx, body) : null;
   ensureIdle(ctx, req.pairing.terminal);
+  // transaction.client-id-idempotent: the liberal sandbox answers a repeated request with the transaction it already made.
+  const replay = ctx.liberal && clientTxnId !== null ? req.pairing.terminal.sameRequest(kind, amount, clientTxnId, method) : null;
+  if (replay) return { status: 200, body: { transaction_id: replay.id } satisfies TransactionCreated };
   const t = req.pairing.terminal.start(kind === 'refund' ? refundKind(ctx) : kind, amount, clientTxnId, method);
   const created: TransactionCreated = { transaction_id: t.id };
   const hide = kind === 'payment' && ctx.faults.has('generate.missing-transaction-id');

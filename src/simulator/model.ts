@@ -16,8 +16,8 @@ export type OpStatus = 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXP
 /** Operation types of the public profile. */
 export type OpType = 'transaction.revert' | 'transaction.preauth.increment' | 'transaction.preauth.complete';
 
-/** Payment method ids the virtual terminals offer (the configuration's list, in records.ts). */
-export type PaymentMethodId = 'CARD' | 'MBILLS' | 'PAYCONIQ';
+/** Payment method ids the virtual terminals offer (the configuration's list, in records.ts; TWINT and VALU only the liberal sandbox's). */
+export type PaymentMethodId = 'CARD' | 'MBILLS' | 'PAYCONIQ' | 'TWINT' | 'VALU';
 
 /** What started a transaction: generate, preauth, or a (linked or independent) refund. */
 export type TxnKind = 'payment' | 'preauth' | 'refund';
@@ -41,6 +41,8 @@ export interface Txn {
   amount: number;
   tip: number;
   method: PaymentMethodId | null;
+  /** The payment method the request named (null: none; the customer picks). */
+  readonly sentMethod: PaymentMethodId | null;
   readonly createdAt: number;
   completedAt: number;
   canceledAt: number;

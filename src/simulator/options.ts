@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { ToolkitError } from '../core/errors.ts';
 import { assertFaultIds, assertFaultRate, type FaultId } from './faults.ts';
+import { LIBERAL_KEEP_ALIVE_MS, LIBERAL_TOKEN_LIFETIME_SEC } from './liberal.ts';
 import type { SimRecordEntry } from './recording.ts';
 
 /** Options of {@link startSimulator}; all optional. */
@@ -73,6 +74,13 @@ export interface SimulatorOptions {
    * client that refused the certificate, plain HTTP to the HTTPS port). Never a key. @default undefined
    */
   onTlsError?: (line: string) => void;
+  /**
+   * The liberal sandbox: take every liberty the three documents leave open (liberties.ts: answers
+   * slow and serialised its own way, ids, clock and credentials of its own, extra fields and headers,
+   * webhooks late, twice and out of order, ...), each within the documents. Without `keepAlive`, idle
+   * connections are closed after 1.5 s unannounced, and without `tokenLifetimeSec` tokens live 30 s. @default false
+   */
+  liberal?: boolean;
 }
 
 /** See {@link SimulatorOptions.keepAlive}. */
@@ -122,6 +130,7 @@ export interface ResolvedSimulatorOptions {
   /** null: plain HTTP. */
   readonly tls: { readonly dir: string | undefined } | null;
   readonly onTlsError: ((line: string) => void) | undefined;
+  readonly liberal: boolean;
 }
 
 /** The defaults of every option but `seed` (random per start). */
@@ -167,7 +176,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     seed: o.seed ?? randomInt(1, 2 ** 31),
     faults: [...(o.faults ?? [])],
     faultRate: o.faultRate ?? 1,
-    tokenLifetimeSec: o.tokenLifetimeSec ?? SIMULATOR_DEFAULTS.tokenLifetimeSec,
+    tokenLifetimeSec: o.tokenLifetimeSec ?? (o.liberal === true ? LIBERAL_TOKEN_LIFETIME_SEC : SIMULATOR_DEFAULTS.tokenLifetimeSec),
     maxFinalPerTerminal: o.maxFinalPerTerminal ?? SIMULATOR_DEFAULTS.maxFinalPerTerminal,
     onRequest: o.onRequest,
     terminal: o.terminal ?? SIMULATOR_DEFAULTS.terminal,
@@ -175,9 +184,10 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     onTerminalWaiting: o.onTerminalWaiting,
     record: o.record,
     forgeWebhook: o.forgeWebhook ?? false,
-    keepAlive: o.keepAlive ?? SIMULATOR_DEFAULTS.keepAlive,
+    keepAlive: o.keepAlive ?? (o.liberal === true ? LIBERAL_KEEP_ALIVE_MS : SIMULATOR_DEFAULTS.keepAlive),
     tls: tlsOption(o.tls),
     onTlsError: o.onTlsError,
+    liberal: o.liberal ?? false,
   };
   check(typeof r.host === 'string' && r.host !== '', 'host', 'a host name or IP address', r.host);
   check(isInt(r.port, 0, 65535), 'port', 'an integer from 0 to 65535', r.port);
@@ -197,6 +207,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
   check(r.record === undefined || typeof r.record === 'function', 'record', 'a function (e.g. jsonLinesSink(file))', typeof r.record);
   check(typeof r.forgeWebhook === 'boolean', 'forgeWebhook', 'true or false', r.forgeWebhook);
   check(r.keepAlive === 'announced' || r.keepAlive === 'close' || isInt(r.keepAlive, 1, 600_000), 'keepAlive', '"announced", "close" or a whole number of ms from 1 to 600000', r.keepAlive);
+  check(typeof r.liberal === 'boolean', 'liberal', 'true or false', r.liberal);
   check(r.onTlsError === undefined || typeof r.onTlsError === 'function', 'onTlsError', 'a function', typeof r.onTlsError);
   assertFaultIds(r.faults);
   assertFaultRate(r.faultRate);

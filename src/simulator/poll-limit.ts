@@ -6,6 +6,7 @@
  * Retry-After asks the client to wait, it judges nothing.
  */
 import { HttpError } from './errors.ts';
+import { LIBERAL_POLL_LIMIT } from './liberal.ts';
 import type { SimContext } from './sim-state.ts';
 import type { Pairing } from './store.ts';
 
@@ -23,12 +24,14 @@ const served = new WeakMap<Pairing, number[]>();
  * 429 instead. Without the fault nothing is counted.
  */
 export function admitStatusRead(ctx: SimContext, pairing: Pairing): void {
-  if (!ctx.faults.has('poll.rate-limited')) return;
+  // limits.poll-rate: the liberal sandbox rate-limits polling too, a little more generously.
+  const limit = ctx.faults.has('poll.rate-limited') ? POLL_LIMIT : ctx.liberal ? LIBERAL_POLL_LIMIT : null;
+  if (limit === null) return;
   const now = ctx.now();
   const recent = (served.get(pairing) ?? []).filter((at) => now - at < POLL_WINDOW_MS);
-  if (recent.length >= POLL_LIMIT) {
+  if (recent.length >= limit) {
     served.set(pairing, recent);
-    throw new HttpError(429, `more than ${POLL_LIMIT} status reads a second; wait and read again`, { 'retry-after': String(POLL_WINDOW_MS / 1000) });
+    throw new HttpError(429, `more than ${limit} status reads a second; wait and read again`, { 'retry-after': String(POLL_WINDOW_MS / 1000) });
   }
   recent.push(now);
   served.set(pairing, recent);

@@ -7,6 +7,7 @@
 import type { Configuration, OperationRecord, PrintSlip, TransactionRecord } from '../generated/schema-types.ts';
 import { broken, type Broken } from './broken.ts';
 import type { FaultSet } from './faults.ts';
+import { LIBERAL_EXTRA_METHODS } from './liberal.ts';
 import type { Merchant, Op, PaymentMethodId, Txn } from './model.ts';
 import type { VirtualTerminal } from './virtual-terminal.ts';
 
@@ -24,9 +25,11 @@ export const PAYMENT_METHODS = [
 
 const METHOD_IDS = new Set<string>(PAYMENT_METHODS.map((m) => m.id));
 
-/** True when `id` is one of the configuration's payment method ids. */
-export function isPaymentMethod(id: string): id is PaymentMethodId {
-  return METHOD_IDS.has(id);
+const LIBERAL_METHOD_IDS = new Set<string>([...METHOD_IDS, ...LIBERAL_EXTRA_METHODS.map((m) => m.id)]);
+
+/** True when `id` is one of the configuration's payment method ids (`liberal`: the liberal sandbox's longer list). */
+export function isPaymentMethod(id: string, liberal = false): id is PaymentMethodId {
+  return (liberal ? LIBERAL_METHOD_IDS : METHOD_IDS).has(id);
 }
 
 /** The terminal's timezone: the sandbox's, or another one under `config.wrong-timezone`. */
@@ -34,14 +37,9 @@ function timezoneOf(faults: FaultSet): string {
   return faults.has('config.wrong-timezone') ? 'Europe/Vienna' : TIMEZONE;
 }
 
-/** ISO 8601 UTC with second precision (`2026-11-22T05:31:56Z`). */
-function stamp(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
-
-/** ISO 8601 UTC with second precision (`2026-11-22T05:31:56Z`); 0 means null. */
-export function iso(ms: number): string | null {
-  return ms === 0 ? null : stamp(ms);
+/** A timestamp as the terminal writes it (ISO 8601 UTC with second precision by default); 0 means null. */
+function iso(terminal: VirtualTerminal, ms: number): string | null {
+  return ms === 0 ? null : terminal.stamp(ms);
 }
 
 const AID = { VISA: 'A0000000031010', MASTERCARD: 'A0000000041010' } as const;
@@ -74,10 +72,10 @@ export function statusRecord(t: Txn, terminal: VirtualTerminal): TransactionReco
     currency: CURRENCY,
     payment_method: t.method,
     tags: [t.kind === 'refund' ? 'refund' : 'charge'],
-    created_at: stamp(t.createdAt),
-    completed_at: iso(t.completedAt),
-    canceled_at: iso(t.canceledAt),
-    reverted_at: iso(t.revertedAt),
+    created_at: terminal.stamp(t.createdAt),
+    completed_at: iso(terminal, t.completedAt),
+    canceled_at: iso(terminal, t.canceledAt),
+    reverted_at: iso(terminal, t.revertedAt),
     refund_total_amount: t.refundTotal,
     ...cardFields(t, terminal),
   };
@@ -124,10 +122,10 @@ export function printSlip(t: Txn, terminal: VirtualTerminal, faults: FaultSet): 
     payment_method: t.method ?? 'CARD',
     tags: [t.kind === 'refund' ? 'refund' : 'charge'],
     timezone: timezoneOf(faults),
-    created_at: stamp(t.createdAt),
-    completed_at: iso(t.completedAt),
-    canceled_at: iso(t.canceledAt),
-    reverted_at: iso(t.revertedAt),
+    created_at: terminal.stamp(t.createdAt),
+    completed_at: iso(terminal, t.completedAt),
+    canceled_at: iso(terminal, t.canceledAt),
+    reverted_at: iso(terminal, t.revertedAt),
     digital_slip: `https://slips.sandbox.pay-connect.example/v1/${encodeURIComponent(t.id)}.pdf`,
     refund_total_amount: t.refundTotal,
     ...cardFields(t, terminal),

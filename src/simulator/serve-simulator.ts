@@ -7,6 +7,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { ToolkitError, isToolkitError } from '../core/errors.ts';
 import { CONTROL_PATH, DEFAULT_MANUAL_TIP, type TerminalAction } from './control.ts';
+import { LIBERTIES } from './liberties.ts';
 import { SIMULATOR_DEFAULTS, type SimulatorOptions, type TerminalView } from './options.ts';
 import { jsonLinesSink } from './recording.ts';
 import { startSimulator, type SimulatorHandle } from './simulator.ts';
@@ -188,6 +189,7 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
     `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
     `seed: ${sim.seed}`,
     `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}${sim.faults.length > 0 && sim.faultRate < 1 ? ` (each acting at ${sim.faultRate * 100} % of its decisions)` : ''}`,
+    ...(parsed.options.liberal === true ? [`liberal: on (${LIBERTIES.length} liberties the documents leave open: slow answers, JSON of its own, its own ids and clock, webhooks late, twice and out of order, ...; see src/simulator/liberties.ts)`] : []),
     ...(parsed.record !== undefined ? [`recording to ${parsed.record} (judge it with: payconnect-conformance certify-client --recording ${parsed.record})`] : []),
     ...(otps.length > 0 ? ['one-time passwords (each pairs once):', ...otps] : []),
     ...(manual ? [

@@ -11,6 +11,7 @@ import type { SimContext } from './sim-state.ts';
 import { HttpError, notFound } from './errors.ts';
 import { BODY_LIMIT, type BodyResult, readBody } from './http-body.ts';
 import type { ApiRequest, Reply, Router } from './router.ts';
+import type { Liberal } from './liberal.ts';
 import type { Pairing } from './store.ts';
 
 /** Delay of every answer under the `slow` fault. */
@@ -67,8 +68,42 @@ function toAnswer(e: unknown): Answer {
   return { error: e instanceof HttpError ? e : new HttpError(500, 'internal error of the simulator') };
 }
 
-function write(ctx: SimContext, res: ServerResponse, a: Answer): number {
-  if (res.headersSent || res.destroyed) return res.statusCode;
+/**
+ * The liberal sandbox's answer (liberties.ts: json.*, headers.extra, errors.extra-fields,
+ * errors.www-authenticate-params, records.extra-fields, records.optional-absent, config.own-values).
+ */
+function writeLiberal(liberal: Liberal, req: IncomingMessage, path: string | null, res: ServerResponse, a: Answer): Written {
+  if (liberal.closesConnection()) res.shouldKeepAlive = false; // keep-alive.close-some: Connection: close
+  if ('error' in a) {
+    const { status, detail, headers } = a.error;
+    const payload = liberal.json(liberal.errorBody(status, detail));
+    res.writeHead(status, { ...headers, ...liberal.headers(status), 'content-type': liberal.contentType, 'content-length': Buffer.byteLength(payload) });
+    res.end(payload);
+    return { status, payload };
+  }
+  const { status, body, json } = a.reply;
+  if (body === undefined && json === undefined) {
+    res.writeHead(status, { ...liberal.headers(status), 'content-length': 0 });
+    res.end();
+    return { status, payload: undefined };
+  }
+  const payload = liberal.json(liberal.dress(req.method, path, json !== undefined ? JSON.parse(json) : body));
+  // http.chunked-answers: without a content-length, node:http sends the body chunked.
+  const length = liberal.announcesLength() ? { 'content-length': Buffer.byteLength(payload) } : {};
+  res.writeHead(status, { ...liberal.headers(status), 'content-type': liberal.contentType, ...length });
+  res.end(payload);
+  return { status, payload };
+}
+
+/** What was written: the status and the body's text (undefined: no body). */
+interface Written {
+  readonly status: number;
+  readonly payload: string | undefined;
+}
+
+function write(ctx: SimContext, req: IncomingMessage, path: string | null, res: ServerResponse, a: Answer): Written {
+  if (res.headersSent || res.destroyed) return { status: res.statusCode, payload: undefined };
+  if (ctx.liberal && !a.control) return writeLiberal(ctx.liberal, req, path, res, a);
   const bent = (id: 'error.non-json' | 'content-type.text-plain') => !a.control && ctx.faults.has(id);
   if ('error' in a) {
     const { status, detail, headers } = a.error;
@@ -80,19 +115,19 @@ function write(ctx: SimContext, res: ServerResponse, a: Answer): number {
       'content-length': Buffer.byteLength(payload),
     });
     res.end(payload);
-    return status;
+    return { status, payload };
   }
   const { status, body, json } = a.reply;
   if (body === undefined && json === undefined) {
     res.writeHead(status, { 'content-length': 0 });
     res.end();
-    return status;
+    return { status, payload: undefined };
   }
   const payload = json ?? JSON.stringify(body);
   const type = bent('content-type.text-plain') ? 'text/plain; charset=utf-8' : 'application/json';
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(payload), 'cache-control': 'no-store' });
   res.end(payload);
-  return status;
+  return { status, payload };
 }
 
 /** The simulator's HTTP server and how to stop it. */
@@ -160,14 +195,17 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
       answer = toAnswer(e);
     }
     const send = () => {
-      const status = write(ctx, res, answer);
+      const { status, payload } = write(ctx, req, path, res, answer);
       if (ctx.recorder) {
-        const answerJson = 'error' in answer ? JSON.stringify({ detail: answer.error.detail }) : answer.reply.json ?? (answer.reply.body === undefined ? undefined : JSON.stringify(answer.reply.body));
+        const answerJson = ctx.liberal ? payload : 'error' in answer ? JSON.stringify({ detail: answer.error.detail }) : answer.reply.json ?? (answer.reply.body === undefined ? undefined : JSON.stringify(answer.reply.body));
         ctx.recorder.request({ req, path, raw: body.kind === 'ok' ? body.raw : null, status, answerJson, started, ended: performance.now() });
       }
       ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
     };
-    if (ctx.faults.has('slow') && !answer.control) wait(SLOW_MS).then(send, () => res.destroy());
+    // timing.slow-answers: the liberal sandbox holds an answer a while of its own.
+    const held = ctx.liberal && !answer.control ? ctx.liberal.delayMs(req.method, path, 'error' in answer ? answer.error.status : answer.reply.status) : 0;
+    const delay = (ctx.faults.has('slow') && !answer.control ? SLOW_MS : 0) + held;
+    if (delay > 0) wait(delay).then(send, () => res.destroy());
     else send();
   };
 

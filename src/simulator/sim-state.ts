@@ -2,6 +2,7 @@
  * The simulator's shared state and the wiring between a pairing's terminal and the webhook sender.
  */
 import { FaultSet } from './faults.ts';
+import { Liberal } from './liberal.ts';
 import { isFinal, type Txn, type TxnStatus } from './model.ts';
 import type { ResolvedSimulatorOptions, WaitingTransaction } from './options.ts';
 import { OtpBook } from './otp.ts';
@@ -23,23 +24,26 @@ export interface SimContext {
   readonly now: () => number;
   /** The recording of requests and deliveries (the `record` option), or null. */
   readonly recorder: SimRecorder | null;
+  /** The liberal sandbox's liberties (the `liberal` option), or null: the default simulator. */
+  readonly liberal: Liberal | null;
 }
 
 /** Builds the state of one simulator instance. */
 export function createContext(options: ResolvedSimulatorOptions): SimContext {
-  const now = () => Date.now();
+  const liberal = options.liberal ? new Liberal(options.seed) : null;
+  const now = liberal ? () => liberal.now() : () => Date.now();
   const rng = new Rng(options.seed);
   // A stream of its own (the seed, scrambled): a fault rate changes no id or OTP of the run.
   const faultDraws = new Rng(options.seed ^ 0x5f3759df);
   const faults = new FaultSet(options.faults, options.faultRate, () => faultDraws.u32() / 0x1_0000_0000);
-  const registry = new Registry(now);
+  const registry = new Registry(now, liberal ? () => liberal.accessToken() : undefined);
   const recorder = options.record ? new SimRecorder(options.record, () => registry.issuedSecrets()) : null;
   return {
-    options, faults, rng, now, registry, recorder,
+    options, faults, rng, now, registry, recorder, liberal,
     otps: new OtpBook(rng),
     webhooks: new WebhookSender({
       retryScale: options.webhookRetryScale, faults, rng, stepDelayMs: options.stepDelayMs,
-      forgeAfterFirstAccepted: options.forgeWebhook,
+      forgeAfterFirstAccepted: options.forgeWebhook, liberal,
       ...(recorder ? { onAttempt: (a) => recorder.delivery(a) } : {}),
     }),
   };
@@ -55,16 +59,19 @@ function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHo
   return {
     onTransaction(t, terminal) {
       if (!target || ctx.faults.has('webhook.none')) return;
+      // webhook.no-creation-events: the liberal sandbox does not post the creation.
+      if (ctx.liberal && t.status === 'INITIATED') return;
       const data = statusRecord(t, terminal);
       let status: string = t.status;
       if (isFinal(t.status) && ctx.faults.has('webhook.disagrees-with-polling')) data.status = status = otherFinal(t);
       if (isFinal(t.status) && t.tip > 0 && ctx.faults.has('webhook.data-tip-mismatch')) Object.assign(data, { tip_amount: 0, total_amount: t.amount });
-      ctx.webhooks.send(target, `transaction.${status.toLowerCase()}`, data);
+      ctx.webhooks.send(target, `transaction.${status.toLowerCase()}`, ctx.liberal ? ctx.liberal.transactionRecord({ ...data }) : data);
     },
     onOperation(o) {
       if (!target || ctx.faults.has('webhook.none')) return;
+      if (ctx.liberal && o.status === 'INITIATED') return;
       const record = operationRecord(o, ctx.faults);
-      ctx.webhooks.send(target, `operation.${String(record.status).toLowerCase()}`, record);
+      ctx.webhooks.send(target, `operation.${String(record.status).toLowerCase()}`, ctx.liberal ? ctx.liberal.operationRecord(record) : record);
     },
   };
 }
@@ -80,8 +87,9 @@ export function waitingView(ctx: SimContext, terminal: VirtualTerminal, t: Txn):
 /** Creates and registers a pairing with a fresh virtual terminal. */
 export function createPairing(ctx: SimContext, name: string, integratorId: string, webhookUrl: string | null): Pairing {
   const { rng, options } = ctx;
-  const id = rng.uuid();
-  const webhookSecret = webhookUrl === null ? null : secret();
+  const { liberal } = ctx;
+  const id = liberal ? liberal.id('pairing') : rng.uuid();
+  const webhookSecret = webhookUrl === null ? null : liberal ? liberal.webhookSecret() : secret();
   const target = webhookUrl === null || webhookSecret === null ? null : { key: id, url: webhookUrl, secret: webhookSecret };
   const onWaiting = options.onTerminalWaiting;
   const hooks: TerminalHooks = {
@@ -90,11 +98,11 @@ export function createPairing(ctx: SimContext, name: string, integratorId: strin
     ...(onWaiting ? { onWaiting: (t, term) => onWaiting({ terminal_id: term.id, waiting: waitingView(ctx, term, t) }) } : {}),
   };
   const terminal = new VirtualTerminal(
-    { settings: options, faults: ctx.faults, rng, now: ctx.now, hooks },
+    { settings: options, faults: ctx.faults, rng, now: ctx.now, hooks, liberal },
     makeMerchant(rng),
   );
   const pairing: Pairing = {
-    id, name, integratorId, clientId: rng.uuid(), clientSecret: secret(), webhookUrl, webhookSecret,
+    id, name, integratorId, clientId: liberal ? liberal.id('client') : rng.uuid(), clientSecret: liberal ? liberal.clientSecret() : secret(), webhookUrl, webhookSecret,
     terminal, tokens: [], revoked: false,
   };
   ctx.registry.add(pairing);

@@ -71,7 +71,8 @@ export class Registry {
   /** The most recent secrets handed out (client secrets, webhook keys, tokens), for leak tests. */
   private readonly handedOut: string[] = [];
 
-  constructor(private readonly now: () => number) {}
+  /** `makeToken`: how access tokens are made (the liberal sandbox's own form); random base64url by default. */
+  constructor(private readonly now: () => number, private readonly makeToken: () => string = () => secret()) {}
 
   private remember(...values: (string | null)[]): void {
     for (const v of values) if (v) this.handedOut.push(v);
@@ -98,7 +99,7 @@ export class Registry {
   issueToken(clientId: string, clientSecret: string, lifetimeSec: number, anySecret = false): { token: string; pairing: Pairing } | null {
     const p = this.byClient.get(clientId);
     if (!p || (!anySecret && !sameSecret(p.clientSecret, clientSecret))) return null;
-    const token = secret();
+    const token = this.makeToken();
     this.remember(token);
     if (p.revoked) return { token, pairing: p };
     this.tokens.set(token, { pairing: p, expiresAt: this.now() + lifetimeSec * 1000 });

@@ -51,6 +51,16 @@ export function optString(body: Body, key: string, max = MAX_TEXT): string | nul
   return v;
 }
 
+/** The longest free text the liberal sandbox keeps: no document gives a field a length (its body limit bounds it anyway). */
+export const LIBERAL_TEXT = 64 * 1024;
+
+/** A required string, empty or not, of any length up to LIBERAL_TEXT (the liberal sandbox's pair.name-any-string). */
+export function anyString(body: Body, key: string): string {
+  const v = optString(body, key, LIBERAL_TEXT);
+  if (v === null) throw badRequest(`${key} is required`);
+  return v;
+}
+
 /** A required non-empty string. */
 export function reqString(body: Body, key: string, max = MAX_TEXT): string {
   const v = optString(body, key, max);

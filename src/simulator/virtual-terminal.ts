@@ -11,6 +11,7 @@ import type { FaultSet } from './faults.ts';
 import type { Card, Merchant, Op, OpType, PaymentMethodId, Txn, TxnKind, TxnStatus } from './model.ts';
 import { finishStatus, isFinal, row } from './model.ts';
 import { SIMULATOR_DEFAULTS, type TerminalMode } from './options.ts';
+import type { Liberal } from './liberal.ts';
 import type { Rng } from './rng.ts';
 
 /** Timing, retention and mode settings of a terminal. */
@@ -73,6 +74,13 @@ export interface TerminalEnv {
   readonly rng: Rng;
   readonly hooks: TerminalHooks;
   readonly now: () => number;
+  /** The liberal sandbox's liberties (ids, timestamps, step delays, the cancel race), or null/absent: the default. */
+  readonly liberal?: Liberal | null;
+}
+
+/** ISO 8601 UTC with second precision (`2026-11-22T05:31:56Z`): the default simulator's timestamps. */
+function utcSeconds(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
 /** The one terminal_id every new terminal gets under `pair.shared-terminal-id`. */
@@ -96,8 +104,13 @@ export class VirtualTerminal {
 
   constructor(private readonly env: TerminalEnv, readonly merchant: Merchant) {
     const id = `8${env.rng.digits(7)}`; // drawn either way, so the fault leaves the seed's sequence alone
-    this.id = env.faults.has('pair.shared-terminal-id') ? SHARED_TERMINAL_ID : id;
+    this.id = env.faults.has('pair.shared-terminal-id') ? SHARED_TERMINAL_ID : env.liberal ? env.liberal.id('terminal') : id;
     this.cardTid = `T${env.rng.digits(7)}`;
+  }
+
+  /** A timestamp as this terminal's records write it (clock.local-time in the liberal sandbox). */
+  stamp(ms: number): string {
+    return this.env.liberal ? this.env.liberal.stamp(ms) : utcSeconds(ms);
   }
 
   /** How this terminal decides transactions. */
@@ -150,6 +163,19 @@ export class VirtualTerminal {
     return { kind: 'ok', t };
   }
 
+  /**
+   * The liberal sandbox's idempotency: the most recent transaction this terminal started for the same
+   * request (kind, amount, client_transaction_id, payment method as sent), or null. A linked refund
+   * (with a parent) never matches.
+   */
+  sameRequest(kind: TxnKind, amount: number, clientTxnId: string, method: PaymentMethodId | null): Txn | null {
+    let found: Txn | null = null;
+    for (const t of this.txns.values()) {
+      if (t.parentId === null && t.kind === kind && t.amount === amount && t.clientTxnId === clientTxnId && t.sentMethod === method) found = t;
+    }
+    return found;
+  }
+
   /** True while a transaction of this terminal is INITIATED or IN_PROGRESS. */
   get busy(): boolean {
     return this.pending > 0;
@@ -171,9 +197,9 @@ export class VirtualTerminal {
   /** Starts a transaction; the caller has validated the request and checked `busy`. */
   start(kind: TxnKind, amount: number, clientTxnId: string | null, method: PaymentMethodId | null, parentId: string | null = null): Txn {
     const t: Txn = {
-      id: this.env.rng.uuid(), kind, clientTxnId, parentId, status: 'INITIATED', amount, tip: 0, method,
+      id: this.env.liberal ? this.env.liberal.id('transaction') : this.env.rng.uuid(), kind, clientTxnId, parentId, status: 'INITIATED', amount, tip: 0, method,
       createdAt: this.env.now(), completedAt: 0, canceledAt: 0, revertedAt: 0, refundTotal: 0, card: null,
-      authorized: amount, completed: false, cancelRequested: false, step: null, deadline: null,
+      authorized: amount, completed: false, cancelRequested: false, step: null, deadline: null, sentMethod: method,
     };
     this.txns.set(t.id, t);
     this.pending++;
@@ -217,7 +243,7 @@ export class VirtualTerminal {
     }
     // IN_PROGRESS: a cancel signal. The legal race: an approving payment may still complete.
     const approving = finishStatus(t.amount) === 'SUCCESS' && r !== 54;
-    if (approving && this.env.faults.has('cancel.race-success')) return 'accepted';
+    if (approving && (this.env.faults.has('cancel.race-success') || this.env.liberal?.cancelRacesToSuccess())) return 'accepted';
     const end = approving && this.env.faults.has('cancel.in-progress-fails') ? 'FAILED' : 'CANCELED';
     this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, end));
     return 'accepted';
@@ -244,7 +270,7 @@ export class VirtualTerminal {
 
   /** Starts an operation; the caller has checked that it is allowed now. */
   startOperation(type: OpType, t: Txn, amount: number | null): Op {
-    const op: Op = { id: this.env.rng.uuid(), type, txnId: t.id, amount, status: 'INITIATED', step: null };
+    const op: Op = { id: this.env.liberal ? this.env.liberal.id('operation') : this.env.rng.uuid(), type, txnId: t.id, amount, status: 'INITIATED', step: null };
     this.ops.set(op.id, op);
     this.emitOp(op);
     const d = this.env.settings.stepDelayMs;
@@ -271,7 +297,8 @@ export class VirtualTerminal {
 
   private enterInProgress(t: Txn): void {
     t.status = 'IN_PROGRESS';
-    t.method ??= 'CARD'; // the virtual customer picks CARD on the terminal's picker
+    // The virtual customer picks CARD on the terminal's picker; in the liberal sandbox only as the payment ends (payment.method-chosen-late).
+    if (!this.env.liberal) t.method ??= 'CARD';
     this.emitTxn(t);
   }
 
@@ -384,7 +411,7 @@ export class VirtualTerminal {
     r.step = setTimeout(() => {
       r.step = null;
       fn();
-    }, ms);
+    }, this.env.liberal ? this.env.liberal.stepMs(ms) : ms);
     this.timed.add(r);
   }
 

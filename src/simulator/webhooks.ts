@@ -9,6 +9,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Agent, requestWith } from '../core/undici.ts';
 import { canonicalJson, spacedJson } from './canonical-json.ts';
 import type { FaultSet } from './faults.ts';
+import type { Liberal } from './liberal.ts';
 import type { DeliveryAttempt } from './recording.ts';
 import type { Rng } from './rng.ts';
 
@@ -43,6 +44,11 @@ export interface WebhookSenderOptions {
    * delivery: the same event with a fresh event_id, signed with a wrong key. @default false
    */
   readonly forgeAfterFirstAccepted?: boolean;
+  /**
+   * The liberal sandbox (webhook.duplicates, webhook.out-of-order, webhook.late, webhook.own-bytes,
+   * webhook.extra-headers, ids.own-format): null or absent for the default sender. @default null
+   */
+  readonly liberal?: Liberal | null;
 }
 
 /** What a forged delivery got. */
@@ -102,15 +108,17 @@ export class WebhookSender {
   /** Queues `{data, event, event_id}` for `target`; returns at once. */
   send(target: WebhookTarget, event: string, data: unknown): void {
     const { faults, rng } = this.opts;
+    const liberal = this.opts.liberal ?? null;
     if (this.closed || faults.has('webhook.none')) return;
-    const payload: Record<string, unknown> = faults.has('webhook.bad-schema') ? { data, event } : { data, event, event_id: rng.uuid() };
+    const eventId = liberal ? liberal.id('event') : rng.uuid();
+    const payload: Record<string, unknown> = faults.has('webhook.bad-schema') ? { data, event } : { data, event, event_id: eventId };
     this.lastPayload.set(target.key, { target, payload });
-    const signed = Buffer.from(canonicalJson(payload), 'utf8');
+    const signed = Buffer.from(liberal ? liberal.webhookJson(payload) : canonicalJson(payload), 'utf8');
     const key = faults.has('webhook.bad-signature') ? `${target.secret}-wrong` : target.secret;
     const signature = faults.has('webhook.unsigned') ? null : sign(key, signed);
     // webhook.signed-other-bytes: the receiver gets bytes other than the ones signed.
     const body = faults.has('webhook.signed-other-bytes') ? Buffer.from(spacedJson(payload), 'utf8') : signed;
-    const copies = faults.has('webhook.duplicate') ? 2 : 1;
+    const copies = faults.has('webhook.duplicate') ? 2 : liberal ? liberal.copies() : 1;
     for (let i = 0; i < copies; i++) {
       if (this.pending >= this.maxPending) {
         this.dropped++;
@@ -119,6 +127,7 @@ export class WebhookSender {
       this.pending++;
       const d: Delivery = { target, payload, body, signature, attempt: 0 };
       if (faults.has('webhook.out-of-order')) this.later(rng.int(4 * this.opts.stepDelayMs + 20), () => this.enqueue(d));
+      else if (liberal) this.later(liberal.deliveryDelayMs(), () => this.enqueue(d));
       else this.enqueue(d);
     }
   }
@@ -221,7 +230,7 @@ export class WebhookSender {
       }
     };
     try {
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pay-connect-simulator' };
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pay-connect-simulator', ...this.opts.liberal?.deliveryHeaders() };
       if (d.signature !== null) headers.signature = d.signature;
       const res = await requestWith(this.agent, d.target.url, { method: 'POST', headers, body: d.body, signal: ac.signal });
       await res.body.dump().catch(() => undefined);

@@ -29,7 +29,7 @@ export interface TargetRequest {
   profile: Profile;
   allowProduction?: boolean;
   /** The simulator's settings (kind `sim`). */
-  sim?: { seed?: number; faults?: readonly string[]; faultRate?: number; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual' };
+  sim?: { seed?: number; faults?: readonly string[]; faultRate?: number; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual'; liberal?: boolean };
   /** Where the Pact mock writes its pact when it closes (kind `pact`). */
   pactDir?: string;
   /** Where the run's webhook receiver listens, and its public URL (kind `pact`: the pairing's webhook URL names it). */
@@ -108,6 +108,8 @@ async function openSim(req: TargetRequest): Promise<Target> {
       stepDelayMs: s.stepDelayMs ?? DEFAULTS.sim.stepDelayMs, deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
       // A manual virtual terminal waits for the operator's actions (keys or its control endpoint).
       terminal: s.terminal ?? 'auto',
+      // The liberal sandbox (sim --liberal): every liberty the documents leave open.
+      ...(s.liberal === true ? { liberal: true } : {}),
     });
   } catch (e) {
     if (isToolkitError(e)) throw e; // a setting it refused (an unknown fault) says what to fix

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { describe } from 'vitest';
 import { type Pairing, type PayConnectResponse, operations } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../../src/suite.ts';
+import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { PACT_EXAMPLE_OTP, disposeUnwantedPairing, mintedOtp, obtainToken, quickFinalTransaction, undoStartedTransaction, unknownId } from '../_setup/steps/pairing.ts';
 import { underPact } from '../_setup/steps/payment.ts';
 
@@ -75,7 +76,7 @@ async function requestOf(t: ScenarioContext, p: Pairing, operationId: string, pa
     params[name!] = READS_TRANSACTION.has(operationId) ? await readableId(t, p) : unknownId(t);
   }
   const amount = probeAmount(t);
-  const tag = `pcc-auth-probe-${t.harness.ctx.seed}`;
+  const tag = freshClientTransactionId('auth-probe', t.harness.ctx);
   const body: Record<string, unknown> | undefined =
     STARTS_TRANSACTION.has(operationId) ? { amount, client_transaction_id: tag }
     : ['linkedRefund', 'preauthIncrement', 'preauthComplete'].includes(operationId) ? { amount }

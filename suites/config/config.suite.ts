@@ -7,6 +7,7 @@
 import { describe } from 'vitest';
 import type { Pairing, PayConnectResponse } from '../../src/index.ts';
 import { planFor, settle, slipOf } from '../_setup/steps/flows.ts';
+import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { undoStartedTransaction } from '../_setup/steps/pairing.ts';
 
@@ -45,7 +46,7 @@ describe('config', () => {
       if (t.harness.ctx.terminal === 'auto') {
         // The sandbox pays with each method: approve, then the record and slip carry the method.
         const plan = planFor(t, 'approve');
-        const res = await t.scope.call(p, 'generateTransaction', { body: { amount: plan.amount, payment_method: method, client_transaction_id: `pcc-method-${method}-${t.harness.ctx.seed}` } });
+        const res = await t.scope.call(p, 'generateTransaction', { body: { amount: plan.amount, payment_method: method, client_transaction_id: freshClientTransactionId(`method-${method}`, t.harness.ctx) } });
         // A refused method is a sandbox deviation, reported by its own check: nothing to follow.
         if (!t.scope.check('config.payment-method-accepted', res.exchange)) continue;
         const id = t.scope.idFrom(res, 'transaction_id', `generate with payment_method ${method}`);
@@ -55,7 +56,7 @@ describe('config', () => {
       } else {
         // A real terminal: the id is accepted; the transaction is canceled at once.
         const plan = planFor(t, 'approve');
-        const res = await t.scope.call(p, 'generateTransaction', { body: { amount: plan.amount, payment_method: method, client_transaction_id: `pcc-method-${method}-${t.harness.ctx.seed}` } });
+        const res = await t.scope.call(p, 'generateTransaction', { body: { amount: plan.amount, payment_method: method, client_transaction_id: freshClientTransactionId(`method-${method}`, t.harness.ctx) } });
         // A refused method is a sandbox deviation, reported by its own check: nothing to follow.
         if (!t.scope.check('config.payment-method-accepted', res.exchange)) continue;
         const id = t.scope.idFrom(res, 'transaction_id', `generate with payment_method ${method}`);

@@ -11,6 +11,7 @@
 import { describe } from 'vitest';
 import type { OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { planFor, settle, slipOf, start } from '../_setup/steps/flows.ts';
+import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { stringField, unknownId } from '../_setup/steps/pairing.ts';
 
@@ -55,7 +56,7 @@ describe.sequential('isolation', () => {
     }
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
-    const { id } = await start(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: `pcc-isolation-${t.harness.ctx.seed}` });
+    const { id } = await start(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: freshClientTransactionId('isolation', t.harness.ctx) });
     const obs = await settle(t, p, id, plan);
     t.scope.need(obs.finalByPoll, `transaction ${id} did not reach a final status`);
     first.p = p;

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { AMOUNT_BASIS, type InvalidBasis, PAYMENT_METHOD_BASIS } from '../../generators/arbitraries/index.ts';
 import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
+import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { NOT_MANUAL, scenario } from '../../src/suite.ts';
 import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 
@@ -14,7 +15,7 @@ describe('payment', () => {
     scenario(`generate and converge: ${want}`, { ...table, operator: [want] }, async (t) => {
       const p = await t.harness.primary(t.scope);
       const plan = planFor(t, want);
-      const ctid = pactClientTransactionId(t, want, `pcc-${want}-${t.harness.ctx.seed}`);
+      const ctid = pactClientTransactionId(t, want, freshClientTransactionId(want, t.harness.ctx));
       const { id } = await begin(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: ctid });
       const obs = await settle(t, p, id, plan);
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status');

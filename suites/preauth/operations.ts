@@ -5,6 +5,7 @@
  */
 import type { Pairing } from '../../src/index.ts';
 import { planFor, settle } from '../_setup/steps/flows.ts';
+import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import type { ScenarioContext } from '../../src/suite.ts';
 import { begin, isAuto, isRec, needSendable, readStatus, sendable, slipChecked } from '../_setup/steps/payment.ts';
 
@@ -22,7 +23,7 @@ const TYPES = { preauthIncrement: 'transaction.preauth.increment', preauthComple
 export async function preauthorize(t: ScenarioContext): Promise<Authorization> {
   const p = await t.harness.primary(t.scope);
   const plan = planFor(t, 'approve');
-  const { id } = await begin(t, p, 'startPreauth', { amount: plan.amount, client_transaction_id: `pcc-preauth-${t.harness.ctx.seed}` });
+  const { id } = await begin(t, p, 'startPreauth', { amount: plan.amount, client_transaction_id: freshClientTransactionId('preauth', t.harness.ctx) });
   const obs = await settle(t, p, id, plan, 'preauthorization amount');
   const final = t.scope.need(obs.finalByPoll, 'the preauthorization did not reach a final status');
   if (final !== 'SUCCESS') {

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import type { Pairing, Plan } from '../../src/index.ts';
 import { planFor, settle } from '../_setup/steps/flows.ts';
+import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { type ScenarioContext, scenario } from '../../src/suite.ts';
 import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, planOf, readStatus, release, sendable, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
 
@@ -103,7 +104,7 @@ describe('refund', () => {
     const p = await t.harness.primary(t.scope);
     const plan = planFor(t, 'approve');
     // Against the Pact mock: the client_transaction_id its status record of the refund echoes.
-    const ctid = underPact(t) ? 'order-refund' : `pcc-refund-${t.harness.ctx.seed}`;
+    const ctid = underPact(t) ? 'order-refund' : freshClientTransactionId('refund', t.harness.ctx);
     const { id } = await begin(t, p, 'independentRefund', { amount: plan.amount, client_transaction_id: ctid });
     const obs = await settle(t, p, id, plan, 'refund amount');
     t.scope.need(obs.finalByPoll, 'the refund did not reach a final status');

@@ -6,6 +6,7 @@
 import { describe } from 'vitest';
 import { type Pairing, resolveProfile } from '../../src/index.ts';
 import { planFor, settle, start } from '../_setup/steps/flows.ts';
+import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { type ScenarioContext, scenario, workerContext } from '../../src/suite.ts';
 import { accepted, judgePosted, keyOf, retryWindow, waitUntil } from './deliveries.ts';
 
@@ -45,7 +46,7 @@ describe('webhooks', () => {
     scenario(`signed deliveries post every status change: ${want}`, { ...info, operator: [want] }, async (t) => {
       const p = await observable(t);
       const plan = planFor(t, want);
-      const { id } = await start(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: `pcc-wh-${want}-${t.harness.ctx.seed}` });
+      const { id } = await start(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: freshClientTransactionId(`wh-${want}`, t.harness.ctx) });
       const obs = await settle(t, p, id, plan);
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status');
       await judgePosted(t, p, obs, 'transaction');

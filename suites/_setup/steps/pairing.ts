@@ -5,6 +5,7 @@
  */
 import type { Pairing, PayConnectResponse } from '../../../src/index.ts';
 import type { ScenarioContext } from '../../../src/suite.ts';
+import { freshClientTransactionId } from './client-transaction-id.ts';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -114,7 +115,7 @@ export async function undoStartedTransaction(t: ScenarioContext, res: PayConnect
 export async function quickFinalTransaction(t: ScenarioContext, p: Pairing, tag: string): Promise<string | undefined> {
   const plan = t.terminal.plan(t.harness.ctx.terminal === 'auto' ? 'offline' : 'approve', 1000 + ((t.harness.ctx.seed >>> 0) % 50) * 100);
   if (typeof plan === 'string') return undefined;
-  const res = await t.scope.call(p, 'generateTransaction', { body: { amount: plan.amount, client_transaction_id: `pcc-${tag}-${t.harness.ctx.seed}` } });
+  const res = await t.scope.call(p, 'generateTransaction', { body: { amount: plan.amount, client_transaction_id: freshClientTransactionId(tag, t.harness.ctx) } });
   const id = t.scope.idFrom(res, 'transaction_id', 'generate');
   await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } });
   const obs = await t.scope.converge(p, 'transaction', id);

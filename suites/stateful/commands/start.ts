@@ -1,5 +1,6 @@
 /** generate, preauth and independent refund: a new transaction, or 409 while the terminal is busy. */
 import type { OperationId } from '../../../src/index.ts';
+import { freshClientTransactionId } from '../../_setup/steps/client-transaction-id.ts';
 import { type TerminalModel, type TxnKind, suffixOf } from '../model.ts';
 import { ModelDeviation, type Real, idIn } from '../real.ts';
 import type { ModelCommand } from './command.ts';
@@ -29,7 +30,7 @@ export class StartCommand implements ModelCommand {
   async run(m: TerminalModel, r: Real): Promise<void> {
     const { op, kind } = OPS[this.name];
     let p = m.predictStart();
-    const res = await r.call(op, { body: { amount: this.amount, client_transaction_id: `pcc-stateful-${m.txns.length + 1}` } });
+    const res = await r.call(op, { body: { amount: this.amount, client_transaction_id: freshClientTransactionId(`stateful-${m.txns.length + 1}`) } });
     let note: string | undefined;
     if (res.status === 200 && m.pending) {
       const busy = m.pending;
