@@ -21,7 +21,7 @@ test('a real Pact mock names what is left to exercise: only interactions with a 
     await declareHttp(pact, token).executeTest(async (mock) => {
       const left = () => unexercised([config, token], mock.port).map((i) => i.operationId);
       expect(left()).toEqual(['getConfig', 'getToken']);
-      // The mock may record a match after the client has its answer (seen on a loaded CI runner): wait for it.
+      // The mock records a match after the client has its answer (mock-record.ts): wait for it.
       await driveInteraction(config, mock.url);
       await vi.waitFor(() => expect(left()).toEqual(['getToken']), { timeout: 5000 });
       await driveInteraction(token, mock.url);
