@@ -10,7 +10,8 @@
  * session that ends straight after an answer can therefore be told its last request was "expected but
  * not received", the more often the busier the machine: with two or three runs at once on two cores,
  * the core's thread that records is preempted by the Node thread its answer woke. pact_mock_server 2.2.4
- * records before it answers (its commit 819ac3d, "record match results synchronously").
+ * records before it answers (its commit 819ac3d, "record match results synchronously"); the pact-core
+ * releases that load it (pact_ffi 0.5.5 and later, pact-core 20.1 on) need Node 22, and we run on 20.
  *
  * So a session that exercises interactions waits, before it returns, until the mock's record lists
  * every interaction as received: the condition pact-js checks, read until it holds. Nothing is sent
