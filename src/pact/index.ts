@@ -16,6 +16,7 @@ export * from './schema-matcher.ts';
 export * from './provider/state-handlers.ts';
 export * from './states.ts';
 export * from './consumer/mock-target.ts';
+export * from './consumer/mock-record.ts';
 export * from './provider/verify.ts';
 export * from './provider/verify-isolated.ts';
 export * from './any-pact.ts';

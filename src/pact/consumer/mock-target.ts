@@ -18,7 +18,8 @@
  *
  * When the run ends, the consumer catalogue's own drives exercise the interactions the suites left
  * unexercised (a suite need not cover all of them: Pact refuses a pact with an interaction nobody
- * exercised; the mock says which it still misses), the webhook messages are handed to the toolkit's
+ * exercised; the mock says which it still misses; each session returns only once its mock has
+ * recorded every request it answered, see mock-record.ts), the webhook messages are handed to the toolkit's
  * receiver, and the pact is written, normalised, to `<reports>/pacts/`: byte for byte the pact the
  * consumer suite commits to contracts/pacts/.
  */
@@ -27,11 +28,11 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MatchersV3, PactV4 } from '@pact-foundation/pact';
-import { makeConsumerPact } from '@pact-foundation/pact-core';
 import { ToolkitError } from '../../core/index.ts';
 import { saveVaultEntry } from '../../vault/index.ts';
 import { loopbackBase, slotUrl } from '../../webhooks/index.ts';
 import { type MockFront, startMockFront } from './mock-front.ts';
+import { type MissingReader, type MissingRequest, missingRequests, untilRecorded } from './mock-record.ts';
 import { consumeWebhookMessage, driveInteraction } from './consumer.ts';
 import { type DeclaredHttp, declareHttp, declareMessage } from './declare.ts';
 import { type HttpInteraction, httpInteractions } from './interactions.ts';
@@ -116,17 +117,6 @@ export interface PactTarget {
   close(opts?: { discard?: boolean }): Promise<void>;
 }
 
-/** The requests the mock at `port` still misses (method and path), or undefined when it cannot say. */
-function missingRequests(port: number): { method: string; path: string }[] | undefined {
-  try {
-    return makeConsumerPact(CONSUMER, PROVIDER).mockServerMismatches(port)
-      .filter((m): m is Extract<typeof m, { type: 'missing-request' }> => 'type' in m && m.type === 'missing-request')
-      .map((m) => ({ method: m.method.toUpperCase(), path: m.path }));
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The interactions the suites may have left unexercised: those with the method and path of a request
  * the mock still misses (a request of the run that matched none is the mock's own mismatch, and fails
@@ -137,12 +127,42 @@ function missingRequests(port: number): { method: string; path: string }[] | und
  * if the mock cannot say, every interaction is.
  */
 export function unexercised(http: readonly HttpInteraction[], port: number): HttpInteraction[] {
-  const missing = missingRequests(port);
+  return withMissing(http, missingRequests(port));
+}
+
+/** The interactions with the method and path of a `missing` request; all of them when the mock cannot say. */
+function withMissing(http: readonly HttpInteraction[], missing: readonly MissingRequest[] | undefined): HttpInteraction[] {
   if (missing === undefined) return [...http];
   return http.filter((i) => {
     const path = typeof i.path === 'string' ? i.path : MatchersV3.reify<string>(i.path);
     return missing.some((m) => m.method === i.method && m.path === path);
   });
+}
+
+/** A Pact mock server as a session's end sees it: where it answers, and what it still misses. */
+export interface SessionMock {
+  url: string;
+  missing: MissingReader;
+}
+
+/**
+ * A session's last step: exercises the interactions of `http` the mock still misses ({@link
+ * unexercised}), and, when a request is still missing after that (its method and path named no
+ * interaction, or the mock cannot say), every other one, as before. It returns only once the mock has
+ * recorded every request it answered, or `waitMs` after the last one (mock-record.ts): pact-js judges
+ * the session on that record the moment this returns, and the Pact core records a match after its answer.
+ */
+export async function exerciseRest(http: readonly HttpInteraction[], mock: SessionMock, opts: { drive?: (i: HttpInteraction, baseUrl: string) => Promise<void>; waitMs?: number } = {}): Promise<void> {
+  const drive = opts.drive ?? driveInteraction;
+  const driven = new Set<HttpInteraction>();
+  for (const i of withMissing(http, mock.missing())) {
+    driven.add(i);
+    await drive(i, mock.url);
+  }
+  if (((await untilRecorded(mock.missing, opts.waitMs)) ?? http).length > 0) {
+    for (const i of http) if (!driven.has(i)) await drive(i, mock.url);
+    await untilRecorded(mock.missing, opts.waitMs);
+  }
 }
 
 /** One operation's interactions on a Pact mock server of their own, its session held open until released. */
@@ -175,16 +195,7 @@ function startOperationMock(operationId: string, http: HttpInteraction[], dir: s
     ready(mock.url);
     await released;
     if (discarded()) return;
-    const driven = new Set<HttpInteraction>();
-    for (const i of unexercised(http, mock.port)) {
-      driven.add(i);
-      await driveInteraction(i, mock.url);
-    }
-    // A request still missing (its method and path named no interaction here), or the mock cannot say:
-    // every other one, as before.
-    if ((missingRequests(mock.port) ?? http).length > 0) {
-      for (const i of http) if (!driven.has(i)) await driveInteraction(i, mock.url);
-    }
+    await exerciseRest(http, { url: mock.url, missing: () => missingRequests(mock.port) });
   });
   session.catch(() => undefined);
   const url = Promise.race([started, session.then(() => Promise.reject(new Error(`the mock of ${operationId} ended early`)))]);
