@@ -1,6 +1,8 @@
 /** The `sim` command: startup output, request log, clean stop, usage errors. */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -325,6 +327,22 @@ describe('simCommand --terminal manual', () => {
     if (code === 'hung') child.kill('SIGKILL');
     expect(code).toBe(0);
     expect(output()).toContain('simulator stopped');
+  });
+
+  it('--pid-file: the file names the simulator\'s own process, which SIGTERM to that id stops; the file goes with it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pcc-sim-pid-')), 'sim.pid');
+    const { child, output, exited } = await simProcess(['--pid-file', file], 'ignore');
+    expect(readFileSync(file, 'utf8')).toBe(`${child.pid}\n`);
+    process.kill(Number(readFileSync(file, 'utf8')), 'SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toContain('simulator stopped');
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('--pid-file in a folder that is not there: exit 2 naming it, nothing left listening', async () => {
+    const o = io();
+    expect(await simCommand(['--port', '0', '--otps', '0', '--pid-file', '/nonexistent-dir/sim.pid'], o.io)).toBe(2);
+    expect(o.err.join('')).toMatch(/^PCC_USAGE: --pid-file \/nonexistent-dir\/sim\.pid cannot be written \(ENOENT\)/);
   });
 
   it('reads process.stdin by default: EOF on the pipe does not stop it, SIGTERM does (exit 0)', async () => {

@@ -27,6 +27,9 @@ export const SIM_COMMAND = {
         description: 'Serve HTTPS at https://localhost:PORT: a throw-away CA made at the start (valid a few days) signs a certificate for ' +
           'localhost, 127.0.0.1, ::1 and --host; its certificate is written to ca.pem (printed) for your client to trust, e.g. ' +
           'NODE_EXTRA_CA_CERTS=ca.pem for Node, or curl --cacert ca.pem; a connection that fails its handshake is logged' },
+      { name: 'pid-file', type: 'string', placeholder: '<file>',
+        description: 'Write the simulator\'s process id here once it listens (removed at the stop), so a script can stop it with ' +
+          'kill $(cat <file>) even when npx or npm started it (they do not pass SIGTERM on)' },
       { name: 'tls-dir', type: 'string', placeholder: '<dir>', defaultText: 'a fresh temporary folder, removed at the stop',
         description: 'With --tls: the folder for ca.pem, made when missing; the CA is new at each start, the path stays' },
     ] },
@@ -109,7 +112,9 @@ export function simOptionsOf(v: SimValues): SimServeOptions {
   const record = v.record;
   if (record !== undefined && record.trim() === '') throw usage('--record is empty', 'give a file to append the recording to, e.g. --record recording.jsonl');
   const otps = flagValue('otps', v.otps, integer(0, BOUNDS.otps, `give a whole number from 0 to ${BOUNDS.otps}`)) ?? DEFAULTS.simOtps;
-  return { options, otps, ...(record !== undefined ? { record } : {}) };
+  const pidFile = v['pid-file'];
+  if (pidFile !== undefined && pidFile.trim() === '') throw usage('--pid-file is empty', 'give a file for the process id, e.g. --pid-file sim.pid');
+  return { options, otps, ...(record !== undefined ? { record } : {}), ...(pidFile !== undefined ? { pidFile } : {}) };
 }
 
 /**

@@ -4,6 +4,7 @@
  * With `--terminal manual` it is also the operator's keypad: single keys on a TTY (raw mode), or the
  * same letters one per line on a pipe, act on the terminal that waits.
  */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { ToolkitError, isToolkitError } from '../core/errors.ts';
 import { CONTROL_PATH, DEFAULT_MANUAL_TIP, type TerminalAction } from './control.ts';
@@ -36,6 +37,11 @@ export interface SimServeOptions {
   readonly otps: number;
   /** Append every request and delivery to this file (JSON lines), with one forged delivery per receiver. */
   readonly record?: string;
+  /**
+   * Write this process's id here once listening, removed at the stop: `kill $(cat FILE)` stops the
+   * simulator even when a wrapper (npx, npm run) started it and would not pass SIGTERM on.
+   */
+  readonly pidFile?: string;
 }
 
 /** Resolves when the process gets SIGINT or SIGTERM, or `signal` aborts. */
@@ -174,6 +180,17 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
     io.stderr(`${isToolkitError(e) ? e.toUserMessage() : new ToolkitError('PCC_SIMULATOR', `the simulator did not start: ${String(e)}`).toUserMessage()}\n`);
     return 2;
   }
+  if (parsed.pidFile !== undefined) {
+    try {
+      const tmp = `${parsed.pidFile}.${process.pid}.tmp`;
+      writeFileSync(tmp, `${process.pid}\n`);
+      renameSync(tmp, parsed.pidFile);
+    } catch (e) {
+      await sim.close();
+      io.stderr(`${new ToolkitError('PCC_USAGE', `--pid-file ${parsed.pidFile} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`);
+      return 2;
+    }
+  }
   const quit = new AbortController();
   const forward = () => quit.abort();
   if (opts.signal?.aborted) quit.abort();
@@ -208,6 +225,7 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
     opts.signal?.removeEventListener('abort', forward);
   }
   await sim.close();
+  if (parsed.pidFile !== undefined) rmSync(parsed.pidFile, { force: true });
   io.stdout('simulator stopped\n');
   return 0;
 }
