@@ -75,3 +75,26 @@ describe('RuntimeEvents', () => {
     expect(() => s.check('no.such-check', {})).toThrow(/unknown check id/);
   });
 });
+
+describe('an exchange with no operation of the contract', () => {
+  const exchange = (path: string, operationId?: string): Exchange => ({
+    seq: 1, ...(operationId ? { operationId } : {}),
+    request: { method: 'GET', url: `http://127.0.0.1:9${path}`, path, headers: {} },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body: {}, rawBody: '{}' },
+    startedAt: new Date().toISOString(), durationMs: 1,
+  });
+
+  it('is never silently unjudged: the test is not checked, naming the request and the likely cause', () => {
+    const scope = new Scope(host(), 'config > unmatched');
+    scope.recordExchange(exchange('/paycon/v1/pay-connect/config/'));
+    expect([...scope.notChecked]).toEqual([
+      'GET /paycon/v1/pay-connect/config/ matched no operation of the contract, so no check judged its answer (is the API mounted under another path than the target\'s?)',
+    ]);
+  });
+
+  it('leaves a matched exchange to its checks', () => {
+    const scope = new Scope(host(), 'config > matched');
+    scope.recordExchange(exchange('/v1/pay-connect/config/', 'getConfiguration'));
+    expect([...scope.notChecked]).toEqual([]);
+  });
+});
