@@ -83,6 +83,31 @@ describe('payment', () => {
     }
   });
 
+  // sandbox.md, Transactions: 55 "stays INITIATED until canceled or expired", final "CANCELED after a
+  // cancel, else EXPIRED"; "A transaction left waiting reaches EXPIRED at the sandbox's deadline." Left
+  // alone, it shows INITIATED -> EXPIRED, a transition no other scenario waits for on purpose.
+  scenario('a transaction left INITIATED (55, terminal offline) reaches EXPIRED at the deadline', {
+    ...table,
+    needs: {
+      stateful: 'a transaction INITIATED, then EXPIRED at the deadline, is a sequence of states; a stateless mock gives one fixed answer per request',
+      terminal: { modes: ['auto'], why: 'only --terminal auto can keep the terminal offline by amount' },
+    },
+  }, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'offline');
+    let id: string | undefined;
+    try {
+      id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      const before = await readStatus(t, p, id);
+      t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'INITIATED', actual: before.status });
+      const obs = await settleAs(t, p, id, plan.amount, 'EXPIRED', 'offline amount left alone');
+      t.scope.need(obs.finalByPoll, 'the transaction left waiting did not reach a final status');
+      await slipChecked(t, p, id, obs);
+    } finally {
+      await release(t, p, id);
+    }
+  });
+
   // Each invalid body is its own test, so that every wrongly accepted one is reported. The bodies that
   // break the contract's GenerateRequest are shared with the pact's catalogue, which refuses each as
   // sent against the Pact mock; the last one is valid by the schema and refused by the configuration.
