@@ -57,8 +57,12 @@ describe('cancel', () => {
   });
 
   // The 200 comes before the terminal acts: the result is the converged status, never the answer.
+  // spec, States and transitions, rule 1: "A successful cancel request does not mean the transaction is
+  // canceled. The request returns 200 before the terminal has canceled, and the terminal may still fail
+  // to process the cancellation."
   scenario('cancel answers 200 but the terminal completes the payment (56): the result is the converged status', {
     ...cancelClause,
+    clause: 'spec#states-and-transitions',
     needs: { stateful: 'a cancel answered 200 while the terminal goes on to SUCCESS is a sequence of states; a stateless mock gives one fixed answer per request', terminal: autoOnly },
   }, async (t) => {
     const p = await t.harness.primary(t.scope);
