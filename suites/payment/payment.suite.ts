@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
 import { NOT_MANUAL, scenario } from '../../src/suite.ts';
-import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
+import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, heldInitiated, isAuto, isFinal, isRec, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 
 const table = { capability: 'payment', clause: 'sandbox#transactions' };
 
@@ -98,8 +98,7 @@ describe('payment', () => {
     let id: string | undefined;
     try {
       id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
-      const before = await readStatus(t, p, id);
-      t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'INITIATED', actual: before.status });
+      await heldInitiated(t, p, id, plan.amount);
       const obs = await settleAs(t, p, id, plan.amount, 'EXPIRED', 'offline amount left alone');
       t.scope.need(obs.finalByPoll, 'the transaction left waiting did not reach a final status');
       await slipChecked(t, p, id, obs);

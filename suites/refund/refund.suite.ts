@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import type { Pairing, Plan } from '../../src/index.ts';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { type ScenarioContext, scenario } from '../../src/suite.ts';
-import { afterCancel, amountFor, baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, planOf, readStatus, release, sendable, settleAs, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
+import { afterCancel, amountFor, baseAmount, begin, callIdle, cancelJudged, createdId, heldInitiated, isAuto, isFinal, isRec, planOf, readStatus, release, sendable, settleAs, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'refund';
 const rules = { capability, clause: 'profile#rules-of-behaviour' };
@@ -56,8 +56,7 @@ describe('refund', () => {
     const started: string[] = [];
     try {
       pending = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
-      const before = await readStatus(t, p, pending);
-      t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'INITIATED', actual: before.status });
+      const before = await heldInitiated(t, p, pending, plan.amount);
       const requests = [
         { op: 'startPreauth', body: { amount: baseAmount(t, 2) } },
         { op: 'linkedRefund', body: { amount: 100 }, params: { transaction_id: paid.id } },
