@@ -47,6 +47,7 @@ describe('coverage where people look, and as a gate', () => {
     }
     expect(c.transitions.find((t) => t.graph === 'transaction' && t.from === 'INITIATED' && t.to === 'EXPIRED')).toMatchObject({ covered: true });
     expect(c.clauses.find((k) => k.clause === 'spec#token-result')).toMatchObject({ covered: true });
+    expect(readFileSync(join(runs[0]!.reportsDir, 'certification.html'), 'utf8')).toMatch(/<summary>Excluded from the gate \(\d+\)<\/summary>.*<code>getToken 500<\/code>: a server error/);
     expect(readFileSync(join(runs[0]!.reportsDir, 'certification.md'), 'utf8')).toMatch(/Excluded from the gate \(\d+[^\n]*\n\n- \*\*statuses\*\* `getPrintSlip 500`: a server error cannot be caused from outside/);
   }, 300_000);
 

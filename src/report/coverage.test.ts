@@ -284,6 +284,7 @@ describe('coverage.exclude: what the gate does not require', () => {
     expect(md).toContain('| Kind | Covered | Excluded | Total | Percent |');
     expect(md).toContain('- **enums** `PrintSlip.tags[]=overpaid` (by `*.tags[]=overpaid`): the sandbox has no overpayment');
     expect(md).toContain('- **statuses** `getToken 500`: a server error cannot be caused from outside');
+    expect(md).toContain('- **transitions** `operation INITIATED → FAILED`: the sandbox\'s operations pass IN_PROGRESS');
   });
 
   it('a covered item is covered, whatever excludes it', () => {

@@ -514,7 +514,7 @@ export function coverageMarkdown(coverage: Coverage): string {
   const excluded = excludedItems(coverage);
   if (excluded.length > 0) {
     out.push(`Excluded from the gate (${excluded.length}: never seen, and not required, with why):`, '');
-    for (const e of excluded) out.push(`- **${e.kind}** \`${e.item}\`${e.by === 'contract' || e.by === e.item ? '' : ` (by \`${e.by}\`)`}: ${e.excludedBecause}`);
+    for (const e of excluded) out.push(`- **${e.kind}** \`${e.item}\`${e.by === 'contract' || normalizeItemName(e.by) === e.item ? '' : ` (by \`${e.by}\`)`}: ${e.excludedBecause}`);
     out.push('');
   }
   const missing = uncoveredItems(coverage);
