@@ -4,20 +4,11 @@
  * id (did you mean) and the command(s) whose rule it is. Commands call `validateDisableCheck` once,
  * on the whole list, before anything runs.
  */
-import { type ErrorCode, ToolkitError } from '../core/index.ts';
+import { type ErrorCode, ToolkitError, editDistance } from '../core/index.ts';
 import { RULE_ALIASES, RULE_IDS_BY_JUDGE, RULES, ruleById } from './rule-registry.ts';
 import type { Judge } from './rule.ts';
 
-/** The edit distance between two strings (insertions, deletions, substitutions; a swap counts 2). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
+export { editDistance } from '../core/index.ts';
 
 /** The registered id (or former id) nearest to `id`, preferring `judge`'s own; undefined when none is near. */
 export function nearestRuleId(id: string, judge?: Judge): string | undefined {

@@ -4,27 +4,12 @@
  * patterns are left to their own invariant checks, so one defect gives one finding.
  */
 import type { ErrorObject } from 'ajv';
-import type { Exchange, OperationEntry, RuleSource } from '../core/index.ts';
+import { type Exchange, type OperationEntry, type RuleSource, SCHEMA_CLAUSES } from '../core/index.ts';
 import { documentedErrors, schemaSources, validators } from '../generated/contract.ts';
 import { jsonBody } from './check.ts';
 
 export type SchemaErrorClass = 'schema' | 'enum' | 'format';
 
-/** The section of the spec or profile that defines each response schema. */
-const CLAUSES: Record<string, string> = {
-  PrintSlip: 'spec#transaction-print-slip',
-  PairingResult: 'spec#pairing-result',
-  TokenResult: 'spec#token-result',
-  Configuration: 'spec#configuration',
-  OperationReference: 'spec#operation-reference-result-of-preauthorization-operations',
-  TransactionCreated: 'spec#post-v1pay-connecttransactionsgenerate',
-  CancelAccepted: 'spec#post-v1pay-connecttransactionstransaction_idcancel',
-  TransactionRecord: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
-  OperationRecord: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
-  Error: 'sandbox#errors',
-  TransactionEvent: 'sandbox#webhooks',
-  OperationEvent: 'sandbox#webhooks',
-};
 
 export interface SchemaVerdict {
   schema: string;
@@ -71,7 +56,7 @@ function compute(ex: Exchange, op: OperationEntry | undefined): SchemaVerdict | 
     }
   }
   const source = schemaSources[entry.schema] ?? 'spec';
-  return { schema: entry.schema, source, clause: CLAUSES[entry.schema] ?? `${source}#${entry.schema}`, errors };
+  return { schema: entry.schema, source, clause: SCHEMA_CLAUSES[entry.schema] ?? `${source}#${entry.schema}`, errors };
 }
 
 /** One line per error: `/amount must be integer`. */

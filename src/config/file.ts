@@ -22,7 +22,7 @@ export interface LoadedConfigFile {
 
 const FILE_KEYS = RUN_FLAGS.map((f) => f.key).filter((k): k is Exclude<OptionKey, 'config'> => k !== 'config');
 /** Nested sections of a config file (`sim: { ... }`, `checks: { ... }`) and the example each hint shows. */
-const SECTIONS = { sim: 'sim: { faults: [...], stepDelay: "20ms", deadline: "1500ms" }', checks: 'checks: { disable: ["webhook.retried"] }', coverage: 'coverage: { require: ["operations", "statuses"] }', tls: 'tls: { caFile: "ca.pem", clientCert: "client.pem", clientKey: "client.key" }' } as const;
+const SECTIONS = { sim: 'sim: { faults: [...], stepDelay: "20ms", deadline: "1500ms" }', checks: 'checks: { disable: ["webhook.retried"] }', coverage: 'coverage: { require: ["operations", "statuses"], exclude: [{ item: "getToken 500", reason: "..." }] }', tls: 'tls: { caFile: "ca.pem", clientCert: "client.pem", clientKey: "client.key" }' } as const;
 type Section = keyof typeof SECTIONS;
 const sectionOf = (key: string): Section | undefined => (Object.keys(SECTIONS) as Section[]).find((s) => key.startsWith(`${s}.`));
 const TOP_KEYS: string[] = [...FILE_KEYS.filter((k) => !sectionOf(k)), ...Object.keys(SECTIONS)];

@@ -49,6 +49,11 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   allowProduction: { type: 'boolean' },
   'checks.disable': strings(),
   'coverage.require': strings({ enum: [...COVERAGE_REQUIRABLE] }),
+  'coverage.exclude': {
+    type: 'array',
+    description: 'Coverage items the gate does not require, each with why (named as the reports name them; * matches any text)',
+    items: { type: 'object', additionalProperties: false, required: ['item', 'reason'], properties: { item: { type: 'string', minLength: 1 }, reason: { type: 'string', minLength: 1 } } },
+  },
   maxAmount: { type: 'integer', minimum: 1 },
   reports: { type: 'string' },
   html: { type: 'boolean' },

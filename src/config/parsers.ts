@@ -325,3 +325,40 @@ export const labels: Parser<Record<string, string>> = (value, fromText) => {
   }
   return out;
 };
+
+const EXCLUDE_HINT = 'in the config file: coverage: { exclude: [{ item: "getToken 500", reason: "a server error cannot be caused from outside" }] }; '
+  + 'as a flag or variable: "getToken 500: a server error cannot be caused from outside" (several: repeat the flag, or separate with ;)';
+
+/** One exclusion of `coverage.exclude`: a non-empty item and a non-empty reason. */
+function exclusion(item: unknown, reason: unknown, what: string): { item: string; reason: string } {
+  if (typeof item !== 'string' || item.trim() === '') throw new InvalidValue(`${what} has no item`, EXCLUDE_HINT);
+  if (typeof reason !== 'string' || reason.trim() === '') throw new InvalidValue(`${what} (${JSON.stringify(item.trim())}) gives no reason: an exclusion says why the item cannot be covered`, EXCLUDE_HINT);
+  return { item: item.trim(), reason: reason.trim() };
+}
+
+/**
+ * `coverage.exclude`: in a config file an array of `{ item, reason }`; from a flag or the environment
+ * `item: reason` texts (repeated, or separated by `;`: a reason may hold commas). Whether an item names
+ * anything the coverage lists is checked when the run starts.
+ */
+export const coverageExclusions: Parser<{ item: string; reason: string }[]> = (value, fromText) => {
+  const out: { item: string; reason: string }[] = [];
+  if (fromText) {
+    for (const text of (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(/[;\n]/))) {
+      if (text.trim() === '') continue;
+      const colon = text.indexOf(':');
+      if (colon < 0) throw new InvalidValue(`${JSON.stringify(text.trim())} is not "item: reason"`, EXCLUDE_HINT);
+      out.push(exclusion(text.slice(0, colon), text.slice(colon + 1), `the exclusion ${JSON.stringify(text.trim())}`));
+    }
+    return out;
+  }
+  if (!Array.isArray(value)) throw new InvalidValue(`expected an array of { item, reason }, got ${typeOf(value)}`, EXCLUDE_HINT);
+  value.forEach((entry: unknown, i) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new InvalidValue(`entry ${i} is ${typeOf(entry)}, not { item, reason }`, EXCLUDE_HINT);
+    const extra = Object.keys(entry).find((k) => k !== 'item' && k !== 'reason');
+    if (extra) throw new InvalidValue(`entry ${i} has the unknown key ${extra}${didYouMean(extra, ['item', 'reason'])}`, EXCLUDE_HINT);
+    const e = entry as { item?: unknown; reason?: unknown };
+    out.push(exclusion(e.item, e.reason, `entry ${i}`));
+  });
+  return out;
+};

@@ -41,6 +41,7 @@ describe('resolveConfig defaults', () => {
       baseline: undefined,
       confirm: 0,
       requireCoverage: [],
+      coverageExclude: [],
       signKey: undefined,
       sim: { faults: [], faultRate: 1, stepDelayMs: 20, deadlineMs: 1500, terminal: 'auto', liberal: false },
       disabledChecks: [],
@@ -120,6 +121,15 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     expect((await resolveIn(cwd, ['--require-coverage', 'operations,statuses', '--require-coverage', 'events'])).requireCoverage).toEqual(['operations', 'statuses', 'events']);
     expect((await resolveIn(await dirWithConfig({ coverage: { require: ['clauses'] } }))).requireCoverage).toEqual(['clauses']);
     await expect(resolveIn(cwd, ['--require-coverage', 'operation'])).rejects.toMatchObject({ message: expect.stringContaining('operation') });
+    // coverage.exclude: an array of { item, reason } in a file; `item: reason` texts from a flag (repeated or ;-separated).
+    const exclude = [{ item: 'getToken 500', reason: 'a server error cannot be caused from outside, not even by a bad body' }];
+    expect((await resolveIn(await dirWithConfig({ coverage: { exclude } }))).coverageExclude).toEqual(exclude);
+    expect((await resolveIn(cwd, ['--coverage-exclude', 'getToken 500: a server error, caused by nobody; pair 401: no document says when', '--coverage-exclude', 'operation INITIATED -> FAILED: via IN_PROGRESS'])).coverageExclude)
+      .toEqual([{ item: 'getToken 500', reason: 'a server error, caused by nobody' }, { item: 'pair 401', reason: 'no document says when' }, { item: 'operation INITIATED -> FAILED', reason: 'via IN_PROGRESS' }]);
+    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: [{ item: 'getToken 500', reason: ' ' }] } }))).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining('gives no reason') });
+    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: [{ item: 'getToken 500', reson: 'x' }] } } as never))).rejects.toMatchObject({ message: expect.stringContaining('unknown key reson; did you mean reason') });
+    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: ['getToken 500'] } } as never))).rejects.toMatchObject({ message: expect.stringContaining('not { item, reason }') });
+    await expect(resolveIn(cwd, ['--coverage-exclude', 'getToken 500'])).rejects.toMatchObject({ code: 'PCC_USAGE', message: expect.stringContaining('is not "item: reason"') });
     expect(config.runs).toBe(1000);
     expect((await resolveIn(cwd, ['--runs', '7'])).runs).toBe(7);
     expect(config.sources).toMatchObject({ 'sim.faults': 'flag', 'sim.stepDelay': 'file', 'sim.deadline': 'env' });

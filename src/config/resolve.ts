@@ -181,6 +181,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     confirm,
     sim,
     transport,
+    coverageExclude: take('coverage.exclude', p.coverageExclusions) ?? [],
     requireCoverage: take('coverage.require', p.list(p.member(COVERAGE_REQUIRABLE, 'coverage kind'), `give coverage kinds: ${COVERAGE_REQUIRABLE.join(', ')}`)) ?? [],
     disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
     configFile: file?.path,

@@ -203,6 +203,20 @@ export interface CoverageUserConfig {
    * item never seen fails the run (exit 1), named in the console, summary.json and the certification.
    */
   require?: readonly string[];
+  /**
+   * Items the gate does not require, each with why: what the service cannot be made to show from
+   * outside (`{ item: 'getToken 500', reason: 'a server error cannot be caused from outside' }`). An
+   * item is named as the reports name it (`PrintSlip.tags[]=overpaid`, `operation INITIATED -> FAILED`,
+   * `spec#versioning`); `*` matches any text. Excluded items are listed, with the reason, in
+   * summary.json, coverage.json and the certification; one that names no item is an error.
+   */
+  exclude?: readonly CoverageExclusionConfig[];
+}
+
+/** One item of `coverage.exclude`: the item (as the reports name it; `*` matches any text) and why it is not required. */
+export interface CoverageExclusionConfig {
+  item: string;
+  reason: string;
 }
 
 /** Where a resolved value came from. */
@@ -266,6 +280,8 @@ export interface ResolvedConfig {
   readonly disabledChecks: string[];
   /** Coverage kinds the run must cover whole (`--require-coverage`); empty: none. */
   readonly requireCoverage: string[];
+  /** Coverage items the gate does not require, with why (`coverage.exclude`; checked against the items when the run starts); empty: none. */
+  readonly coverageExclude: CoverageExclusionConfig[];
   /** CA file, client certificate and proxy of the connections to the service (absolute paths). */
   readonly transport: TransportSettings;
   /** The config file that was loaded (absolute), if any. */

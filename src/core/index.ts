@@ -10,3 +10,4 @@ export * from './canonical-json.ts';
 export * from './connection-info.ts';
 export * from './known-finding.ts';
 export * from './pace.ts';
+export * from './edit-distance.ts';

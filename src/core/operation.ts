@@ -35,3 +35,22 @@ export interface WebhookEntry {
   source: RuleSource;
   schema: string;
 }
+
+/**
+ * The section of the spec documents that defines each response and webhook schema: what a body's
+ * schema errors are filed under, and what an answer judged against the schema exercises (coverage).
+ */
+export const SCHEMA_CLAUSES: Readonly<Record<string, string>> = {
+  PrintSlip: 'spec#transaction-print-slip',
+  PairingResult: 'spec#pairing-result',
+  TokenResult: 'spec#token-result',
+  Configuration: 'spec#configuration',
+  OperationReference: 'spec#operation-reference-result-of-preauthorization-operations',
+  TransactionCreated: 'spec#post-v1pay-connecttransactionsgenerate',
+  CancelAccepted: 'spec#post-v1pay-connecttransactionstransaction_idcancel',
+  TransactionRecord: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
+  OperationRecord: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
+  Error: 'sandbox#errors',
+  TransactionEvent: 'sandbox#webhooks',
+  OperationEvent: 'sandbox#webhooks',
+};

@@ -15,6 +15,7 @@ import { canonicalRuleId, validateDisableCheck } from '../checks/index.ts';
 import { type BaselineEntry, OPERATOR_META_KEY, ToolkitError, countsAsFailure, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import {
+  checkCoverageExclusions,
   CollectorReporter,
   type SessionFingerprint,
   SessionWriter,
@@ -263,6 +264,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   const runDeadlineAt = Date.now() + config.maxDurationMs;
   // The rule registry knows every check, and the former ids of renamed ones: those mean the current id.
   config = { ...config, disabledChecks: validateDisableCheck(config.disabledChecks, 'run', { where: config.sources['checks.disable'] === 'flag' ? '--disable-check' : 'checks.disable', code: 'PCC_CONFIG_INVALID' }) };
+  // Each coverage exclusion must name an item the coverage lists (a misspelt one names the nearest).
+  config = { ...config, coverageExclude: checkCoverageExclusions(config.coverageExclude, config.profile, { where: config.sources['coverage.exclude'] === 'flag' ? '--coverage-exclude' : 'coverage.exclude' }) };
   // A baseline is read before anything starts: a bad file, or an entry naming no check, stops the run here.
   const baseline = config.baseline ? canonicalBaseline(readBaseline(config.baseline), config.baseline) : undefined;
   const baselineNow = Date.now();
@@ -528,6 +531,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       ...(baseline ? { baseline: { file: config.baseline!, entries: baseline.entries, now: baselineNow } } : {}),
       ...(signer ? { signedBy: { keyid: signer.keyid } } : {}),
       ...(config.requireCoverage.length > 0 ? { requireCoverage: [...config.requireCoverage] } : {}),
+      ...(config.coverageExclude.length > 0 ? { coverageExclude: config.coverageExclude.map((e) => ({ ...e })) } : {}),
       checksDisabled: [...config.disabledChecks],
       labels: { ...config.labels },
       ...(connection ? { connection } : {}),

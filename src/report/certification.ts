@@ -9,7 +9,7 @@ import { findingLine, outcomeOf, quoteText, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
 import type { Summary } from './summary.ts';
-import { COVERAGE_KINDS, type Coverage, uncoveredItems } from './coverage.ts';
+import { COVERAGE_KINDS, type Coverage, excludedItems, normalizeItemName, uncoveredItems } from './coverage.ts';
 import { bundledClauseUrl } from './allure-messages.ts';
 
 /** A clause's link to the spec text bundled beside the certification (spec/*.html). */
@@ -230,10 +230,12 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
 function coverageHtml(c: Coverage): string {
   const s = c.summary;
   const rows = COVERAGE_KINDS.flatMap((k) => [[k, s[k]] as const, ...(k === 'statuses' ? [['a documented 2xx, by operation', s.statuses2xx] as const] : [])])
-    .map(([k, t]) => `<tr><td>${esc(k)}</td><td>${t.covered}</td><td>${t.total}</td><td class="${t.percent < 100 ? 'warn' : ''}">${t.percent} %</td></tr>`).join('');
+    .map(([k, t]) => `<tr><td>${esc(k)}</td><td>${t.covered}</td><td>${t.excluded ?? 0}</td><td>${t.total}</td><td class="${t.percent < 100 ? 'warn' : ''}">${t.percent} %</td></tr>`).join('');
+  const excluded = excludedItems(c);
+  const excludedList = excluded.length === 0 ? '' : `<details><summary>Excluded from the gate (${excluded.length})</summary><ul>${excluded.map((e) => `<li><b>${esc(e.kind)}</b> <code>${esc(e.item)}</code>${e.by === 'contract' || normalizeItemName(e.by) === e.item ? '' : ` (by <code>${esc(e.by)}</code>)`}: ${esc(e.excludedBecause)}</li>`).join('')}</ul></details>`;
   const missing = uncoveredItems(c);
-  const list = missing.length === 0 ? '<p>Every item was covered.</p>' : `<details><summary>Never seen (${missing.length})</summary><ul>${missing.map((u) => `<li><b>${esc(u.kind)}</b> <code>${esc(u.item)}</code>: ${esc(u.reason)}</li>`).join('')}</ul></details>`;
-  return `<h2>Coverage</h2><table><tr><th>kind</th><th>covered</th><th>total</th><th>percent</th></tr>${rows}</table>${list}`;
+  const list = missing.length === 0 ? `<p>Every ${excluded.length > 0 ? 'other ' : ''}item was covered.</p>` : `<details><summary>Never seen (${missing.length})</summary><ul>${missing.map((u) => `<li><b>${esc(u.kind)}</b> <code>${esc(u.item)}</code>: ${esc(u.reason)}</li>`).join('')}</ul></details>`;
+  return `<h2>Coverage</h2><table><tr><th>kind</th><th>covered</th><th>excluded</th><th>total</th><th>percent</th></tr>${rows}</table>${excludedList}${list}`;
 }
 
 function knownHtml(summary: Summary): string {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type CoverageDigest, type Exchange, emptyCoverageDigest, enumFieldsOf } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
 import { CoverageRecorder, requestClasses } from '../runtime/scope.ts';
-import { type CoverageInfo, REQUIRABLE_COVERAGE_KINDS, buildCoverage, coverageLine, coverageMarkdown, digestOf, mergeCoverage, specClauses, uncoveredItems } from './coverage.ts';
+import { type CoverageInfo, REQUIRABLE_COVERAGE_KINDS, buildCoverage, checkCoverageExclusions, coverageLine, coverageMarkdown, digestOf, excludedItems, itemMatches, mergeCoverage, specClauses, uncoveredItems } from './coverage.ts';
 import { COVERAGE_REQUIRABLE } from '../config/types.ts';
 import type { TestRecord } from './records.ts';
 
@@ -172,7 +172,7 @@ describe('the views of coverage', () => {
   it('coverageMarkdown has the table and what was never seen, by reason', () => {
     const md = coverageMarkdown(c);
     expect(md).toMatch(/^## Coverage\n/);
-    expect(md).toContain('| operations | 4 | 15 | 26.7 % |');
+    expect(md).toContain('| operations | 4 | 0 | 15 | 26.7 % |');
     expect(md).toContain('| a documented 2xx, by operation |');
     expect(md).toMatch(/- \*\*operations\*\* \(11\), not exercised: `cancelTransaction`/);
   });
@@ -232,5 +232,91 @@ describe('the worker\'s digest (runtime/scope.ts)', () => {
 describe('the coverage kinds a run may require', () => {
   it('are the same in the config (--require-coverage) and the report', () => {
     expect([...COVERAGE_REQUIRABLE]).toEqual([...REQUIRABLE_COVERAGE_KINDS]);
+  });
+});
+
+describe('clauses are clauses', () => {
+  it('a document\'s title is not a clause; its sections are', () => {
+    const clauses = specClauses();
+    for (const title of ['spec#terminal-payment-integration-service-specification', 'profile#pay-connect-public-profile-what-fills-the-gaps-of-the-spec', 'sandbox#the-pay-connect-sandbox-profile']) {
+      expect(clauses).not.toContain(title);
+    }
+    expect(clauses).toEqual(expect.arrayContaining(['spec#versioning', 'spec#token-result', 'sandbox#pairing', 'profile#webhooks']));
+  });
+
+  it('an answer judged against its schema covers the section that defines the schema (spec#token-result for a token)', () => {
+    const token = rec('auth > token', digest({ calls: ['getToken 200'], checks: { 'response.schema': { clause: 'spec#resources-and-their-fields', pass: 1 } } }));
+    const c = buildCoverage({ tests: [token] }, info());
+    expect(find(c.clauses, (k) => k.clause === 'spec#token-result')).toMatchObject({ covered: true, tests: ['auth > token'] });
+    // Not judged against the schema (the check disabled): the section was not exercised.
+    const unjudged = buildCoverage({ tests: [rec('auth > token', digest({ calls: ['getToken 200'], checks: { 'response.schema': { clause: 'spec#resources-and-their-fields', disabled: 1 } } }))] }, info());
+    expect(find(unjudged.clauses, (k) => k.clause === 'spec#token-result').covered).toBe(false);
+  });
+});
+
+describe('coverage.exclude: what the gate does not require', () => {
+  const exclude = [
+    { item: 'getToken 500', reason: 'a server error cannot be caused from outside' },
+    { item: '*.tags[]=overpaid', reason: 'the sandbox has no overpayment' },
+    { item: 'operation INITIATED -> FAILED', reason: 'the sandbox\'s operations pass IN_PROGRESS' },
+    { item: 'spec#versioning', reason: 'nothing to observe' },
+  ];
+  const c = buildCoverage({ tests: [payment, probes] }, info({ coverageExclude: exclude }));
+
+  it('an excluded item stays not covered, with why, and is not uncovered', () => {
+    expect(find(c.statuses, (s) => s.operationId === 'getToken' && s.status === '500')).toMatchObject({ covered: false, reason: 'not exercised', excluded: { by: 'getToken 500', reason: 'a server error cannot be caused from outside' } });
+    const uncovered = uncoveredItems(c).map((u) => u.item);
+    for (const gone of ['getToken 500', 'PrintSlip.tags[]=overpaid', 'TransactionRecord.tags[]=overpaid', 'operation INITIATED → FAILED', 'spec#versioning']) expect(uncovered).not.toContain(gone);
+    expect(uncovered).toContain('getPrintSlip 500');
+    expect(uncovered).toContain('PrintSlip.tags[]=underpaid');
+  });
+
+  it('lists what was excluded, by which entry and why, and counts it in the summary', () => {
+    const ex = excludedItems(c);
+    expect(ex).toContainEqual({ kind: 'enums', item: 'TransactionEvent.data.tags[]=overpaid', reason: 'not exercised', by: '*.tags[]=overpaid', excludedBecause: 'the sandbox has no overpayment' });
+    expect(ex.filter((e) => e.by === '*.tags[]=overpaid')).toHaveLength(3);
+    expect(c.summary.enums.excluded).toBe(3);
+    expect(c.summary.transitions.excluded).toBe(1);
+    expect(c.summary.operations.excluded).toBeUndefined();
+    expect(c.context.exclude?.map((e) => e.item)).toEqual(['*.tags[]=overpaid', 'getToken 500', 'operation INITIATED -> FAILED', 'spec#versioning']);
+    expect(coverageLine(c)).toMatch(/enums \d+\/\d+ \+ 3 excluded, transitions \d+\/\d+ \+ 1 excluded/);
+    const md = coverageMarkdown(c);
+    expect(md).toContain('| Kind | Covered | Excluded | Total | Percent |');
+    expect(md).toContain('- **enums** `PrintSlip.tags[]=overpaid` (by `*.tags[]=overpaid`): the sandbox has no overpayment');
+    expect(md).toContain('- **statuses** `getToken 500`: a server error cannot be caused from outside');
+    expect(md).toContain('- **transitions** `operation INITIATED → FAILED`: the sandbox\'s operations pass IN_PROGRESS');
+  });
+
+  it('a covered item is covered, whatever excludes it', () => {
+    const seen = buildCoverage({ tests: [rec('a > b', digest({ calls: ['getToken 500'] }))] }, info({ coverageExclude: exclude }));
+    expect(find(seen.statuses, (s) => s.operationId === 'getToken' && s.status === '500')).toEqual(expect.not.objectContaining({ excluded: expect.anything() }));
+    expect(excludedItems(seen).map((e) => e.item)).not.toContain('getToken 500');
+  });
+
+  it('the alternative success the service did not answer is excluded by the contract', () => {
+    const unpair = buildCoverage({ tests: [rec('pairing > unpair', digest({ calls: ['unpair 200'] }))] }, info());
+    expect(find(unpair.statuses, (s) => s.operationId === 'unpair' && s.status === '204').excluded).toEqual({ by: 'contract', reason: 'it answered unpair with 200, another success status the contract documents' });
+    expect(uncoveredItems(unpair, ['statuses']).map((u) => u.item)).not.toContain('unpair 204');
+  });
+
+  it('is kept by the merge of shards', () => {
+    const whole = buildCoverage({ tests: [payment, probes] }, info({ coverageExclude: exclude }));
+    const merged = mergeCoverage(buildCoverage({ tests: [payment] }, info({ coverageExclude: exclude })), buildCoverage({ tests: [probes] }, info({ coverageExclude: exclude })));
+    expect(merged).toEqual(whole);
+  });
+
+  it('matches items as the reports name them: * any text, -> the arrow, spaces as one', () => {
+    expect(itemMatches('transaction INITIATED->EXPIRED', 'transaction INITIATED → EXPIRED')).toBe(true);
+    expect(itemMatches('*.payment_method=TWINT', 'PrintSlip.payment_method=TWINT')).toBe(true);
+    expect(itemMatches('*.payment_method=TWINT', 'PrintSlip.payment_method=VALU')).toBe(false);
+    expect(itemMatches('getToken  500', 'getToken 500')).toBe(true);
+    expect(itemMatches('getToken 5', 'getToken 500')).toBe(false);
+  });
+
+  it('an exclusion that names no item is an error naming the nearest', () => {
+    expect(checkCoverageExclusions(exclude, 'sandbox')).toEqual(exclude);
+    expect(() => checkCoverageExclusions([{ item: 'getTokn 500', reason: 'r' }], 'sandbox')).toThrow(/"getTokn 500" names no coverage item; the nearest is "getToken 500"/);
+    expect(() => checkCoverageExclusions([{ item: 'PrintSlip.tags[]=overpayed', reason: 'r' }], 'sandbox', { where: 'coverage.exclude' })).toThrow(/^coverage\.exclude: .*nearest is "PrintSlip\.tags\[\]=overpaid"/);
+    expect(() => checkCoverageExclusions([{ item: '*=NOPE', reason: 'r' }], 'sandbox')).toThrow(expect.objectContaining({ code: 'PCC_CONFIG_INVALID' }));
   });
 });

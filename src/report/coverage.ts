@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  type CheckTally, type CoverageDigest, type Exchange, contractEnumFields, emptyCoverageDigest, enumSightings, mergeCoverageDigests,
+  type CheckTally, type CoverageDigest, type ErrorCode, type Exchange, SCHEMA_CLAUSES, ToolkitError, contractEnumFields, editDistance, emptyCoverageDigest, enumSightings, mergeCoverageDigests,
 } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
 import { DEFAULT_OPERATION_GRAPH, DEFAULT_TRANSACTION_GRAPH, PROFILES, type TransitionGraph, isReachable } from '../profile/index.ts';
@@ -43,12 +43,26 @@ export interface CoverageTally {
   total: number;
   /** covered / total in percent, one decimal; 100 when there is nothing to cover. */
   percent: number;
+  /** Items not covered and excluded from the gate (absent: none). */
+  excluded?: number;
 }
 
 interface Judged {
   covered: boolean;
   /** Why not covered (absent when covered): starts with one of {@link UNCOVERED}. */
   reason?: string;
+  /**
+   * Present when not covered and excluded from the gate: by the run's `coverage.exclude` (`by` the
+   * item as written there) or by the contract (`by: 'contract'`: another documented success was answered).
+   */
+  excluded?: { by: string; reason: string };
+}
+
+/** An item the gate does not require, with why (`coverage.exclude` of the config): `{ item: 'getToken 500', reason: '…' }`. */
+export interface CoverageExclusion {
+  /** An item as the reports name it (`getToken 500`, `PrintSlip.tags[]=overpaid`, `operation INITIATED -> FAILED`, `spec#versioning`); `*` matches any text. */
+  item: string;
+  reason: string;
 }
 
 export interface OperationCoverage extends Judged {
@@ -130,6 +144,8 @@ export interface CoverageContext {
   /** What tests could not observe (their `notChecked`), once each. */
   notChecked: string[];
   tests: number;
+  /** The run's `coverage.exclude`, sorted by item (absent: none). */
+  exclude?: CoverageExclusion[];
 }
 
 export interface Coverage {
@@ -151,7 +167,7 @@ export interface Coverage {
 }
 
 /** Options of {@link buildCoverage}: the run's settings (RunInfo has them). */
-export type CoverageInfo = Pick<RunInfo, 'suitesSelected' | 'checksDisabled' | 'profile'> & { target: { kind: string } };
+export type CoverageInfo = Pick<RunInfo, 'suitesSelected' | 'checksDisabled' | 'profile' | 'coverageExclude'> & { target: { kind: string } };
 
 const sortedUnion = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])].sort();
 const byName = <T>(list: T[], key: (x: T) => string) => list.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
@@ -161,7 +177,10 @@ const add = (a: Record<string, number>, b: Record<string, number>) => {
   return out;
 };
 
-/** The clauses of the spec documents: one per heading (`spec#states-and-transitions`), sorted. */
+/**
+ * The clauses of the spec documents: one per section heading (`spec#states-and-transitions`), sorted.
+ * A document's title (its `#` heading) names the document, not a clause of it.
+ */
 export function specClauses(sourceDir = SPEC_SOURCE_DIR): string[] {
   const out: string[] = [];
   for (const [source, file] of [['spec', 'pay-connect-spec.md'], ['profile', 'public-profile.md'], ['sandbox', 'sandbox.md']] as const) {
@@ -171,7 +190,7 @@ export function specClauses(sourceDir = SPEC_SOURCE_DIR): string[] {
     } catch {
       continue;
     }
-    for (const m of text.matchAll(/^#{1,6}\s+(.*)$/gm)) out.push(`${source}#${headingAnchor(m[1]!.trim())}`);
+    for (const m of text.matchAll(/^#{2,6}\s+(.*)$/gm)) out.push(`${source}#${headingAnchor(m[1]!.trim())}`);
   }
   return [...new Set(out)].sort();
 }
@@ -262,6 +281,14 @@ function factsOf(t: TestRecord, context: CoverageContext, documentedClauses: Rea
     const clause = endpointClause(o);
     if (documentedClauses.has(clause)) clauseItem(clause).tests = [t.name];
   }
+  // An answer judged against its schema (response.schema ran) exercises the section that defines the
+  // schema (`### Token result` for getToken's 200): that is the clause its body's errors are filed under.
+  const schemaJudged = Object.entries(d.checks).some(([id, c]) => id === 'response.schema' && (c.pass ?? 0) + (c.fail ?? 0) > 0);
+  for (const [op, status] of schemaJudged ? calls : []) {
+    const schema = operations.find((o) => o.operationId === op)?.responses[status]?.schema;
+    const clause = schema ? SCHEMA_CLAUSES[schema] : undefined;
+    if (clause && documentedClauses.has(clause)) clauseItem(clause).tests = [t.name];
+  }
   return {
     format: FORMAT,
     context: { ...context, notChecked: [...new Set(t.notChecked ?? [])].sort(), tests: 1 },
@@ -326,22 +353,45 @@ function reasonFor(kind: CoverageKind, context: CoverageContext, item?: { webhoo
 
 const tallyOf = (items: readonly Judged[]): CoverageTally => {
   const covered = items.filter((i) => i.covered).length;
-  return { covered, total: items.length, percent: items.length === 0 ? 100 : Math.round((1000 * covered) / items.length) / 10 };
+  const excluded = items.filter((i) => !i.covered && i.excluded).length;
+  return { covered, total: items.length, percent: items.length === 0 ? 100 : Math.round((1000 * covered) / items.length) / 10, ...(excluded > 0 ? { excluded } : {}) };
 };
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** An item's name as the reports write it: one space between words, `->` written as the arrow `→`. */
+export function normalizeItemName(item: string): string {
+  return item.trim().replace(/\s*(?:->|→)\s*/g, ' → ').replace(/\s+/g, ' ');
+}
+
+/** Whether the item `name` (as {@link itemName} writes it) is what `pattern` names: `*` matches any text. */
+export function itemMatches(pattern: string, name: string): boolean {
+  return new RegExp(`^${normalizeItemName(pattern).split('*').map(escapeRegExp).join('.*')}$`).test(name);
+}
 
 /** Judges every item (covered, and why not) and counts the summary: a function of the facts alone. */
 function judge(c: Coverage): Coverage {
   const ctx = c.context;
+  const exclusion = (kind: CoverageKind, i: unknown): Judged['excluded'] => {
+    const name = itemName(kind, i);
+    const hit = (ctx.exclude ?? []).find((e) => itemMatches(e.item, name));
+    return hit ? { by: hit.item, reason: hit.reason } : undefined;
+  };
   const judged = <T extends Judged>(items: T[], kind: CoverageKind, covered: (i: T) => boolean, extra?: (i: T) => { webhookOnly?: boolean; checks?: string[] }): T[] =>
     items.map((i) => {
-      const { reason: _old, ...rest } = i;
-      return covered(i) ? { ...rest, covered: true } as T : { ...rest, covered: false, reason: reasonFor(kind, ctx, extra?.(i)) } as T;
+      const { reason: _old, excluded: _was, ...rest } = i;
+      if (covered(i)) return { ...rest, covered: true } as T;
+      const excluded = exclusion(kind, i);
+      return { ...rest, covered: false, reason: reasonFor(kind, ctx, extra?.(i)), ...(excluded ? { excluded } : {}) } as T;
     });
   const operations = judged(c.operations, 'operations', (o) => o.tests.length > 0);
   const statuses = judged(c.statuses, 'statuses', (s) => s.tests.length > 0).map((s) => {
-    // The contract documents alternatives (unpair: 200 or 204); a service answers one of them.
+    // The contract documents alternatives (unpair: 200 or 204); a service answers one of them, so
+    // the other cannot be asked of it: not required by the gate either.
     const other = s.covered || !s.status.startsWith('2') ? undefined : c.statuses.filter((r) => r.operationId === s.operationId && r.status.startsWith('2') && r.tests.length > 0).map((r) => r.status);
-    return other?.length ? { ...s, reason: `${UNCOVERED.unreachable}: it answered ${s.operationId} with ${other.join(', ')}, another success status the contract documents` } : s;
+    if (!other?.length) return s;
+    const why = `it answered ${s.operationId} with ${other.join(', ')}, another success status the contract documents`;
+    return { ...s, reason: `${UNCOVERED.unreachable}: ${why}`, excluded: s.excluded ?? { by: 'contract', reason: why } };
   });
   const enums = judged(c.enums, 'enums', (e) => e.tests > 0, (e) => ({ webhookOnly: c.events.some((v) => v.schema === e.schema) }));
   const transitions = judged(c.transitions.map((t) => ({ ...t, by: t.polling > 0 && t.webhook > 0 ? 'both' as const : t.polling > 0 ? 'polling' as const : t.webhook > 0 ? 'webhook' as const : 'none' as const })), 'transitions', (t) => t.by !== 'none');
@@ -376,6 +426,7 @@ export function buildCoverage(record: Pick<RunRecord, 'tests'>, info: CoverageIn
     checksDisabled: [...(info.checksDisabled ?? [])].sort(),
     notChecked: [],
     tests: 0,
+    ...(info.coverageExclude?.length ? { exclude: [...info.coverageExclude].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0)) } : {}),
   };
   let c = skeleton(context, specClauses(opts.specDir));
   const documented = new Set(c.clauses.map((k) => k.clause));
@@ -422,26 +473,52 @@ function counted(kind: CoverageKind, i: unknown): boolean {
   return true;
 }
 
-/** What of `kinds` the run never covered, each with why, in the order of the sections. */
+/** What of `kinds` the run never covered and nothing excluded, each with why, in the order of the sections. */
 export function uncoveredItems(coverage: Coverage, kinds: readonly CoverageKind[] = COVERAGE_KINDS): UncoveredItem[] {
   return COVERAGE_KINDS.filter((k) => kinds.includes(k)).flatMap((kind) =>
-    (coverage[kind] as (Judged & object)[]).filter((i) => counted(kind, i) && !i.covered).map((i) => ({ kind, item: itemName(kind, i), reason: i.reason ?? UNCOVERED.notExercised })));
+    (coverage[kind] as (Judged & object)[]).filter((i) => counted(kind, i) && !i.covered && !i.excluded).map((i) => ({ kind, item: itemName(kind, i), reason: i.reason ?? UNCOVERED.notExercised })));
 }
 
-/** One line for the console: `coverage: operations 15/15, statuses 31/64 (2xx 16/16), …`. */
+/** An item not covered that the gate does not require: by whom (`coverage.exclude`'s item, or `contract`) and why. */
+export interface ExcludedItem extends UncoveredItem {
+  by: string;
+  /** Why it is excluded (the exclusion's reason); `reason` stays why it was not covered. */
+  excludedBecause: string;
+}
+
+/** What of `kinds` the run never covered but excluded from the gate, in the order of the sections. */
+export function excludedItems(coverage: Coverage, kinds: readonly CoverageKind[] = COVERAGE_KINDS): ExcludedItem[] {
+  return COVERAGE_KINDS.filter((k) => kinds.includes(k)).flatMap((kind) =>
+    (coverage[kind] as (Judged & object)[]).filter((i) => counted(kind, i) && !i.covered && i.excluded)
+      .map((i) => ({ kind, item: itemName(kind, i), reason: i.reason ?? UNCOVERED.notExercised, by: i.excluded!.by, excludedBecause: i.excluded!.reason })));
+}
+
+/** Every item of the coverage by its name, for naming the nearest to an exclusion that names none. */
+export function coverageItemNames(coverage: Coverage): string[] {
+  return COVERAGE_KINDS.flatMap((kind) => (coverage[kind] as object[]).filter((i) => counted(kind, i)).map((i) => itemName(kind, i)));
+}
+
+/** One line for the console: `coverage: operations 15/15, statuses 58/71 + 13 excluded (a 2xx of 15/15 operations), …`. */
 export function coverageLine(coverage: Pick<Coverage, 'summary'>): string {
   const s = coverage.summary;
-  return `coverage: ${COVERAGE_KINDS.map((k) => `${k} ${s[k].covered}/${s[k].total}${k === 'statuses' ? ` (a 2xx of ${s.statuses2xx.covered}/${s.statuses2xx.total} operations)` : ''}`).join(', ')}`;
+  const excluded = (t: CoverageTally) => (t.excluded ? ` + ${t.excluded} excluded` : '');
+  return `coverage: ${COVERAGE_KINDS.map((k) => `${k} ${s[k].covered}/${s[k].total}${excluded(s[k])}${k === 'statuses' ? ` (a 2xx of ${s.statuses2xx.covered}/${s.statuses2xx.total} operations)` : ''}`).join(', ')}`;
 }
 
 /** The Coverage section of the certification (Markdown): a table of the kinds, then what was never seen, by reason. */
 export function coverageMarkdown(coverage: Coverage): string {
   const s = coverage.summary;
   const rows = [...COVERAGE_KINDS.flatMap((k) => [[k, s[k]] as const, ...(k === 'statuses' ? [['a documented 2xx, by operation', s.statuses2xx] as const] : [])])]
-    .map(([k, t]) => `| ${k} | ${t.covered} | ${t.total} | ${t.percent} % |`);
-  const out = ['## Coverage', '', '| Kind | Covered | Total | Percent |', '|---|---:|---:|---:|', ...rows, ''];
+    .map(([k, t]) => `| ${k} | ${t.covered} | ${t.excluded ?? 0} | ${t.total} | ${t.percent} % |`);
+  const out = ['## Coverage', '', '| Kind | Covered | Excluded | Total | Percent |', '|---|---:|---:|---:|---:|', ...rows, ''];
+  const excluded = excludedItems(coverage);
+  if (excluded.length > 0) {
+    out.push(`Excluded from the gate (${excluded.length}: never seen, and not required, with why):`, '');
+    for (const e of excluded) out.push(`- **${e.kind}** \`${e.item}\`${e.by === 'contract' || normalizeItemName(e.by) === e.item ? '' : ` (by \`${e.by}\`)`}: ${e.excludedBecause}`);
+    out.push('');
+  }
   const missing = uncoveredItems(coverage);
-  if (missing.length === 0) return [...out, 'Every item was covered.', ''].join('\n');
+  if (missing.length === 0) return [...out, excluded.length > 0 ? 'Every other item was covered.' : 'Every item was covered.', ''].join('\n');
   out.push('Never seen:', '');
   for (const kind of COVERAGE_KINDS) {
     const byReason = new Map<string, string[]>();
@@ -449,4 +526,24 @@ export function coverageMarkdown(coverage: Coverage): string {
     for (const [reason, items] of byReason) out.push(`- **${kind}** (${items.length}), ${reason}: ${items.map((i) => `\`${i}\``).join(', ')}`);
   }
   return [...out, ''].join('\n');
+}
+
+/**
+ * The run's `coverage.exclude`, checked against the items the coverage lists for `profile`: each must
+ * name at least one of them (`*` matches any text), else it is an error naming the nearest item, so a
+ * misspelt exclusion never leaves the gate failing for a reason nobody reads, nor hides another item.
+ *
+ * @throws ToolkitError `o.code` (default PCC_CONFIG_INVALID) for an exclusion that names no item
+ */
+export function checkCoverageExclusions(exclude: readonly CoverageExclusion[], profile: string, o: { where?: string; code?: ErrorCode; specDir?: string } = {}): CoverageExclusion[] {
+  if (exclude.length === 0) return [];
+  const names = coverageItemNames(buildCoverage({ tests: [] }, { target: { kind: 'sim' }, profile, suitesSelected: [], checksDisabled: [] }, o.specDir ? { specDir: o.specDir } : {}));
+  for (const e of exclude) {
+    if (names.some((n) => itemMatches(e.item, n))) continue;
+    const wanted = normalizeItemName(e.item);
+    const nearest = names.map((n) => ({ n, d: editDistance(wanted, n) })).sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1))[0]?.n;
+    throw new ToolkitError(o.code ?? 'PCC_CONFIG_INVALID', `${o.where ?? 'coverage.exclude'}: ${JSON.stringify(e.item)} names no coverage item${nearest ? `; the nearest is ${JSON.stringify(nearest)}` : ''}`,
+      'name an item as summary.json (coverage.uncovered) and coverage.json name it: `getToken 500`, `PrintSlip.tags[]=overpaid`, `operation INITIATED -> FAILED`, `spec#versioning`; * matches any text');
+  }
+  return exclude.map((e) => ({ item: e.item, reason: e.reason }));
 }

@@ -49,5 +49,8 @@ describe('githubJobSummary', () => {
     const md = githubJobSummary(summary);
     expect(md).toContain('Coverage: operations 14/15, statuses 50/71, enums 60/97, transitions 13/16, events 13/13, clauses 31/40, inputs 23/23 (required operations: 1 never covered).');
     expect(md).toContain('Known defects (baseline): 1.');
+    // Items excluded from the gate (coverage.exclude) are counted apart.
+    summary.coverage.summary.statuses = { ...tally(67, 71), excluded: 4 };
+    expect(githubJobSummary(summary)).toContain('statuses 67/71 + 4 excluded, enums');
   });
 });

@@ -31,7 +31,7 @@ export function githubJobSummary(summary: Summary, certification?: { certified: 
     `Target ${summary.target.kind === 'url' ? summary.target.baseUrl : summary.target.kind}${summary.seed !== undefined ? `, seed ${summary.seed}` : ''}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failures} failures, ${c.warnings} warnings.`,
   ];
   const cov = summary.coverage?.summary;
-  if (cov) out.push('', `Coverage: ${(['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const).map((k) => `${k} ${cov[k].covered}/${cov[k].total}`).join(', ')}${(summary.coverage!.uncovered ?? []).length > 0 ? ` (required ${summary.coverage!.required!.join(', ')}: ${summary.coverage!.uncovered!.length} never covered)` : ''}.`);
+  if (cov) out.push('', `Coverage: ${(['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const).map((k) => `${k} ${cov[k].covered}/${cov[k].total}${cov[k].excluded ? ` + ${cov[k].excluded} excluded` : ''}`).join(', ')}${(summary.coverage!.uncovered ?? []).length > 0 ? ` (required ${summary.coverage!.required!.join(', ')}: ${summary.coverage!.uncovered!.length} never covered)` : ''}.`);
   if ((summary.known ?? []).length > 0) out.push('', `Known defects (baseline): ${summary.known!.length}.`);
   if (certification) out.push('', certification.certified ? '**Certification: CERTIFIED**' : `**Certification: NOT CERTIFIED** (${cell(certification.reasons[0] ?? '')})`);
   if (summary.findings.length > 0) {

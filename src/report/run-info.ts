@@ -32,6 +32,8 @@ export interface RunInfo {
   signedBy?: { keyid: string };
   /** Coverage kinds the run must cover whole (`--require-coverage`); absent or empty: none. */
   requireCoverage?: string[];
+  /** Coverage items the gate does not require, each with why (`coverage.exclude`); absent or empty: none. */
+  coverageExclude?: { item: string; reason: string }[];
   /** Whether the profile certifies a run with known defects (`--baseline`); absent: it does not. */
   certifyWithKnownDefects?: boolean;
   /** Check ids turned off by `checks.disable` / `--disable-check` (absent or empty: none). */

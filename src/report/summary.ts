@@ -5,7 +5,7 @@
  */
 import { type ConnectionInfo, type Finding, countsAsFailure, defectKey, normaliseMessage } from '../core/index.ts';
 import type { BaselineSummary } from './baseline.ts';
-import type { Coverage, UncoveredItem } from './coverage.ts';
+import type { Coverage, ExcludedItem, UncoveredItem } from './coverage.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 
 /** A finding of the summary: where it was first seen, and how often it was seen again. */
@@ -49,9 +49,11 @@ export interface Summary {
   baseline?: BaselineSummary;
   /**
    * What the run exercised (coverage.json has every item): the tallies by kind, and, with
-   * `--require-coverage`, the kinds required and every item of them never covered (each fails the run).
+   * `--require-coverage`, the kinds required and every item of them never covered (each fails the run);
+   * `excluded`: the items never covered that the gate does not require (`coverage.exclude`, or another
+   * documented success answered), each with why.
    */
-  coverage?: { summary: Coverage['summary']; required?: string[]; uncovered?: UncoveredItem[] };
+  coverage?: { summary: Coverage['summary']; required?: string[]; uncovered?: UncoveredItem[]; excluded?: ExcludedItem[] };
   /** Present when failed tests were run again (`--confirm N`): how many tests, in how many runs. */
   confirmed?: { tests: number; runs: number; attempts: number };
   /** Per finding that blocked tests: which ones. */

@@ -14,7 +14,7 @@ import { type AllureMessageOptions, clauseUrlFrom, defaultClauseUrl } from './al
 import { allureEnvironment, writeAllureResults } from './allure-results.ts';
 import { type Certification, type CertificationText, certificationHtml, certificationMarkdown, certificationTitle, certify } from './certification.ts';
 import { clauseText } from './clause-text.ts';
-import { type Coverage, type CoverageKind, buildCoverage, coverageLine, coverageMarkdown, uncoveredItems } from './coverage.ts';
+import { type Coverage, type CoverageKind, buildCoverage, coverageLine, coverageMarkdown, excludedItems, uncoveredItems } from './coverage.ts';
 import { buildJunitXml } from './junit.ts';
 import type { RunRecord } from './records.ts';
 import { type RunInfo, sha256Hex, terminalIdsOf } from './run-info.ts';
@@ -72,7 +72,8 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
     // The coverage required (--require-coverage): each item never covered fails the run, by name.
     const required = info.requireCoverage ?? [];
     const uncovered = required.length > 0 ? uncoveredItems(coverage, required as CoverageKind[]) : [];
-    summary.coverage = { summary: coverage.summary, ...(required.length > 0 ? { required: [...required], uncovered } : {}) };
+    const excluded = excludedItems(coverage, required.length > 0 ? required as CoverageKind[] : undefined);
+    summary.coverage = { summary: coverage.summary, ...(required.length > 0 ? { required: [...required], uncovered } : {}), ...(excluded.length > 0 ? { excluded } : {}) };
     if (uncovered.length > 0) summary.verdict = 'fail';
   }
   const summaryText = `${JSON.stringify(summary, null, 2)}\n`;

@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { NOT_MANUAL, scenario } from '../../src/suite.ts';
-import { afterCancel, begin, cancelJudged, isAuto, isFinal, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
+import { afterCancel, begin, cancelJudged, heldInitiated, isAuto, isFinal, readStatus, release, settleAs, slipChecked, unknownId, waitForStatus } from '../_setup/steps/payment.ts';
 
 const cancelClause = { capability: 'cancel', clause: 'spec#post-v1pay-connecttransactionstransaction_idcancel' };
 const table = { capability: 'cancel', clause: 'sandbox#transactions' };
@@ -17,8 +17,7 @@ describe('cancel', () => {
     let id: string | undefined;
     try {
       id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
-      const before = await readStatus(t, p, id);
-      t.scope.check('sandbox.waiting-status', { amount: plan.amount, expected: 'INITIATED', actual: before.status });
+      await heldInitiated(t, p, id, plan.amount);
       const canceled = afterCancel(await cancelJudged(t, p, id));
       const obs = await settleAs(t, p, id, plan.amount, canceled, 'amount canceled while INITIATED');
       t.scope.need(obs.finalByPoll, 'the transaction did not reach a final status after the cancel');
@@ -57,8 +56,12 @@ describe('cancel', () => {
   });
 
   // The 200 comes before the terminal acts: the result is the converged status, never the answer.
+  // spec, States and transitions, rule 1: "A successful cancel request does not mean the transaction is
+  // canceled. The request returns 200 before the terminal has canceled, and the terminal may still fail
+  // to process the cancellation."
   scenario('cancel answers 200 but the terminal completes the payment (56): the result is the converged status', {
     ...cancelClause,
+    clause: 'spec#states-and-transitions',
     needs: { stateful: 'a cancel answered 200 while the terminal goes on to SUCCESS is a sequence of states; a stateless mock gives one fixed answer per request', terminal: autoOnly },
   }, async (t) => {
     const p = await t.harness.primary(t.scope);

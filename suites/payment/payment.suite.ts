@@ -4,7 +4,7 @@ import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
 import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { NOT_MANUAL, scenario } from '../../src/suite.ts';
-import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, isAuto, isFinal, isRec, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
+import { afterCancel, baseAmount, begin, callIdle, cancelJudged, createdId, heldInitiated, isAuto, isFinal, isRec, pactClientTransactionId, readStatus, release, settleAs, slipChecked, unknownId } from '../_setup/steps/payment.ts';
 
 const table = { capability: 'payment', clause: 'sandbox#transactions' };
 
@@ -82,6 +82,30 @@ describe('payment', () => {
     } finally {
       await release(t, p, first);
       await release(t, p, second);
+    }
+  });
+
+  // sandbox.md, Transactions: 55 "stays INITIATED until canceled or expired", final "CANCELED after a
+  // cancel, else EXPIRED"; "A transaction left waiting reaches EXPIRED at the sandbox's deadline." Left
+  // alone, it shows INITIATED -> EXPIRED, a transition no other scenario waits for on purpose.
+  scenario('a transaction left INITIATED (55, terminal offline) reaches EXPIRED at the deadline', {
+    ...table,
+    needs: {
+      stateful: 'a transaction INITIATED, then EXPIRED at the deadline, is a sequence of states; a stateless mock gives one fixed answer per request',
+      terminal: { modes: ['auto'], why: 'only --terminal auto can keep the terminal offline by amount' },
+    },
+  }, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    const plan = planFor(t, 'offline');
+    let id: string | undefined;
+    try {
+      id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      await heldInitiated(t, p, id, plan.amount);
+      const obs = await settleAs(t, p, id, plan.amount, 'EXPIRED', 'offline amount left alone');
+      t.scope.need(obs.finalByPoll, 'the transaction left waiting did not reach a final status');
+      await slipChecked(t, p, id, obs);
+    } finally {
+      await release(t, p, id);
     }
   });
 

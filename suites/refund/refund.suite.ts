@@ -3,7 +3,7 @@ import type { Pairing, Plan } from '../../src/index.ts';
 import { planFor, settle } from '../_setup/steps/flows.ts';
 import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { type ScenarioContext, scenario } from '../../src/suite.ts';
-import { amountFor, baseAmount, begin, callIdle, createdId, isAuto, isRec, planOf, readStatus, release, sendable, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
+import { afterCancel, amountFor, baseAmount, begin, callIdle, cancelJudged, createdId, heldInitiated, isAuto, isFinal, isRec, planOf, readStatus, release, sendable, settleAs, slipChecked, underPact, waitForStatus } from '../_setup/steps/payment.ts';
 
 const capability = 'refund';
 const rules = { capability, clause: 'profile#rules-of-behaviour' };
@@ -37,6 +37,56 @@ async function refusedRefund(t: ScenarioContext, p: Pairing, id: string, amount:
 }
 
 describe('refund', () => {
+  // sandbox.md, Transactions: "One transaction at a time per terminal: generate, preauth or a refund
+  // while another transaction of the same terminal is INITIATED or IN_PROGRESS answers 409." Generate's
+  // 409 is the payment suite's; here the other three, each on a terminal held INITIATED (55, offline).
+  scenario('a preauthorization, a linked refund and an independent refund while a transaction is pending answer 409', {
+    ...sandboxRefund,
+    clause: 'sandbox#transactions',
+    needs: {
+      stateful: 'a transaction INITIATED while three more are refused 409, then CANCELED, is a sequence of states; a stateless mock gives one fixed answer per request',
+      terminal: { modes: ['auto'], why: 'only --terminal auto can hold the terminal INITIATED (55, offline) while the requests are made' },
+    },
+  }, async (t) => {
+    const p = await t.harness.primary(t.scope);
+    // A linked refund is judged busy only of a transaction it could otherwise refund: a SUCCESS.
+    const paid = await pay(t, p, amountFor(t, 'approve', baseAmount(t)));
+    if (paid.final !== 'SUCCESS') t.skip(`the payment to refund ended ${paid.final}; a linked refund needs a SUCCESS`);
+    const plan = planFor(t, 'offline');
+    let pending: string | undefined;
+    const started: string[] = [];
+    try {
+      pending = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+      const before = await heldInitiated(t, p, pending, plan.amount);
+      const requests = [
+        { op: 'startPreauth', body: { amount: baseAmount(t, 2) } },
+        { op: 'linkedRefund', body: { amount: 100 }, params: { transaction_id: paid.id } },
+        { op: 'independentRefund', body: { amount: baseAmount(t, 3) } },
+      ] as const;
+      const answers = [];
+      for (const r of requests) {
+        const res = await t.scope.call(p, r.op, { body: r.body, ...('params' in r ? { params: r.params } : {}) });
+        answers.push(res);
+        const id = createdId(res);
+        if (id) started.push(id);
+      }
+      const after = await readStatus(t, p, pending);
+      // Only when the held transaction was pending on both sides of the requests is a 409 required.
+      const pendingThroughout = before.status !== undefined && !isFinal(t, before.status) && after.status !== undefined && !isFinal(t, after.status);
+      t.param('pending throughout', String(pendingThroughout));
+      if (pendingThroughout) for (const res of answers) t.scope.check('sandbox.busy', res.exchange);
+      const canceled = afterCancel(await cancelJudged(t, p, pending));
+      const obs = await settleAs(t, p, pending, plan.amount, canceled, 'canceled offline amount');
+      t.scope.need(obs.finalByPoll, 'the held transaction did not reach a final status after the cancel');
+      // Wrongly accepted: each runs to its end before the next scenario uses the terminal.
+      for (const id of started) await t.scope.converge(p, 'transaction', id);
+      if (!pendingThroughout) t.skip(`the held transaction was final (${before.status} / ${after.status}) before the requests could be judged`);
+    } finally {
+      await release(t, p, pending);
+      for (const id of started) await release(t, p, id);
+    }
+  });
+
   scenario('revert: only the most recent SUCCESS; it ends REVERTED with reverted_at', { ...rules, operator: ['approve', 'approve'], needs: { stateful: 'two payments, a revert refused for the older, then the latest SUCCESS turned REVERTED is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
     const p = await t.harness.primary(t.scope);
     const older = await pay(t, p, amountFor(t, 'approve', baseAmount(t)));

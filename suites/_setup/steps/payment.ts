@@ -163,6 +163,13 @@ export async function release(t: ScenarioContext, p: Pairing, id: string | undef
   }
 }
 
+/** The status of a transaction the terminal should keep INITIATED (55, offline; auto mode), checked as waiting there. */
+export async function heldInitiated(t: ScenarioContext, p: Pairing, id: string, amount: number): Promise<Awaited<ReturnType<typeof readStatus>>> {
+  const before = await readStatus(t, p, id);
+  t.scope.check('sandbox.waiting-status', { amount, expected: 'INITIATED', actual: before.status });
+  return before;
+}
+
 /** Converges with an expected final status of this scenario's own (auto mode only). */
 export function settleAs(t: ScenarioContext, p: Pairing, id: string, amount: number, expectFinal: string | undefined, what: string) {
   return settle(t, p, id, isAuto(t) && expectFinal ? { amount, expect: { final: expectFinal, tip: 0 } } : { amount }, what);
