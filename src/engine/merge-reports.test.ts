@@ -30,6 +30,7 @@ describe('orderShards', () => {
     ['another seed (the printed replay would not replay shard 2)', [shard(1, 2), shard(2, 2, { seed: 2 })], 'differ in seed: 1 in shard-1, 2 in shard-2'],
     ['another service', [shard(1, 2, { target: { kind: 'url', baseUrl: 'https://a.example' } }), shard(2, 2, { target: { kind: 'url', baseUrl: 'https://b.example' } })], 'differ in target'],
     ['another toolkit version', [shard(1, 2), shard(2, 2, { tool: { name: 'pcc', version: '2' } })], 'differ in toolkit version'],
+    ['other coverage exclusions', [shard(1, 2), shard(2, 2, { coverageExclude: [{ item: 'getToken 500', reason: 'r' }] })], 'differ in coverage exclusions'],
     ['other labels', [shard(1, 2, { labels: { firmware: '4.2.1' } }), shard(2, 2, { labels: { firmware: '4.2.0' } })], 'differ in labels'],
   ])('refuses %s (PCC_USAGE)', (_what, shards, text) => {
     expect(() => orderShards(shards)).toThrow(expect.objectContaining({ code: 'PCC_USAGE', message: expect.stringContaining(text) }));

@@ -58,6 +58,8 @@ const SAME: readonly [string, (i: RunInfo) => unknown][] = [
   ['suites', (i) => [...i.suitesSelected].sort().join(',')],
   ['simulator faults', (i) => [...i.faults].sort().join(',')],
   ['disabled checks', (i) => [...(i.checksDisabled ?? [])].sort().join(',')],
+  // The merged coverage is judged against one list of exclusions: every shard's must be it.
+  ['coverage exclusions', (i) => (i.coverageExclude ?? []).map((e) => e.item).sort().join(', ')],
   ['labels', (i) => Object.entries(i.labels ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(', ')],
   // A shard that accepted any certificate must not hide behind one that verified.
   ['TLS verification', (i) => i.connection?.verification ?? ''],
