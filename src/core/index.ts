@@ -9,3 +9,4 @@ export * from './make-dirs.ts';
 export * from './canonical-json.ts';
 export * from './connection-info.ts';
 export * from './known-finding.ts';
+export * from './timing.ts';
