@@ -18,6 +18,7 @@ commands:
   unpair    unpair a vault pairing and remove it from the vault
   report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
   merge-reports  merge the reports of CI shards (run --shard i/n) into one
+  compare        what changed between two runs' reports: flipped tests, new findings, shapes, timings (exit 1 on a regression)
   rejudge        judge a run again from its transcript with the installed toolkit (no network)
   verify-certificate  check a signed run's reports: signature, digests, the complete set of tests, the re-judged verdict
   baseline       baseline write: known defects from a run's findings, with a reason and an expiry (run --baseline)
@@ -89,6 +90,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   unpair: async (argv, env, io) => (await import('./pair.ts')).unpairCommand(argv, env, io),
   report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
   'merge-reports': async (argv, env, io) => (await import('./merge-command.ts')).mergeCommand(argv, env, io),
+  compare: async (argv, env, io) => (await import('./compare-command.ts')).compareCommand(argv, env, io),
   rejudge: async (argv, env, io) => (await import('./rejudge-command.ts')).rejudgeCommand(argv, env, io),
   'verify-certificate': async (argv, env, io) => (await import('./verify-certificate.ts')).verifyCertificateCommand(argv, env, io),
   baseline: async (argv, env, io) => (await import('./baseline-command.ts')).baselineCommand(argv, env, io),
