@@ -4,7 +4,7 @@
  * and timings that changed both much and significantly. Pure: data in, data out.
  */
 import { type Finding, entryMatches } from '../core/index.ts';
-import { type SummaryFinding, TIMING_THRESHOLDS, type TimingChange, entryFor, timingChange } from '../report/index.ts';
+import { type SummaryFinding, TIMING_THRESHOLDS, type TimingChange, entryFor, paceOf, scaledFigure, timingChange } from '../report/index.ts';
 import { TIMING_SERIES } from '../core/index.ts';
 import type { RunView } from './load.ts';
 import { SHAPE_KINDS, type Shapes } from './shapes.ts';
@@ -43,7 +43,11 @@ export interface Comparison {
   tests: { flipped: Flip[]; same: number };
   findings: { new: FindingRef[]; gone: FindingRef[]; persisting: FindingRef[] };
   shapes: { appeared: Shapes; disappeared: Shapes };
-  timing: { method: string; thresholds: typeof TIMING_THRESHOLDS; regressions: TimingChange[]; improvements: TimingChange[] };
+  /**
+   * `pace`: how much slower the candidate answered across the board (report/timing.ts paceOf); the
+   * base's samples are taken at that pace before anything is judged, and each change's `base` figures are so.
+   */
+  timing: { method: string; thresholds: typeof TIMING_THRESHOLDS; pace: number; regressions: TimingChange[]; improvements: TimingChange[] };
 }
 
 export interface RunSide {
@@ -136,17 +140,22 @@ function shapesDiff(a: Shapes, b: Shapes): Comparison['shapes'] {
   return { appeared, disappeared };
 }
 
-function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'regressions' | 'improvements'> {
-  const out = { regressions: [] as TimingChange[], improvements: [] as TimingChange[] };
+function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'regressions' | 'improvements' | 'pace'> {
+  const out = { regressions: [] as TimingChange[], improvements: [] as TimingChange[], pace: 1 };
   const [a, b] = [base.summary.timing, cand.summary.timing];
   if (!a || !b) return out;
+  const pace = paceOf(a, b);
+  out.pace = Number(pace.toFixed(2));
   for (const s of TIMING_SERIES) {
     for (const [key, fb] of Object.entries(b[s] ?? {})) {
       const fa = a[s]?.[key];
       if (!fa) continue;
-      const c = timingChange(s, key, fa, fb);
-      if (c?.kind === 'regression') out.regressions.push(c.change);
-      else if (c) out.improvements.push(c.change);
+      // The pace only excuses: a slower candidate is judged against the base at its pace, a quicker one
+      // against the base as it was (and the other way round), so the pace never makes a change.
+      const slower = timingChange(s, key, scaledFigure(fa, Math.max(1, pace)), fb);
+      const quicker = timingChange(s, key, scaledFigure(fa, Math.min(1, pace)), fb);
+      if (slower?.kind === 'regression') out.regressions.push(slower.change);
+      else if (quicker?.kind === 'improvement') out.improvements.push(quicker.change);
     }
   }
   return out;
@@ -158,7 +167,8 @@ const sideOf = (v: RunView): RunSide => ({
 });
 
 export const TIMING_METHOD = 'Mann-Whitney U rank test on the recorded samples (two-sided, tie-corrected, normal approximation), p < 0.01, ' +
-  'and a difference of at least 1.5x on p50 or p95 and at least 50 ms';
+  'with a large effect (probability of superiority A >= 0.75), and a difference of at least 1.5x on p50 or p95 and at least 50 ms, ' +
+  'beyond the pace of the whole run (the median ratio of the operations\' answer times)';
 
 /** `base` against `cand`. */
 export function compareRuns(base: RunView, cand: RunView): Comparison {

@@ -19,8 +19,9 @@ export function compareTable(c: Comparison): string {
   out.push(`shapes: ${shapeCount(c.shapes.appeared)} appeared, ${shapeCount(c.shapes.disappeared)} disappeared`);
   for (const [word, s] of [['+', c.shapes.appeared], ['-', c.shapes.disappeared]] as const) for (const k of SHAPE_KINDS) for (const item of s[k].slice(0, 20)) out.push(`  ${word} ${k.padEnd(8)} ${item}`);
   out.push(`timing: ${c.timing.regressions.length} regressions, ${c.timing.improvements.length} improvements (${c.timing.method})`);
+  if (c.timing.pace >= 1.25 || c.timing.pace <= 0.8) out.push(`  pace: the candidate's answers took ${c.timing.pace}x as long as the base's across the board (a busier or quieter runner, or the whole service); changes judged beyond that`);
   for (const [word, list] of [['slower', c.timing.regressions], ['quicker', c.timing.improvements]] as const) {
-    for (const t of list) out.push(`  ${word.padEnd(7)} ${`${t.series} ${t.key}`.padEnd(44)} p50 ${ms(t.base.p50Ms)} -> ${ms(t.candidate.p50Ms)}, p95 ${ms(t.base.p95Ms)} -> ${ms(t.candidate.p95Ms)} (n ${t.base.n}/${t.candidate.n}, p=${t.p})`);
+    for (const t of list) out.push(`  ${word.padEnd(7)} ${`${t.series} ${t.key}`.padEnd(44)} p50 ${ms(t.base.p50Ms)} -> ${ms(t.candidate.p50Ms)}, p95 ${ms(t.base.p95Ms)} -> ${ms(t.candidate.p95Ms)} (n ${t.base.n}/${t.candidate.n}, p=${t.p}, A=${t.a})`);
   }
   out.push(c.regressed ? 'compare: REGRESSED' : c.shapesChanged ? 'compare: no regression (shapes changed)' : 'compare: no regression');
   return `${out.join('\n')}\n`;
@@ -55,7 +56,7 @@ ${[['base', c.base], ['candidate', c.candidate] as const].map(([w, s]) => typeof
 <h2>Tests whose outcome changed</h2>${table(['change', 'test', 'finding or reason'], c.tests.flipped.map((f) => [f.change, f.test, f.finding ? findingText(f.finding) : (f.why ?? '')]))}
 <h2>Findings</h2>${table(['', 'severity', 'check', 'message', 'test'], [...c.findings.new.map((f) => ['new', f]), ...c.findings.gone.map((f) => ['gone', f]), ...c.findings.persisting.map((f) => ['persisting', f])].map(([w, f]) => [w as string, (f as FindingRef).severity, (f as FindingRef).check, (f as FindingRef).message, (f as FindingRef).test]))}
 <h2>Shapes</h2>${table(['', 'kind', 'item'], shapes)}
-<h2>Timing</h2><p>${esc(c.timing.method)}.</p>${table(['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p'], [...timingRows('slower', c.timing.regressions), ...timingRows('quicker', c.timing.improvements)])}
+<h2>Timing</h2><p>${esc(c.timing.method)}. Pace of the candidate's answers against the base's: ${c.timing.pace}x.</p>${table(['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p'], [...timingRows('slower', c.timing.regressions), ...timingRows('quicker', c.timing.improvements)])}
 ${charts ? `<div class="charts">${charts}</div>` : ''}
 </body></html>
 `;

@@ -60,16 +60,18 @@ export interface TimingDigest {
   convergence: TimingSeries;
   /** A webhook's arrival minus the first sight of the same status by polling (negative: the webhook came first): `transaction SUCCESS`. */
   webhookDelay: TimingSeries;
+  /** From the request that started a transaction or operation to a webhook's arrival: `transaction SUCCESS` (a webhook that now comes late). */
+  webhookArrival: TimingSeries;
   /** Between the first sights of two statuses in a row, either channel: `transaction INITIATED>IN_PROGRESS`. */
   steps: TimingSeries;
   /** The largest value of each key of each series (exact, not bucketed): `operations getConfig`. */
   max?: Record<string, number>;
 }
 
-export const TIMING_SERIES = ['operations', 'convergence', 'webhookDelay', 'steps'] as const;
+export const TIMING_SERIES = ['operations', 'convergence', 'webhookDelay', 'webhookArrival', 'steps'] as const;
 export type TimingSeriesName = (typeof TIMING_SERIES)[number];
 
-export const emptyTimingDigest = (): TimingDigest => ({ operations: {}, convergence: {}, webhookDelay: {}, steps: {} });
+export const emptyTimingDigest = (): TimingDigest => ({ operations: {}, convergence: {}, webhookDelay: {}, webhookArrival: {}, steps: {} });
 
 /** Two digests as one. */
 export function mergeTimingDigests(a: TimingDigest, b: TimingDigest): TimingDigest {
@@ -128,8 +130,10 @@ export class TimingRecorder {
     step('INITIATED', 'IN_PROGRESS');
     if (final !== 'IN_PROGRESS') step('IN_PROGRESS', final);
     for (const w of o.webhooks) {
+      if (o.webhooks.find((x) => x.status === w.status) !== w) continue;
       const poll = o.polled.find((p) => p.status === w.status);
-      if (poll && o.webhooks.find((x) => x.status === w.status) === w) this.#add('webhookDelay', `${o.kind} ${w.status}`, w.atMs - poll.atMs);
+      if (poll) this.#add('webhookDelay', `${o.kind} ${w.status}`, w.atMs - poll.atMs);
+      if (started !== undefined) this.#add('webhookArrival', `${o.kind} ${w.status}`, startedAt - started + w.atMs);
     }
   }
 

@@ -3,7 +3,7 @@
  * count, median, 95th percentile and largest value, and its histogram, so merged shards, a re-judged
  * transcript and `compare` all work from the same samples. Also the statistics `compare` needs.
  */
-import { type Histogram, TIMING_SERIES, type TimingDigest, type TimingSeriesName, emptyTimingDigest, mergeTimingDigests } from '../core/index.ts';
+import { type Histogram, TIMING_SERIES, addSample, type TimingDigest, type TimingSeriesName, emptyTimingDigest, mergeTimingDigests } from '../core/index.ts';
 import type { TestRecord } from './records.ts';
 
 /** One key's figures. */
@@ -16,7 +16,7 @@ export interface TimingFigure {
   samples: Histogram;
 }
 
-/** summary.json's `timing`: per series (operations, convergence, webhookDelay, steps), per key. */
+/** summary.json's `timing`: per series (operations, convergence, webhookDelay, webhookArrival, steps), per key. */
 export type TimingSummary = Record<TimingSeriesName, Record<string, TimingFigure>>;
 
 /** The nearest-rank percentile `p` (0..1) of a histogram; 0 when empty. */
@@ -53,7 +53,7 @@ export function digestOfSummary(t: TimingSummary): TimingDigest {
 
 /** The figures of a digest. */
 export function timingSummaryOfDigest(d: TimingDigest): TimingSummary {
-  const out = { operations: {}, convergence: {}, webhookDelay: {}, steps: {} } as TimingSummary;
+  const out = { operations: {}, convergence: {}, webhookDelay: {}, webhookArrival: {}, steps: {} } as TimingSummary;
   for (const s of TIMING_SERIES) for (const k of Object.keys(d[s]).sort()) out[s][k] = figureOf(d[s][k]!, d.max?.[`${s} ${k}`]);
   return out;
 }
@@ -111,7 +111,7 @@ export function normalCdf(z: number): number {
 }
 
 /** What makes a difference of timing worth reporting: see {@link timingChange}. */
-export const TIMING_THRESHOLDS = { ratio: 1.5, minMs: 50, alpha: 0.01, minSamples: 3 } as const;
+export const TIMING_THRESHOLDS = { ratio: 1.5, minMs: 50, alpha: 0.01, superiority: 0.75, minSamples: 3 } as const;
 
 /** One key's change between two runs. */
 export interface TimingChange {
@@ -121,6 +121,8 @@ export interface TimingChange {
   candidate: { n: number; p50Ms: number; p95Ms: number };
   /** The two-sided p-value of the Mann-Whitney U test. */
   p: number;
+  /** The probability that a candidate's sample is the larger (Vargha-Delaney A): 0.5 no change, 1 every one slower. */
+  a: number;
   /** Which percentile moved enough: `p50`, `p95` or both. */
   on: ('p50' | 'p95')[];
 }
@@ -129,7 +131,11 @@ export interface TimingChange {
  * Whether a key got slower (`regression`) or quicker (`improvement`), or neither. Both must hold: the
  * difference is large (p50 or p95 at least 1.5x the other run's, and at least 50 ms apart, so a 2 ms
  * answer becoming 4 ms is not news) and significant on the samples (Mann-Whitney p < 0.01 with at
- * least 3 samples each, so one slow outlier on a busy runner is not a regression).
+ * least 3 samples each, so one slow outlier on a busy runner is not a regression). The samples of one
+ * run share its load (a busy runner slows all of them a little), so they are not independent and the
+ * p-value alone overstates the evidence: measured here, two clean runs with one of them busy differ
+ * with p < 0.001 on some operation, but with an A between 0.36 and 0.63. So the effect must be large
+ * too: A at least 0.75 (or at most 0.25), where a real slow-down (a terminal step 200 ms slower) is near 1.
  */
 export function timingChange(series: TimingSeriesName, key: string, base: TimingFigure, cand: TimingFigure): { kind: 'regression' | 'improvement'; change: TimingChange } | undefined {
   const th = TIMING_THRESHOLDS;
@@ -140,8 +146,35 @@ export function timingChange(series: TimingSeriesName, key: string, base: Timing
   if (slower.length === 0 && quicker.length === 0) return undefined;
   const test = mannWhitney(base.samples, cand.samples);
   if (test.p >= th.alpha) return undefined;
-  const kind = test.superiority > 0.5 && slower.length > 0 ? 'regression' : test.superiority < 0.5 && quicker.length > 0 ? 'improvement' : undefined;
+  const kind = test.superiority >= th.superiority && slower.length > 0 ? 'regression' : test.superiority <= 1 - th.superiority && quicker.length > 0 ? 'improvement' : undefined;
   if (!kind) return undefined;
   const pick = (f: TimingFigure) => ({ n: f.n, p50Ms: f.p50Ms, p95Ms: f.p95Ms });
-  return { kind, change: { series, key, base: pick(base), candidate: pick(cand), p: Number(test.p.toPrecision(3)), on: kind === 'regression' ? slower : quicker } };
+  return { kind, change: { series, key, base: pick(base), candidate: pick(cand), p: Number(test.p.toPrecision(3)), a: Number(test.superiority.toFixed(3)), on: kind === 'regression' ? slower : quicker } };
+}
+
+/**
+ * How much slower the candidate's answers were across the board: the median, over the operations
+ * answered at least 5 times in both runs, of the ratio of their medians (1 when fewer than 3 such
+ * operations). A busy runner, or an embedded simulator sharing the machine with another run, slows
+ * every answer alike; a change of the service slows some. Changes are judged beyond this pace, so a
+ * uniform slow-down is reported as the pace, never as a regression of each operation.
+ */
+export function paceOf(base: TimingSummary, cand: TimingSummary): number {
+  const ratios: number[] = [];
+  for (const [k, fb] of Object.entries(cand.operations ?? {})) {
+    const fa = base.operations?.[k];
+    if (fa && fa.n >= 5 && fb.n >= 5 && fa.p50Ms >= 1 && fb.p50Ms >= 1) ratios.push(fb.p50Ms / fa.p50Ms);
+  }
+  if (ratios.length < 3) return 1;
+  ratios.sort((x, y) => x - y);
+  const mid = ratios.length >> 1;
+  return ratios.length % 2 ? ratios[mid]! : Math.sqrt(ratios[mid - 1]! * ratios[mid]!);
+}
+
+/** A figure with every sample multiplied by `factor` (the base at the candidate's pace). */
+export function scaledFigure(f: TimingFigure, factor: number): TimingFigure {
+  if (factor === 1) return f;
+  const h: Histogram = [];
+  for (const [v, c] of f.samples) addSample(h, v * factor, c);
+  return figureOf(h, Math.round(f.maxMs * factor));
 }
