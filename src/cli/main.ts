@@ -59,6 +59,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
     const result = await runConformance(config, io, progress);
     progress.stop();
     io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports, argv));
+    if (result.comparison) io.stdout((await import('../compare/index.ts')).compareTable(result.comparison));
     const notPassed = result.record.tests.filter((t) => t.state !== 'passed').length;
     if (notPassed > 0 && result.record.tests.some((t) => t.notFinished === 'stopped by the operator')) {
       const again = ['payconnect-conformance', 'run', ...argv.filter((a) => a !== '--resume'), '--resume'].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
@@ -68,7 +69,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
       const { githubAnnotations, githubJobSummary } = await import('../report/index.ts');
       for (const line of githubAnnotations(result.summary)) io.stdout(`${line}\n`);
       try {
-        if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, githubJobSummary(result.summary, result.reports.certification));
+        const compared = result.comparison ? `\n${(await import('../compare/index.ts')).compareSectionMarkdown(result.comparison)}` : '';
+        if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, githubJobSummary(result.summary, result.reports.certification) + compared);
       } catch (e) {
         // The run's verdict stands; the missing job summary is said, not hidden.
         io.stderr(`the job summary could not be appended to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the reports hold the same\n`);

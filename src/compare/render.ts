@@ -40,6 +40,16 @@ export function compareSectionHtml(c: Comparison): string {
       ...c.timing.regressions.map((t) => `slower ${t.series} ${t.key}: p50 ${t.base.p50Ms} -> ${t.candidate.p50Ms} ms, p95 ${t.base.p95Ms} -> ${t.candidate.p95Ms} ms`)]);
 }
 
+/** The certification's section in Markdown: the same as {@link compareSectionHtml}. */
+export function compareSectionMarkdown(c: Comparison): string {
+  const items = [...c.tests.flipped.map((f) => `${f.change} ${f.test}${f.finding ? `: [${f.finding.check}] ${f.finding.message}` : ''}`), ...c.findings.new.map((f) => `new finding ${findingText(f)}`),
+    ...c.timing.regressions.map((t) => `slower ${t.series} ${t.key}: p50 ${t.base.p50Ms} -> ${t.candidate.p50Ms} ms, p95 ${t.base.p95Ms} -> ${t.candidate.p95Ms} ms`)];
+  return [`## Compared with ${labelText(c.base.labels)}`, '', `${c.regressed ? '**Regressed**' : 'No regression'} against ${c.base.dir}: ${c.tests.flipped.length} tests changed, ` +
+    `${c.findings.new.length} new findings, ${c.findings.gone.length} gone, ${SHAPE_KINDS.reduce((n, k) => n + c.shapes.appeared[k].length + c.shapes.disappeared[k].length, 0)} shape changes, ` +
+    `${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements (compare.json has every item).`, '',
+    ...items.slice(0, 20).map((i) => `- ${i.replace(/\|/g, '\\|')}`), ''].join('\n');
+}
+
 /** compare.html: everything of compare.json as tables, charts (SVG) where given. */
 export function compareHtml(c: Comparison, charts = ''): string {
   const table = (head: string[], rows: string[][]) => (rows.length === 0 ? '<p class="none">none</p>' : `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.map((r) => `<tr>${r.map((x) => `<td>${esc(x)}</td>`).join('')}</tr>`).join('')}</table>`);
