@@ -9,6 +9,7 @@ import { findingLine, outcomeOf, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
 import type { Summary } from './summary.ts';
+import { timingChartsSvg } from './timing-charts.ts';
 import { COVERAGE_KINDS, type Coverage, uncoveredItems } from './coverage.ts';
 import { bundledClauseUrl } from './allure-messages.ts';
 
@@ -272,6 +273,7 @@ export function certificationHtml(record: RunRecord, summary: Summary, info: Run
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.verdict{font-size:1.4em;font-weight:bold;padding:.5em 1em;display:inline-block;border-radius:4px}
+.charts{display:flex;flex-wrap:wrap;gap:1em}.charts figure{margin:0}
 .ok{background:#dff5e1;color:#135d1e}.no{background:#fde2e1;color:#8a1c14}.bad{color:#8a1c14}.warn{color:#8a5a00}
 </style></head><body>
 <h1>${title}</h1>
@@ -282,6 +284,7 @@ ${reasons}
 <table><tr><th>capability</th><th>tests</th><th>pass</th><th>fail</th><th>skip</th><th>warn</th></tr>${capRows}
 <tr><th>total</th><th>${c.tests}</th><th>${c.passed}</th><th>${c.failed}</th><th>${c.skipped}</th><th>${c.warnings}</th></tr></table>
 ${coverage ? coverageHtml(coverage) : ''}
+${summary.timing ? `<h2>Timing</h2><p>How long the service took (summary.json's <code>timing</code> has every figure and the samples).</p><div class="charts">${timingChartsSvg(summary.timing)}</div>` : ''}
 <h2>Findings</h2>
 ${summary.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>severity</th><th>clause</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`}
 ${knownHtml(summary)}

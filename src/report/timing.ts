@@ -111,7 +111,7 @@ export function normalCdf(z: number): number {
 }
 
 /** What makes a difference of timing worth reporting: see {@link timingChange}. */
-export const TIMING_THRESHOLDS = { ratio: 1.5, minMs: 50, minTailMs: 100, alpha: 0.01, superiority: 0.75, minSamples: 3 } as const;
+export const TIMING_THRESHOLDS = { ratio: 1.5, minMs: 50, minTailMs: 100, alpha: 0.01, superiority: 0.75, minSamples: 10 } as const;
 
 /** One key's change between two runs. */
 export interface TimingChange {
@@ -131,7 +131,7 @@ export interface TimingChange {
  * Whether a key got slower (`regression`) or quicker (`improvement`), or neither. Both must hold: the
  * difference is large (p50 or p95 at least 1.5x the other run's, and at least 50 ms apart (100 ms for p95), so a 2 ms
  * answer becoming 4 ms is not news) and significant on the samples (Mann-Whitney p < 0.01 with at
- * least 3 samples each, so one slow outlier on a busy runner is not a regression). The samples of one
+ * least 10 samples each (a small run's few pairings, made while its workers start, are no evidence), so one slow outlier on a busy runner is not a regression). The samples of one
  * run share its load (a busy runner slows all of them a little), so they are not independent and the
  * p-value alone overstates the evidence: measured here, two clean runs with one of them busy differ
  * with p < 0.001 on some operation, but with an A between 0.36 and 0.63. So the effect must be large
