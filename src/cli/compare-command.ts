@@ -24,8 +24,9 @@ export const COMPARE_COMMAND = {
       { name: 'fail-on', type: 'string', placeholder: 'regressed|changed', description: 'Exit 1 on a regression only, or also on a shape change', defaultText: 'regressed' },
     ],
   }],
-  notes: 'Exit codes: 0 nothing regressed, 1 something regressed (a test flipped to fail, a new finding, a timing regression;\n' +
-    'with --fail-on changed also a shape that appeared or disappeared), 2 bad input (a folder missing or not a run\'s reports).\n',
+  notes: 'Exit codes: 0 nothing regressed; 1 something regressed (a test flipped to fail, a new finding,\n' +
+    'a timing regression; with --fail-on changed also a shape that appeared or disappeared);\n' +
+    '2 bad input (a folder missing or not a run\'s reports).\n',
 } as const satisfies CommandSpec;
 
 const HINT = 'run "payconnect-conformance compare --help" for the usage';

@@ -50,7 +50,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(42);
+    expect(Object.keys(config.sources)).toHaveLength(43);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {
