@@ -54,7 +54,7 @@ export function compareSectionMarkdown(c: Comparison): string {
 export function compareHtml(c: Comparison, charts = ''): string {
   const table = (head: string[], rows: string[][]) => (rows.length === 0 ? '<p class="none">none</p>' : `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.map((r) => `<tr>${r.map((x) => `<td>${esc(x)}</td>`).join('')}</tr>`).join('')}</table>`);
   const shapes = (SHAPE_KINDS.flatMap((k) => [...c.shapes.appeared[k].map((i) => ['appeared', k, i]), ...c.shapes.disappeared[k].map((i) => ['disappeared', k, i])]));
-  const timingRows = (word: string, list: Comparison['timing']['regressions']) => list.map((t) => [word, t.series, t.key, `${t.base.p50Ms} -> ${t.candidate.p50Ms}`, `${t.base.p95Ms} -> ${t.candidate.p95Ms}`, `${t.base.n} / ${t.candidate.n}`, String(t.p)]);
+  const timingRows = (word: string, list: Comparison['timing']['regressions']) => list.map((t) => [word, t.series, t.key, `${t.base.p50Ms} -> ${t.candidate.p50Ms}`, `${t.base.p95Ms} -> ${t.candidate.p95Ms}`, `${t.base.n} / ${t.candidate.n}`, String(t.p), String(t.a)]);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>compare: ${esc(labelText(c.candidate.labels))} against ${esc(labelText(c.base.labels))}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;font-size:.9em}
@@ -66,7 +66,7 @@ ${[['base', c.base], ['candidate', c.candidate] as const].map(([w, s]) => typeof
 <h2>Tests whose outcome changed</h2>${table(['change', 'test', 'finding or reason'], c.tests.flipped.map((f) => [f.change, f.test, f.finding ? findingText(f.finding) : (f.why ?? '')]))}
 <h2>Findings</h2>${table(['', 'severity', 'check', 'message', 'test'], [...c.findings.new.map((f) => ['new', f]), ...c.findings.gone.map((f) => ['gone', f]), ...c.findings.persisting.map((f) => ['persisting', f])].map(([w, f]) => [w as string, (f as FindingRef).severity, (f as FindingRef).check, (f as FindingRef).message, (f as FindingRef).test]))}
 <h2>Shapes</h2>${table(['', 'kind', 'item'], shapes)}
-<h2>Timing</h2><p>${esc(c.timing.method)}. Pace of the candidate's answers against the base's: ${c.timing.pace}x.</p>${table(['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p'], [...timingRows('slower', c.timing.regressions), ...timingRows('quicker', c.timing.improvements)])}
+<h2>Timing</h2><p>${esc(c.timing.method)}. Pace of the candidate's answers against the base's: ${c.timing.pace}x.</p>${table(['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p', 'A'], [...timingRows('slower', c.timing.regressions), ...timingRows('quicker', c.timing.improvements)])}
 ${charts ? `<div class="charts">${charts}</div>` : ''}
 </body></html>
 `;

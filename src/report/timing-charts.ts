@@ -31,8 +31,8 @@ function barChart(title: string, keys: string[], bars: { name: string; values: n
     chart.setOption({
       animation: false,
       title: { text: title, textStyle: { fontSize: 13, fontWeight: 'bold' }, left: 0 },
-      legend: { top: 22, left: 0, textStyle: { fontSize: 11 } },
-      grid: { left: 8, right: 40, top: 48, bottom: 8, containLabel: true },
+      legend: { top: 28, left: 0, textStyle: { fontSize: 11 } },
+      grid: { left: 8, right: 40, top: 58, bottom: 8, containLabel: true },
       xAxis: { type: 'value', axisLabel: { fontSize: 10 } },
       yAxis: { type: 'category', data: keys, inverse: true, axisLabel: { fontSize: 10 } },
       series: bars.map((b) => ({ type: 'bar', name: b.name, data: b.values, itemStyle: { color: b.color }, barMaxWidth: 10, label: { show: true, position: 'right', fontSize: 9 } })),
