@@ -167,7 +167,7 @@ const sideOf = (v: RunView): RunSide => ({
 });
 
 export const TIMING_METHOD = 'Mann-Whitney U rank test on the recorded samples (two-sided, tie-corrected, normal approximation), p < 0.01, ' +
-  'with a large effect (probability of superiority A >= 0.75), and a difference of at least 1.5x on p50 or p95 and at least 50 ms (p95: 100 ms), ' +
+  'with a large effect (probability of superiority A >= 0.8), and a difference of at least 1.5x on p50 or p95 and at least 50 ms (p95: 100 ms), ' +
   'beyond the pace of the whole run (the median ratio of the operations\' answer times)';
 
 /** `base` against `cand`. */

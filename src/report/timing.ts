@@ -111,7 +111,7 @@ export function normalCdf(z: number): number {
 }
 
 /** What makes a difference of timing worth reporting: see {@link timingChange}. */
-export const TIMING_THRESHOLDS = { ratio: 1.5, minMs: 50, minTailMs: 100, alpha: 0.01, superiority: 0.75, minSamples: 10 } as const;
+export const TIMING_THRESHOLDS = { ratio: 1.5, minMs: 50, minTailMs: 100, alpha: 0.01, superiority: 0.8, minSamples: 10 } as const;
 
 /** One key's change between two runs. */
 export interface TimingChange {
@@ -134,8 +134,9 @@ export interface TimingChange {
  * least 10 samples each (a small run's few pairings, made while its workers start, are no evidence), so one slow outlier on a busy runner is not a regression). The samples of one
  * run share its load (a busy runner slows all of them a little), so they are not independent and the
  * p-value alone overstates the evidence: measured here, two clean runs with one of them busy differ
- * with p < 0.001 on some operation, but with an A between 0.36 and 0.63. So the effect must be large
- * too: A at least 0.75 (or at most 0.25), where a real slow-down (a terminal step 200 ms slower) is near 1.
+ * with p < 0.001 on some operation, with an A up to 0.87 before the pace is taken out and up to 0.75
+ * after (a webhook's delay behind polling on a busy machine). So the effect must be large too: A at
+ * least 0.8 (or at most 0.2), where a real slow-down (a terminal step 200 ms slower) gives 0.95 to 1.
  */
 export function timingChange(series: TimingSeriesName, key: string, base: TimingFigure, cand: TimingFigure): { kind: 'regression' | 'improvement'; change: TimingChange } | undefined {
   const th = TIMING_THRESHOLDS;
