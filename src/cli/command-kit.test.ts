@@ -18,6 +18,7 @@ import { PAIR_COMMAND, UNPAIR_COMMAND } from './pair.ts';
 import { REJUDGE_COMMAND } from './rejudge-command.ts';
 import { REPORT_COMMAND } from './report-command.ts';
 import { SIM_COMMAND, simOptionsOf } from './sim-command.ts';
+import { COMPARE_COMMAND } from './compare-command.ts';
 import { VERIFY_CERTIFICATE_COMMAND } from './verify-certificate.ts';
 
 /** Each command's spec, and one of its flags misspelt with what it should be. */
@@ -28,6 +29,7 @@ const SPECS: Record<string, { spec: CommandSpec; typo: string; meant: string }> 
   unpair: { spec: UNPAIR_COMMAND, typo: '--valut', meant: '--vault' },
   report: { spec: REPORT_COMMAND, typo: '--prot', meant: '--port' },
   'merge-reports': { spec: MERGE_COMMAND, typo: '--no-hmtl', meant: '--no-html' },
+  compare: { spec: COMPARE_COMMAND, typo: '--fail-no', meant: '--fail-on' },
   rejudge: { spec: REJUDGE_COMMAND, typo: '--reprots', meant: '--reports' },
   'verify-certificate': { spec: VERIFY_CERTIFICATE_COMMAND, typo: '--public-kye', meant: '--public-key' },
   baseline: { spec: BASELINE_COMMAND, typo: '--expries', meant: '--expires' },

@@ -12,7 +12,7 @@ describe('the command table', () => {
       const { out, io: x } = io();
       expect(await main([cmd], {}, x)).toBe(2);
       expect(out.stderr).toContain(`PCC_USAGE: unknown command "${cmd}"`);
-      expect(out.stderr).toContain('run, sim, pair, unpair, report, merge-reports, rejudge, verify-certificate, baseline, verify-pacts, publish-pacts, check-pact, check-receiver, certify-client');
+      expect(out.stderr).toContain('run, sim, pair, unpair, report, merge-reports, compare, rejudge, verify-certificate, baseline, verify-pacts, publish-pacts, check-pact, check-receiver, certify-client');
     }
   });
 

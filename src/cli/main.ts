@@ -18,6 +18,7 @@ commands:
   unpair    unpair a vault pairing and remove it from the vault
   report    regenerate the Allure HTML report of the last run and serve it on 127.0.0.1
   merge-reports  merge the reports of CI shards (run --shard i/n) into one
+  compare        what changed between two runs' reports: flipped tests, new findings, shapes, timings (exit 1 on a regression)
   rejudge        judge a run again from its transcript with the installed toolkit (no network)
   verify-certificate  check a signed run's reports: signature, digests, the complete set of tests, the re-judged verdict
   baseline       baseline write: known defects from a run's findings, with a reason and an expiry (run --baseline)
@@ -58,6 +59,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
     const result = await runConformance(config, io, progress);
     progress.stop();
     io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports, argv));
+    if (result.comparison) io.stdout((await import('../compare/index.ts')).compareTable(result.comparison));
     const notPassed = result.record.tests.filter((t) => t.state !== 'passed').length;
     if (notPassed > 0 && result.record.tests.some((t) => t.notFinished === 'stopped by the operator')) {
       const again = ['payconnect-conformance', 'run', ...argv.filter((a) => a !== '--resume'), '--resume'].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ');
@@ -67,7 +69,8 @@ async function run(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<n
       const { githubAnnotations, githubJobSummary } = await import('../report/index.ts');
       for (const line of githubAnnotations(result.summary)) io.stdout(`${line}\n`);
       try {
-        if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, githubJobSummary(result.summary, result.reports.certification));
+        const compared = result.comparison ? `\n${(await import('../compare/index.ts')).compareSectionMarkdown(result.comparison)}` : '';
+        if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, githubJobSummary(result.summary, result.reports.certification) + compared);
       } catch (e) {
         // The run's verdict stands; the missing job summary is said, not hidden.
         io.stderr(`the job summary could not be appended to GITHUB_STEP_SUMMARY (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the reports hold the same\n`);
@@ -89,6 +92,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   unpair: async (argv, env, io) => (await import('./pair.ts')).unpairCommand(argv, env, io),
   report: async (argv, env, io) => (await import('./report-command.ts')).reportCommand(argv, env, io),
   'merge-reports': async (argv, env, io) => (await import('./merge-command.ts')).mergeCommand(argv, env, io),
+  compare: async (argv, env, io) => (await import('./compare-command.ts')).compareCommand(argv, env, io),
   rejudge: async (argv, env, io) => (await import('./rejudge-command.ts')).rejudgeCommand(argv, env, io),
   'verify-certificate': async (argv, env, io) => (await import('./verify-certificate.ts')).verifyCertificateCommand(argv, env, io),
   baseline: async (argv, env, io) => (await import('./baseline-command.ts')).baselineCommand(argv, env, io),

@@ -84,6 +84,8 @@ const TABLE = [
     description: 'Continue the interrupted session kept in the reports folder: what passed is not run again' },
   { name: 'baseline', key: 'baseline', type: 'string', placeholder: '<file>', group: 'run',
     description: 'Known defects (JSON or YAML; "baseline write" makes one from a run): a finding an entry matches is reported as known and fails nothing; an expired entry fails the run' },
+  { name: 'compare-to', key: 'compareTo', type: 'string', placeholder: '<dir>', group: 'run',
+    description: 'At the end, compare this run with an earlier run\'s reports folder (as the compare command does): the result in the console, the certification and compare.json; a regression exits 1' },
   { name: 'sign-key', key: 'signKey', type: 'string', placeholder: '<file>', group: 'output',
     description: 'Sign the reports with this Ed25519 private key (PEM; passphrase from PAYCONNECT_SIGNING_KEY_PASSPHRASE): certificate.intoto.json, checked by verify-certificate. Also PAYCONNECT_SIGNING_KEY_FILE' },
   { name: 'confirm', key: 'confirm', type: 'string', placeholder: '<n>', group: 'run',

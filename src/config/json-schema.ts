@@ -41,6 +41,7 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   ] },
   resume: { type: 'boolean' },
   baseline: { type: 'string' },
+  compareTo: { type: 'string' },
   signKey: { type: 'string' },
   confirm: { type: 'integer', minimum: 0, maximum: 20 },
   shard: { type: 'string', pattern: '^\\s*\\d{1,4}\\s*/\\s*\\d{1,4}\\s*$' },

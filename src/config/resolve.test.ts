@@ -51,7 +51,7 @@ describe('resolveConfig defaults', () => {
       sources: expect.any(Object),
     });
     expect(Object.values(config.sources).every((s) => s === 'default')).toBe(true);
-    expect(Object.keys(config.sources)).toHaveLength(45);
+    expect(Object.keys(config.sources)).toHaveLength(46);
   });
 
   it('defaults the deadline to 120s and leaves the integrator id unset for a pact target', async () => {

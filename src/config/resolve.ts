@@ -177,6 +177,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     labels: take('labels', p.labels) ?? {},
     resume: take('resume', p.boolean) ?? false,
     baseline: optionalPath('baseline', 'file').file,
+    compareTo: optionalPath('compareTo', 'dir').dir,
     signKey: optionalPath('signKey', 'file').file,
     confirm,
     sim,

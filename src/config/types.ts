@@ -154,6 +154,8 @@ export interface UserConfig {
    * reported as known and fails nothing; an expired entry fails the run. Relative: from the config file's folder.
    */
   baseline?: string;
+  /** An earlier run's reports folder to compare this run with at its end (the compare command's BASE). */
+  compareTo?: string;
   /**
    * An Ed25519 private key (PEM) to sign the run's reports with: certificate.intoto.json, an in-toto
    * test-result statement in a DSSE envelope (`verify-certificate` checks it). Its passphrase comes
@@ -271,6 +273,8 @@ export interface ResolvedConfig {
   readonly resume: boolean;
   /** The baseline file (absolute), if any. */
   readonly baseline: string | undefined;
+  /** The reports folder (absolute) this run is compared with at its end, if any. */
+  readonly compareTo: string | undefined;
   /** The signing key file (absolute), if any. */
   readonly signKey: string | undefined;
   /** How many times each failed test runs again to confirm its findings; 0: none. */

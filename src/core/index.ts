@@ -11,3 +11,4 @@ export * from './connection-info.ts';
 export * from './known-finding.ts';
 export * from './pace.ts';
 export * from './edit-distance.ts';
+export * from './timing.ts';

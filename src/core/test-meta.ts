@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import type { RootCause } from './defect.ts';
 import type { Finding } from './finding.ts';
+import type { TimingDigest } from './timing.ts';
 
 /** Findings a test saw again after an earlier test reported them: counted on their root, not failed again. */
 export interface RepeatRecord {
@@ -75,6 +76,8 @@ export interface TestMeta {
   harness?: HarnessMeta;
   /** What the test exercised, every exchange and delivery counted (also those left out of `exchanges`). */
   coverage?: CoverageDigest;
+  /** How long the service took in the test (answers, convergence, webhooks, steps): see {@link TimingDigest}. */
+  timing?: TimingDigest;
 }
 
 /** The worker's load when the test ended, and what its stalls cost the test. */

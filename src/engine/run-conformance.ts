@@ -50,6 +50,8 @@ import { harnessLoading } from './built-harness.ts';
 import { judgeRun, webhookObservationOf } from './judge-run.ts';
 import { TRANSCRIPT_FILE, assembleTranscript, summaryExtras, wholeRunCheckEvent } from '../transcript/index.ts';
 import { releaseRunPairings } from './release-run-pairings.ts';
+import { compareWithBase, readCompareBase, writeComparison } from './compare-to.ts';
+import { type Comparison, compareExitCode } from '../compare/index.ts';
 import { type LedgerHub, RUN_CONTEXT_KEY, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
 import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts';
@@ -88,6 +90,8 @@ export interface RunResult {
   baseUrl: string;
   /** The report files written, and the certification verdict. */
   reports: AllReports;
+  /** `--compare-to`: this run against the earlier one. */
+  comparison?: Comparison;
 }
 
 /** The contract file the toolkit checks against (its hash goes into every report). */
@@ -269,6 +273,8 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
   // A baseline is read before anything starts: a bad file, or an entry naming no check, stops the run here.
   const baseline = config.baseline ? canonicalBaseline(readBaseline(config.baseline), config.baseline) : undefined;
   const baselineNow = Date.now();
+  // So is the run to compare with (--compare-to): a folder that is not a run's reports is exit 2 now.
+  const compareBase = await readCompareBase(config.compareTo);
   // The signing key is read now too: a wrong path, a key that is not Ed25519 or a wrong passphrase is exit 2 before anything runs.
   const signer = config.signKey ? loadSigningKey(config.signKey, process.env) : undefined;
   // Files named by --ca-file and --client-cert are read now: a wrong path stops the run before anything is written.
@@ -545,8 +551,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     reported = true;
     // One writer for every report (the Allure results too, from the records); the transcript and the
     // signature follow the files, before the HTML report.
+    const compared = compareBase ? compareWithBase(compareBase, config.reportsDir, summary, record) : undefined;
     const { exitCode, record: written, reports } = await writeReports(config.reportsDir, record, summary, info, {
       html: config.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: io.stderr, ...(warm ? { warm } : {}),
+      ...(compared ? { certification: { sections: [compared.section] } } : {}),
       afterFiles: async (held) => {
         await assembleTranscript({
           stagingDir: transcriptDir, reportsDir: config.reportsDir, tests: held.tests, ...(wholeRunCheck ? { extra: [wholeRunCheck] } : {}),
@@ -561,7 +569,10 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
         if (signer) signReports(config.reportsDir, { privateKey: signer.privateKey, record: held, summary, info, root: PACKAGE_ROOT });
       },
     });
-    return { exitCode, summary, record: written, baseUrl: target.baseUrl, reports };
+    if (compared) writeComparison(config.reportsDir, compared.comparison);
+    // A regression against the earlier run is a finding about the service: exit 1 (a toolkit error stays 2).
+    const compareExit = compared ? compareExitCode(compared.comparison) : 0;
+    return { exitCode: exitCode === 0 ? compareExit : exitCode, summary, record: written, baseUrl: target.baseUrl, reports, ...(compared ? { comparison: compared.comparison } : {}) };
   } finally {
     // Unused (no HTML report was written): it ends by itself once told.
     void warm?.close();

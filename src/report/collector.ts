@@ -71,6 +71,7 @@ export function testRecordOf(tc: TestCase): TestRecord {
     ...(meta?.webhookFinals ? { webhookFinals: meta.webhookFinals } : {}),
     ...(meta?.harness ? { harness: meta.harness } : {}),
     ...(meta?.coverage ? { coverage: meta.coverage } : {}),
+    ...(meta?.timing ? { timing: meta.timing } : {}),
   });
 }
 

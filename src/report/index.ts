@@ -20,3 +20,4 @@ export * from './session-state.ts';
 export * from './record-reports.ts';
 export * from './coverage.ts';
 export * from './baseline.ts';
+export * from './timing.ts';

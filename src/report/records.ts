@@ -1,5 +1,5 @@
 /** What the reporters keep of each test. */
-import type { CoverageDigest, Finding, HarnessMeta, OperatorEntry, RepeatRecord, RootCause } from '../core/index.ts';
+import type { CoverageDigest, Finding, HarnessMeta, OperatorEntry, RepeatRecord, RootCause, TimingDigest } from '../core/index.ts';
 
 export interface TestRecord {
   /** `capability > scenario`. */
@@ -48,6 +48,8 @@ export interface TestRecord {
   harness?: HarnessMeta;
   /** What the test exercised, every exchange and delivery counted (see {@link CoverageDigest}); coverage.json is built from it. */
   coverage?: CoverageDigest;
+  /** How long the service took in the test (see {@link TimingDigest}); summary.json's `timing` is built from it. */
+  timing?: TimingDigest;
 }
 
 /** The whole run's outcome, as the reporters see it. */

@@ -7,6 +7,7 @@ import { type ConnectionInfo, type Finding, countsAsFailure, defectKey, normalis
 import type { BaselineSummary } from './baseline.ts';
 import type { Coverage, ExcludedItem, UncoveredItem } from './coverage.ts';
 import type { RunRecord, TestRecord } from './records.ts';
+import { type TimingSummary, timingSummaryOf } from './timing.ts';
 
 /** A finding of the summary: where it was first seen, and how often it was seen again. */
 export interface SummaryFinding extends Finding {
@@ -87,6 +88,11 @@ export interface Summary {
   labels?: Record<string, string>;
   /** Present for a run of one shard (`--shard i/n`), or for shards merged by `merge-reports`. */
   shards?: ShardSummary[];
+  /**
+   * How long the service took (report/timing.ts): answer time per operation, convergence per final
+   * status, webhook delay per event, terminal steps; each with n, p50Ms, p95Ms, maxMs and its samples.
+   */
+  timing?: TimingSummary;
 }
 
 /**
@@ -219,6 +225,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const harness = harnessSummaryOf(run.tests);
   const notChecked = run.tests.filter((t) => t.state !== 'skipped' && t.notChecked?.length).map((t) => ({ test: t.name, what: [...t.notChecked!] }));
   const rateLimited = rateLimitedOf(run.tests);
+  const timing = timingSummaryOf(run.tests);
   return {
     tool,
     target,
@@ -237,6 +244,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     ...(notChecked.length > 0 ? { notChecked } : {}),
     ...(harness ? { harness } : {}),
     ...(rateLimited > 0 ? { rateLimited } : {}),
+    ...(timing ? { timing } : {}),
     ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests), labels: { ...(when.labels ?? {}) } } : {}),
   };
 }

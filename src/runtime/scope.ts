@@ -12,7 +12,7 @@ import type { PayConnectResponse, Redactor } from '../client/index.ts';
 import { type CheckContext, type CheckId, type CheckInput, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
 import {
-  type CheckTally, type CoverageDigest, type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, ToolkitError, contractEnumFields, enumSightings, isToolkitError, rootOf,
+  type CheckTally, type CoverageDigest, type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, type TimingDigest, type TimingRecorder, ToolkitError, contractEnumFields, enumSightings, isToolkitError, rootOf, timingRecorderFor,
 } from '../core/index.ts';
 import { type OperationId, operations, validators } from '../generated/contract.ts';
 import type { Profile } from '../profile/index.ts';
@@ -235,6 +235,8 @@ export class Scope {
 
   /** What the test exercised (shared with any clean-up scope of the same test). */
   readonly #coverage: CoverageRecorder;
+  /** How long the service took (shared with any clean-up scope of the same test). */
+  readonly #timing: TimingRecorder;
   /** This scope's number in the transcript (0 without one). */
   readonly serial: number;
   /** How each finding of the last `addFindings` was filed, for the transcript. */
@@ -244,6 +246,7 @@ export class Scope {
 
   constructor(readonly harness: ScopeHost, readonly testName: string) {
     this.#coverage = recorderFor(harness, testName);
+    this.#timing = timingRecorderFor(harness, testName);
     this.serial = harness.transcript?.nextScope() ?? 0;
   }
 
@@ -266,6 +269,11 @@ export class Scope {
   /** What the test exercised so far, for its meta (see {@link CoverageDigest}). */
   coverage(): CoverageDigest {
     return this.#coverage.digest();
+  }
+
+  /** How long the service took in this test so far, for its meta (see {@link TimingDigest}). */
+  timing(): TimingDigest {
+    return this.#timing.digest();
   }
 
   private get checkCtx(): Omit<CheckContext, 'operation'> {
@@ -344,6 +352,7 @@ export class Scope {
     this.exchanges.push(ex);
     this.harness.events.emit('exchange', { test: this.testName, exchange: ex });
     this.#coverage.exchange(ex, this.harness.profile.amountRange);
+    this.#timing.exchange(ex);
     // Never silently unjudged: a request the contract has no operation for had none of its checks.
     if (ex.operationId === undefined) {
       this.notChecked.add(`${ex.request.method} ${ex.request.path} matched no operation of the contract, so no check judged its answer (is the API mounted under another path than the target's?)`);
@@ -619,6 +628,7 @@ export class Scope {
     if (webhooksObservable && rx) this.check('webhook.data-matches-record', webhookData(kind, id, rx.eventsFor(id).filter((d) => d.receivedAt >= started), polls));
     this.harness.judgeDeliveries(this, pairing);
     this.#coverage.convergence(obs);
+    this.#timing.convergence(obs, started, this.startOf(kind, id));
     this.harness.recordConvergence(obs);
     if (kind === 'transaction' && obs.finalByPoll) pairing.open.delete(id);
     if (pairing.webhooksObservable && obs.finalByPoll) this.webhookFinals++;
@@ -629,6 +639,12 @@ export class Scope {
     defects.waited(waitKind, missed);
     if (webhooksObservable && obs.finalByPoll) defects.waited('webhook-valid', roots['webhook.delivered'] ? (this.rootOfCheck('webhook.signature') ?? roots['webhook.delivered']) : undefined);
     return { ...obs, last };
+  }
+
+  /** When the request that started a transaction or operation was sent (epoch ms), if this test sent it. */
+  private startOf(kind: 'transaction' | 'operation', id: string): number | undefined {
+    const ex = this.exchanges.find((x) => x.request.method === 'POST' && (x.response?.body as Record<string, unknown> | undefined)?.[`${kind}_id`] === id);
+    return ex ? Date.parse(ex.startedAt) : undefined;
   }
 
   /** The root of an open transaction of the pairing that missed its deadline (its terminal stays busy), if any. */

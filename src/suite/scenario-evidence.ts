@@ -72,6 +72,7 @@ export function recordEvidence(meta: TestMeta, scope: Scope, h: Harness, deliver
   if (scope.webhookFinals > 0) meta.webhookFinals = scope.webhookFinals;
   // What the test exercised (operations, statuses, enums, transitions, events, inputs): coverage.json.
   meta.coverage = scope.coverage();
+  meta.timing = scope.timing();
   const load = h.load();
   meta.harness = {
     worker, maxEventLoopDelayMs: load.maxEventLoopDelayMs, cpuSeconds: load.cpuSeconds,

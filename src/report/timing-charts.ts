@@ -1,0 +1,78 @@
+/**
+ * Timing as charts (SVG in the file, readable offline): answer time per operation, convergence per
+ * final status, webhook delay per event; for compare, base against candidate. Drawn by Apache ECharts'
+ * server-side renderer (`renderer: 'svg', ssr: true`: an SVG string in Node, no browser, no DOM),
+ * loaded only when a chart is drawn.
+ */
+import { createRequire } from 'node:module';
+import type { TimingSeriesName } from '../core/index.ts';
+import type { TimingSummary } from './timing.ts';
+
+type ECharts = typeof import('echarts');
+let loaded: ECharts | undefined;
+const echarts = (): ECharts => (loaded ??= createRequire(import.meta.url)('echarts') as ECharts);
+
+const TITLES: Record<TimingSeriesName, string> = {
+  operations: 'Answer time per operation (ms)',
+  convergence: 'Convergence: request to final status (ms)',
+  webhookDelay: 'Webhook delay: arrival minus first poll sight (ms; < 0 webhook first)',
+  webhookArrival: 'Webhook arrival: request to webhook (ms)',
+  steps: 'Terminal steps (ms)',
+};
+
+/** The series a report charts, in order. */
+export const CHARTED: readonly TimingSeriesName[] = ['operations', 'convergence', 'webhookDelay'];
+
+/** One horizontal bar chart: a row per key, a bar per named value list. */
+function barChart(title: string, keys: string[], bars: { name: string; values: number[]; color: string }[]): string {
+  const height = Math.max(160, 70 + keys.length * (bars.length * 9 + 8));
+  const chart = echarts().init(null, null, { renderer: 'svg', ssr: true, width: 560, height });
+  try {
+    chart.setOption({
+      animation: false,
+      title: { text: title, textStyle: { fontSize: 13, fontWeight: 'bold' }, left: 0 },
+      legend: { top: 28, left: 0, textStyle: { fontSize: 11 } },
+      grid: { left: 8, right: 40, top: 58, bottom: 8, containLabel: true },
+      xAxis: { type: 'value', axisLabel: { fontSize: 10 } },
+      yAxis: { type: 'category', data: keys, inverse: true, axisLabel: { fontSize: 10 } },
+      series: bars.map((b) => ({ type: 'bar', name: b.name, data: b.values, itemStyle: { color: b.color }, barMaxWidth: 10, label: { show: true, position: 'right', fontSize: 9 } })),
+    });
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
+
+/** The run's timing charts, one `<figure>` per charted series that has data; '' when none has. */
+export function timingChartsSvg(timing: TimingSummary | undefined): string {
+  if (!timing) return '';
+  const out: string[] = [];
+  for (const s of CHARTED) {
+    const keys = Object.keys(timing[s] ?? {});
+    if (keys.length === 0) continue;
+    const f = (k: string) => timing[s][k]!;
+    out.push(`<figure>${barChart(TITLES[s], keys.map((k) => `${k} (n ${f(k).n})`), [
+      { name: 'p50', values: keys.map((k) => f(k).p50Ms), color: '#4a78b5' },
+      { name: 'p95', values: keys.map((k) => f(k).p95Ms), color: '#e39c3a' },
+    ])}</figure>`);
+  }
+  return out.join('\n');
+}
+
+/** compare's charts: per charted series, base and candidate medians and 95th percentiles side by side. */
+export async function comparisonCharts(base: TimingSummary | undefined, cand: TimingSummary | undefined, _c?: unknown): Promise<string> {
+  if (!base || !cand) return '';
+  const out: string[] = [];
+  for (const s of CHARTED) {
+    const keys = [...new Set([...Object.keys(base[s] ?? {}), ...Object.keys(cand[s] ?? {})])].sort();
+    if (keys.length === 0) continue;
+    const v = (t: TimingSummary, k: string, q: 'p50Ms' | 'p95Ms') => t[s]?.[k]?.[q] ?? 0;
+    out.push(`<figure>${barChart(TITLES[s], keys, [
+      { name: 'base p50', values: keys.map((k) => v(base, k, 'p50Ms')), color: '#9fb8d9' },
+      { name: 'candidate p50', values: keys.map((k) => v(cand, k, 'p50Ms')), color: '#2f5f9e' },
+      { name: 'base p95', values: keys.map((k) => v(base, k, 'p95Ms')), color: '#f1c995' },
+      { name: 'candidate p95', values: keys.map((k) => v(cand, k, 'p95Ms')), color: '#c9761a' },
+    ])}</figure>`);
+  }
+  return out.join('\n');
+}
