@@ -49,10 +49,18 @@ export interface ScopeHost {
  * `blockedBy` names the finding that stopped it, when a defect of the service did.
  */
 export class ScenarioBlocked extends Error {
-  override readonly name = 'ScenarioBlocked';
+  override readonly name: string = 'ScenarioBlocked';
   constructor(message: string, readonly blockedBy?: RootCause) {
     super(message);
   }
+}
+
+/**
+ * Thrown when the run's time budget, not the service, ended a wait: what the test was waiting to see
+ * is not checked, and the test stops as not finished (`run budget exceeded`), never with a finding.
+ */
+export class OutOfRunTime extends ScenarioBlocked {
+  override readonly name = 'OutOfRunTime';
 }
 
 /** A finding seen again after an earlier test reported it: counted on its root, not failed again. */
@@ -577,7 +585,14 @@ export class Scope {
     const started = Date.now();
     const rx = pairing.receiver;
     const polls: Exchange[] = [];
-    const deadlineMs = this.harness.budgeted(opts.deadlineMs ?? this.harness.ctx.deadlineMs);
+    const askedMs = opts.deadlineMs ?? this.harness.ctx.deadlineMs;
+    const deadlineMs = this.harness.budgeted(askedMs);
+    /** A wait that ran out of the run's time, not of its deadline, judges nothing of the service. */
+    const outOfRunTime = (o: { timedOut: boolean }, budgetMs: number, wantedMs: number) => {
+      if (!o.timedOut || budgetMs >= wantedMs) return;
+      this.notChecked.add(`${kind} ${id}: the run's time budget ended the wait after ${budgetMs} ms of its ${wantedMs} ms; whether it reaches a final status in time was not checked`);
+      throw new OutOfRunTime('run budget exceeded while waiting for a final status');
+    };
     const graceMs = opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs;
     const watch = (ms: number) => observe({
       kind,
@@ -610,6 +625,7 @@ export class Scope {
     });
     let obs = await watch(deadlineMs);
     this.assertOpen();
+    outOfRunTime(obs, deadlineMs, askedMs);
     // A wait through which the harness itself stood still says more about the harness than about the
     // service: it is measured again, with the time lost given back, before anything is judged.
     const webhookMissed = webhooksObservable && obs.finalByPoll !== undefined && !obs.webhooks.some((w) => w.status === obs.finalByPoll);
@@ -618,8 +634,11 @@ export class Scope {
     if (lost > 0 && lost >= STALL_SHARE * waited) {
       this.notes.push(`${kind} ${id}: measured again, the harness stood still ${lost} ms of a ${waited} ms wait`);
       this.remeasured.push({ what: `${kind} ${id}`, lostMs: lost, waitMs: waited });
-      const again = await watch(this.harness.budgeted(Math.max(lost, 1000)));
+      const againMs = Math.max(lost, 1000);
+      const againBudget = this.harness.budgeted(againMs);
+      const again = await watch(againBudget);
       this.assertOpen();
+      outOfRunTime(again, againBudget, againMs);
       obs = { ...again, polled: [...obs.polled, ...again.polled].filter((s, i, all) => i === 0 || all[i - 1]!.status !== s.status), elapsedMs: Date.now() - started };
     }
     this.transcript?.add({ kind: 'convergence', test: this.testName, scope: this.serial, observation: obs }, obs);

@@ -4,7 +4,7 @@
  * reason) when a need it declares is not met or a prerequisite turns out missing without any failure.
  */
 import { META_KEY, OPERATOR_META_KEY, type OperatorEntry, type TestMeta, countsAsFailure, durationText, isToolkitError, paceText, serviceMs } from '../core/index.ts';
-import { type Harness, ScenarioBlocked, type Scope } from '../runtime/index.ts';
+import { type Harness, OutOfRunTime, ScenarioBlocked, type Scope } from '../runtime/index.ts';
 import type { Outcome, TerminalDriver } from '../terminal/index.ts';
 import { reportToAllure } from './allure-evidence.ts';
 import { budgetsOf, scenarioDeadline } from './budgets.ts';
@@ -144,6 +144,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         meta.notFinished = 'stopped by the operator';
         skipReason = `the operator stopped the session here: ${e.message}`;
       }
+      else if (e instanceof OutOfRunTime) meta.notFinished = 'run budget exceeded';
       else if (e instanceof ScenarioBlocked) {
         if (e.blockedBy) meta.blockedBy = e.blockedBy;
         skipReason = scope.hasFailures() ? undefined : e.blockedBy ? `blocked by ${e.blockedBy.check} (seen in ${e.blockedBy.test}): ${e.blockedBy.message}` : `blocked: ${e.message}`;
