@@ -221,4 +221,5 @@ export const SHOWN_ELSEWHERE: Record<string, string> = {
   'model.operation-outcome': 'test/stateful.test.ts (preauth.increment-after-complete-succeeds, shrunk and replayed)',
   'model.counterexample': 'test/stateful.test.ts',
   'request.answered': 'test/robustness.test.ts (the simulator process is killed mid-run)',
+  'response.time-within-limit': 'test/slow-service.test.ts (opt-in: --max-response-time under a front that delays pairing answers)',
 };

@@ -149,8 +149,9 @@ test('a run past --max-duration stops, lists the tests not finished as "run budg
   // A slow virtual terminal makes the whole run far longer than the budget (a clean run fits 8 s now).
   const r = await runCli(['run', '--no-html', '--max-duration', '6s', '--sim-step-delay', '150ms']);
   const ms = Date.now() - started;
-  // Running out of time is not checked, never a finding: exit 1 is for the service's defects.
-  expect(r.code, brief(r)).toBe(0);
+  // Running out of time is not checked, never a finding (exit 1 is for the service's defects), and no
+  // pass either: exit 2, so a deploy gate does not go green on tests that never ran.
+  expect(r.code, brief(r)).toBe(2);
   expect(r.summary?.verdict).toBe('pass');
   expect(r.summary?.findings).toEqual([]);
   expect(r.stdout).toMatch(/^certification: NOT CERTIFIED .*run budget exceeded/m);

@@ -52,12 +52,14 @@ describe('summary.json', () => {
     expect(s.counts).toMatchObject({ failures: 3 });
   });
 
-  it('lists the tests a time budget stopped as incomplete, and does not fail the run for them (exit 1 is for findings)', () => {
+  it('lists the tests a time budget stopped as incomplete: no failure (exit 1 is for findings), no pass either (exit 2)', () => {
     const run = runRecord([testRecord(), testRecord({ scenario: 'late', state: 'skipped', notFinished: 'run budget exceeded' })]);
     const s = buildSummary(run, tool, target);
     expect(s.verdict).toBe('pass');
     expect(s.incomplete).toEqual({ reason: 'run budget exceeded', tests: ['payment > late'] });
-    expect(exitCodeFor(run, s)).toBe(0);
+    expect(exitCodeFor(run, s)).toBe(2);
+    const found = runRecord([testRecord({ state: 'failed', findings: [finding()] }), testRecord({ scenario: 'late', state: 'skipped', notFinished: 'run budget exceeded' })]);
+    expect(exitCodeFor(found, buildSummary(found, tool, target))).toBe(1);
   });
 
   it('keeps the published shape for a clean run: no incomplete, no blocked tests', () => {

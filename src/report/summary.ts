@@ -260,5 +260,8 @@ function skippedOf(tests: readonly TestRecord[]): { test: string; reason: string
 /** Exit code: 2 for a toolkit error, 1 for a failure of the service, 0 otherwise (warnings allowed). */
 export function exitCodeFor(run: RunRecord, summary: Summary): 0 | 1 | 2 {
   if (run.unhandled.length > 0 || run.tests.some((t) => t.toolkitError)) return 2;
-  return summary.verdict === 'fail' ? 1 : 0;
+  if (summary.verdict === 'fail') return 1;
+  // Not finished (the run's time budget, the operator) and no finding: no defect of the service, and
+  // no pass either, or a deploy gate would go green on tests that never ran.
+  return summary.incomplete ? 2 : 0;
 }
