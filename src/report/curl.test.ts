@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { curlForDelivery, curlForExchange, curlPreamble, shellQuote } from './curl.ts';
 
@@ -22,6 +23,15 @@ describe('curl lines', () => {
 
   it('sends a raw body as it was sent', () => {
     expect(curlForExchange({ request: { method: 'POST', url: 'http://h/x/', path: '/x/', headers: {}, body: '{not json' } })).toContain("--data-raw '{not json'");
+  });
+
+  it('writes an oversized body\'s padding as a command that prints it: the same bytes, one line', () => {
+    const body = `{"amount":100,"pad":"${'x'.repeat(70_000)}"}`;
+    const line = curlForExchange({ request: { method: 'POST', url: 'http://h/x/', path: '/x/', headers: {}, body } });
+    expect(line.length).toBeLessThan(300);
+    const arg = line.slice(line.indexOf('--data-raw ') + '--data-raw '.length);
+    // What a POSIX shell makes of the argument is the body that was sent.
+    expect(execFileSync('sh', ['-c', `printf '%s' ${arg}`], { encoding: 'utf8' })).toBe(body);
   });
 
   it('replays a webhook delivery with its signature header', () => {

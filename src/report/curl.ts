@@ -22,10 +22,17 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A JSON or raw body in single quotes, with redacted secret fields spliced in as "$VARIABLE". */
+/** A run of one letter or digit this long or longer is written as a command that prints it. */
+const LONG_RUN = /([A-Za-z0-9])\1{255,}/g;
+
+/**
+ * A JSON or raw body in single quotes, with redacted secret fields spliced in as "$VARIABLE", and a
+ * long run of one character (an oversized body's padding) as `$(printf ... | tr ...)`: the same bytes
+ * on the wire, a line in the report instead of tens of kilobytes.
+ */
 function quotedBody(body: unknown): string {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  let quoted = shellQuote(text);
+  let quoted = shellQuote(text).replace(LONG_RUN, (run: string, c: string) => `'"$(printf '%${run.length}s' '' | tr ' ' '${c}')"'`);
   for (const [field, variable] of Object.entries(SECRET_VARIABLES)) {
     const redactedField = `"${field}":"${REDACTED}"`;
     quoted = quoted.split(redactedField).join(`"${field}":"'"$${variable}"'"`);
