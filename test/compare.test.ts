@@ -4,7 +4,7 @@
  * with the finding and exits 1; `run --compare-to` says the same in the certification; a folder that
  * is not a run's reports is exit 2 naming it.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli, tempDir } from './support/run-cli.ts';
@@ -46,6 +46,20 @@ describe('compare', () => {
     const flipped = readJson(broken.reportsDir).tests.flipped;
     expect(flipped.length).toBeGreaterThan(0);
     expect(flipped.every((f) => f.test.startsWith('print-slip > ') && f.change === 'pass->fail' && f.finding?.check === 'invariant.total-amount')).toBe(true);
+
+    // From the transcripts alone (no summary.json): the same verdict, the same flips, the labels kept.
+    const bare = (dir: string) => {
+      const copy = join(tempDir(), 'reports');
+      cpSync(dir, copy, { recursive: true });
+      rmSync(join(copy, 'summary.json'));
+      return copy;
+    };
+    const fromTranscripts = tempDir();
+    const again2 = await runCli(['compare', bare(clean.reportsDir), bare(broken.reportsDir), '--reports', fromTranscripts]);
+    expect(again2.code, again2.stdout + again2.stderr).toBe(1);
+    const t = readJson(fromTranscripts);
+    expect(t.tests.flipped).toEqual(flipped);
+    expect(t.base.labels).toEqual({ firmware: '4.2.0' });
   });
 
   test('a folder that is missing or is not a run\'s reports is exit 2, naming it', async () => {

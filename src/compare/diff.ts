@@ -4,7 +4,7 @@
  * and timings that changed both much and significantly. Pure: data in, data out.
  */
 import { type Finding, entryMatches } from '../core/index.ts';
-import { type SummaryFinding, TIMING_THRESHOLDS, type TimingChange, entryFor, paceOf, scaledFigure, timingChange } from '../report/index.ts';
+import { type SummaryFinding, TIMING_THRESHOLDS, type TimingChange, entryFor, paceRatio, scaledFigure, timingChange } from '../report/index.ts';
 import { TIMING_SERIES } from '../core/index.ts';
 import type { RunView } from './load.ts';
 import { SHAPE_KINDS, type Shapes } from './shapes.ts';
@@ -44,7 +44,7 @@ export interface Comparison {
   findings: { new: FindingRef[]; gone: FindingRef[]; persisting: FindingRef[] };
   shapes: { appeared: Shapes; disappeared: Shapes };
   /**
-   * `pace`: how much slower the candidate answered across the board (report/timing.ts paceOf); the
+   * `pace`: how much slower the candidate answered across the board (report/timing.ts paceRatio); the
    * base's samples are taken at that pace before anything is judged, and each change's `base` figures are so.
    */
   timing: { method: string; thresholds: typeof TIMING_THRESHOLDS; pace: number; regressions: TimingChange[]; improvements: TimingChange[] };
@@ -144,7 +144,7 @@ function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'r
   const out = { regressions: [] as TimingChange[], improvements: [] as TimingChange[], pace: 1 };
   const [a, b] = [base.summary.timing, cand.summary.timing];
   if (!a || !b) return out;
-  const pace = paceOf(a, b);
+  const pace = paceRatio(a, b);
   out.pace = Number(pace.toFixed(2));
   for (const s of TIMING_SERIES) {
     for (const [key, fb] of Object.entries(b[s] ?? {})) {

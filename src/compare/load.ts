@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Exchange, ToolkitError } from '../core/index.ts';
-import { type Summary, type TestRecord, buildSummary } from '../report/index.ts';
-import { TRANSCRIPT_FILE, readTranscript } from '../transcript/index.ts';
+import type { RunInfo, Summary, TestRecord } from '../report/index.ts';
+import { TRANSCRIPT_FILE, readTranscript, rejudgedSummary } from '../transcript/index.ts';
 import { type Shapes, shapesOf } from './shapes.ts';
 
 /** What compare knows of one run. */
@@ -43,9 +43,10 @@ export async function loadRun(dir: string, role: 'BASE' | 'CANDIDATE'): Promise<
     }
     if (typeof summary?.verdict !== 'string' || !Array.isArray(summary.findings)) throw new ToolkitError('PCC_USAGE', `compare: ${role} ${summaryPath} is not a run's summary`, HINT);
   } else {
-    const header = transcript.header as unknown as { summary?: Partial<Summary>; run?: { startedAt?: string; durationMs?: number } };
+    // The summary as rejudge rebuilds one from a transcript: the run's facts from its header.
+    const h = transcript.header;
     const records = tests.map((t) => ({ exchanges: [], exchangeCount: 0, errors: [], parameters: {}, capability: '', clause: '', file: '', durationMs: 0, ...t }) as TestRecord);
-    summary = { ...buildSummary({ tests: records, unhandled: [], startedAt: header.run?.startedAt ?? '', durationMs: header.run?.durationMs ?? 0 }, { name: 'payconnect-conformance', version: '' }, { kind: '', baseUrl: '' }), ...(header.summary?.labels ? { labels: header.summary.labels } : {}) };
+    summary = rejudgedSummary({ tests: records, unhandled: [...h.run.unhandled], startedAt: h.run.startedAt, durationMs: h.run.durationMs }, h.info as unknown as RunInfo, h);
   }
   return { dir, summary, tests, shapes: shapesOf(exchanges, deliveries) };
 }

@@ -165,7 +165,7 @@ export function timingChange(series: TimingSeriesName, key: string, base: Timing
  * every answer alike; a change of the service slows some. Changes are judged beyond this pace, so a
  * uniform slow-down is reported as the pace, never as a regression of each operation.
  */
-export function paceOf(base: TimingSummary, cand: TimingSummary): number {
+export function paceRatio(base: TimingSummary, cand: TimingSummary): number {
   const ratios: number[] = [];
   for (const [k, fb] of Object.entries(cand.operations ?? {})) {
     const fa = base.operations?.[k];
