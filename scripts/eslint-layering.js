@@ -66,9 +66,51 @@ export function verdict(root, rows, importer, target) {
     `(ARCHITECTURE.md: it may import ${may})`;
 }
 
+/** Rows of folders beside src/ (unitOf): `everything` means the folders of src/, not these. */
+const OUTSIDE_SRC = new Set(['suites', 'generators']);
+
+/**
+ * A cycle among the table's rows, as the rooms along it (`['engine', 'receiver-check', 'engine']`), or
+ * undefined when there is none. A row that lists a room (or a file of it) leads to that room; an
+ * `everything` row leads to every row of src/ that is not itself `everything` (cli and the barrel sit on top:
+ * nothing below may list them), but for what it excepts.
+ * @param {ReturnType<typeof readLayering>} rows
+ * @returns {string[] | undefined}
+ */
+export function cycleOf(rows) {
+  const edges = new Map();
+  for (const [from, row] of rows) {
+    const to = row.all ? [...rows.keys()].filter((r) => r !== from && !OUTSIDE_SRC.has(r) && !rows.get(r).all && !row.except.has(r))
+      : [...row.allow].map((a) => a.split('/')[0]).filter((r) => r !== from && rows.has(r));
+    edges.set(from, to);
+  }
+  const state = new Map(); // 1 on the path, 2 done
+  const path = [];
+  const visit = (room) => {
+    if (state.get(room) === 2) return undefined;
+    if (state.get(room) === 1) return [...path.slice(path.indexOf(room)), room];
+    state.set(room, 1);
+    path.push(room);
+    for (const next of edges.get(room) ?? []) {
+      const found = visit(next);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(room, 2);
+    return undefined;
+  };
+  for (const room of rows.keys()) {
+    const found = visit(room);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** The eslint plugin: `layering/allowed-imports`, configured from ARCHITECTURE.md under `root`. */
 export function layeringPlugin(root) {
   const rows = readLayering(readFileSync(resolve(root, 'ARCHITECTURE.md'), 'utf8'));
+  const cycle = cycleOf(rows);
+  if (cycle) throw new Error(`ARCHITECTURE.md's layering table has a cycle: ${cycle.join(' -> ')}: a room may not reach itself through what it may import`);
   const srcFolders = new Set(readdirSync(resolve(root, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name));
   for (const folder of srcFolders) {
     if (!rows.has(folder)) throw new Error(`src/${folder} has no row in ARCHITECTURE.md's layering table: add one saying what it may import`);

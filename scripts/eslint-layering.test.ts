@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
-import { layeringPlugin, readLayering, verdict } from './eslint-layering.js';
+import { cycleOf, layeringPlugin, readLayering, verdict } from './eslint-layering.js';
 
 const root = resolve(import.meta.dirname, '..');
 const rows = readLayering(readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8'));
@@ -27,6 +27,14 @@ describe("ARCHITECTURE.md's layering table", () => {
   it('suites and generators use the public barrel, not the layers behind it', () => {
     expect(verdict(root, rows, at('suites/auth/token.suite.ts'), at('src/index.ts'))).toBeUndefined();
     expect(verdict(root, rows, at('suites/auth/token.suite.ts'), at('src/runtime/harness.ts'))).toMatch(/suites may not import src\/runtime/);
+  });
+
+  it('the table itself is acyclic, and a row that lists a room reaching back to it is a cycle', () => {
+    expect(cycleOf(rows)).toBeUndefined();
+    const table = (extra: string) => readLayering(`<!-- layering:start -->\n| Folder | May import | Why |\n|---|---|---|\n| core | nothing | x |\n| report | core | x |\n| engine | everything but cli | x |\n| cli | everything | x |\n${extra}<!-- layering:end -->`);
+    expect(cycleOf(table('| receiver-check | report, core | x |\n'))).toBeUndefined();
+    expect(cycleOf(table('| receiver-check | report, engine, core | x |\n'))).toEqual(['engine', 'receiver-check', 'engine']);
+    expect(cycleOf(table('| receiver-check | report, engine/run.ts | x |\n'))).toEqual(['engine', 'receiver-check', 'engine']);
   });
 
   it('fails closed: a folder the table does not name is refused, as importer and as imported', () => {

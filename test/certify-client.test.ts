@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ruleById } from '../src/checks/rule-registry.ts';
 import { validateDisableCheck } from '../src/checks/disable-check.ts';
-import { certifyClientCommand } from '../src/client-check/index.ts';
+import { certifyClientCommand } from '../src/cli/commands/certify-client.ts';
 import { jsonLinesSink, startSimulator, type SimulatorHandle } from '../src/simulator/index.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CHECK_PACT_USAGE, checkPactCommand } from '../src/cli/pact-commands.ts';
+import { CHECK_PACT_USAGE, checkPactCommand } from '../src/cli/commands/check-pact.ts';
 import { rulesOf } from '../src/checks/rule-registry.ts';
 import { severityFor } from '../src/core/index.ts';
 import { ROOT, tempDir } from './support/run-cli.ts';

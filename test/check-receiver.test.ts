@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ruleById } from '../src/checks/rule-registry.ts';
 import { validateDisableCheck } from '../src/checks/disable-check.ts';
-import { CHECK_RECEIVER_USAGE, RULE_IDS, TIMEOUTS_IN_A_ROW, checkReceiver, checkReceiverCommand } from '../src/receiver-check/index.ts';
+import { RULE_IDS, TIMEOUTS_IN_A_ROW, checkReceiver } from '../src/receiver-check/index.ts';
+import { CHECK_RECEIVER_USAGE, checkReceiverCommand } from '../src/cli/commands/check-receiver.ts';
 import { type ReceiverFlaw, startTestReceiver } from './support/receivers/webhook-receiver.ts';
 
 const SECRET = 'whsec-test-7f3a9c2e5b1d4a6f8e0c-do-not-print';

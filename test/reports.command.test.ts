@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reportCommand } from '../src/cli/report-command.ts';
+import { reportCommand } from '../src/cli/commands/report.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pcc-report-cmd-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

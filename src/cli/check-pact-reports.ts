@@ -1,14 +1,14 @@
 /**
  * check-pact's reports: each interaction of each pact file is a test, its impossibilities findings of
  * `pact.interaction-possible` (a failure: a provider that follows the contract cannot satisfy it),
- * written by the same writer as check-receiver's and certify-client's (summary.json, junit.xml, the
+ * written by the judged commands' shell (judged.ts) as check-receiver's and certify-client's are (summary.json, junit.xml, the
  * certification, Allure), so an integrator can hand them over as evidence.
  */
 import { interactionPossible } from '../checks/index.ts';
 import type { Finding } from '../core/index.ts';
-import { CONTRACT_FILE, contractSha256, toolInfo } from '../engine/index.ts';
 import { type CheckPactReport, interactionLabel } from '../pact/index.ts';
-import { type RecordReportsResult, type RunInfo, type RunRecord, type TestRecord, prepareReportsDir, writeRecordReports } from '../report/index.ts';
+import type { RunRecord, TestRecord } from '../report/index.ts';
+import type { Judgement } from './judged.ts';
 
 /** The capability check-pact's tests are grouped under (and the one its certification requires). */
 export const PACT_CAPABILITY = 'pact';
@@ -33,21 +33,16 @@ export function checkPactRecord(report: CheckPactReport, startedAt: string, dura
   return { tests, unhandled: [], startedAt, durationMs };
 }
 
-/** Writes check-pact's reports into `dir`. */
-export async function writeCheckPactReports(o: { dir: string; report: CheckPactReport; startedAt: string; html: boolean; stderr: (s: string) => void }): Promise<RecordReportsResult> {
-  await prepareReportsDir(o.dir);
+/** check-pact's judgement, for the judged commands' shell: one test per interaction, and the facts of the run. */
+export function checkPactJudgement(report: CheckPactReport, startedAt: string): Judgement {
   const finishedAt = new Date().toISOString();
-  const record = checkPactRecord(o.report, o.startedAt, Date.parse(finishedAt) - Date.parse(o.startedAt));
-  const consumers = [...new Set(o.report.files.map((f) => f.consumer))];
-  const info: RunInfo = {
-    tool: toolInfo(),
-    target: { kind: 'pact-files', baseUrl: o.report.files.map((f) => f.file).join(', ') },
-    profile: 'public', terminalMode: 'none', seed: 0, strict: false, integratorId: '', suitesSelected: [],
-    contract: { file: CONTRACT_FILE, sha256: contractSha256() }, faults: [], labels: {},
-    startedAt: o.startedAt, finishedAt,
-  };
-  return writeRecordReports({
-    dir: o.dir, record, info, html: o.html, stderr: o.stderr,
+  const consumers = [...new Set(report.files.map((f) => f.consumer))];
+  return {
+    record: checkPactRecord(report, startedAt, Date.parse(finishedAt) - Date.parse(startedAt)),
+    facts: {
+      target: { kind: 'pact-files', baseUrl: report.files.map((f) => f.file).join(', ') },
+      profile: 'public', terminalMode: 'none', seed: 0, strict: false, integratorId: '', labels: {}, startedAt, finishedAt,
+    },
     certification: { subject: `consumer pact${consumers.length === 1 ? '' : 's'} of ${consumers.join(', ')}`, required: [PACT_CAPABILITY] },
-  });
+  };
 }

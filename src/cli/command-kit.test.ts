@@ -8,18 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_COMMAND, type CommandSpec, formatCommandHelp, parseCommandLine, resolveConfig } from '../config/index.ts';
-import { CERTIFY_CLIENT_COMMAND, parseCertifyClientArgs } from '../client-check/certify-client.ts';
-import { CHECK_RECEIVER_COMMAND, parseCheckReceiverArgs } from '../receiver-check/command.ts';
-import { BASELINE_COMMAND } from './baseline-command.ts';
+import { CERTIFY_CLIENT_COMMAND, parseCertifyClientArgs } from './commands/certify-client.ts';
+import { CHECK_RECEIVER_COMMAND, parseCheckReceiverArgs } from './commands/check-receiver.ts';
+import { BASELINE_COMMAND } from './commands/baseline.ts';
+import { COMMAND_LIST } from './commands/index.ts';
 import { COMMAND_NAMES, main } from './main.ts';
-import { MERGE_COMMAND } from './merge-command.ts';
-import { CHECK_PACT_COMMAND, PUBLISH_PACTS_COMMAND, VERIFY_PACTS_COMMAND } from './pact-commands.ts';
-import { PAIR_COMMAND, UNPAIR_COMMAND } from './pair.ts';
-import { REJUDGE_COMMAND } from './rejudge-command.ts';
-import { REPORT_COMMAND } from './report-command.ts';
-import { SIM_COMMAND, simOptionsOf } from './sim-command.ts';
-import { COMPARE_COMMAND } from './compare-command.ts';
-import { VERIFY_CERTIFICATE_COMMAND } from './verify-certificate.ts';
+import { MERGE_COMMAND } from './commands/merge-reports.ts';
+import { CHECK_PACT_COMMAND } from './commands/check-pact.ts';
+import { PUBLISH_PACTS_COMMAND } from './commands/publish-pacts.ts';
+import { VERIFY_PACTS_COMMAND } from './commands/verify-pacts.ts';
+import { PAIR_COMMAND } from './commands/pair.ts';
+import { UNPAIR_COMMAND } from './commands/unpair.ts';
+import { REJUDGE_COMMAND } from './commands/rejudge.ts';
+import { REPORT_COMMAND } from './commands/report.ts';
+import { SIM_COMMAND, simOptionsOf } from './commands/sim.ts';
+import { COMPARE_COMMAND } from './commands/compare.ts';
+import { VERIFY_CERTIFICATE_COMMAND } from './commands/verify-certificate.ts';
 
 /** Each command's spec, and one of its flags misspelt with what it should be. */
 const SPECS: Record<string, { spec: CommandSpec; typo: string; meant: string }> = {
@@ -110,6 +114,15 @@ describe('one duration parser for every duration flag', () => {
     const { values } = parseCommandLine(SIM_COMMAND, ['--step-delay', '0.5s', '--deadline', text, '--terminal', 'manual', '--manual-deadline', text, '--keep-alive', text]);
     const { options } = simOptionsOf(values);
     expect([options.stepDelayMs, options.deadlineMs, options.manualDeadlineMs, options.keepAlive]).toEqual([500, ms, ms, ms]);
+  });
+
+  it('each command of the list is its own module, commands/<name>.ts, whose spec bears its name', async () => {
+    expect(COMMAND_LIST.map((c) => c.name)).toEqual(Object.keys(SPECS));
+    for (const c of COMMAND_LIST) {
+      const command = (await c.load()).default;
+      expect(command.spec.name, c.name).toBe(c.name);
+      expect(command.spec).toBe(SPECS[c.name]!.spec);
+    }
   });
 
   it('verify-pacts takes --deadline as a row of run\'s table, resolved by resolveConfig', () => {

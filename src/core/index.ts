@@ -12,3 +12,4 @@ export * from './known-finding.ts';
 export * from './pace.ts';
 export * from './edit-distance.ts';
 export * from './timing.ts';
+export * from './io.ts';

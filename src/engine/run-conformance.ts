@@ -5,10 +5,9 @@
  * --no-html) the Allure HTML report. Never calls process.exit: it returns the exit code.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BaseSequencer, type TestSpecification, createVitest, startVitest } from 'vitest/node';
 import { type ResolvedConfig, SUITE_NAMES, shapingOptions } from '../config/index.ts';
 import { canonicalRuleId, validateDisableCheck } from '../checks/index.ts';
@@ -24,7 +23,6 @@ import {
   peekSession,
   readSession,
   type RunEvents,
-  type RunInfo,
   type RunRecord,
   type Summary,
   type TestRecord,
@@ -36,7 +34,6 @@ import {
   buildSummary,
   prepareReportsDir,
   reportMessageOptions,
-  sha256Hex,
   type WarmAllure,
   warmAllure,
   stagingDirectory,
@@ -54,33 +51,20 @@ import { compareWithBase, readCompareBase, writeComparison } from './compare-to.
 import { type Comparison, compareExitCode } from '../compare/index.ts';
 import { type LedgerHub, RUN_CONTEXT_KEY, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
-import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts';
+import { OperatorConsole } from '../terminal/operator-console.ts';
 import { type Outcome } from '../terminal/driver.ts';
 import { type PlanStep, planSession } from '../terminal/session-plan.ts';
 import { findPairings, loadPrivateVault, prepareVault } from '../vault/index.ts';
 import { assertCanListen, readDeliveryTls } from '../webhooks/index.ts';
 import { loadTransport, proxyFor, type Transport } from '../transport/index.ts';
 
-/** The package root (suites live under it, wherever the user runs from). */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The package's root, the tool and the contract: report/run-info.ts, where the run's facts are made. */
+export { CONTRACT_FILE, PACKAGE_ROOT, contractSha256, toolInfo } from '../report/run-info.ts';
+import { CONTRACT_FILE, PACKAGE_ROOT, contractSha256, runInfoOf, toolInfo } from '../report/run-info.ts';
 
-/** The tool's name and version, from package.json. */
-export function toolInfo(): { name: string; version: string } {
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  return { name: pkg.name, version: pkg.version };
-}
-
-/** Where output goes; tests capture it. */
-export interface RunIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  /** Whether a person can be prompted. */
-  interactive: boolean;
-  /** Whether live progress is drawn (stdout is a terminal). @default interactive */
-  progress?: boolean;
-  /** Where a manual session's plan is confirmed (tests); else stdin and stdout when interactive. */
-  operator?: ConsoleIo;
-}
+/** Where output goes (core/io.ts). */
+export type { RunIo } from '../core/io.ts';
+import type { RunIo } from '../core/io.ts';
 
 export interface RunResult {
   exitCode: 0 | 1 | 2;
@@ -92,14 +76,6 @@ export interface RunResult {
   reports: AllReports;
   /** `--compare-to`: this run against the earlier one. */
   comparison?: Comparison;
-}
-
-/** The contract file the toolkit checks against (its hash goes into every report). */
-export const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';
-
-/** The SHA-256 of the contract file. */
-export function contractSha256(): string {
-  return sha256Hex(readFileSync(join(PACKAGE_ROOT, CONTRACT_FILE)));
 }
 
 /** The run's target, with the suites it can serve when fewer than asked (a Pact mock keeps to its pact). */
@@ -520,7 +496,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       const workersCpu = pool === 'threads' ? 0 : summary.harness.cpuSeconds;
       summary.harness = { terminals, ...summary.harness, cpuSeconds: Math.round((workersCpu + (own.user + own.system) / 1e6) * 100) / 100 };
     }
-    const info: RunInfo = {
+    const info = runInfoOf({
       tool,
       target: { kind: config.target.kind, baseUrl: target.baseUrl },
       profile: config.profile,
@@ -543,7 +519,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       ...(connection ? { connection } : {}),
       startedAt,
       finishedAt,
-    };
+    });
     if (config.shard) {
       summary.shards = [{ ...config.shard, seed: config.seed, baseUrl: target.baseUrl, startedAt, finishedAt: info.finishedAt, tests: record.tests.length }];
       writeShardRecord(config.reportsDir, config.shard, info, record, PACKAGE_ROOT);

@@ -1,4 +1,3 @@
 /** `check-receiver`: judges an integrator's webhook endpoint by sending it genuine and forged deliveries. */
-export { CHECK_RECEIVER_DEFAULTS, CHECK_RECEIVER_USAGE, SECRET_ENV, TIMEOUT_BOUNDS, checkReceiverCommand, parseCheckReceiverArgs, shownUrl } from './command.ts';
 export { RECEIVER_CAPABILITY, TIMEOUTS_IN_A_ROW, capFor, checkReceiver, timedOut, type CheckReceiverOptions } from './check-receiver.ts';
 export { ANSWERED_IN_TIME, OVERSIZED_BYTES, RECEIVER_RULES, RULE_IDS, meets, type Expectation, type PlannedDelivery, type ReceiverRule } from './rules.ts';

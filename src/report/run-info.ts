@@ -3,6 +3,9 @@
  * and terminal ids. Never a secret: nothing here comes from the vault's secret fields.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BaselineEntry, ConnectionInfo, Exchange } from '../core/index.ts';
 import type { RunRecord } from './records.ts';
 
@@ -44,6 +47,39 @@ export interface RunInfo {
   connection?: ConnectionInfo;
   startedAt: string;
   finishedAt: string;
+}
+
+/** The package root (package.json, the contract, the suites), wherever the user runs from. */
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The contract file the toolkit checks against (its hash goes into every report). */
+export const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';
+
+/** The tool's name and version, from package.json. */
+export function toolInfo(): { name: string; version: string } {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return { name: pkg.name, version: pkg.version };
+}
+
+/** The SHA-256 of the contract file. */
+export function contractSha256(): string {
+  return sha256Hex(readFileSync(join(PACKAGE_ROOT, CONTRACT_FILE)));
+}
+
+/**
+ * What a command knows of its own run. The rest of {@link RunInfo} is the same for every command: the
+ * tool and the contract it judged by, no suites or faults unless said, and the clock when it ends.
+ */
+export type RunFacts = Omit<RunInfo, 'tool' | 'contract' | 'suitesSelected' | 'faults' | 'finishedAt'> &
+  Partial<Pick<RunInfo, 'tool' | 'contract' | 'suitesSelected' | 'faults' | 'finishedAt'>>;
+
+/** The run's facts as the reports hold them: the one place a {@link RunInfo} is made (merge-reports merges the shards' own). */
+export function runInfoOf(facts: RunFacts): RunInfo {
+  const { startedAt, finishedAt, ...rest } = facts;
+  return {
+    tool: toolInfo(), contract: { file: CONTRACT_FILE, sha256: contractSha256() }, suitesSelected: [], faults: [],
+    ...rest, startedAt, finishedAt: finishedAt ?? new Date().toISOString(),
+  };
 }
 
 /** The SHA-256 of `data`, lower-case hex. */

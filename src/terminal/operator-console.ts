@@ -11,10 +11,8 @@ import { cardFor } from './session-plan.ts';
 export type OperatorAction = 'present-card' | 'decline' | 'fail' | 'remove-card' | 'timeout' | 'add-tip';
 
 /** Where keys come from and lines go to: the controlling terminal, or streams in tests. */
-export interface ConsoleIo {
-  input: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?(on: boolean): unknown };
-  output: NodeJS.WritableStream & { isTTY?: boolean };
-}
+export type { ConsoleIo } from '../core/io.ts';
+import type { ConsoleIo } from '../core/io.ts';
 
 /** What the operator made of a step. `kept`: the result differs from the expectation and they kept it. */
 export type StepVerdict = { kind: 'done'; final?: string; kept?: boolean } | { kind: 'skip' } | { kind: 'redo' } | { kind: 'abort' };

@@ -1,53 +1,19 @@
 /**
- * `check-pact`, `verify-pacts` and `publish-pacts`: an integrator's consumer pact checked against the
- * contract, provider verification of the toolkit's pacts (or an integrator's) against the embedded
- * simulator or a service, and publishing them to a Pact Broker. Thin shells over src/pact;
- * the target is opened by src/targets, like every command's (src/pact must not import the simulator).
+ * `verify-pacts`: provider verification of the toolkit's pacts (or an integrator's) against the
+ * embedded simulator or a service. A thin shell over src/pact; the target is opened by src/targets,
+ * like every command's (src/pact must not import the simulator).
  */
-import { ToolkitError, isToolkitError } from '../core/index.ts';
-import { DEFAULT_PACT_DIR, brokerAuthFromEnv, checkPactFiles, formatCheckPact, STATE, formatVerification, pactFilesOf, publishPacts, readAnyPact, verifyPacts } from '../pact/index.ts';
-import { resolveProfile } from '../profile/index.ts';
-import { findPairings, loadPrivateVault } from '../vault/index.ts';
-import { defaultDeadlineMs, defaultPollMs, openTarget } from '../targets/index.ts';
-import { type Forwarder, loadTransport, startForwarder } from '../transport/index.ts';
-import { DEFAULTS, NETWORK_FLAGS, REPORT_FLAGS, TARGET_FLAGS, WEBHOOK_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, runFlagsNamed, wrap, type CommandSpec } from '../config/index.ts';
-import type { RunIo } from '../engine/index.ts';
-import { resolve } from 'node:path';
-import { writeCheckPactReports } from './check-pact-reports.ts';
+import { type RunIo, ToolkitError } from '../../core/index.ts';
+import { DEFAULT_PACT_DIR, STATE, formatVerification, pactFilesOf, readAnyPact, verifyPacts } from '../../pact/index.ts';
+import { resolveProfile } from '../../profile/index.ts';
+import { findPairings, loadPrivateVault } from '../../vault/index.ts';
+import { defaultDeadlineMs, defaultPollMs, openTarget } from '../../targets/index.ts';
+import { type Forwarder, loadTransport, startForwarder } from '../../transport/index.ts';
+import { NETWORK_FLAGS, TARGET_FLAGS, WEBHOOK_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, runFlagsNamed, wrap, type CommandSpec } from '../../config/index.ts';
+import { defineCommand } from '../command.ts';
 
-/** `check-pact`: the pact files, and where the reports go. */
-export const CHECK_PACT_COMMAND = {
-  name: 'check-pact',
-  synopsis: '[flags] <file>...',
-  about: 'Checks consumer pacts (Pact V2, V3 or V4 JSON files) against contracts/pay-connect.openapi.yaml: ' +
-    'is every interaction possible for a provider that follows the contract?',
-  positionals: { what: 'the pact files' },
-  sections: [{ heading: 'Output', flags: [
-    ...REPORT_FLAGS.map((f) => (f.name === 'reports'
-      ? { ...f, description: 'Where the reports go: summary.json, junit.xml, certification.md/.html, Allure; one test per interaction', defaultText: DEFAULTS.checkPactReports, envText: undefined }
-      : { ...f, envText: undefined })),
-    { name: 'json', type: 'boolean', description: 'Print the result as JSON' },
-  ] }],
-  notes: `What is checked:
-  requests   an operation of the contract (method, path with its trailing slash), the
-             X-Pay-Connect-Integrator-Id header and Authorization: Bearer where the operation
-             requires them, only documented query parameters, a body the request schema accepts
-  responses  a status the operation documents, application/json, a body that status's schema
-             accepts, no field the schema does not define (the contract does not promise it)
-  messages   (V3 message pacts, V4 asynchronous messages) the webhook payload schemas
-             (TransactionEvent, OperationEvent), the Signature metadata's pattern
-Matchers: the example values are validated (they are what a provider is sent and answers);
-matching rules only loosen the comparison, and a regex rule its own example fails is reported.
-Secrets in a pact (Authorization values, client_secret, access_token, ...) are never printed.
-
-Exit code: 0 every interaction is possible, 1 one is not, 2 usage error (a file missing, not
-JSON, not a pact). To verify a pact against the simulator: verify-pacts --pact FILE --target sim.`,
-} as const satisfies CommandSpec;
-
-/** The help of `check-pact`. */
-export const CHECK_PACT_USAGE = formatCommandHelp(CHECK_PACT_COMMAND);
-
-const PACT_FLAG = { name: 'pact', type: 'string', multiple: true, placeholder: '<file|dir>', description: 'Pact file or folder; repeat for several', defaultText: 'contracts/pacts, the toolkit\'s' } as const;
+/** The pacts to verify or publish: a file or a folder of them (verify-pacts and publish-pacts). */
+export const PACT_FLAG = { name: 'pact', type: 'string', multiple: true, placeholder: '<file|dir>', description: 'Pact file or folder; repeat for several', defaultText: 'contracts/pacts, the toolkit\'s' } as const;
 
 /** verify-pacts' rows of run's table: resolved as run resolves them (flag > env > config file > default). */
 const VERIFY_RUN_ROWS = [...TARGET_FLAGS, ...runFlagsNamed('sim-fault', 'deadline'), ...WEBHOOK_FLAGS, ...NETWORK_FLAGS];
@@ -78,46 +44,6 @@ export const VERIFY_PACTS_COMMAND = {
 
 /** The help of `verify-pacts`. */
 export const VERIFY_PACTS_USAGE = formatCommandHelp(VERIFY_PACTS_COMMAND);
-
-/** `publish-pacts`: the broker, the version, the pacts. */
-export const PUBLISH_PACTS_COMMAND = {
-  name: 'publish-pacts',
-  synopsis: '--broker-url <url> --consumer-version <v> [flags]',
-  about: 'Publishes pact files to a Pact Broker (PUT /pacts/provider/{p}/consumer/{c}/version/{v}). ' +
-    'Authentication: PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD.',
-  sections: [{ heading: 'Flags', flags: [
-    { name: 'broker-url', type: 'string', placeholder: '<url>', description: 'The broker', envText: 'PACT_BROKER_BASE_URL' },
-    { name: 'consumer-version', type: 'string', placeholder: '<v>', description: 'The consumer version (a git commit, a build number)' },
-    { ...PACT_FLAG, multiple: false, description: 'Pact file or folder' },
-    { name: 'branch', type: 'string', placeholder: '<name>', description: 'The consumer\'s branch' },
-  ] }],
-} as const satisfies CommandSpec;
-
-/**
- * `check-pact FILE...`: exit 0 when every interaction of every file is possible under the contract,
- * 1 when one is not, 2 for a usage error (printed here as `PCC_USAGE: ...` and its fix).
- */
-export async function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  try {
-    const parsed = parseCommandLine(CHECK_PACT_COMMAND, argv);
-    if (parsed.help) {
-      io.stdout(CHECK_PACT_USAGE);
-      return 0;
-    }
-    const files = parsed.positionals;
-    if (files.length === 0) throw new ToolkitError('PCC_USAGE', 'check-pact needs at least one pact file', 'pass the pact files your consumer tests wrote: check-pact pacts/my-pos-pay-connect.json');
-    const startedAt = new Date().toISOString();
-    const report = checkPactFiles(files);
-    io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckPact(report));
-    const written = await writeCheckPactReports({ dir: resolve(parsed.values.reports ?? DEFAULTS.checkPactReports), report, startedAt, html: parsed.values.html ?? DEFAULTS.html, stderr: io.stderr });
-    if (!parsed.values.json) io.stdout(`reports: ${written.reports.summary}, ${written.reports.certificationMd}${written.reports.allureReport ? `, ${written.reports.allureReport}/index.html` : ''}\n`);
-    return report.ok ? (written.exitCode === 2 ? 2 : 0) : 1;
-  } catch (e) {
-    if (!isToolkitError(e) || e.code !== 'PCC_USAGE') throw e;
-    io.stderr(`${e.toUserMessage()}\n`);
-    return 2;
-  }
-}
 
 /** `verify-pacts`: exit 0 when every interaction verified, 1 when one failed. */
 export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
@@ -196,23 +122,4 @@ function webhookOptions(listen: { host: string; port: number } | undefined, publ
   return { ...(listen ? { webhookHost: listen.host, webhookPort: listen.port } : {}), ...(publicUrl ? { webhookPublicUrl: publicUrl } : {}) };
 }
 
-/** `publish-pacts`: exit 0 when every pact was accepted by the broker. */
-export async function publishPactsCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  const { values: v, help } = parseCommandLine(PUBLISH_PACTS_COMMAND, argv);
-  if (help) {
-    io.stdout(formatCommandHelp(PUBLISH_PACTS_COMMAND));
-    return 0;
-  }
-  const brokerUrl = v['broker-url'] ?? env.PACT_BROKER_BASE_URL;
-  if (!brokerUrl) throw new ToolkitError('PCC_USAGE', '--broker-url is required', 'pass --broker-url <url>, or set PACT_BROKER_BASE_URL');
-  const consumerVersion = v['consumer-version'];
-  if (!consumerVersion) throw new ToolkitError('PCC_USAGE', '--consumer-version is required', 'pass the consumer version, e.g. --consumer-version $(git rev-parse HEAD)');
-  const auth = brokerAuthFromEnv(env);
-  const published = await publishPacts({
-    brokerUrl, consumerVersion, pactFiles: pactFilesOf(v.pact ?? DEFAULT_PACT_DIR),
-    ...(v.branch ? { branch: v.branch } : {}), ...(auth ? { auth } : {}),
-  });
-  for (const p of published) io.stdout(`published ${p.consumer} -> ${p.provider} version ${consumerVersion}${v.branch ? ` (branch ${v.branch})` : ''}: ${p.url} (${p.status})\n`);
-  io.stdout(`auth: ${auth ? ('token' in auth ? 'bearer token from PACT_BROKER_TOKEN' : 'basic auth from PACT_BROKER_USERNAME/PASSWORD') : 'none'}\n`);
-  return 0;
-}
+export default defineCommand({ spec: VERIFY_PACTS_COMMAND, run: verifyPactsCommand });

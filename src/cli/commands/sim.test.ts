@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { simCommand } from './sim-command.ts';
-import { Http, P, sleep } from '../simulator/testkit.ts';
+import { simCommand } from './sim.ts';
+import { Http, P, sleep } from '../../simulator/testkit.ts';
 
 function io() {
   const out: string[] = [];
@@ -23,7 +23,7 @@ async function until(pred: () => boolean, timeoutMs = 2000): Promise<void> {
 /** `sim` as a separate process (stdin a pipe, or none), once it is ready. */
 async function simProcess(args: string[], stdin: 'pipe' | 'ignore' = 'pipe') {
   // The bin runs src through tsx unless a matching build exists, as a user would start it.
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/payconnect-conformance.js', import.meta.url)), 'sim', '--otps', '0', ...args], {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../../../bin/payconnect-conformance.js', import.meta.url)), 'sim', '--otps', '0', ...args], {
     stdio: [stdin, 'pipe', 'pipe'],
   });
   let out = '';

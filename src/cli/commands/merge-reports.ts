@@ -3,9 +3,10 @@
  * with the same final table and exit code as a run: 0 pass, 1 a failure of the service, 2 a usage
  * error or a bug of ours (a shard missing or given twice, shards of different runs).
  */
-import { REPORT_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, runFlagsNamed, type CommandSpec } from '../config/index.ts';
-import { ToolkitError } from '../core/index.ts';
-import type { RunIo } from '../engine/index.ts';
+import { REPORT_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, runFlagsNamed, type CommandSpec } from '../../config/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import type { RunIo } from '../../engine/index.ts';
+import { defineCommand } from '../command.ts';
 
 const OUTPUT = [...REPORT_FLAGS, ...runFlagsNamed('sign-key')];
 
@@ -28,8 +29,8 @@ export async function mergeCommand(argv: string[], env: NodeJS.ProcessEnv, io: R
     return 0;
   }
   if (parsed.positionals.length === 0) throw new ToolkitError('PCC_USAGE', 'merge-reports needs the reports folders of the shards', HINT);
-  const { mergeReports } = await import('../engine/index.ts');
-  const { formatFinalTable } = await import('./table.ts');
+  const { mergeReports } = await import('../../engine/index.ts');
+  const { formatFinalTable } = await import('../table.ts');
   // The reports folder, the HTML and the signing key as run takes them: flag > env > config file > default.
   const config = await resolveConfig({ argv: argvOf(OUTPUT, parsed.values), env, cwd: process.cwd() , usesTarget: false });
   const result = await mergeReports({ dirs: parsed.positionals, outDir: config.reportsDir, html: config.html, ...(config.signKey ? { signKey: config.signKey } : {}) }, io);
@@ -37,3 +38,5 @@ export async function mergeCommand(argv: string[], env: NodeJS.ProcessEnv, io: R
   io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
   return result.exitCode;
 }
+
+export default defineCommand({ spec: MERGE_COMMAND, run: mergeCommand });

@@ -7,10 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolkitError } from '../core/index.ts';
-import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../config/index.ts';
-import type { RunIo } from '../engine/index.ts';
-import { type Summary, type SummaryFinding, entryFor, mergeBaseline, readBaselineIfAny, writeBaseline } from '../report/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
+import type { RunIo } from '../../engine/index.ts';
+import { type Summary, type SummaryFinding, entryFor, mergeBaseline, readBaselineIfAny, writeBaseline } from '../../report/index.ts';
+import { defineCommand } from '../command.ts';
 
 /** `baseline write`: the file, the run it learns from, and what every entry carries. */
 export const BASELINE_COMMAND = {
@@ -97,3 +98,5 @@ export async function baselineCommand(argv: string[], _env: NodeJS.ProcessEnv, i
   io.stdout(`use it with: payconnect-conformance run --baseline ${file}\n`);
   return 0;
 }
+
+export default defineCommand({ spec: BASELINE_COMMAND, run: (argv, env, io) => baselineCommand(argv, env, io) });

@@ -4,9 +4,10 @@
  * 1 invalid (every reason listed), 2 a
  * usage error (no such folder, no certificate, a key that is not an Ed25519 public key).
  */
-import { ToolkitError } from '../core/index.ts';
-import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../config/index.ts';
-import type { RunIo } from '../engine/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
+import type { RunIo } from '../../engine/index.ts';
+import { defineCommand } from '../command.ts';
 
 /** `verify-certificate`: a signed run's reports folder and the signer's public key. */
 export const VERIFY_CERTIFICATE_COMMAND = {
@@ -36,11 +37,11 @@ export async function verifyCertificateCommand(argv: string[], _env: NodeJS.Proc
   if (!dir) throw new ToolkitError('PCC_USAGE', 'verify-certificate needs the reports folder of a signed run', HINT);
   if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, HINT);
   if (!parsed.values['public-key']) throw new ToolkitError('PCC_USAGE', 'verify-certificate needs --public-key', 'give the signer\'s Ed25519 public key (PEM)');
-  const { loadPublicKey, verifyCertificate } = await import('../attest/index.ts');
+  const { loadPublicKey, verifyCertificate } = await import('../../attest/index.ts');
   const publicKey = loadPublicKey(parsed.values['public-key']);
-  const { CONTRACT_FILE, PACKAGE_ROOT } = await import('../engine/index.ts');
-  const { declaredTestNames } = await import('../engine/test-index.ts');
-  const { rejudgeVerdict } = await import('./rejudge-verdict.ts');
+  const { CONTRACT_FILE, PACKAGE_ROOT } = await import('../../engine/index.ts');
+  const { declaredTestNames } = await import('../../engine/test-index.ts');
+  const { rejudgeVerdict } = await import('../rejudge-verdict.ts');
   const result = await verifyCertificate({ dir, publicKey, root: PACKAGE_ROOT, contractFile: CONTRACT_FILE, requiredTests: () => declaredTestNames(PACKAGE_ROOT), rejudge: rejudgeVerdict });
   const p = result.statement?.predicate;
   const facts = p ? ` (${p.result}; ${p.passedTests.length} passed, ${p.warnedTests.length} warned, ${p.failedTests.length} failed, ${(p.skippedTests ?? []).length} skipped; key id ${result.keyid?.slice(0, 16) ?? '?'}…)` : '';
@@ -55,3 +56,5 @@ export async function verifyCertificateCommand(argv: string[], _env: NodeJS.Proc
   io.stdout(`INVALID: ${dir}${facts}\n${result.reasons.map((r) => `  - ${r}\n`).join('')}`);
   return 1;
 }
+
+export default defineCommand({ spec: VERIFY_CERTIFICATE_COMMAND, run: verifyCertificateCommand });

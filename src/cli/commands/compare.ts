@@ -3,9 +3,10 @@
  * table, compare.json and compare.html. Exit 1 when anything regressed (a flip to fail, a new finding,
  * a timing regression; with `--fail-on changed` also a shape change), 0 otherwise, 2 for bad input.
  */
-import { type CommandSpec, formatCommandHelp, parseCommandLine } from '../config/index.ts';
-import { ToolkitError } from '../core/index.ts';
-import type { RunIo } from '../engine/index.ts';
+import { type CommandSpec, formatCommandHelp, parseCommandLine } from '../../config/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import type { RunIo } from '../../engine/index.ts';
+import { defineCommand } from '../command.ts';
 
 /** Where compare writes when `--reports` is not given. */
 export const COMPARE_DEFAULT_DIR = 'reports-compare';
@@ -41,11 +42,13 @@ export async function compareCommand(argv: string[], _env: NodeJS.ProcessEnv, io
   const failOn = (parsed.values['fail-on'] as string | undefined) ?? 'regressed';
   if (failOn !== 'regressed' && failOn !== 'changed') throw new ToolkitError('PCC_USAGE', `--fail-on ${failOn} is not regressed or changed`, 'use --fail-on regressed (the default) or --fail-on changed');
   const [base, candidate] = parsed.positionals as [string, string];
-  const { compareFolders, compareTable, compareExitCode } = await import('../compare/index.ts');
-  const { comparisonCharts } = await import('../report/timing-charts.ts');
+  const { compareFolders, compareTable, compareExitCode } = await import('../../compare/index.ts');
+  const { comparisonCharts } = await import('../../report/timing-charts.ts');
   const out = (parsed.values.reports as string | undefined) ?? COMPARE_DEFAULT_DIR;
   const r = await compareFolders(base, candidate, out, async (c, b, n) => comparisonCharts(b.summary.timing, n.summary.timing, c));
   io.stdout(compareTable(r.comparison));
   io.stdout(`compare: ${r.json} (.html beside it)\n`);
   return compareExitCode(r.comparison, failOn);
 }
+
+export default defineCommand({ spec: COMPARE_COMMAND, run: compareCommand });

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baselineCommand, expiryOf } from './baseline-command.ts';
+import { baselineCommand, expiryOf } from './baseline.ts';
 
 const today = new Date('2026-11-26T15:00:00Z');
 const io = () => {

@@ -4,10 +4,11 @@
  * what changed against the recorded verdict, what could not be judged again and what was carried
  * over; exits like a run: 0 pass, 1 a failure of the service, 2 a usage error or a bug of ours.
  */
-import { ToolkitError } from '../core/index.ts';
-import { REPORT_FLAGS, formatCommandHelp, parseCommandLine, type CommandSpec } from '../config/index.ts';
-import type { RunIo } from '../engine/index.ts';
-import type { FindingKey, RejudgeResult } from '../transcript/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { REPORT_FLAGS, formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
+import type { RunIo } from '../../engine/index.ts';
+import type { FindingKey, RejudgeResult } from '../../transcript/index.ts';
+import { defineCommand } from '../command.ts';
 
 /** `rejudge`: one reports folder, and run's report flags (re-judging writes no Allure HTML). */
 export const REJUDGE_COMMAND = {
@@ -49,10 +50,12 @@ export async function rejudgeCommand(argv: string[], _env: NodeJS.ProcessEnv, io
     return 0;
   }
   if (parsed.positionals.length !== 1) throw new ToolkitError('PCC_USAGE', 'rejudge needs one reports folder', HINT);
-  const { rejudgeReports: rejudge } = await import('../engine/command-rejudge.ts');
-  const { formatFinalTable } = await import('./table.ts');
+  const { rejudgeReports: rejudge } = await import('../../engine/command-rejudge.ts');
+  const { formatFinalTable } = await import('../table.ts');
   const result = await rejudge(parsed.positionals[0]!, parsed.values.reports ? { out: parsed.values.reports } : {});
   io.stdout(formatFinalTable(result.record, result.summary, result.reports.summary, result.reports));
   io.stdout(formatRejudge(result));
   return result.exitCode;
 }
+
+export default defineCommand({ spec: REJUDGE_COMMAND, run: rejudgeCommand });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { jsonLinesSink, startSimulator } from '../simulator/index.ts';
+import { jsonLinesSink, startSimulator } from '../../simulator/index.ts';
 import { CERTIFY_CLIENT_USAGE, certifyClientCommand } from './certify-client.ts';
 
 const dirs: string[] = [];
@@ -28,7 +28,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const POS_CLIENT = fileURLToPath(new URL('../../examples/pos-client/', import.meta.url));
+const POS_CLIENT = fileURLToPath(new URL('../../../examples/pos-client/', import.meta.url));
 const node = (file: string) => [process.execPath, '--import', 'tsx', join(POS_CLIENT, file)];
 
 describe('certify-client usage', () => {

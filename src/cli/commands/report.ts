@@ -8,10 +8,11 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import { DEFAULTS, REPORT_FLAGS, argvOf, flagValue, formatCommandHelp, parseCommandLine, port as portParser, resolveConfig, type CommandSpec } from '../config/index.ts';
-import { ToolkitError } from '../core/index.ts';
-import { REPORT_FILES, generateAllureHtml } from '../report/index.ts';
-import type { RunIo } from '../engine/index.ts';
+import { DEFAULTS, REPORT_FLAGS, argvOf, flagValue, formatCommandHelp, parseCommandLine, port as portParser, resolveConfig, type CommandSpec } from '../../config/index.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { REPORT_FILES, generateAllureHtml } from '../../report/index.ts';
+import type { RunIo } from '../../engine/index.ts';
+import { defineCommand } from '../command.ts';
 
 const REPORTS = REPORT_FLAGS.filter((f) => f.name === 'reports');
 
@@ -145,3 +146,5 @@ export async function reportCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   await server.close();
   return 0;
 }
+
+export default defineCommand({ spec: REPORT_COMMAND, run: (argv, env, io) => reportCommand(argv, env, io) });

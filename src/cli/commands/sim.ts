@@ -3,9 +3,10 @@
  * simulator imports neither config nor cli); the simulator itself takes plain options
  * (serveSimulator, startSimulator).
  */
-import { DEFAULTS, choice, durationWithin, flagValue, formatCommandHelp, formatDuration, integer, parseCommandLine, port, probability, type CommandSpec } from '../config/index.ts';
-import { ToolkitError, isToolkitError } from '../core/index.ts';
-import { CONTROL_PATH, FAULTS, SIMULATOR_DEFAULTS, isFaultId, serveSimulator, type FaultId, type SimCommandIo, type SimServeOptions, type SimulatorOptions } from '../simulator/index.ts';
+import { DEFAULTS, choice, durationWithin, flagValue, formatCommandHelp, formatDuration, integer, parseCommandLine, port, probability, type CommandSpec } from '../../config/index.ts';
+import { ToolkitError, isToolkitError } from '../../core/index.ts';
+import { CONTROL_PATH, FAULTS, SIMULATOR_DEFAULTS, isFaultId, serveSimulator, type FaultId, type SimCommandIo, type SimServeOptions, type SimulatorOptions } from '../../simulator/index.ts';
+import { defineCommand } from '../command.ts';
 
 const D = SIMULATOR_DEFAULTS;
 const BOUNDS = { stepDelayMs: 1000, deadlineMs: 10_000, manualDeadlineMs: [1000, 3_600_000], keepAliveMs: 600_000, otps: 100 } as const;
@@ -137,3 +138,5 @@ export async function simCommand(argv: string[], io: SimCommandIo, opts: { signa
   }
   return serveSimulator(serve, io, opts);
 }
+
+export default defineCommand({ spec: SIM_COMMAND, run: (argv, _env, io) => simCommand(argv, io) });

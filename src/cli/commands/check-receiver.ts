@@ -6,16 +6,16 @@
  * the toolkit.
  */
 import { readFileSync } from 'node:fs';
-import { validateDisableCheck } from '../checks/disable-check.ts';
-import { ToolkitError, isToolkitError } from '../core/index.ts';
-import { DEFAULTS, NETWORK_FLAGS, REPORT_FLAGS, durationWithin, flagValue, formatCommandHelp, formatDuration, networkSettingsFrom, parseCommandLine, runFlagsNamed, spellingsOf, type CommandSpec } from '../config/index.ts';
-import { loadTransport, type Transport } from '../transport/index.ts';
-import { CONTRACT_FILE, type RunIo, contractSha256, toolInfo } from '../engine/index.ts';
-import { type RunInfo, type TestRecord, findingLine, prepareReportsDir, writeRecordReports } from '../report/index.ts';
-import { CommandTranscript } from '../transcript/command-transcript.ts';
-import { summaryExtras } from '../transcript/summary-extras.ts';
-import { RECEIVER_CAPABILITY, TIMEOUTS_IN_A_ROW, checkReceiver } from './check-receiver.ts';
-import { ANSWERED_IN_TIME, RECEIVER_RULES, RULE_IDS } from './rules.ts';
+import { validateDisableCheck } from '../../checks/disable-check.ts';
+import { type RunIo, ToolkitError } from '../../core/index.ts';
+import { DEFAULTS, NETWORK_FLAGS, REPORT_FLAGS, durationWithin, flagValue, formatCommandHelp, formatDuration, networkSettingsFrom, parseCommandLine, runFlagsNamed, spellingsOf, type CommandSpec } from '../../config/index.ts';
+import { loadTransport, type Transport } from '../../transport/index.ts';
+import { type TestRecord, findingLine, prepareReportsDir, toolInfo } from '../../report/index.ts';
+import { CommandTranscript } from '../../transcript/command-transcript.ts';
+import { judgedErrors, reportsLine, writeJudged } from '../judged.ts';
+import { RECEIVER_CAPABILITY, TIMEOUTS_IN_A_ROW, checkReceiver } from '../../receiver-check/check-receiver.ts';
+import { ANSWERED_IN_TIME, RECEIVER_RULES, RULE_IDS } from '../../receiver-check/rules.ts';
+import { defineCommand } from '../command.ts';
 
 /** The environment variable that holds the webhook secret key. */
 export const SECRET_ENV = 'PAYCONNECT_WEBHOOK_SECRET';
@@ -163,8 +163,8 @@ function ruleLine(t: TestRecord): string {
  * The command: `check-receiver --url URL [--secret-file F] [--timeout 10s] [--strict] [--reports DIR] [--no-html]`.
  * A usage error is one line (`PCC_USAGE: ...` and its fix) on stderr and exit 2.
  */
-export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
-  try {
+export function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo): Promise<number> {
+  return judgedErrors(io, async () => {
     const args = parseCheckReceiverArgs(argv, env);
     if (args === 'help') {
       io.stdout(CHECK_RECEIVER_USAGE);
@@ -175,53 +175,32 @@ export async function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEn
     const shown = shownUrl(args.url);
     const startedAt = new Date().toISOString();
     io.stdout(`check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ${RECEIVER_RULES.length + 1} rules${args.disabled.length > 0 ? ` (${args.disabled.join(', ')} disabled)` : ''}\n`);
+    const userAgent = `${tool.name}/${tool.version} (check-receiver)`;
     // Never the key: replaced wherever it would occur (an answer that echoes it).
-    const transcript = new CommandTranscript('check-receiver', [args.secret]);
+    const tx = new CommandTranscript('check-receiver', [args.secret]);
     const record = await checkReceiver({
-      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, disabled: args.disabled, transport: args.transport, transcript,
-      userAgent: `${tool.name}/${tool.version} (check-receiver)`,
+      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, disabled: args.disabled, transport: args.transport, transcript: tx,
+      userAgent,
       onRule: (t) => io.stdout(ruleLine(t)),
       onGiveUp: (line) => io.stderr(`${line}\n`),
     });
-    const info: RunInfo = {
-      tool,
-      target: { kind: 'receiver', baseUrl: shown },
-      profile: 'public',
-      terminalMode: 'none',
-      seed: 0,
-      strict: args.strict,
-      integratorId: '',
-      suitesSelected: [],
-      contract: { file: CONTRACT_FILE, sha256: contractSha256() },
-      faults: [],
-      ...(args.disabled.length > 0 ? { checksDisabled: args.disabled } : {}),
-      labels: {},
-      startedAt,
-      finishedAt: new Date().toISOString(),
-    };
-    const result = await writeRecordReports({
-      dir: args.reports, record, info, html: args.html, stderr: io.stderr,
+    const result = await writeJudged(io, { reportsDir: args.reports, html: args.html }, {
+      record,
+      facts: {
+        tool, target: { kind: 'receiver', baseUrl: shown }, profile: 'public', terminalMode: 'none', seed: 0, strict: args.strict, integratorId: '',
+        ...(args.disabled.length > 0 ? { checksDisabled: args.disabled } : {}), labels: {}, startedAt,
+      },
       certification: { subject: `webhook receiver ${shown}`, required: [RECEIVER_CAPABILITY] },
-      onRecord: async (scrubbed, summary) => {
-        await transcript.write(args.reports, {
-          info: info as unknown as Record<string, unknown>, settings: { profile: info.profile, strict: args.strict, disabledChecks: args.disabled },
-          options: {
-            url: shown, timeoutMs: args.timeoutMs, rules: RULE_IDS, userAgent: `${tool.name}/${tool.version} (check-receiver)`,
-            tls: args.transport.tls.secureContext !== undefined,
-          },
-          summary: summaryExtras(summary),
-        }, scrubbed);
+      transcript: {
+        tx, disabledChecks: args.disabled,
+        options: { url: shown, timeoutMs: args.timeoutMs, rules: RULE_IDS, userAgent, tls: args.transport.tls.secureContext !== undefined },
       },
     });
     const c = result.summary.counts;
     io.stdout(`${result.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} not checked; ${c.failures} failure${c.failures === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}; ${result.reports.certification.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}\n`);
-    io.stdout(`reports: ${result.reports.summary}, ${result.reports.certificationMd}${result.reports.allureReport ? `, ${result.reports.allureReport}/index.html` : ''}\n`);
+    io.stdout(reportsLine(result));
     return result.exitCode;
-  } catch (e) {
-    if (isToolkitError(e)) {
-      io.stderr(`${e.toUserMessage()}\n`);
-      return 2;
-    }
-    throw e;
-  }
+  });
 }
+
+export default defineCommand({ spec: CHECK_RECEIVER_COMMAND, run: checkReceiverCommand });
