@@ -39,6 +39,24 @@ export interface TargetRequest {
   transport?: Transport;
 }
 
+/**
+ * How a run waits on a target: numbers of the target, set where it is opened, not of the command.
+ * A webhook is posted as the status changes; a service whose first attempt was lost retries it after
+ * 5 s (sandbox.md; the simulator shrinks that schedule): 6 s covers that retry and the way there.
+ * Waiting to the deadline (minutes against a URL) would only slow a broken service's run.
+ */
+export interface TargetPace {
+  /** How long a final status is watched for a change one terminal step after it (the ceiling when it scales). */
+  settleMs: number;
+  /** Present: the settle window scales to the service's pace (convergence/observe.ts settleScale), `settleMs` its ceiling. */
+  settleScale?: { steps: number; minMs: number };
+  /** How long a final status's webhook is waited for once the status is seen. */
+  webhookGraceMs: number;
+}
+
+/** A service's pace is its own: four of its steps (a status that changes one step after it was final is seen), 200 ms to 1 s. */
+const SERVICE_PACE: TargetPace = { settleMs: 1000, settleScale: { steps: 4, minMs: 200 }, webhookGraceMs: 6_000 };
+
 /** An open target. */
 export interface Target {
   kind: TargetKind;
@@ -61,6 +79,13 @@ export interface Target {
    * has a webhook URL before the run starts.
    */
   webhookListen?: { host: string; port: number };
+  /** How a run waits on it. */
+  pace: TargetPace;
+  /**
+   * Whose the vault's pairings are: the service's (a URL: pairings kept between runs, CI credentials
+   * from the environment), the run's own (the simulator's throw-away one), or none (the Pact mock).
+   */
+  vault: 'service' | 'private' | 'none';
   /**
    * Closes the target (stops the simulator, writes the pact, removes a throw-away vault). `discard`:
    * the run ended before its reports, so nothing is written (the pact).
@@ -87,7 +112,8 @@ export async function openTarget(req: TargetRequest): Promise<Target> {
       integratorId: req.integratorId, pactDir: req.pactDir ?? join(tmpdir(), 'pcc-pacts'),
       ...(req.webhookListen ? { webhookListen: req.webhookListen } : {}), ...(req.webhookPublicUrl ? { webhookPublicUrl: req.webhookPublicUrl } : {}),
     });
-    return { kind: 'pact', ...t };
+    // The mock's records are final at once and never change; its webhooks are posted as it answers.
+    return { kind: 'pact', ...t, pace: { settleMs: 200, webhookGraceMs: 1000 }, vault: 'none' };
   }
   if (req.kind === 'sim') return openSim(req);
   const baseUrl = (req.baseUrl ?? '').replace(/\/+$/, '');
@@ -96,16 +122,18 @@ export async function openTarget(req: TargetRequest): Promise<Target> {
   assertTargetAllowed(baseUrl, req.profile, req.allowProduction ?? false);
   await assertReachable(baseUrl, req.transport);
   const sandbox = req.profile.name === 'sandbox';
-  return { kind: 'url', baseUrl, integratorId: req.integratorId, vaultPath: resolve(req.vaultPath ?? DEFAULTS.vault), sandbox, mintOtps: sandbox, close: async () => {} };
+  return { kind: 'url', baseUrl, integratorId: req.integratorId, vaultPath: resolve(req.vaultPath ?? DEFAULTS.vault), sandbox, mintOtps: sandbox,
+    pace: SERVICE_PACE, vault: 'service', close: async () => {} };
 }
 
 async function openSim(req: TargetRequest): Promise<Target> {
   const s = req.sim ?? {};
+  const step = s.stepDelayMs ?? DEFAULTS.sim.stepDelayMs;
   let sim: SimulatorHandle;
   try {
     sim = await startSimulator({
       host: '127.0.0.1', port: 0, seed: s.seed, faults: (s.faults ?? DEFAULTS.sim.faults) as never, faultRate: s.faultRate ?? DEFAULTS.sim.faultRate,
-      stepDelayMs: s.stepDelayMs ?? DEFAULTS.sim.stepDelayMs, deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
+      stepDelayMs: step, deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
       // A manual virtual terminal waits for the operator's actions (keys or its control endpoint).
       terminal: s.terminal ?? 'auto',
       // The liberal sandbox (sim --liberal): every liberty the documents leave open.
@@ -125,6 +153,12 @@ async function openSim(req: TargetRequest): Promise<Target> {
     sandbox: true,
     mintOtps: true,
     mintOtp: () => sim.mintOtp(),
+    // Long enough to see a status that changes one terminal step after it was final, and a webhook
+    // retried on the simulator's shrunk schedule. The liberal sandbox promises no pace of the
+    // simulator's: the run waits as against a service (without scaling: it has no steps of its own to learn from).
+    pace: s.liberal === true ? { settleMs: SERVICE_PACE.settleMs, webhookGraceMs: SERVICE_PACE.webhookGraceMs }
+      : { settleMs: Math.max(80, step * 4), webhookGraceMs: Math.max(1000, step * 20) },
+    vault: 'private',
     close: async () => {
       await sim.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
-/** Unit tests of how many terminals a run uses (and why fewer than asked), and on how many workers. */
+/** The run's plan, a pure function: how many terminals a run uses (and why fewer than asked), on how many workers, how it waits on its target. */
 import { describe, expect, it } from 'vitest';
 import { resolveIn, useTempDirs } from '../config/testing.ts';
-import { poolFor, terminalsFor, workersFor } from './run-conformance.ts';
+import { planRun, poolFor, terminalsFor, workersFor } from './run-plan.ts';
 
 const { emptyDir } = useTempDirs();
 const at = async (argv: string[]) => resolveIn(await emptyDir(), argv);
@@ -50,5 +50,31 @@ describe('poolFor', () => {
     expect(poolFor(1)).toBe('threads');
     expect(poolFor(2)).toBe('forks');
     expect(poolFor(4)).toBe('forks');
+  });
+});
+
+describe('planRun', () => {
+  const servicePace = { settleMs: 1000, settleScale: { steps: 4, minMs: 200 }, webhookGraceMs: 6000 };
+  const service = { kind: 'url' as const, mintOtps: true, pace: servicePace };
+  const sim = { kind: 'sim' as const, mintOtps: true, pace: { settleMs: 80, webhookGraceMs: 1000 } };
+
+  it('waits on the target at its own pace, and --settle replaces the settle window and its scaling, never the webhook grace', async () => {
+    expect(planRun(await at([]), sim, 0, 16, 2).pace).toEqual(sim.pace);
+    expect(planRun(await at(url), service, 0, 16, 2).pace).toEqual(servicePace);
+    expect(planRun(await at([...url, '--settle', '300ms']), service, 0, 16, 2).pace).toEqual({ settleMs: 300, webhookGraceMs: 6000 });
+  });
+
+  it('spreads the terminals over the workers as lanes, and gives a manual session\'s tests half an hour each', async () => {
+    const plan = planRun(await at(['--terminals', '5']), sim, 0, 16, 2);
+    expect(plan).toMatchObject({ terminals: 5, workers: 3, lanes: 2, pool: 'forks' });
+    expect(plan.perTestMs).toBeGreaterThanOrEqual(60_000);
+    expect(planRun(await at(['--terminal', 'manual']), sim, 0, 16, 2)).toMatchObject({ terminals: 1, workers: 1, pool: 'threads', perTestMs: 30 * 60_000 });
+  });
+
+  it('makes the pairings the run\'s own only where pairing again is free and the receiver is the run\'s alone', async () => {
+    expect(planRun(await at(url), service, 0, 16, 2).ephemeralPairings).toBe(true);
+    expect(planRun(await at(url), { ...service, mintOtps: false }, 0, 16, 2).ephemeralPairings).toBe(false);
+    expect(planRun(await at([...url, '--webhook-listen', '127.0.0.1:8099']), service, 0, 16, 2).ephemeralPairings).toBe(false);
+    expect(planRun(await at([]), sim, 0, 16, 2).ephemeralPairings).toBe(false);
   });
 });

@@ -1,0 +1,91 @@
+/**
+ * The run's plan: how many terminals, vitest workers and lanes, which pool, how the run waits on its
+ * target and how long a test may take. A pure function of the settings, the open target and what
+ * the vault holds (planRun), tested on its own; the run's tasks (run-conformance.ts) carry it out.
+ */
+import { availableParallelism } from 'node:os';
+import type { ResolvedConfig } from '../config/index.ts';
+import type { Target, TargetPace } from '../targets/index.ts';
+
+/**
+ * How many terminals the run uses, and why fewer than asked. Each terminal is paired or taken on its
+ * own, so it needs OTPs the target mints, or pairings of its own in the vault or `--otp`.
+ */
+export function terminalsFor(config: ResolvedConfig, target: Pick<Target, 'mintOtps'>, vaultPairings: number): { terminals: number; reason?: string } {
+  const asked = config.terminals;
+  if (asked <= 1) return { terminals: 1 };
+  if (config.terminal === 'manual') return { terminals: 1, reason: 'a person at the terminal drives one terminal' };
+  if (config.target.kind === 'pact') return { terminals: 1, reason: 'the Pact mock keeps to one pairing' };
+  if (config.webhookListen.port !== 0) return { terminals: 1, reason: `the webhook receiver listens on the fixed port ${config.webhookListen.port}` };
+  if (target.mintOtps) return { terminals: asked };
+  const own = vaultPairings + config.otps.length;
+  if (config.sources.terminals === 'default') return { terminals: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
+  const terminals = Math.max(1, Math.min(asked, own));
+  return terminals < asked ? { terminals, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { terminals };
+}
+
+/** Suite files a worker takes before another one is worth its start. */
+const FILES_PER_WORKER = 4;
+
+/**
+ * How many vitest workers drive `terminals`: one per {@link FILES_PER_WORKER} suite files (vitest
+ * hands a worker whole files), and on a machine of several cores one more than the cores at most. A
+ * worker's tests mostly wait on their terminals, so one worker drives several, a test on each at once
+ * (its lanes), instead of a process per terminal: each costs a start and competes for the cores. But
+ * a worker runs one file at a time, and a file's lanes idle while a few of its tests wait on the
+ * clock (the token renewal holds its worker 3.2 s alone): the workers are bound by their files, not
+ * the cores. Measured on 2 cores, a full sim run (8 terminals, HTML included) keeps 0.8 of them busy
+ * with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for 0.2-0.5 CPU-s more, a URL run 22-26 s to
+ * 19-25 s, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more). One core keeps its one worker, a
+ * thread of the run's process ({@link poolFor}).
+ */
+export function workersFor(terminals: number, files: number, cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(terminals, cores > 1 ? cores + 1 : 1, Math.ceil(files / FILES_PER_WORKER)));
+}
+
+/**
+ * The pool of a run's `workers`. One worker is a thread of the run's process, which saves a process
+ * start and a second Node (a fifth of a small run's CPU: 2.5 to 2.05 CPU-s for the config suite).
+ * Processes for several workers, so the run's process does not hold every worker's heap (a full sim
+ * run's would go from 280 to 410 MB). A manual session is no exception: its console reads /dev/tty
+ * through a tty handle of the thread's own loop (the stall once put down to a thread was the driving
+ * script's race, scripts/check-manual-session.sh).
+ */
+export function poolFor(workers: number): 'threads' | 'forks' {
+  return workers === 1 ? 'threads' : 'forks';
+}
+
+/** What the run will do, decided before anything runs. */
+export interface RunPlan {
+  terminals: number;
+  /** Why fewer terminals than asked, when so. */
+  terminalsReason?: string;
+  workers: number;
+  /** Tests at once in a worker: one per terminal of its own (the first workers may have one more). */
+  lanes: number;
+  pool: 'threads' | 'forks';
+  /** How the run waits on the target: the target's own pace, or `--settle` where given. */
+  pace: TargetPace;
+  /** How long one test (and one hook) may take before vitest gives it up. */
+  perTestMs: number;
+  /**
+   * The run's pairings are its own: a receiver on a port chosen for this run and a target that mints
+   * OTPs, so pairing again costs nothing and they are unpaired at the end. An OTP a person read off a
+   * terminal is precious: that pairing stays for the next run.
+   */
+  ephemeralPairings: boolean;
+}
+
+/** The plan of a run of `config` on `target`, whose vault holds `vaultPairings` of its pairings, over `suiteFiles` files. */
+export function planRun(config: ResolvedConfig, target: Pick<Target, 'kind' | 'mintOtps' | 'pace' | 'webhookListen'>, vaultPairings: number, suiteFiles: number, cores?: number): RunPlan {
+  const { terminals, reason } = terminalsFor(config, target, vaultPairings);
+  const workers = workersFor(terminals, suiteFiles, cores);
+  const listen = target.webhookListen ?? config.webhookListen;
+  return {
+    terminals, ...(reason ? { terminalsReason: reason } : {}),
+    workers, lanes: Math.ceil(terminals / workers), pool: poolFor(workers),
+    pace: config.settleMs === undefined ? target.pace : { settleMs: config.settleMs, webhookGraceMs: target.pace.webhookGraceMs },
+    perTestMs: config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6),
+    ephemeralPairings: target.kind === 'url' && target.mintOtps && listen.port === 0 && !config.webhookPublicUrl,
+  };
+}
