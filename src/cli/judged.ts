@@ -43,7 +43,7 @@ export async function writeJudged(io: RunIo, out: JudgedOutput, j: Judgement): P
     ...(transcript ? {
       onRecord: async (scrubbed: RunRecord, summary: RecordReportsResult['summary']) => {
         await transcript.tx.write(out.reportsDir, {
-          info: { ...info }, settings: { profile: info.profile, strict: info.strict, disabledChecks: [...transcript.disabledChecks] },
+          info, settings: { profile: info.profile, strict: info.strict, disabledChecks: [...transcript.disabledChecks] },
           options: transcript.options, summary: summaryExtras(summary),
         }, scrubbed);
       },

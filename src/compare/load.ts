@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Exchange, ToolkitError } from '../core/index.ts';
-import type { RunInfo, Summary, TestRecord } from '../report/index.ts';
+import type { Summary, TestRecord } from '../report/index.ts';
 import { TRANSCRIPT_FILE, readTranscript, rejudgedSummary } from '../transcript/index.ts';
 import { type Shapes, shapesOf } from './shapes.ts';
 
@@ -30,7 +30,7 @@ export async function loadRun(dir: string, role: 'BASE' | 'CANDIDATE'): Promise<
   const exchanges: Exchange[] = [];
   const deliveries: { event?: string; rawBody?: unknown }[] = [];
   for (const e of transcript.events) {
-    if (e.kind === 'test') tests.push(e.record as unknown as TestRecord);
+    if (e.kind === 'test') tests.push(e.record);
     else if (e.kind === 'exchange') exchanges.push(e.exchange);
     else if (e.kind === 'delivery' && !e.sent && e.delivery.signature === 'valid') deliveries.push({ ...(e.delivery.event ? { event: e.delivery.event } : {}), rawBody: e.delivery.rawBody });
   }
@@ -46,7 +46,7 @@ export async function loadRun(dir: string, role: 'BASE' | 'CANDIDATE'): Promise<
     // The summary as rejudge rebuilds one from a transcript: the run's facts from its header.
     const h = transcript.header;
     const records = tests.map((t) => ({ exchanges: [], exchangeCount: 0, errors: [], parameters: {}, capability: '', clause: '', file: '', durationMs: 0, ...t }) as TestRecord);
-    summary = rejudgedSummary({ tests: records, unhandled: [...h.run.unhandled], startedAt: h.run.startedAt, durationMs: h.run.durationMs }, h.info as unknown as RunInfo, h);
+    summary = rejudgedSummary({ tests: records, unhandled: [...h.run.unhandled], startedAt: h.run.startedAt, durationMs: h.run.durationMs }, h.info, h);
   }
   return { dir, summary, tests, shapes: shapesOf(exchanges, deliveries) };
 }

@@ -79,7 +79,7 @@ export function rejudgeCommandTranscript(t: Transcript): { record: RunRecord; in
     const name = line.test;
     const events = t.events.filter((e) => e.test === name && (e.shard ?? 0) === (line.shard ?? 0));
     const judge = new TestJudge(name, out);
-    const base = line.record as unknown as TestRecord;
+    const base = line.record;
     let exchanges: unknown[] = events.filter((e): e is DeliveryEvent => e.kind === 'delivery' && e.sent !== undefined).map((e) => e.sent!.exchange);
     let deliveries: unknown[] | undefined;
     for (const e of events) {
@@ -104,7 +104,7 @@ export function rejudgeCommandTranscript(t: Transcript): { record: RunRecord; in
     tests.push(restate({ ...base, exchanges: exchanges as Exchange[], ...(deliveries ? { deliveries } : {}) } as TestRecord, judge.findings));
   }
   const record: RunRecord = { tests, unhandled: [...header.run.unhandled], startedAt: header.run.startedAt, durationMs: header.run.durationMs };
-  return { record, info: header.info as unknown as RunInfo, header, notRejudgeable: [...out.notRejudgeable.values()], carried: out.carried };
+  return { record, info: header.info, header, notRejudgeable: [...out.notRejudgeable.values()], carried: out.carried };
 }
 
 /**

@@ -148,7 +148,7 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
     afterFiles: async (held) => {
       // One transcript of the shards' (none when a shard has none: an older toolkit's, or a stale one is not left behind).
       const transcript = await mergeTranscripts(shards.map((s) => ({ dir: resolve(s.dir), index: s.shard.index })), opts.outDir, {
-        info: info as unknown as Record<string, unknown>, run: { startedAt: held.startedAt, durationMs: held.durationMs, unhandled: [...held.unhandled] }, summary: summaryExtras(summary),
+        info, run: { startedAt: held.startedAt, durationMs: held.durationMs, unhandled: [...held.unhandled] }, summary: summaryExtras(summary),
       });
       if (!transcript) rmSync(join(opts.outDir, TRANSCRIPT_FILE), { force: true });
       if (signer) signReports(opts.outDir, { privateKey: signer.privateKey, record: held, summary, info, root: PACKAGE_ROOT });

@@ -123,7 +123,7 @@ export async function writeRunReports(o: {
       await assembleTranscript({
         stagingDir: o.transcriptDir, reportsDir: config.reportsDir, tests: held.tests, ...(o.wholeRunCheck ? { extra: [o.wholeRunCheck] } : {}),
         header: {
-          info: { ...info },
+          info,
           settings: { profile: config.profile, strict: config.strict, disabledChecks: [...config.disabledChecks], ...baseline },
           run: { startedAt: held.startedAt, durationMs: held.durationMs, unhandled: [...held.unhandled] },
           summary: summaryExtras(summary),

@@ -43,7 +43,7 @@ export type Header = Omit<HeaderLine, 'kind' | 'format' | 'test' | 'time' | 'seq
 /** A test's record as its transcript line keeps it: exchanges and deliveries are events of their own. */
 export function testLine(t: TestRecord, seq: number): TestEvent {
   const { exchanges: _x, deliveries: _d, ...rest } = t;
-  return { kind: 'test', test: t.name, time: t.startedAt ?? new Date(0).toISOString(), seq, w: 0, record: rest as unknown as Record<string, unknown> };
+  return { kind: 'test', test: t.name, time: t.startedAt ?? new Date(0).toISOString(), seq, w: 0, record: rest };
 }
 
 /** A test's operator entries (manual mode) as events. */

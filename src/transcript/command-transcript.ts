@@ -37,7 +37,7 @@ export interface SentDeliveryLike {
 
 /** The settings and facts of the command's header. */
 export interface CommandHeader {
-  info: Record<string, unknown>;
+  info: HeaderLine['info'];
   settings: HeaderLine['settings'];
   options: Record<string, unknown>;
   summary: Record<string, unknown>;
@@ -55,6 +55,9 @@ export function redactByValue<T>(value: T, secrets: readonly string[]): T {
   };
   return walk(value) as T;
 }
+
+/** An event as a command writes it: the transcript stamps its time, sequence and worker. */
+type EventDraft = TranscriptEvent extends infer E ? E extends TranscriptEvent ? Omit<E, 'time' | 'seq' | 'w'> : never : never;
 
 export class CommandTranscript {
   #seq = 0;
@@ -76,9 +79,9 @@ export class CommandTranscript {
     return s;
   }
 
-  private push(draft: Record<string, unknown>): number {
+  private push(draft: EventDraft): number {
     const seq = ++this.#seq;
-    this.#events.push(redactByValue({ ...draft, time: new Date().toISOString(), seq, w: 0 } as unknown as TranscriptEvent, this.secrets));
+    this.#events.push(redactByValue({ ...draft, time: new Date().toISOString(), seq, w: 0 } as TranscriptEvent, this.secrets));
     return seq;
   }
 

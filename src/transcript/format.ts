@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Exchange, Finding } from '../core/index.ts';
+import type { RunInfo, TestRecord } from '../report/index.ts';
 
 /** The file name in the reports folder. */
 export const TRANSCRIPT_FILE = 'transcript.jsonl.gz';
@@ -117,13 +118,16 @@ export interface FindingEvent extends Base { kind: 'finding'; scope: number; fin
 export interface OperatorEvent extends Base { kind: 'operator'; entry: unknown }
 
 /** A test's record as the reports hold it (exchanges and deliveries are in the events). */
-export interface TestEvent extends Base { kind: 'test'; record: Record<string, unknown> }
+export interface TestEvent extends Base { kind: 'test'; record: TestLineRecord }
+
+/** A test's record without its exchanges and deliveries (events of their own). */
+export type TestLineRecord = Omit<TestRecord, 'exchanges' | 'deliveries'>;
 
 /** The first line: the run's settings, toolkit and contract, and what the summary says beyond the tests. */
 export interface HeaderLine extends Base {
   kind: 'header';
   format: typeof TRANSCRIPT_FORMAT;
-  info: Record<string, unknown>;
+  info: RunInfo;
   settings: { profile: string; strict: boolean; disabledChecks: string[]; baseline?: { entries: unknown[]; now: number } };
   /** The run record's own fields besides its tests. */
   run: { startedAt: string; durationMs: number; unhandled: string[] };

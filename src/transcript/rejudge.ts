@@ -210,7 +210,7 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
       return was?.confirmation ? { ...f, confirmation: was.confirmation } : f;
     });
     const wholeRunCheck = events.some((e) => e.kind === 'check' && e.id === WHOLE_RUN_CHECK && e.scope === 0);
-    const base = line ? (line.record as unknown as TestRecord) : findings.length > 0 && wholeRunCheck ? wholeRunRecord(name, header) : undefined;
+    const base = line ? line.record : findings.length > 0 && wholeRunCheck ? wholeRunRecord(name, header) : undefined;
     if (!base) continue;
     const rec = restate({ ...base, exchanges, deliveries }, findings);
     if (rec.wholeRun && findings.length === 0) continue;
@@ -218,7 +218,7 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
     else tests.push(rec);
   }
   const record: RunRecord = { tests, unhandled: [...header.run.unhandled], startedAt: header.run.startedAt, durationMs: header.run.durationMs };
-  return { record, info: header.info as unknown as RunInfo, header, notRejudgeable: [...out.notRejudgeable.values()], carried: out.carried };
+  return { record, info: header.info, header, notRejudgeable: [...out.notRejudgeable.values()], carried: out.carried };
 }
 
 /** One recorded check invocation judged again (or kept as recorded when it cannot be). */
@@ -248,8 +248,11 @@ export function rejudgedSummary(record: RunRecord, info: RunInfo, header: Header
   const summary = buildSummary(record, info.tool, info.target, {
     ...(x.seed !== undefined ? { seed: x.seed } : {}), startedAt: x.startedAt ?? info.startedAt, finishedAt: x.finishedAt ?? info.finishedAt, labels: x.labels ?? info.labels ?? {}, ...(x.baseline ? { baseline: x.baseline } : {}),
   });
-  for (const k of ['confirmed', 'checksDisabled', 'connection', 'harness', 'shards'] as const) if (x[k] !== undefined) (summary as unknown as Record<string, unknown>)[k] = x[k];
-  return summary;
+  const { confirmed, checksDisabled, connection, harness, shards } = x;
+  return {
+    ...summary, ...(confirmed ? { confirmed } : {}), ...(checksDisabled ? { checksDisabled } : {}), ...(connection ? { connection } : {}),
+    ...(harness ? { harness } : {}), ...(shards ? { shards } : {}),
+  };
 }
 
 /** The findings (and known ones) of a summary, as keys. */

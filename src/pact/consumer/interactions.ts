@@ -8,7 +8,7 @@ import { MatchersV3, type StatusCodeMatcher, type TemplateHeaders } from '@pact-
 import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../../client/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { requestExample, responseExample } from '../contract-examples.ts';
-import { type RawMatcher, anythingBut, fromState, integerMatching, notEndingWith, notStartingWith, statePath } from './matchers.ts';
+import { type RawMatcher, anythingBut, rawMatcher, fromState, integerMatching, notEndingWith, notStartingWith, statePath } from './matchers.ts';
 import { EXAMPLE, INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES, PROBE } from '../names.ts';
 import { URI_PATTERN, enumPattern, schemaToMatcher } from '../schema-matcher.ts';
 import { TOKEN_REFUSED, successStatuses } from '../status-latitude.ts';
@@ -198,7 +198,7 @@ function scenarioRequests(): HttpInteraction[] {
     const kind = operationId === 'getOperation' ? 'an operation' : 'a transaction';
     return {
       ...simple(`${what} of ${kind} id no service issued`, STATE.paired, operationId, method, schemaToMatcher('Error', { detail: 'Not found.' }), 404),
-      path: MatchersV3.regex(`^${pathOf(operationId).replace(/\{\w+\}/, UNKNOWN_ID.pattern)}$`, example) as unknown as RawMatcher,
+      path: rawMatcher(MatchersV3.regex(`^${pathOf(operationId).replace(/\{\w+\}/, UNKNOWN_ID.pattern)}$`, example)),
       ...(body ? { body: schemaToMatcher(body.schema, body.example, { mode: 'request' }) } : {}),
       drive: ({ client }) => send(client, method, example, body?.example),
     };
@@ -340,7 +340,7 @@ function authProbes(): HttpInteraction[] {
   for (const op of operations.filter((o) => o.bearer)) {
     const hasId = /\{\w+\}/.test(op.path);
     const example = op.path.replace(/\{\w+\}/, UNKNOWN_ID.example);
-    const path = hasId ? MatchersV3.regex(`^${op.path.replace(/\{\w+\}/, UNKNOWN_ID.pattern)}$`, example) as unknown as RawMatcher : op.path;
+    const path = hasId ? rawMatcher(MatchersV3.regex(`^${op.path.replace(/\{\w+\}/, UNKNOWN_ID.pattern)}$`, example)) : op.path;
     const body = bodies[op.operationId];
     for (const k of kinds) {
       if (k.label.includes('integrator') && !op.integratorHeader) continue;

@@ -8,18 +8,27 @@ import type { Matcher } from '@pact-foundation/pact';
 export type RawMatcher = Matcher<string>;
 
 /**
+ * `json` (a matcher in the core's integration format) as pact-js's matcher type: the one place the
+ * types part. pact-js types a matcher as Matcher<string>, with no room for what its core takes besides
+ * (a provider-state generator, rules combined with AND) nor for its own MatchersV3.regex result.
+ */
+export function rawMatcher(json: object): RawMatcher {
+  return json as unknown as RawMatcher;
+}
+
+/**
  * A value the provider state supplies at verification (`${name}` in `expression`), matched on the
  * consumer side by `regex` (or exactly, when none is given: a path must stay unambiguous in a mock
  * that holds several interactions of one endpoint).
  */
 export function fromState(expression: string, example: string, regex?: string): RawMatcher {
-  return {
+  return rawMatcher({
     'pact:matcher:type': regex ? 'regex' : 'equality',
     ...(regex ? { regex } : {}),
     'pact:generator:type': 'ProviderState',
     expression,
     value: example,
-  } as unknown as RawMatcher;
+  });
 }
 
 /** A path whose `{param}` segments come from the provider state: `{transaction_id}` -> `${transactionId}`. */
@@ -68,8 +77,8 @@ export function notEndingWith(suffix: string): string {
  * alone would take the string "1250" as well, which the payment suite sends to be refused.
  */
 export function integerMatching(regex: string, example: number): RawMatcher {
-  return {
+  return rawMatcher({
     'pact:matcher:type': [{ 'pact:matcher:type': 'integer' }, { 'pact:matcher:type': 'regex', regex }],
     value: example,
-  } as unknown as RawMatcher;
+  });
 }
