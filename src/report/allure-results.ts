@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { type AllureMessage, type AllureMessageOptions, type AllureStatus, allureMessagesFor } from './allure-messages.ts';
-import { type Outcome, failuresOf, findingLine, knownOf, knownText, outcomeOf, scenarioOf, warningsOf } from './outcome.ts';
+import { type Outcome, failuresOf, findingLine, foldFindings, followUpLine, knownOf, knownText, outcomeOf, scenarioOf, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, labelKey, terminalIdText, terminalIdsOf } from './run-info.ts';
 import { scrubText } from './scrub.ts';
@@ -152,8 +152,8 @@ interface AllureStep {
 export function statusMessage(t: TestRecord, outcome: Outcome = outcomeOf(t)): string | undefined {
   if (outcome === 'known-defect') return knownMessage(t);
   if (outcome === 'warning') {
-    const w = warningsOf(t);
-    return `warning${w.length > 1 ? 's' : ''}:\n${w.map(findingLine).join('\n')}`;
+    const w = foldFindings(warningsOf(t));
+    return `warning${w.length > 1 ? 's' : ''}:\n${w.map(({ finding, followUps }) => [findingLine(finding), ...followUps.map((g) => `  ${followUpLine(g)}`)].join('\n')).join('\n')}`;
   }
   if (outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished') {
     return t.skipReason ?? t.notFinished ?? (t.blockedBy ? `blocked by [${t.blockedBy.check}] ${t.blockedBy.message}` : t.errors[0]);
