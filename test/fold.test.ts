@@ -5,7 +5,7 @@
  * summary still holds every finding, the folded ones marked with their root. An independent defect on
  * the same exchange is never folded.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { runCli, tempDir } from './support/run-cli.ts';
@@ -74,5 +74,20 @@ describe('one defect, one line', () => {
     expect(follow.followsFrom).toBeUndefined();
     expect(findingLines(run.stdout)).toContainEqual(expect.stringMatching(/^WARN print-slip\.agrees-with-status /));
     expect(s.counts.folded ?? 0).toBe(0);
+  }, 120_000);
+
+  test('Allure: a test failed only on known defects is failed and known (an accepted resolution), never skipped', async () => {
+    const run = await runCli(SLIP);
+    const file = join(tempDir(), 'known.json');
+    await runCli(['baseline', 'write', file, '--from', run.reportsDir, '--expires', '30d', '--reason', 'slip total off by one']);
+    const known = await runCli([...SLIP, '--baseline', file]);
+    expect(known.code, known.stderr).toBe(0);
+    const dir = join(known.reportsDir, 'allure-results');
+    const results = readdirSync(dir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { status: string; statusDetails?: { known?: boolean; message?: string }; labels: { name: string; value: string }[] });
+    const marked = results.filter((r) => r.labels.some((l) => l.name === 'conformance' && l.value === 'known-defect'));
+    expect(marked).toHaveLength(1);
+    expect(marked[0]).toMatchObject({ status: 'failed', statusDetails: { known: true } });
+    expect(marked[0]!.statusDetails!.message).toMatch(/^known defect/);
+    expect(results.filter((r) => r.status === 'skipped')).toEqual([]);
   }, 120_000);
 });
