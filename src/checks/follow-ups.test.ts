@@ -52,4 +52,19 @@ describe('linkFollowUps', () => {
     expect(follow!.known).toEqual(root!.known);
     expect(other!.known).toBeUndefined();
   });
+
+  it('folds an undocumented status under the finding on the same answer\'s status, and only there', () => {
+    const answer = (check: string, seq: number, severity: Finding['severity']): Finding => ({ check, severity, clause: 'spec#endpoints', test: TEST, message: `${check} 500`, evidence: { status: 500, exchange: { seq } } });
+    const [root, follow] = linkFollowUps([answer('request.accepted', 3, 'failure'), answer('response.status-documented', 3, 'warning')], [], FOLLOW_UPS);
+    expect(root!.followsFrom).toBeUndefined();
+    expect(follow!.followsFrom?.check).toBe('request.accepted');
+    expect(linkFollowUps([answer('request.accepted', 3, 'failure'), answer('response.status-documented', 4, 'warning')], [], FOLLOW_UPS)[1]!.followsFrom).toBeUndefined();
+    // Where the spec lists the operation's statuses the undocumented one is a failure: never under a warning.
+    expect(linkFollowUps([answer('request.invalid-rejected', 3, 'warning'), answer('response.status-documented', 3, 'failure')], [], FOLLOW_UPS)[1]!.followsFrom).toBeUndefined();
+  });
+
+  it('names only checks the registry has', async () => {
+    const { CHECKS } = await import('./registry.ts');
+    for (const r of FOLLOW_UPS) for (const id of [r.check, r.from]) expect(CHECKS.has(id), id).toBe(true);
+  });
 });

@@ -16,4 +16,13 @@ export const FOLLOW_UPS: readonly FollowUpRule[] = [
     fieldsIn: 'slip',
     because: "the slip's amounts do not add up, so they cannot all agree with the status record's",
   },
+  // An answer's status judged twice: a request that should have succeeded (or been refused with a
+  // 4xx) got a status the operation does not document either. response.status-documented judges
+  // nothing but the status, so on the same exchange it is the same wrong answer.
+  ...(['request.accepted', 'request.invalid-rejected'] as const).map((from): FollowUpRule => ({
+    check: 'response.status-documented',
+    from,
+    fields: ['status'],
+    because: 'the same answer, whose status is already the finding',
+  })),
 ];

@@ -19,8 +19,11 @@ export interface FollowUpRule {
   from: string;
   /** The fields the root judges: the follow-up folds only when every field it names is one of them. */
   fields: readonly string[];
-  /** The object of the follow-up's evidence whose keys are the fields it names (e.g. `slip`). */
-  fieldsIn: string;
+  /**
+   * The object of the follow-up's evidence whose keys are the fields it names (e.g. `slip`). Absent:
+   * the follow-up's check judges nothing but `fields` of the exchange (an answer's status, say).
+   */
+  fieldsIn?: string;
   /** Why it follows, for a reader. */
   because: string;
 }
@@ -53,8 +56,9 @@ export function exchangeSeqOf(f: Pick<Finding, 'evidence'>): number | undefined 
   return typeof seq === 'number' ? seq : undefined;
 }
 
-/** The fields a follow-up names: the keys of its evidence's `rule.fieldsIn` object. */
-function namedFields(f: Pick<Finding, 'evidence'>, rule: FollowUpRule): string[] {
+/** The fields a follow-up names: the keys of its evidence's `rule.fieldsIn` object (without one, the rule's). */
+function namedFields(f: Pick<Finding, 'evidence'>, rule: FollowUpRule): readonly string[] {
+  if (rule.fieldsIn === undefined) return rule.fields;
   const at = (f.evidence as Record<string, unknown> | null | undefined)?.[rule.fieldsIn];
   return at && typeof at === 'object' && !Array.isArray(at) ? Object.keys(at) : [];
 }
