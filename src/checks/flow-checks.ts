@@ -168,8 +168,11 @@ export const slipTransactionId = answerNames('print-slip.transaction-id', 'spec#
  */
 export const slipTerminalId = answerNames('print-slip.terminal-id', 'spec#what-the-service-does', "The print slip's terminal_id is the paired terminal's", 'terminal_id', 'print slip');
 
-/** The print slip describes the same transaction as the status record (sandbox#status-and-print-slip). */
-export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec }, 'print-slip.agrees-with-status'>({
+/**
+ * The print slip describes the same transaction as the status record (sandbox#status-and-print-slip).
+ * `exchange`: the slip's, the evidence a finding rests on (a wrong slip total found on it is its root: follow-ups.ts).
+ */
+export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec; exchange?: Exchange }, 'print-slip.agrees-with-status'>({
   id: 'print-slip.agrees-with-status',
   clause: 'sandbox#status-and-print-slip',
   source: 'sandbox',

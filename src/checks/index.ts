@@ -6,3 +6,4 @@ export { JUDGES, type Judge, type Rule, type RuleMeta, defineRule, severityText 
 export { RULES, RULE_ALIASES, RULE_IDS_BY_JUDGE, type RuleListing, canonicalRuleId, listRules, ruleById, rulesOf } from './rule-registry.ts';
 export { type DisableCheckVerdict, explainDisableCheck, nearestRuleId, validateDisableCheck } from './disable-check.ts';
 export { PACT_RULES, interactionPossible } from './pact-rules.ts';
+export { FOLLOW_UPS } from './follow-ups.ts';

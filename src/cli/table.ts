@@ -4,7 +4,7 @@
  */
 import { shapingOptions } from '../config/index.ts';
 import { normaliseMessage } from '../core/index.ts';
-import { type RunRecord, type Summary, confirmationText, coverageLine, knownText, warningsOf } from '../report/index.ts';
+import { type RunRecord, type Summary, type SummaryFinding, confirmationText, coverageLine, foldFindings, followUpLine, knownText, warningsOf } from '../report/index.ts';
 
 /** What the table says about the report files, when they were written. */
 export interface TableReports {
@@ -55,19 +55,27 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  '));
   const out = ['', ...lines, ''];
-  for (const f of summary.findings) {
+  const consequencesOf = (f: SummaryFinding) => {
     const blocked = summary.blocked.filter((b) => b.check === f.check && b.test === f.test && b.message === f.message).reduce((n, b) => n + b.count, 0);
     const consequences = [blocked > 0 ? `blocked ${blocked} test${blocked === 1 ? '' : 's'}` : '', f.repeats > 0 ? `seen again ${f.repeats}x in ${f.repeatedIn.length} test${f.repeatedIn.length === 1 ? '' : 's'}` : ''].filter(Boolean);
     if (f.confirmation) consequences.unshift(confirmationText(f.confirmation));
-    out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequences.length > 0 ? ` [${consequences.join('; ')}]` : ''}`);
+    return consequences.length > 0 ? ` [${consequences.join('; ')}]` : '';
+  };
+  // One defect, one line: what follows from a root is folded under it.
+  const followUps = (list: readonly SummaryFinding[]) => list.map((g) => `  ${followUpLine(g)}${consequencesOf(g)}`);
+  for (const { finding: f, followUps: more } of foldFindings(summary.findings)) {
+    out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequencesOf(f)}`);
     // A verdict over the whole run is only given again by the whole run.
     const whole = record.tests.some((t) => t.wholeRun && t.name === f.test);
     const wholeRun = argv !== undefined
       ? `${runWith(argv)}${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests)`
       : `payconnect-conformance run${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests; plus this run's target and --sim-fault options)`;
     if (f.severity === 'failure') out.push(`  re-run: ${whole ? wholeRun : rerunCommand(summary.seed, f.test, argv)}`);
+    out.push(...followUps(more));
   }
-  for (const f of summary.known ?? []) out.push(`KNOWN ${f.check} (${f.clause}) ${f.test}: ${f.message} [${knownText(f.known!)}]`);
+  for (const { finding: f, followUps: more } of foldFindings(summary.known ?? [])) {
+    out.push(`KNOWN ${f.check} (${f.clause}) ${f.test}: ${f.message} [${knownText(f.known!)}]`, ...followUps(more));
+  }
   for (const e of summary.baseline?.expired ?? []) out.push(`EXPIRED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}) was due ${e.expires}: ${e.reason} (fix the defect, or renew the entry's date)`);
   for (const e of summary.baseline?.resolved ?? []) out.push(`RESOLVED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}): nothing in this complete run matched it; remove it from ${summary.baseline!.file}`);
   if (summary.incomplete) out.push(`INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`);
@@ -81,7 +89,7 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
   if (required.length > 50) out.push(`UNCOVERED ... and ${required.length - 50} more (coverage.json lists them all)`);
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
-  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.known ? `, ${c.known} known` : ''}${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
+  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.folded ? ` (${c.folded} folded under their root)` : ''}${c.known ? `, ${c.known} known` : ''}${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
   if (summary.coverage) out.push(coverageLine(summary.coverage));
   const h = summary.harness;
   if (h && (h.overloaded || h.remeasured > 0)) {

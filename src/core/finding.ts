@@ -3,6 +3,7 @@
  * the spec or rule of the profile it rests on, and the (redacted) evidence.
  */
 
+import type { FollowsFrom } from './follow-up.ts';
 import type { Confirmation, KnownMark } from './known-finding.ts';
 
 /** `failure`: the spec is broken. `warning`: a profile or sandbox assumption does not hold. */
@@ -29,6 +30,8 @@ export interface Finding {
   known?: KnownMark;
   /** Present when the test was run again to confirm it (`--confirm N`). */
   confirmation?: Confirmation;
+  /** Present when it follows from another finding (follow-up.ts): reported folded under that root. */
+  followsFrom?: FollowsFrom;
 }
 
 /**

@@ -9,6 +9,7 @@ export * from './make-dirs.ts';
 export * from './canonical-json.ts';
 export * from './connection-info.ts';
 export * from './known-finding.ts';
+export * from './follow-up.ts';
 export * from './pace.ts';
 export * from './edit-distance.ts';
 export * from './timing.ts';

@@ -5,6 +5,7 @@
  */
 import type { Exchange } from './exchange.ts';
 import type { Finding } from './finding.ts';
+import { isRootOf } from './follow-up.ts';
 
 /**
  * One entry of a baseline file: a defect of the service that is known, has a reason (and a ticket),
@@ -80,11 +81,17 @@ export function entryMatches(entry: BaselineEntry, f: Pick<Finding, 'check' | 'c
  */
 export function markKnown<F extends Finding>(findings: readonly F[], entries: readonly BaselineEntry[], now: number): F[] {
   const live = entries.map((e, i) => ({ e, n: i + 1 })).filter(({ e }) => !isExpired(e, now));
-  return findings.map((f) => {
+  const marked = findings.map((f) => {
     const hit = live.find(({ e }) => entryMatches(e, f));
     if (!hit) return f;
     const { reason, ticket, expires } = hit.e;
     return { ...f, known: { entry: hit.n, reason, ...(ticket ? { ticket } : {}), expires } };
+  });
+  // What follows from a known root is the same defect: the root's entry knows it too (one entry per root).
+  return marked.map((f) => {
+    if (f.known || !f.followsFrom) return f;
+    const root = marked.find((r) => r.known && isRootOf(r, f));
+    return root ? { ...f, known: { ...root.known! } } : f;
   });
 }
 

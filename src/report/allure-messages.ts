@@ -9,7 +9,7 @@
  */
 import { type Exchange, type Finding, type OperatorEntry, countsAsFailure } from '../core/index.ts';
 import { curlForDelivery, curlForExchange, curlPreamble } from './curl.ts';
-import { clauseSource, confirmationText, findingLine, knownOf, knownText, outcomeOf, quoteText, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
+import { clauseSource, confirmationText, findingLine, foldFindings, followUpLine, knownOf, knownText, outcomeOf, quoteText, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
 import type { DeliveryView, TestRecord } from './records.ts';
 
 /** Allure's step and test statuses. */
@@ -149,21 +149,25 @@ function anchorOf(f: Finding): { exchangeSeq?: number; eventId?: string } {
   };
 }
 
+/** One step per finding; what follows from a root (one defect) is a step inside the root's. */
 function findingSteps(findings: Finding[], at: number, dropExchange: boolean): AllureMessage[] {
+  return foldFindings(findings).flatMap(({ finding, followUps }) => findingStep(finding, at, dropExchange, findingSteps(followUps, at, dropExchange)));
+}
+
+function findingStep(f: Finding, at: number, dropExchange: boolean, inner: AllureMessage[]): AllureMessage[] {
   const out: AllureMessage[] = [];
-  for (const f of findings) {
-    const failure = f.severity === 'failure' && !f.known;
-    const name = `${f.known ? 'KNOWN' : failure ? 'FAIL' : 'WARN'} ${findingLine(f)}`;
-    out.push({ type: 'step_start', data: { name: name.length > 300 ? `${name.slice(0, 299)}…` : name, start: at } });
-    let evidence = f.evidence;
-    if (dropExchange && evidence && typeof evidence === 'object' && 'exchange' in evidence) {
-      const { exchange: _exchange, ...rest } = evidence as Record<string, unknown>;
-      evidence = rest;
-    }
-    out.push(attach('finding', json({ check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, ...(f.known ? { known: f.known } : {}), evidence: evidence ?? null }), 'application/json', 'json'));
-    const quote = quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : '';
-    out.push({ type: 'step_stop', data: { stop: at, status: failure ? 'failed' : 'passed', ...(failure ? { statusDetails: { message: `${f.message}${quote}` } } : {}) } });
+  const failure = f.severity === 'failure' && !f.known;
+  const name = `${f.followsFrom ? `↳ follows from [${f.followsFrom.check}]: ` : ''}${f.known ? 'KNOWN' : failure ? 'FAIL' : 'WARN'} ${findingLine(f)}`;
+  out.push({ type: 'step_start', data: { name: name.length > 300 ? `${name.slice(0, 299)}…` : name, start: at } });
+  let evidence = f.evidence;
+  if (dropExchange && evidence && typeof evidence === 'object' && 'exchange' in evidence) {
+    const { exchange: _exchange, ...rest } = evidence as Record<string, unknown>;
+    evidence = rest;
   }
+  out.push(attach('finding', json({ check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, ...(f.known ? { known: f.known } : {}), ...(f.followsFrom ? { followsFrom: f.followsFrom } : {}), evidence: evidence ?? null }), 'application/json', 'json'));
+  out.push(...inner);
+  const quote = quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : '';
+  out.push({ type: 'step_stop', data: { stop: at, status: failure ? 'failed' : 'passed', ...(failure ? { statusDetails: { message: `${f.message}${quote}` } } : {}) } });
   return out;
 }
 
@@ -260,12 +264,14 @@ function description(t: TestRecord): string {
   const warnings = warningsOf(t);
   if (failures.length + warnings.length > 0) {
     lines.push('', '**Findings:**', '');
-    for (const f of [...failures, ...warnings]) lines.push(`- ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}`);
+    for (const { finding: f, followUps } of foldFindings([...failures, ...warnings])) {
+      lines.push(`- ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}`, ...followUps.map((g) => `  - ${followUpLine(g)}`));
+    }
   }
   const known = knownOf(t);
   if (known.length > 0) {
     lines.push('', '**Known defects** (a baseline entry knows them: reported, they fail nothing):', '');
-    for (const f of known) lines.push(`- ${findingLine(f)}: ${knownText(f.known!)}`);
+    for (const { finding: f, followUps } of foldFindings(known)) lines.push(`- ${findingLine(f)}: ${knownText(f.known!)}`, ...followUps.map((g) => `  - ${followUpLine(g)}`));
   }
   return `${lines.join('\n')}\n`;
 }

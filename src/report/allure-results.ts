@@ -9,7 +9,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { type AllureMessage, type AllureMessageOptions, type AllureStatus, allureMessagesFor } from './allure-messages.ts';
-import { type Outcome, failuresOf, findingLine, knownOf, knownText, outcomeOf, scenarioOf, warningsOf } from './outcome.ts';
+import { type Outcome, failuresOf, findingLine, foldFindings, followUpLine, knownOf, knownText, outcomeOf, scenarioOf, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, labelKey, terminalIdText, terminalIdsOf } from './run-info.ts';
 import { scrubText } from './scrub.ts';
@@ -39,11 +39,11 @@ export interface Allure2Category {
  * label-based ones of {@link allure3Categories} from the report configuration.
  */
 export const ALLURE2_CATEGORIES: readonly Allure2Category[] = [
-  { name: ALLURE_CATEGORIES.spec, matchedStatuses: ['failed'], messageRegex: '[\\s\\S]*\\(spec#[\\s\\S]*' },
-  { name: ALLURE_CATEGORIES.profile, matchedStatuses: ['failed'] },
+  { name: ALLURE_CATEGORIES.spec, matchedStatuses: ['failed'], messageRegex: '(?!known defect)[\\s\\S]*\\(spec#[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.profile, matchedStatuses: ['failed'], messageRegex: '(?!known defect)[\\s\\S]*' },
+  { name: ALLURE_CATEGORIES.known, matchedStatuses: ['failed'], messageRegex: '^known defect[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.warning, matchedStatuses: ['passed'], messageRegex: '^warning[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.blocked, matchedStatuses: ['skipped'], messageRegex: '^blocked by[\\s\\S]*' },
-  { name: ALLURE_CATEGORIES.known, matchedStatuses: ['skipped'], messageRegex: '^known defect[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.notFinished, matchedStatuses: ['failed', 'skipped'], messageRegex: '[\\s\\S]*(budget|stopped the session)[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.toolkit, matchedStatuses: ['broken'] },
 ];
@@ -68,8 +68,10 @@ export const ALLURE_STATUS: Record<Outcome, AllureStatus> = {
   'spec-failure': 'failed',
   'profile-failure': 'failed',
   'toolkit-error': 'broken',
-  // As pytest's xfail: the test failed on a defect that is known, tracked and due; it fails nothing.
-  'known-defect': 'skipped',
+  // Failed, and known (statusDetails.known): Allure 3 gives it the "accepted" resolution, so it is
+  // counted apart from failures and skips, and blocks nothing (as pytest's xfail); Allure 2 lists it
+  // under its category. It never reads as skipped: the test ran, and the defect is there.
+  'known-defect': 'failed',
   warning: 'passed',
   blocked: 'skipped',
   'not-finished': 'failed',
@@ -152,8 +154,8 @@ interface AllureStep {
 export function statusMessage(t: TestRecord, outcome: Outcome = outcomeOf(t)): string | undefined {
   if (outcome === 'known-defect') return knownMessage(t);
   if (outcome === 'warning') {
-    const w = warningsOf(t);
-    return `warning${w.length > 1 ? 's' : ''}:\n${w.map(findingLine).join('\n')}`;
+    const w = foldFindings(warningsOf(t));
+    return `warning${w.length > 1 ? 's' : ''}:\n${w.map(({ finding, followUps }) => [findingLine(finding), ...followUps.map((g) => `  ${followUpLine(g)}`)].join('\n')).join('\n')}`;
   }
   if (outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished') {
     return t.skipReason ?? t.notFinished ?? (t.blockedBy ? `blocked by [${t.blockedBy.check}] ${t.blockedBy.message}` : t.errors[0]);
@@ -243,6 +245,7 @@ export function writeAllureTestResults(dir: string, record: RunRecord, info: Pic
       status: ALLURE_STATUS[outcome],
       statusDetails: {
         ...(message ? { message: scrubText(message) } : {}),
+        ...(outcome === 'known-defect' ? { known: true } : {}),
         // A finding about the service is traced to its evidence, never to the toolkit's own code:
         // only a toolkit error (a bug of ours, or the environment) keeps its stack.
         ...(outcome === 'spec-failure' || outcome === 'profile-failure' ? { trace: scrubText(failuresOf(t).map((f) => `FAIL ${findingLine(f)}\n  evidence: ${JSON.stringify(f.evidence ?? null).slice(0, 2000)}`).join('\n')) } : {}),

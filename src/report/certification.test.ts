@@ -89,4 +89,17 @@ describe('certification', () => {
       'an error outside the tests: suites/x.suite.ts: boom',
     ]);
   });
+
+  it('gives one bullet and one row per defect: a test failed only on what follows from another failed test\'s root gives none', () => {
+    const root = finding({ test: 'payment > payment works', message: 'total_amount 1301 != amount 1300 + tip_amount 0' });
+    const followsFrom = { check: root.check, clause: root.clause, message: root.message, test: 'payment > payment works', because: 'it follows' };
+    const follow = finding({ check: 'print-slip.agrees-with-status', clause: 'sandbox#status-and-print-slip', message: 'print slip of t1 disagrees with its status record: total_amount 1301 vs 1300', followsFrom });
+    const tests = everySuite((s) => (s === 'payment' ? { state: 'failed', findings: [root] } : s === 'print-slip' ? { state: 'failed', findings: [{ ...follow, test: 'print-slip > print-slip works' }] } : {}));
+    const { run, summary, cert } = decide(tests);
+    expect(cert.reasons.filter((r) => r.startsWith('suite '))).toEqual([`suite payment failed: payment > payment works: [invariant.total-amount] (spec#transaction-print-slip) ${root.message}`]);
+    const rows = certificationMarkdown(run, summary, runInfo(), cert).split('\n').filter((l) => /^\| (failure|warning) \|/.test(l));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain('<br>↳ follows: FAIL [print-slip.agrees-with-status]');
+    expect(certificationHtml(run, summary, runInfo(), cert)).toContain('<ul class="follow"><li>↳ follows: FAIL [print-slip.agrees-with-status]');
+  });
 });

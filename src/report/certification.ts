@@ -4,8 +4,8 @@
  * summary.json, and the verdict. Certified only when every spec-level suite ran and passed, in a run
  * that was not restricted by --suite and whose verdict is pass; otherwise each reason is named.
  */
-import { type ConnectionInfo, countsAsFailure } from '../core/index.ts';
-import { findingLine, outcomeOf, quoteText, warningsOf } from './outcome.ts';
+import { type ConnectionInfo, type Finding, countsAsFailure } from '../core/index.ts';
+import { findingLine, foldFindings, followUpLine, outcomeOf, quoteText, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, terminalIdText } from './run-info.ts';
 import type { Summary } from './summary.ts';
@@ -62,10 +62,19 @@ export function capabilityRows(record: RunRecord): CapabilityRow[] {
 }
 
 function whyFailed(t: TestRecord): string {
-  const first = t.findings.find(countsAsFailure);
+  const first = foldFindings(t.findings.filter(countsAsFailure))[0]?.finding;
   if (first) return findingLine(first);
   if (t.toolkitError) return `toolkit error ${t.toolkitError.code}: ${t.toolkitError.message.split('\n')[0]}`;
   return t.errors[0]?.split('\n')[0] ?? 'failed';
+}
+
+/**
+ * Whether a failed test failed only on what follows from roots that other failed tests report: their
+ * bullet names the defect, so this test gives no bullet of its own (one defect, one line).
+ */
+function failedByFollowUps(t: TestRecord, record: RunRecord): boolean {
+  const failures = t.findings.filter(countsAsFailure);
+  return failures.length > 0 && failures.every((f) => f.followsFrom && f.followsFrom.test !== t.name && record.tests.some((o) => o.name === f.followsFrom!.test && o.state === 'failed'));
 }
 
 /**
@@ -85,7 +94,9 @@ export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo,
   for (const e of summary.baseline?.expired ?? []) reasons.push(`baseline entry ${e.entry} expired on ${e.expires} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}): fix the defect, or renew the entry with a new date`);
   const known = summary.known ?? [];
   if (known.length > 0 && !info.certifyWithKnownDefects) {
-    reasons.push(`${known.length} known defect${known.length === 1 ? '' : 's'} (baseline ${summary.baseline?.file ?? ''}): ${known.slice(0, 3).map((f) => `[${f.check}] ${f.known!.ticket ?? f.known!.reason}`).join('; ')}${known.length > 3 ? '; ...' : ''}`);
+    // One defect, one bullet: what follows from a known root is named with it.
+    const roots = foldFindings(known).map((k) => k.finding);
+    reasons.push(`${roots.length} known defect${roots.length === 1 ? '' : 's'} (baseline ${summary.baseline?.file ?? ''}): ${roots.slice(0, 3).map((f) => `[${f.check}] ${f.known!.ticket ?? f.known!.reason}`).join('; ')}${roots.length > 3 ? '; ...' : ''}`);
   }
   const selected = info.suitesSelected;
   const unselected = selected.length > 0 ? mustRun.filter((s) => !selected.includes(s)) : [];
@@ -106,7 +117,7 @@ export function certify(record: RunRecord, summary: Summary, info: Pick<RunInfo,
       reasons.push(`suite ${suite} did not run (no test)`);
       continue;
     }
-    const failed = tests.filter((t) => t.state === 'failed' && !t.wholeRun);
+    const failed = tests.filter((t) => t.state === 'failed' && !t.wholeRun && !failedByFollowUps(t, record));
     for (const t of failed) reasons.push(`suite ${suite} failed: ${t.name}: ${whyFailed(t)}`);
     if (tests.every((t) => t.state === 'skipped')) reasons.push(`suite ${suite} was skipped entirely (${tests.length} test${tests.length > 1 ? 's' : ''}; e.g. ${tests[0]!.skipReason ?? 'no reason given'})`);
   }
@@ -193,7 +204,7 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
   if (summary.findings.length === 0) out.push('None.', '');
   else {
     out.push('| severity | clause | the documents say | check | test | message |', '|---|---|---|---|---|---|');
-    for (const f of summary.findings) out.push(`| ${f.severity} | ${clauseLinkMd(f.clause)} | ${cell(quoteText(f))} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${cell(f.message)} |`);
+    for (const { finding: f, followUps } of foldFindings(summary.findings)) out.push(`| ${f.severity} | ${clauseLinkMd(f.clause)} | ${cell(quoteText(f))} | ${cell(f.check)} | ${cell(f.test ?? '')} | ${[f.message, ...followUps.map(followUpLine)].map(cell).join('<br>')} |`);
     out.push('');
   }
   const known = summary.known ?? [];
@@ -202,7 +213,7 @@ export function certificationMarkdown(record: RunRecord, summary: Summary, info:
     if (summary.baseline) out.push(`Baseline ${summary.baseline.file}: ${summary.baseline.entries} entr${summary.baseline.entries === 1 ? 'y' : 'ies'}. A known defect is reported and fails nothing until its entry expires.`, '');
     if (known.length > 0) {
       out.push('| clause | check | test | message | ticket | reason | expires |', '|---|---|---|---|---|---|---|');
-      for (const f of known) out.push(`| ${clauseLinkMd(f.clause)} | ${cell(f.check)} | ${cell(f.test)} | ${cell(f.message)} | ${cell(f.known!.ticket ?? '')} | ${cell(f.known!.reason)} | ${cell(f.known!.expires)} |`);
+      for (const { finding: f, followUps } of foldFindings(known)) out.push(`| ${clauseLinkMd(f.clause)} | ${cell(f.check)} | ${cell(f.test)} | ${[f.message, ...followUps.map(followUpLine)].map(cell).join('<br>')} | ${cell(f.known!.ticket ?? '')} | ${cell(f.known!.reason)} | ${cell(f.known!.expires)} |`);
       out.push('');
     }
     for (const e of summary.baseline?.expired ?? []) out.push(`- EXPIRED entry ${e.entry} (${cell(e.check)}${e.ticket ? `, ${cell(e.ticket)}` : ''}), due ${e.expires}: ${cell(e.reason)}`);
@@ -246,13 +257,17 @@ function knownHtml(summary: Summary): string {
   const known = summary.known ?? [];
   const b = summary.baseline;
   if (known.length === 0 && !b) return '';
-  const rows = known.map((f) => `<tr class="warn"><td>${clauseLinkHtml(f.clause)}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test)}</td><td>${esc(f.message)}</td><td>${esc(f.known!.ticket ?? '')}</td><td>${esc(f.known!.reason)}</td><td>${esc(f.known!.expires)}</td></tr>`).join('');
+  const rows = foldFindings(known).map(({ finding: f, followUps }) => `<tr class="warn"><td>${clauseLinkHtml(f.clause)}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test)}</td><td>${messageHtml(f, followUps)}</td><td>${esc(f.known!.ticket ?? '')}</td><td>${esc(f.known!.reason)}</td><td>${esc(f.known!.expires)}</td></tr>`).join('');
   const items = [
     ...(b?.expired ?? []).map((e) => `<li class="bad">EXPIRED entry ${e.entry} (${esc(e.check)}${e.ticket ? `, ${esc(e.ticket)}` : ''}), due ${esc(e.expires)}: ${esc(e.reason)}</li>`),
     ...(b?.resolved ?? []).map((e) => `<li>RESOLVED entry ${e.entry} (${esc(e.check)}${e.ticket ? `, ${esc(e.ticket)}` : ''}): nothing in this complete run matched it; remove it from the baseline</li>`),
   ];
   return `<h2>Known defects</h2>${b ? `<p>Baseline ${esc(b.file)}: ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'}. A known defect is reported and fails nothing until its entry expires.</p>` : ''}${rows ? `<table><tr><th>clause</th><th>check</th><th>test</th><th>message</th><th>ticket</th><th>reason</th><th>expires</th></tr>${rows}</table>` : ''}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}`;
 }
+
+/** A finding's message, with what follows from it folded under it (one defect, one row). */
+const messageHtml = (f: Finding, followUps: readonly Finding[]) =>
+  `${esc(f.message)}${followUps.length > 0 ? `<ul class="follow">${followUps.map((g) => `<li>${esc(followUpLine(g))}</li>`).join('')}</ul>` : ''}`;
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
@@ -263,7 +278,7 @@ export function certificationHtml(record: RunRecord, summary: Summary, info: Run
   const reasons = cert.certified ? '' : `<p>Not certified because:</p><ul>${cert.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`;
   const factRows = facts(info, cert, text).map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(v)}</td></tr>`).join('');
   const capRows = cert.rows.map((r) => `<tr><td>${esc(r.capability)}</td><td>${r.tests}</td><td>${r.pass}</td><td class="${r.fail ? 'bad' : ''}">${r.fail}</td><td>${r.skip}</td><td class="${r.warn ? 'warn' : ''}">${r.warn}</td></tr>`).join('');
-  const findingRows = summary.findings.map((f) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td>${clauseLinkHtml(f.clause)}</td><td>${esc(quoteText(f))}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${esc(f.message)}</td></tr>`).join('');
+  const findingRows = foldFindings(summary.findings).map(({ finding: f, followUps }) => `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td>${clauseLinkHtml(f.clause)}</td><td>${esc(quoteText(f))}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${messageHtml(f, followUps)}</td></tr>`).join('');
   const errors = [
     ...record.tests.filter((t) => t.state === 'failed' && outcomeOf(t) === 'toolkit-error').map((t) => `${t.name}: ${whyFailed(t)}`),
     ...record.unhandled.map((u) => u.split('\n')[0] ?? ''),
@@ -276,7 +291,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.verdict{font-size:1.4em;font-weight:bold;padding:.5em 1em;display:inline-block;border-radius:4px}
 .charts{display:flex;flex-wrap:wrap;gap:1em}.charts figure{margin:0}
-.ok{background:#dff5e1;color:#135d1e}.no{background:#fde2e1;color:#8a1c14}.bad{color:#8a1c14}.warn{color:#8a5a00}
+.follow{margin:.3em 0 0;padding-left:1.2em;font-size:.92em}.ok{background:#dff5e1;color:#135d1e}.no{background:#fde2e1;color:#8a1c14}.bad{color:#8a1c14}.warn{color:#8a5a00}
 </style></head><body>
 <h1>${title}</h1>
 <p class="verdict ${cert.certified ? 'ok' : 'no'}">${verdictLine(cert)}</p>

@@ -20,6 +20,14 @@ describe('githubAnnotations', () => {
     ]);
   });
 
+  it('makes one annotation of a defect: a finding that follows from a root is said under it', () => {
+    const root = finding({ message: 'total_amount 1301 != amount 1300 + tip_amount 0', test: 'payment > slip' });
+    const follow = finding({ severity: 'warning', check: 'print-slip.agrees-with-status', clause: 'sandbox#status-and-print-slip', message: 'total_amount 1301 vs 1300', test: 'payment > slip',
+      followsFrom: { check: root.check, clause: root.clause, message: root.message, test: 'payment > slip', because: 'it follows' } });
+    const lines = githubAnnotations(buildSummary(runRecord([testRecord({ scenario: 'slip', state: 'failed', findings: [root, follow] })]), tool, target));
+    expect(lines).toEqual(['::error title=invariant.total-amount (spec#transaction-print-slip)::payment > slip: total_amount 1301 != amount 1300 + tip_amount 0%0A↳ follows: WARN [print-slip.agrees-with-status] (sandbox#status-and-print-slip) total_amount 1301 vs 1300 (it follows)']);
+  });
+
   it('escapes the title\'s colons and commas, and keeps to MAX_ANNOTATIONS of a kind', () => {
     const many = Array.from({ length: MAX_ANNOTATIONS + 5 }, (_, i) => finding({ check: `c.${i}`, clause: 'spec#a,b:c', message: `m${i}`, test: 't' }));
     const lines = githubAnnotations(buildSummary(runRecord([testRecord({ state: 'failed', findings: many })]), tool, target));

@@ -1,10 +1,10 @@
 /**
  * GitHub Actions output of a run: workflow-command annotations for its findings (root causes first,
- * as summary.json orders them) and a Markdown job summary for `$GITHUB_STEP_SUMMARY`. Nothing here is
+ * as summary.json orders them, what follows from one said under it) and a Markdown job summary for `$GITHUB_STEP_SUMMARY`. Nothing here is
  * a secret: it is made from the summary, which is redacted.
  */
 import type { Summary } from './summary.ts';
-import { quoteText } from './outcome.ts';
+import { foldFindings, followUpLine, quoteText } from './outcome.ts';
 
 /** GitHub shows at most 10 annotations of a kind per step; a few more are written for the log. */
 export const MAX_ANNOTATIONS = 20;
@@ -14,9 +14,11 @@ const property = (s: string) => data(s).replace(/:/g, '%3A').replace(/,/g, '%2C'
 
 /** `::error title=…::…` per failure and `::warning …` per warning, at most {@link MAX_ANNOTATIONS} of each. */
 export function githubAnnotations(summary: Summary): string[] {
+  // One defect, one annotation: what follows from a root is said under it.
+  const roots = foldFindings(summary.findings);
   const lines = (severity: 'failure' | 'warning', command: 'error' | 'warning') =>
-    summary.findings.filter((f) => f.severity === severity).slice(0, MAX_ANNOTATIONS)
-      .map((f) => `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}${quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : ''}`)}`);
+    roots.filter(({ finding: f }) => f.severity === severity).slice(0, MAX_ANNOTATIONS)
+      .map(({ finding: f, followUps }) => `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}${quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : ''}${followUps.map((g) => `\n${followUpLine(g)}`).join('')}`)}`);
   return [...lines('failure', 'error'), ...lines('warning', 'warning')];
 }
 
@@ -32,12 +34,13 @@ export function githubJobSummary(summary: Summary, certification?: { certified: 
   ];
   const cov = summary.coverage?.summary;
   if (cov) out.push('', `Coverage: ${(['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const).map((k) => `${k} ${cov[k].covered}/${cov[k].total}${cov[k].excluded ? ` + ${cov[k].excluded} excluded` : ''}`).join(', ')}${(summary.coverage!.uncovered ?? []).length > 0 ? ` (required ${summary.coverage!.required!.join(', ')}: ${summary.coverage!.uncovered!.length} never covered)` : ''}.`);
-  if ((summary.known ?? []).length > 0) out.push('', `Known defects (baseline): ${summary.known!.length}.`);
+  if ((summary.known ?? []).length > 0) out.push('', `Known defects (baseline): ${foldFindings(summary.known!).length}.`);
   if (certification) out.push('', certification.certified ? '**Certification: CERTIFIED**' : `**Certification: NOT CERTIFIED** (${cell(certification.reasons[0] ?? '')})`);
   if (summary.findings.length > 0) {
     out.push('', '| | check | clause | test | finding |', '|---|---|---|---|---|');
-    for (const f of summary.findings.slice(0, 50)) out.push(`| ${f.severity === 'failure' ? 'FAIL' : 'WARN'} | ${cell(f.check)} | ${cell(f.clause)} | ${cell(f.test)} | ${cell(f.message)} |`);
-    if (summary.findings.length > 50) out.push('', `… and ${summary.findings.length - 50} more in summary.json.`);
+    const roots = foldFindings(summary.findings);
+    for (const { finding: f, followUps } of roots.slice(0, 50)) out.push(`| ${f.severity === 'failure' ? 'FAIL' : 'WARN'} | ${cell(f.check)} | ${cell(f.clause)} | ${cell(f.test)} | ${[f.message, ...followUps.map(followUpLine)].map(cell).join('<br>')} |`);
+    if (roots.length > 50) out.push('', `… and ${roots.length - 50} more in summary.json.`);
   }
   return `${out.join('\n')}\n`;
 }

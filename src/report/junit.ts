@@ -5,7 +5,7 @@
  * properties and system-out of their test case.
  */
 import type { Finding } from '../core/index.ts';
-import { confirmationText, failuresOf, findingLine, knownOf, knownText, outcomeOf, quoteText, warningsOf } from './outcome.ts';
+import { type Folded, confirmationText, failuresOf, findingLine, foldFindings, followUpLine, knownOf, knownText, outcomeOf, quoteText, warningsOf } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import type { RunInfo } from './run-info.ts';
 import type { Summary } from './summary.ts';
@@ -42,16 +42,26 @@ function detail(f: Finding): string {
   return `${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}${quote}${evidence}`;
 }
 
+/** A finding's detail with what follows from it (one defect, one entry): each follow-up one line under it. */
+function foldedDetail({ finding, followUps }: Folded): string {
+  return [detail(finding), ...followUps.map((g) => `  ${followUpLine(g)}`)].join('\n');
+}
+
 type Props = ReadonlyArray<readonly [string, string]>;
 
 function testcase(t: TestRecord): string {
+  // What follows from a root of this test is shown under the root, never as a finding of its own.
+  const folded = foldFindings([...failuresOf(t), ...warningsOf(t)]);
+  const followUps = folded.flatMap((r) => r.followUps);
+  const ownWarnings = folded.filter((r) => r.finding.severity === 'warning');
   const open = `    <testcase ${attr('classname', t.capability)} ${attr('name', t.name)} ${attr('time', seconds(t.durationMs))} ${attr('file', t.file)}>`;
   const body: string[] = [];
   const props = [
     `        <property ${attr('name', 'clause')} ${attr('value', t.clause)}/>`,
     `        <property ${attr('name', 'outcome')} ${attr('value', outcomeOf(t))}/>`,
     ...Object.entries(t.parameters).map(([k, v]) => `        <property ${attr('name', `parameter.${k}`)} ${attr('value', v)}/>`),
-    ...warningsOf(t).map((f) => `        <property ${attr('name', 'warning')} ${attr('value', findingLine(f))}/>`),
+    ...ownWarnings.map(({ finding: f }) => `        <property ${attr('name', 'warning')} ${attr('value', findingLine(f))}/>`),
+    ...followUps.map((f) => `        <property ${attr('name', 'follow-up')} ${attr('value', `${findingLine(f)} (follows from [${f.followsFrom!.check}]: ${f.followsFrom!.because})`)}/>`),
     ...(t.notChecked ?? []).map((n) => `        <property ${attr('name', 'not-checked')} ${attr('value', n)}/>`),
   ];
   body.push('      <properties>', ...props, '      </properties>');
@@ -60,13 +70,14 @@ function testcase(t: TestRecord): string {
     const e = t.toolkitError ?? { code: 'PCC_INTERNAL', message: t.errors.join('\n') || 'the test failed without a finding' };
     body.push(`      <error ${attr('message', `${e.code}: ${e.message.split('\n')[0]}`)} ${attr('type', e.code)}>${xmlEscape([e.message, ...(e.hint ? [`fix: ${e.hint}`] : []), ...t.errors].join('\n'))}</error>`);
   } else if (t.state === 'failed') {
-    const failures = failuresOf(t);
-    const first = failures[0];
-    body.push(`      <failure ${attr('message', first ? findingLine(first) : (t.errors[0] ?? 'failed'))} ${attr('type', outcome)}>${xmlEscape(failures.map(detail).join('\n') || t.errors.join('\n'))}</failure>`);
+    const failures = folded.filter((r) => r.finding.severity === 'failure');
+    const first = failures[0]?.finding;
+    body.push(`      <failure ${attr('message', first ? findingLine(first) : (t.errors[0] ?? 'failed'))} ${attr('type', outcome)}>${xmlEscape(failures.map(foldedDetail).join('\n') || t.errors.join('\n'))}</failure>`);
   } else if (t.state === 'skipped') {
     body.push(`      <skipped ${attr('message', t.skipReason ?? 'skipped')}/>`);
   }
-  const out = [...knownOf(t).map((f) => `KNOWN ${findingLine(f)}: ${knownText(f.known!)}`), ...warningsOf(t).map(detail), ...(t.notChecked ?? []).map((n) => `NOT CHECKED ${n}`)];
+  const known = foldFindings(knownOf(t)).flatMap(({ finding: f, followUps: more }) => [`KNOWN ${findingLine(f)}: ${knownText(f.known!)}`, ...more.map((g) => `  ${followUpLine(g)}`)]);
+  const out = [...known, ...ownWarnings.map(foldedDetail), ...(t.notChecked ?? []).map((n) => `NOT CHECKED ${n}`)];
   if (out.length > 0) body.push(`      <system-out>${xmlEscape(out.join('\n'))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');
 }

@@ -1,5 +1,5 @@
 /** How a test ended, in the words of the reports: spec failure, profile failure, warning, toolkit error... */
-import { countsAsFailure, type Finding } from '../core/index.ts';
+import { countsAsFailure, type Finding, normaliseMessage } from '../core/index.ts';
 import type { TestRecord } from './records.ts';
 
 /**
@@ -79,4 +79,42 @@ export function knownText(k: NonNullable<Finding['known']>): string {
 export function confirmationText(c: NonNullable<Finding['confirmation']>): string {
   const rechecked = c.rechecked ? `; ${c.rechecked} attempt${c.rechecked === 1 ? '' : 's'} not counted (the harness was overloaded)` : '';
   return `${c.kind}: reproduced ${c.reproduced}/${c.attempts} runs again, seen in ${Math.round(c.rate * 100)} % of the runs${rechecked}`;
+}
+
+/** A finding and the findings that follow from it (core/follow-up.ts): one defect, one line. */
+export interface Folded<F extends Finding = Finding> {
+  finding: F;
+  followUps: F[];
+}
+
+/** Whether `root` is the defect `f` follows from (the same check, clause and message, ids and amounts aside). */
+function foldsUnder(root: Finding, f: Finding): boolean {
+  const r = f.followsFrom;
+  return r !== undefined && root !== f && !root.followsFrom && root.check === r.check && root.clause === r.clause && normaliseMessage(root.message) === normaliseMessage(r.message);
+}
+
+/**
+ * The findings of `list` with each follow-up folded under its root, in the list's order. A follow-up
+ * whose root is not in the list stays a line of its own: folding never hides a finding.
+ */
+export function foldFindings<F extends Finding>(list: readonly F[]): Folded<F>[] {
+  const out: Folded<F>[] = [];
+  const placed = new Set<F>();
+  for (const f of list) {
+    if (placed.has(f) || list.some((r) => foldsUnder(r, f))) continue;
+    const followUps = list.filter((g) => foldsUnder(f, g));
+    for (const g of followUps) placed.add(g);
+    out.push({ finding: f, followUps });
+  }
+  return out;
+}
+
+/** How many findings of `list` are folded under a root in it. */
+export function foldedCount(list: readonly Finding[]): number {
+  return list.filter((f) => list.some((r) => foldsUnder(r, f))).length;
+}
+
+/** One line for a folded follow-up: `↳ follows: WARN [check] (clause) message (because)`. */
+export function followUpLine(f: Finding): string {
+  return `↳ follows: ${f.known ? 'KNOWN' : f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.followsFrom ? ` (${f.followsFrom.because})` : ''}`;
 }

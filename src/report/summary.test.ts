@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { foldFindings } from './outcome.ts';
 import { buildSummary, exitCodeFor } from './summary.ts';
 import { finding, runRecord, testRecord } from './testing.ts';
 
@@ -117,5 +118,20 @@ describe('summary.json', () => {
       { test: 'payment > manual', reason: 'needs a person at the terminal' },
       { test: 'payment > later', reason: 'blocked by [convergence.deadline] never final' },
     ]);
+  });
+
+  it('keeps every finding, marks the folded ones, and folds a follow-up only under a root it holds', () => {
+    const total = finding({ test: 'payment > slip', message: 'total_amount 1301 != amount 1300 + tip_amount 0' });
+    const followsFrom = { check: total.check, clause: total.clause, message: total.message, test: 'payment > slip', because: 'it follows' };
+    const follow = finding({ check: 'print-slip.agrees-with-status', severity: 'warning', clause: 'sandbox#status-and-print-slip', test: 'payment > slip', message: 'print slip of t1 disagrees with its status record: total_amount 1301 vs 1300', followsFrom });
+    const s = buildSummary(runRecord([testRecord({ scenario: 'slip', state: 'failed', findings: [total, follow] })]), tool, target);
+    expect(s.findings.map((f) => f.check)).toEqual(['invariant.total-amount', 'print-slip.agrees-with-status']);
+    expect(s.findings[1]!.followsFrom).toEqual(followsFrom);
+    expect(s.counts).toMatchObject({ failures: 1, warnings: 1, folded: 1 });
+    expect(foldFindings(s.findings).map((r) => [r.finding.check, r.followUps.map((f) => f.check)])).toEqual([['invariant.total-amount', ['print-slip.agrees-with-status']]]);
+    // Its root absent (another defect's finding only): the follow-up is a line of its own, never hidden.
+    const alone = buildSummary(runRecord([testRecord({ scenario: 'slip', findings: [follow] })]), tool, target);
+    expect(alone.counts.folded).toBeUndefined();
+    expect(foldFindings(alone.findings).map((r) => r.finding.check)).toEqual(['print-slip.agrees-with-status']);
   });
 });

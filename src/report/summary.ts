@@ -6,6 +6,7 @@
 import { type ConnectionInfo, type Finding, countsAsFailure, defectKey, normaliseMessage } from '../core/index.ts';
 import type { BaselineSummary } from './baseline.ts';
 import type { Coverage, ExcludedItem, UncoveredItem } from './coverage.ts';
+import { foldedCount } from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type TimingSummary, timingSummaryOf } from './timing.ts';
 
@@ -40,9 +41,14 @@ export interface Summary {
   /**
    * `notChecked` (present when not 0): the tests that ran but could not observe part of what they judge
    * (they count as passed too). `known` (present when not 0): findings a baseline entry knows.
+   * `folded` (present when not 0): findings that follow from a root among `findings` (one defect, one line).
    */
-  counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number; notChecked?: number; known?: number };
-  /** Root causes first: the findings that blocked most tests, failures before warnings, then in run order. */
+  counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number; notChecked?: number; known?: number; folded?: number };
+  /**
+   * Root causes first: the findings that blocked most tests, failures before warnings, then in run
+   * order. Every finding is here; one that follows from another (`followsFrom`) is counted in
+   * `failures`/`warnings` as before and in `counts.folded`, and the reports show it under its root.
+   */
   findings: SummaryFinding[];
   /** Findings a baseline entry knows (`--baseline`): reported with the entry's reason, they fail nothing. */
   known?: SummaryFinding[];
@@ -202,7 +208,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const blocked = blockedEntries(run.tests);
   const raw = run.tests.flatMap((t) => t.findings.map((f) => ({
     check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null,
-    ...(f.known ? { known: f.known } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}),
+    ...(f.known ? { known: f.known } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}), ...(f.followsFrom ? { followsFrom: f.followsFrom } : {}),
   })));
   const { findings: all, rootTests } = mergeRacedRoots(raw.map((f) => {
     const seen = run.tests.flatMap((t) => (t.repeats ?? []).filter((r) => sameDefect({ check: r.check, message: r.message, test: r.of }, f)).map((r) => ({ test: t.name, count: r.count })));
@@ -220,6 +226,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const incompleteReason = [...new Set(notFinished.map((t) => t.notFinished!))].join(', ');
   const count = (s: string) => run.tests.filter((t) => t.state === s).length;
   const failures = findings.filter(countsAsFailure).length;
+  const folded = foldedCount(findings);
   const expired = when?.baseline?.expired.length ?? 0;
   const failed = count('failed');
   const harness = harnessSummaryOf(run.tests);
@@ -234,7 +241,7 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     verdict: failures > 0 || failed > 0 || run.unhandled.length > 0 || expired > 0 ? 'fail' : 'pass',
     counts: {
       tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures,
-      ...(notChecked.length > 0 ? { notChecked: notChecked.length } : {}), ...(known.length > 0 ? { known: known.length } : {}),
+      ...(notChecked.length > 0 ? { notChecked: notChecked.length } : {}), ...(known.length > 0 ? { known: known.length } : {}), ...(folded > 0 ? { folded } : {}),
     },
     findings: order.map((o) => o.f),
     ...(known.length > 0 ? { known } : {}),

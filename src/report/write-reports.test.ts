@@ -108,11 +108,20 @@ describe('reportName', () => {
     expect(reportName(undefined, { verdict: 'pass', counts })).toBe('Pay-Connect conformance: PASS');
     expect(reportName(undefined, { verdict: 'pass', counts: { ...counts, warnings: 2 } })).toBe('Pay-Connect conformance: PASS, 2 warnings');
     expect(reportName('Pay-Connect certification: webhook receiver x', { verdict: 'fail', counts: { ...counts, failures: 1, warnings: 1, known: 1 } }))
-      .toBe('Pay-Connect certification: webhook receiver x: FAIL, 1 failure, 1 warning, 1 known defect (not skipped: failing, and accepted by the baseline)');
+      .toBe('Pay-Connect certification: webhook receiver x: FAIL, 1 failure, 1 warning, 1 known defect (failed, and accepted by the baseline: see Resolutions)');
   });
 
   it('says the certification beside the verdict: a run that passes but is not certified does not read as all clear', () => {
     expect(reportName(undefined, { verdict: 'pass', counts: { ...counts, notChecked: 2 } }, false)).toBe('Pay-Connect conformance: PASS, NOT CERTIFIED, 2 not checked');
     expect(reportName(undefined, { verdict: 'pass', counts }, true)).toBe('Pay-Connect conformance: PASS, CERTIFIED');
+  });
+
+  it('counts one defect once: folded findings are said so, and known defects are counted by root', () => {
+    expect(reportName(undefined, { verdict: 'fail', counts: { ...counts, failures: 1, warnings: 1, folded: 1 } }, false))
+      .toBe('Pay-Connect conformance: FAIL, NOT CERTIFIED, 1 failure, 1 warning (1 finding folded under their root)');
+    const root = { ...finding(), test: 'print-slip > a', repeats: 0, repeatedIn: [], evidence: null };
+    const follow = { ...root, check: 'print-slip.agrees-with-status', clause: 'sandbox#status-and-print-slip', message: 'disagrees', followsFrom: { check: root.check, clause: root.clause, message: root.message, test: root.test, because: 'it follows' } };
+    expect(reportName(undefined, { verdict: 'pass', counts: { ...counts, known: 2 }, known: [root, follow] }, false))
+      .toBe('Pay-Connect conformance: PASS, NOT CERTIFIED, 1 known defect (failed, and accepted by the baseline: see Resolutions)');
   });
 });

@@ -19,6 +19,7 @@ import { buildJunitXml } from './junit.ts';
 import type { RunRecord } from './records.ts';
 import { type RunInfo, sha256Hex, terminalIdsOf } from './run-info.ts';
 import { scrubSecrets } from './scrub.ts';
+import { foldFindings } from './outcome.ts';
 import { type Summary, exitCodeFor } from './summary.ts';
 import { writeSpecBundle } from './spec-bundle.ts';
 import { REPORT_FILES, replaceDirectory, stagingDirectory, writeReportFile } from './write.ts';
@@ -101,12 +102,16 @@ export function reportMessageOptions(env: NodeJS.ProcessEnv = process.env): Allu
  * The HTML report's name, which its landing page shows as its title: with the verdict and the
  * warnings, since Allure counts a test with warnings as passed and a warning-only run looks all green.
  */
-export function reportName(title: string | undefined, summary: Pick<Summary, 'verdict' | 'counts'>, certified?: boolean): string {
+export function reportName(title: string | undefined, summary: Pick<Summary, 'verdict' | 'counts'> & Partial<Pick<Summary, 'known'>>, certified?: boolean): string {
   const c = summary.counts;
+  // Known defects, one per root (what follows from one is the same defect); Allure lists their tests
+  // as failed with the "accepted" resolution, apart from skipped ones.
+  const known = summary.known ? foldFindings(summary.known).length : (c.known ?? 0);
   const more = [
     certified === undefined ? '' : certified ? 'CERTIFIED' : 'NOT CERTIFIED',
-    c.failures > 0 ? `${c.failures} failure${c.failures === 1 ? '' : 's'}` : '', c.warnings > 0 ? `${c.warnings} warning${c.warnings === 1 ? '' : 's'}` : '',
-    c.known ? `${c.known} known defect${c.known === 1 ? '' : 's'} (not skipped: failing, and accepted by the baseline)` : '',
+    c.failures > 0 ? `${c.failures} failure${c.failures === 1 ? '' : 's'}` : '',
+    c.warnings > 0 || c.folded ? `${c.warnings} warning${c.warnings === 1 ? '' : 's'}${c.folded ? ` (${c.folded} finding${c.folded === 1 ? '' : 's'} folded under their root)` : ''}` : '',
+    known > 0 ? `${known} known defect${known === 1 ? '' : 's'} (failed, and accepted by the baseline: see Resolutions)` : '',
     c.notChecked ? `${c.notChecked} not checked` : '',
   ].filter(Boolean);
   return `${title ?? 'Pay-Connect conformance'}: ${summary.verdict.toUpperCase()}${more.length > 0 ? `, ${more.join(', ')}` : ''}`;

@@ -10,7 +10,8 @@
  * A worker's ledger is linked to the run's hub (shared-ledger.ts): the roots it files and the waits it
  * makes are news for the others, so all of this holds for the run, not for one worker.
  */
-import { type Finding, type RootCause, defectKey, rootOf } from '../core/index.ts';
+import { FOLLOW_UPS } from '../checks/follow-ups.ts';
+import { type Finding, type RootCause, type SeenAgain, defectKey, linkFollowUps, rootOf } from '../core/index.ts';
 
 export type { RootCause } from '../core/index.ts';
 
@@ -159,3 +160,13 @@ export class DefectLedger {
   }
 }
 
+
+/**
+ * A test's findings with each one that follows from a root on the same exchange marked `followsFrom`
+ * (the relations of checks/follow-ups.ts): a root of the test's own, or one an earlier test reported
+ * and this test saw again (`repeats`, with the exchange they were seen on). One defect, one line.
+ */
+export function linkTestFollowUps<F extends Finding>(findings: readonly F[], repeats: readonly { check: string; severity: Finding['severity']; exchangeSeq?: number; root: RootCause }[], test: string): F[] {
+  const seen: SeenAgain[] = repeats.map((r) => ({ check: r.check, severity: r.severity, ...(r.exchangeSeq === undefined ? {} : { exchangeSeq: r.exchangeSeq }), root: r.root }));
+  return linkFollowUps(findings, seen, FOLLOW_UPS, test);
+}

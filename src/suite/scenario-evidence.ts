@@ -3,7 +3,7 @@
  * parameters): the collector and the Allure reporter read it in the main process.
  */
 import { type TestMeta, markKnown } from '../core/index.ts';
-import type { Harness, Scope } from '../runtime/index.ts';
+import { type Harness, type Scope, linkTestFollowUps } from '../runtime/index.ts';
 import type { Delivery } from '../webhooks/index.ts';
 
 /** Exchanges kept whole in a test's meta: the first and last ones, and every one with a finding. */
@@ -59,7 +59,8 @@ function repeatsOf(scope: Scope): NonNullable<TestMeta['repeats']> {
 /** Writes what the scope saw into the test's meta (called before the clean-up, and again after it). */
 export function recordEvidence(meta: TestMeta, scope: Scope, h: Harness, deliveries: TestDeliveries, worker: number): void {
   const redact = (v: unknown) => h.redactor.redactValue(v);
-  const found = scope.findings.map((f) => redact(f) as typeof f);
+  // What follows from a root on the same exchange (its own, or one an earlier test reported) is marked so.
+  const found = linkTestFollowUps(scope.findings, scope.repeats, scope.testName).map((f) => redact(f) as typeof f);
   // A defect the baseline knows is reported as known: it fails nothing, and says why.
   meta.findings = h.ctx.baseline ? markKnown(found, h.ctx.baseline.entries, h.ctx.baseline.now) : found;
   const repeats = repeatsOf(scope);

@@ -8,8 +8,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CHECKS, type CheckContext, type CheckRun, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
-import { type BaselineEntry, type Exchange, type Finding, ToolkitError, countsAsFailure, markKnown } from '../core/index.ts';
+import { CHECKS, type CheckContext, type CheckRun, FOLLOW_UPS, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
+import { type BaselineEntry, type Exchange, type Finding, ToolkitError, countsAsFailure, linkFollowUps, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import { type RunInfo, type RunRecord, type RunReports, type Summary, type TestRecord, buildSummary, exitCodeFor, prepareReportsDir, writeRunReports } from '../report/index.ts';
 import { type Transcript, WHOLE_RUN_CHECK, readTranscript } from './assemble.ts';
@@ -203,7 +203,10 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
       if (i >= 0) accounted.splice(i, 1);
       else judge.carry(f, 'in the test\'s record, made by no recorded event');
     }
-    let findings = baseline ? markKnown(judge.findings, baseline.entries, baseline.now) : judge.findings;
+    // What follows from a root on the same exchange is folded under it, as the run did (repeats are
+    // not in the transcript's findings: a root another test reported stays unfolded here).
+    const linked = linkFollowUps(judge.findings, [], FOLLOW_UPS, name);
+    let findings = baseline ? markKnown(linked, baseline.entries, baseline.now) : linked;
     // A confirmation (--confirm) was judged by running the test again: it stays with its finding.
     findings = findings.map((f) => {
       const was = recordedFindings.find((r) => keyOf(r) === keyOf(f) && r.severity === f.severity);
@@ -229,7 +232,9 @@ function rejudgeCheck(e: CheckEvent, scope: string, judge: TestJudge, ctx: Check
     : e.unjudgeable ?? (e.inputRef !== undefined && !ref ? 'its input is not in the transcript' : ref?.kind === 'exchange' && ref.capped ? 'a body of its input was over the transcript\'s cap' : undefined);
   if (why) return judge.keep(scope, e.id, why, e.findings);
   const r: CheckRun = runCheck(getCheck(e.id), input, ctx);
-  const exchange = (input as Exchange | undefined)?.seq !== undefined ? trimmed(input as Exchange) : undefined;
+  // An exchange, or an input that carries one, is the finding's evidence: as the run's scope has it.
+  const sent = (input as Exchange | undefined)?.seq !== undefined ? input as Exchange : (input as { exchange?: Exchange } | undefined)?.exchange;
+  const exchange = sent?.seq !== undefined ? trimmed(sent) : undefined;
   judge.file(scope, r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...e.extra } })), e.findings);
 }
 

@@ -1,8 +1,9 @@
 /**
  * `baseline write FILE --from REPORTS_DIR --expires 30d --reason TEXT [--ticket T]`: entries for a run's
- * findings, merged into FILE (made when missing). Each entry is as narrow as its finding (check,
- * operation, clause, the message with its ids as wildcards): it knows that defect, not every finding of
- * the check. An entry already in the file is kept as it is unless `--renew` says to take the new expiry,
+ * findings, merged into FILE (made when missing), one per root: a finding that follows from another
+ * (`followsFrom`) is known with its root and gets no entry of its own. Each entry is as narrow as its
+ * finding (check, operation, clause, the message with its ids and amounts as wildcards): it knows that
+ * defect, not every finding of the check. An entry already in the file is kept as it is unless `--renew` says to take the new expiry,
  * reason and ticket; none is ever widened.
  */
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { ToolkitError } from '../../core/index.ts';
 import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
 import type { RunIo } from '../../engine/index.ts';
-import { type Summary, type SummaryFinding, entryFor, mergeBaseline, readBaselineIfAny, writeBaseline } from '../../report/index.ts';
+import { type Summary, type SummaryFinding, entryFor, foldFindings, mergeBaseline, readBaselineIfAny, writeBaseline } from '../../report/index.ts';
 import { defineCommand } from '../command.ts';
 
 /** `baseline write`: the file, the run it learns from, and what every entry carries. */
@@ -18,7 +19,7 @@ export const BASELINE_COMMAND = {
   name: 'baseline',
   synopsis: 'write <file> --from <dir> --expires <when> --reason <text> [flags]',
   about: 'Writes known defects from a run\'s findings into <file> (JSON, or YAML for .yaml/.yml; made when missing, ' +
-    'else merged into). Each entry is as narrow as its finding. Use it with: payconnect-conformance run --baseline <file>',
+    'else merged into). One entry per defect (what follows from it is known with it), each as narrow as its finding. Use it with: payconnect-conformance run --baseline <file>',
   positionals: { what: 'the action (write) and the baseline file' },
   sections: [{ heading: 'Flags', flags: [
     { name: 'from', type: 'string', placeholder: '<dir>', description: 'The reports folder of the run whose findings become known (its summary.json)' },
@@ -86,7 +87,8 @@ export async function baselineCommand(argv: string[], _env: NodeJS.ProcessEnv, i
   const summary = readSummary(v.from!);
   const checks = v.check ?? [];
   const pick = (f: SummaryFinding) => (!v['failures-only'] || f.severity === 'failure') && (checks.length === 0 || checks.includes(f.check));
-  const chosen = summary.findings.filter(pick);
+  // One entry per root: what follows from a chosen root is known by the root's entry (core/known-finding.ts).
+  const chosen = foldFindings(summary.findings.filter(pick)).map((r) => r.finding);
   if (chosen.length === 0) {
     io.stderr(`baseline: ${join(v.from!, 'summary.json')} has no ${v['failures-only'] ? 'failure' : 'finding'}${checks.length > 0 ? ` of ${checks.join(', ')}` : ''}: nothing to write; ${file} is left as it was\n`);
     return 1;

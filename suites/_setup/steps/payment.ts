@@ -180,7 +180,7 @@ export async function slipChecked(t: ScenarioContext, p: Pairing, id: string, ob
   const res = await slipOf(t, p, id);
   if (obs.finalByPoll) t.scope.check('print-slip.final-available', { status: obs.finalByPoll, exchange: res.exchange });
   if (res.status !== 200 || !isRec(res.body)) return undefined;
-  if (obs.last && obs.last.status === obs.finalByPoll) t.scope.check('print-slip.agrees-with-status', { slip: res.body, record: obs.last });
+  if (obs.last && obs.last.status === obs.finalByPoll) t.scope.check('print-slip.agrees-with-status', { slip: res.body, record: obs.last, exchange: res.exchange });
   return res.body;
 }
 
