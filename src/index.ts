@@ -63,4 +63,4 @@ export async function runConformance(...args: Parameters<RunConformance>): Retur
 export { operations, validators, schemaSources, webhooks as webhookEvents, type ContractOperation, type OperationId } from './generated/contract.ts';
 export type { RunResult } from './engine/run-conformance.ts';
 /** The pairing probes the pairing suite sends and the Pact catalogue declares: one list for both. */
-export { INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES } from './pact/names.ts';
+export { INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES } from './pact/common/names.ts';

@@ -6,7 +6,7 @@
  */
 import { interactionPossible } from '../checks/index.ts';
 import type { Finding } from '../core/index.ts';
-import { type CheckPactReport, interactionLabel } from '../pact/index.ts';
+import { type CheckPactReport, interactionLabel } from '../pact/check/index.ts';
 import type { RunRecord, TestRecord } from '../report/index.ts';
 import type { Judgement } from './judged.ts';
 

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { type RunIo, ToolkitError } from '../../core/index.ts';
-import { checkPactFiles, formatCheckPact } from '../../pact/index.ts';
+import { checkPactFiles, formatCheckPact } from '../../pact/check/index.ts';
 import { DEFAULTS, REPORT_FLAGS, formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
 import { prepareReportsDir } from '../../report/index.ts';
 import { checkPactJudgement } from '../check-pact-reports.ts';

@@ -1,6 +1,7 @@
 /** `publish-pacts`: pact files published to a Pact Broker. A thin shell over src/pact. */
 import { type RunIo, ToolkitError } from '../../core/index.ts';
-import { DEFAULT_PACT_DIR, brokerAuthFromEnv, pactFilesOf, publishPacts } from '../../pact/index.ts';
+import { DEFAULT_PACT_DIR, pactFilesOf } from '../../pact/common/index.ts';
+import { brokerAuthFromEnv, publishPacts } from '../../pact/broker/index.ts';
 import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
 import { defineCommand } from '../command.ts';
 import { PACT_FLAG } from './verify-pacts.ts';

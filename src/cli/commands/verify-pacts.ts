@@ -4,7 +4,8 @@
  * like every command's (src/pact must not import the simulator).
  */
 import { type RunIo, ToolkitError } from '../../core/index.ts';
-import { DEFAULT_PACT_DIR, STATE, formatVerification, pactFilesOf, readAnyPact, verifyPacts } from '../../pact/index.ts';
+import { DEFAULT_PACT_DIR, STATE, pactFilesOf, readAnyPact } from '../../pact/common/index.ts';
+import { formatVerification, verifyPacts } from '../../pact/provider/index.ts';
 import { resolveProfile } from '../../profile/index.ts';
 import { findPairings, loadPrivateVault } from '../../vault/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../../targets/index.ts';

@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { Redactor } from '../../client/index.ts';
 import { ToolkitError } from '../../core/index.ts';
-import { checkPactAgainstContract } from '../contract-check.ts';
-import { PROVIDER } from '../names.ts';
-import type { PactFile } from '../pact-file.ts';
+import { checkPactAgainstContract } from '../check/contract-check.ts';
+import { PROVIDER } from '../common/names.ts';
+import type { PactFile } from '../common/pact-file.ts';
 
 /** How to authenticate to the broker. */
 export type BrokerAuth = { token: string } | { username: string; password: string };

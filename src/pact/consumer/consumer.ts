@@ -12,7 +12,7 @@ import type { ReceivedMessage } from './declare.ts';
 import type { HttpInteraction } from './interactions.ts';
 import { canonicalJson } from './matchers.ts';
 import type { WebhookMessage } from './messages.ts';
-import { EXAMPLE } from '../names.ts';
+import { EXAMPLE } from '../common/names.ts';
 
 function expectedStatus(i: HttpInteraction): number {
   return typeof i.status === 'number' ? i.status : Number(MatchersV3.reify(i.status));

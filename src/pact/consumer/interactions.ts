@@ -7,12 +7,12 @@
 import { MatchersV3, type StatusCodeMatcher, type TemplateHeaders } from '@pact-foundation/pact';
 import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../../client/index.ts';
 import { operations } from '../../generated/contract.ts';
-import { requestExample, responseExample } from '../contract-examples.ts';
+import { requestExample, responseExample } from '../common/contract-examples.ts';
 import { type RawMatcher, anythingBut, rawMatcher, fromState, integerMatching, notEndingWith, notStartingWith, statePath } from './matchers.ts';
-import { EXAMPLE, INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES, PROBE } from '../names.ts';
-import { URI_PATTERN, enumPattern, schemaToMatcher } from '../schema-matcher.ts';
-import { TOKEN_REFUSED, successStatuses } from '../status-latitude.ts';
-import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from '../states.ts';
+import { EXAMPLE, INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES, PROBE } from '../common/names.ts';
+import { URI_PATTERN, enumPattern, schemaToMatcher } from './schema-matcher.ts';
+import { TOKEN_REFUSED, successStatuses } from '../common/status-latitude.ts';
+import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from '../common/states.ts';
 
 /** What a drive returns: the answer as the toolkit's client saw it. */
 export interface DriveResult {

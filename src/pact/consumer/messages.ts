@@ -11,11 +11,11 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { signBody } from '../../webhooks/index.ts';
 import { OPERATION_STATUSES, TRANSACTION_STATUSES } from '../../profile/index.ts';
-import { requestExample } from '../contract-examples.ts';
+import { requestExample } from '../common/contract-examples.ts';
 import { canonicalJson } from './matchers.ts';
-import { EXAMPLE } from '../names.ts';
-import { enumPattern, schemaToMatcher } from '../schema-matcher.ts';
-import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from '../states.ts';
+import { EXAMPLE } from '../common/names.ts';
+import { enumPattern, schemaToMatcher } from './schema-matcher.ts';
+import { EXAMPLE_IDS, OUTCOMES, STATE, type StateName } from '../common/states.ts';
 
 /** The `Signature` header's pattern (lowercase hex HMAC-SHA256). */
 export const SIGNATURE_PATTERN = '^[0-9a-f]{64}$';

@@ -6,8 +6,8 @@ import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, test } from 'vitest';
 import { startWebhookReceiver } from '../../webhooks/index.ts';
-import { EXAMPLE } from '../names.ts';
-import { EXAMPLE_IDS, OUTCOMES } from '../states.ts';
+import { EXAMPLE } from '../common/names.ts';
+import { EXAMPLE_IDS, OUTCOMES } from '../common/states.ts';
 import { type MockFront, startMockFront } from './mock-front.ts';
 import { webhookMessages } from './messages.ts';
 

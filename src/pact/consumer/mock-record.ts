@@ -19,7 +19,7 @@
  * session as before.
  */
 import { makeConsumerPact } from '@pact-foundation/pact-core';
-import { CONSUMER, PROVIDER } from '../names.ts';
+import { CONSUMER, PROVIDER } from '../common/names.ts';
 
 /** A request the mock declares and has not (yet) recorded: its method (upper case) and path. */
 export interface MissingRequest {

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { EXAMPLE, PACT_FILE_NAME } from '../names.ts';
+import { EXAMPLE, PACT_FILE_NAME } from '../common/names.ts';
 import { driveInteraction } from './consumer.ts';
 import { httpInteractions } from './interactions.ts';
 import { openPactTarget } from './mock-target.ts';

@@ -37,9 +37,9 @@ import { consumeWebhookMessage, driveInteraction } from './consumer.ts';
 import { type DeclaredHttp, declareHttp, declareMessage } from './declare.ts';
 import { type HttpInteraction, httpInteractions } from './interactions.ts';
 import { webhookMessages } from './messages.ts';
-import { CONSUMER, EXAMPLE, PACT_FILE_NAME, PROVIDER } from '../names.ts';
+import { CONSUMER, EXAMPLE, PACT_FILE_NAME, PROVIDER } from '../common/names.ts';
 import { operations } from '../../generated/contract.ts';
-import { writeNormalizedPact } from '../pact-file.ts';
+import { writeNormalizedPact } from '../common/pact-file.ts';
 
 /**
  * The suites that run against the Pact mock, and why the others do not. A suite joins when every

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PactV4 } from '@pact-foundation/pact';
 import { expect, test, vi } from 'vitest';
-import { CONSUMER, PROVIDER } from '../names.ts';
+import { CONSUMER, PROVIDER } from '../common/names.ts';
 import { driveInteraction } from './consumer.ts';
 import { declareHttp } from './declare.ts';
 import { httpInteractions } from './interactions.ts';

@@ -12,8 +12,8 @@ import { PROFILES } from '../../profile/index.ts';
 import { pairByOtp } from '../../pairing/index.ts';
 import { type PairingCredentials, findPairings, loadPrivateVault, removeVaultEntry } from '../../vault/index.ts';
 import { type WebhookHub, type WebhookReceiver, startWebhookHub, startWebhookReceiver } from '../../webhooks/index.ts';
-import { EXAMPLE } from '../names.ts';
-import { OUTCOMES } from '../states.ts';
+import { EXAMPLE } from '../common/names.ts';
+import { OUTCOMES } from '../common/states.ts';
 
 /** Options of {@link ProviderDriver}. */
 export interface ProviderOptions {

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PAIR_PATH, type Redactor, TOKEN_PATH, matchesPath } from '../../client/index.ts';
 import { operations } from '../../generated/contract.ts';
 import { keepCredentials } from '../../pairing/index.ts';
-import { PROBE } from '../names.ts';
+import { PROBE } from '../common/names.ts';
 import type { ProviderDriver } from './provider-states.ts';
 
 /** The slice of an express request the filter uses. */

@@ -5,7 +5,7 @@
  */
 import { ToolkitError } from '../../core/index.ts';
 import type { ProviderDriver } from './provider-states.ts';
-import { OUTCOMES, STATE } from '../states.ts';
+import { OUTCOMES, STATE } from '../common/states.ts';
 
 /** A pact-js state handler with setup and teardown. */
 export interface StateHandler {

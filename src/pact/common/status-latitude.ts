@@ -14,8 +14,8 @@
  * header 400, an unknown id 404, ...): any status the contract documents for the operation may be
  * accepted there, the example's at least.
  */
-import type { OperationEntry } from '../core/index.ts';
-import { operations, validators } from '../generated/contract.ts';
+import type { OperationEntry } from '../../core/index.ts';
+import { operations, validators } from '../../generated/contract.ts';
 import type { AnyInteraction, AnyPact, RuleSet } from './any-pact.ts';
 
 /**

@@ -16,12 +16,12 @@
  * Reasons never quote a header's value (an Authorization header is a secret).
  */
 import type { ErrorObject } from 'ajv';
-import type { OperationEntry } from '../core/index.ts';
-import { documentedErrors, operations, validators } from '../generated/contract.ts';
-import type { AnyInteraction, AnyPact, RuleSet } from './any-pact.ts';
-import { parameterSchema, queryParameters } from './contract-examples.ts';
-import { type JsonSchema, loadSchema } from './schema-matcher.ts';
-import { valuesAt } from './rule-path.ts';
+import type { OperationEntry } from '../../core/index.ts';
+import { documentedErrors, operations, validators } from '../../generated/contract.ts';
+import type { AnyInteraction, AnyPact, RuleSet } from '../common/any-pact.ts';
+import { parameterSchema, queryParameters } from '../common/contract-examples.ts';
+import { type JsonSchema, loadSchema } from '../common/schemas.ts';
+import { valuesAt } from '../common/rule-path.ts';
 
 /** The verdict on one interaction. */
 export interface InteractionPossibility {

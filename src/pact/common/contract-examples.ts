@@ -4,11 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { ToolkitError } from '../core/index.ts';
+import { ToolkitError } from '../../core/index.ts';
 
 type Json = Record<string, unknown>;
 
-const CONTRACT_URL = new URL('../../contracts/pay-connect.openapi.yaml', import.meta.url);
+const CONTRACT_URL = new URL('../../../contracts/pay-connect.openapi.yaml', import.meta.url);
 let contract: Json | undefined;
 
 function load(): Json {

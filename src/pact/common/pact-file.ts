@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ToolkitError } from '../core/index.ts';
+import { ToolkitError } from '../../core/index.ts';
 import { PACT_FILE_NAME } from './names.ts';
 
 /** The parts of a V4 pact file the toolkit reads. */

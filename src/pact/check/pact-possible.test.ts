@@ -6,11 +6,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { parseAnyPact, readAnyPact } from './any-pact.ts';
-import { PACT_FILE_NAME } from './names.ts';
+import { parseAnyPact, readAnyPact } from '../common/any-pact.ts';
+import { PACT_FILE_NAME } from '../common/names.ts';
 import { checkPactPossible } from './pact-possible.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const HEADERS = { Authorization: ['Bearer t0ken-value'], 'X-Pay-Connect-Integrator-Id': ['acme'], 'Content-Type': ['application/json'] };
 
 /** The reasons of one V4 HTTP interaction built from `request` and `response` overrides. */

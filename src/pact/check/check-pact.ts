@@ -3,8 +3,8 @@
  * whose every string has passed the redactor: the secrets a pact holds (Authorization values,
  * client_secret, access_token, webhook_secret_key fields) are learned from the files first.
  */
-import { Redactor, SECRET_FIELDS } from '../client/index.ts';
-import { type AnyPact, readAnyPact } from './any-pact.ts';
+import { Redactor, SECRET_FIELDS } from '../../client/index.ts';
+import { type AnyPact, readAnyPact } from '../common/any-pact.ts';
 import { type InteractionPossibility, checkPactPossible } from './pact-possible.ts';
 
 /** The verdict on one pact file. */

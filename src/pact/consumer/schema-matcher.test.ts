@@ -1,7 +1,7 @@
 /** JSON Schema -> Pact matchers: what each part of a schema becomes. */
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, test } from 'vitest';
-import { DATE_TIME_PATTERN, URI_PATTERN, anythingBut, enumPattern, notEndingWith, notStartingWith, schemaToMatcher } from './index.ts';
+import { DATE_TIME_PATTERN, URI_PATTERN, anythingBut, enumPattern, notEndingWith, notStartingWith, schemaToMatcher } from '../index.ts';
 
 const rule = (m: unknown) => m as { 'pact:matcher:type': string; regex?: string; value?: unknown; min?: number };
 

@@ -8,13 +8,13 @@
 import { join } from 'node:path';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { describe, expect, it } from 'vitest';
-import { badCredentialsRefused, credentialsRevoked } from '../checks/pairing-checks.ts';
-import { statusDocumented } from '../checks/response-checks.ts';
-import { SANDBOX, judge } from '../checks/test-judge.ts';
-import type { Exchange } from '../core/index.ts';
-import { operations } from '../generated/contract.ts';
+import { badCredentialsRefused, credentialsRevoked } from '../../checks/pairing-checks.ts';
+import { statusDocumented } from '../../checks/response-checks.ts';
+import { SANDBOX, judge } from '../../checks/test-judge.ts';
+import type { Exchange } from '../../core/index.ts';
+import { operations } from '../../generated/contract.ts';
 import { type AnyInteraction, type AnyPact, readAnyPact } from './any-pact.ts';
-import { type HttpInteraction, httpInteractions } from './consumer/interactions.ts';
+import { type HttpInteraction, httpInteractions } from '../consumer/interactions.ts';
 import { DEFAULT_PACT_DIR, PACT_FILE_NAME } from './names.ts';
 import { TOKEN_REFUSED, acceptedStatuses, checkStatusLatitude } from './status-latitude.ts';
 

@@ -5,12 +5,12 @@
  * no field the schema does not define (the consumer may not rely on anything the provider's contract
  * does not promise). Messages must match the webhook event schemas and the Signature pattern.
  */
-import { operations, validators, webhooks } from '../generated/contract.ts';
-import { parameterSchema } from './contract-examples.ts';
-import type { PactFile, PactInteraction } from './pact-file.ts';
-import { type JsonSchema, loadSchema } from './schema-matcher.ts';
-import { valuesAt } from './rule-path.ts';
-import { acceptedStatuses, statusList } from './status-latitude.ts';
+import { operations, validators, webhooks } from '../../generated/contract.ts';
+import { parameterSchema } from '../common/contract-examples.ts';
+import type { PactFile, PactInteraction } from '../common/pact-file.ts';
+import { type JsonSchema, loadSchema } from '../common/schemas.ts';
+import { valuesAt } from '../common/rule-path.ts';
+import { acceptedStatuses, statusList } from '../common/status-latitude.ts';
 
 /** One disagreement between the pact and the contract. */
 export interface ContractProblem {

@@ -15,7 +15,7 @@ export const PROVIDER = 'pay-connect';
 export const PACT_FILE_NAME = `${CONSUMER}-${PROVIDER}.json`;
 
 /** The committed pact folder (the consumer suite's output). */
-export const DEFAULT_PACT_DIR = fileURLToPath(new URL('../../contracts/pacts/', import.meta.url));
+export const DEFAULT_PACT_DIR = fileURLToPath(new URL('../../../contracts/pacts/', import.meta.url));
 
 /** The contract's example values for credentials and ids (all fake: see contracts/pay-connect.openapi.yaml). */
 export const EXAMPLE = Object.freeze({

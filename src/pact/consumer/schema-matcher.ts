@@ -7,24 +7,12 @@
  * the consumer sends (the example's). Responses: the provider may add keys, so a response matcher has
  * the schema's required keys plus the optional ones the consumer relies on (`include`).
  */
-import { readFileSync } from 'node:fs';
 import { MatchersV3 } from '@pact-foundation/pact';
-import { ToolkitError } from '../core/index.ts';
-import { validators } from '../generated/contract.ts';
+import { ToolkitError } from '../../core/index.ts';
+import { validators } from '../../generated/contract.ts';
+import { DATE_TIME_PATTERN, type JsonSchema, URI_PATTERN, enumPattern, loadSchema } from '../common/schemas.ts';
 
-/** The slice of JSON Schema the contract's schemas use. */
-export interface JsonSchema {
-  $ref?: string;
-  type?: string | string[];
-  enum?: unknown[];
-  pattern?: string;
-  format?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  oneOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-}
+export { DATE_TIME_PATTERN, type JsonSchema, URI_PATTERN, enumPattern, loadSchema } from '../common/schemas.ts';
 
 /** Options of {@link schemaToMatcher}. */
 export interface SchemaMatcherOptions {
@@ -34,32 +22,6 @@ export interface SchemaMatcherOptions {
   include?: readonly string[];
   /** Values used as they are (already matchers, e.g. a provider-state value), by top-level key. @default {} */
   inject?: Record<string, unknown>;
-}
-
-/** An ISO 8601 date-time (what `format: date-time` accepts), with or without fractions of a second. */
-export const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
-/** An absolute URI (what `format: uri` accepts, loosely: a scheme and no white space). */
-export const URI_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*:\\S+$';
-
-const SCHEMA_DIR = new URL('../../contracts/schemas/', import.meta.url);
-const cache = new Map<string, JsonSchema>();
-
-/** A schema of contracts/schemas by name (`PrintSlip`) or file (`PrintSlip.json`). */
-export function loadSchema(name: string): JsonSchema {
-  const file = name.endsWith('.json') ? name : `${name}.json`;
-  let s = cache.get(file);
-  if (!s) {
-    s = JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')) as JsonSchema;
-    cache.set(file, s);
-  }
-  return s;
-}
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A regex matching exactly the values of an enum. */
-export function enumPattern(values: readonly unknown[]): string {
-  return `^(?:${values.map((v) => escapeRegex(String(v))).join('|')})$`;
 }
 
 const deref = (s: JsonSchema): JsonSchema => (s.$ref ? deref(loadSchema(s.$ref)) : s);

@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { PACT_FILE_NAME, type PactFile, type PactInteraction, checkPactAgainstContract, readPact } from './index.ts';
+import { PACT_FILE_NAME, type PactFile, type PactInteraction, checkPactAgainstContract, readPact } from '../index.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const pact = readPact(join(ROOT, 'contracts', 'pacts', PACT_FILE_NAME));
 

@@ -7,7 +7,7 @@
  * never quotes the file's content (a pact may hold a secret).
  */
 import { readFileSync } from 'node:fs';
-import { ToolkitError } from '../core/index.ts';
+import { ToolkitError } from '../../core/index.ts';
 
 /** Matching rules of one part, keyed by path (`$.a.b`) or by name (headers, query, metadata). */
 export type RuleSet = Record<string, { combine?: string; matchers?: Record<string, unknown>[] }>;

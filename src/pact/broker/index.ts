@@ -1,0 +1,2 @@
+/** Publishing pact files to a Pact Broker. */
+export * from './publish.ts';
