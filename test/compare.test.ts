@@ -71,4 +71,17 @@ describe('compare', () => {
     expect(notReports.code).toBe(2);
     expect(notReports.stderr).toContain(`BASE ${empty} is not a reports folder`);
   });
+
+  test('run --compare-to a folder that is missing or not a run\'s reports: exit 2 before the run, naming --compare-to and the fix', async () => {
+    const missing = await runCli([...RUN, '--compare-to', '/nonexistent/dir']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--compare-to /nonexistent/dir is not a folder');
+    expect(missing.stderr).not.toContain('BASE');
+    expect(missing.stderr).toMatch(/give --compare-to the reports folder of an earlier run/);
+    expect(missing.summary).toBeUndefined();
+    const empty = tempDir();
+    const notReports = await runCli([...RUN, '--compare-to', empty]);
+    expect(notReports.code).toBe(2);
+    expect(notReports.stderr).toContain(`--compare-to ${empty} is not a reports folder (no transcript.jsonl.gz)`);
+  });
 });

@@ -18,13 +18,20 @@ export interface RunView {
   shapes: Shapes;
 }
 
-const HINT = 'give the --reports folder of a run, of merge-reports or of a manual session (it holds summary.json and transcript.jsonl.gz)';
+const WHAT = 'the reports folder of an earlier run, of merge-reports or of a manual session (it holds summary.json and transcript.jsonl.gz)';
+
+/**
+ * How a usage error names the folder: as the user gave it. `compare`'s positionals are BASE and
+ * CANDIDATE; `run --compare-to DIR` is named by its flag (and its fix says what to give that flag).
+ */
+export type RunRole = 'BASE' | 'CANDIDATE' | '--compare-to';
 
 /** Reads a reports folder; a missing folder, or one that is not a run's reports, is a usage error naming it. */
-export async function loadRun(dir: string, role: 'BASE' | 'CANDIDATE'): Promise<RunView> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ToolkitError('PCC_USAGE', `compare: ${role} ${dir} is not a folder`, HINT);
+export async function loadRun(dir: string, role: RunRole): Promise<RunView> {
+  const [name, hint] = role === '--compare-to' ? [role, `give --compare-to ${WHAT}, or leave --compare-to out`] : [`compare: ${role}`, `give ${role} as ${WHAT}`];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ToolkitError('PCC_USAGE', `${name} ${dir} is not a folder`, hint);
   const summaryPath = join(dir, 'summary.json');
-  if (!existsSync(join(dir, TRANSCRIPT_FILE))) throw new ToolkitError('PCC_USAGE', `compare: ${role} ${dir} is not a reports folder (no ${TRANSCRIPT_FILE})`, HINT);
+  if (!existsSync(join(dir, TRANSCRIPT_FILE))) throw new ToolkitError('PCC_USAGE', `${name} ${dir} is not a reports folder (no ${TRANSCRIPT_FILE})`, hint);
   const transcript = await readTranscript(dir);
   const tests: RunView['tests'] = [];
   const exchanges: Exchange[] = [];
@@ -39,9 +46,9 @@ export async function loadRun(dir: string, role: 'BASE' | 'CANDIDATE'): Promise<
     try {
       summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
     } catch (e) {
-      throw new ToolkitError('PCC_USAGE', `compare: ${role} ${summaryPath} is not JSON: ${(e as Error).message}`, HINT, { cause: e });
+      throw new ToolkitError('PCC_USAGE', `${name} ${summaryPath} is not JSON: ${(e as Error).message}`, hint, { cause: e });
     }
-    if (typeof summary?.verdict !== 'string' || !Array.isArray(summary.findings)) throw new ToolkitError('PCC_USAGE', `compare: ${role} ${summaryPath} is not a run's summary`, HINT);
+    if (typeof summary?.verdict !== 'string' || !Array.isArray(summary.findings)) throw new ToolkitError('PCC_USAGE', `${name} ${summaryPath} is not a run's summary`, hint);
   } else {
     // The summary as rejudge rebuilds one from a transcript: the run's facts from its header.
     const h = transcript.header;

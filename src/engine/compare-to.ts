@@ -18,7 +18,7 @@ export function writeComparison(reportsDir: string, comparison: Comparison): voi
 
 /** The base run, read before the run starts. */
 export async function readCompareBase(dir: string | undefined): Promise<RunView | undefined> {
-  return dir === undefined ? undefined : loadRun(dir, 'BASE');
+  return dir === undefined ? undefined : loadRun(dir, '--compare-to');
 }
 
 /** This run (its summary and records: the exchanges and deliveries its tests kept) against the base. */
