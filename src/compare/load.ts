@@ -16,6 +16,8 @@ export interface RunView {
   summary: Summary;
   tests: Pick<TestRecord, 'name' | 'state' | 'findings' | 'notChecked' | 'blockedBy' | 'skipReason'>[];
   shapes: Shapes;
+  /** How its terminal was driven (`auto`, `observe`, `manual`): a manual session's waits are the operator's pace. */
+  terminalMode?: string;
 }
 
 const WHAT = 'the reports folder of an earlier run, of merge-reports or of a manual session (it holds summary.json and transcript.jsonl.gz)';
@@ -55,5 +57,6 @@ export async function loadRun(dir: string, role: RunRole): Promise<RunView> {
     const records = tests.map((t) => ({ exchanges: [], exchangeCount: 0, errors: [], parameters: {}, capability: '', clause: '', file: '', durationMs: 0, ...t }) as TestRecord);
     summary = rejudgedSummary({ tests: records, unhandled: [...h.run.unhandled], startedAt: h.run.startedAt, durationMs: h.run.durationMs }, h.info as unknown as RunInfo, h);
   }
-  return { dir, summary, tests, shapes: shapesOf(exchanges, deliveries) };
+  const terminalMode = (transcript.header.info as { terminalMode?: unknown } | undefined)?.terminalMode;
+  return { dir, summary, tests, shapes: shapesOf(exchanges, deliveries), ...(typeof terminalMode === 'string' ? { terminalMode } : {}) };
 }

@@ -551,7 +551,7 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
     reported = true;
     // One writer for every report (the Allure results too, from the records); the transcript and the
     // signature follow the files, before the HTML report.
-    const compared = compareBase ? compareWithBase(compareBase, config.reportsDir, summary, record) : undefined;
+    const compared = compareBase ? compareWithBase(compareBase, config.reportsDir, summary, record, config.terminal) : undefined;
     const { exitCode, record: written, reports } = await writeReports(config.reportsDir, record, summary, info, {
       html: config.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: io.stderr, ...(warm ? { warm } : {}),
       ...(compared ? { certification: { sections: [compared.section] } } : {}),
