@@ -18,6 +18,7 @@ interface CompareJson {
   tests: { flipped: { test: string; change: string; finding?: { check: string } }[] };
   findings: { new: { check: string }[] };
   timing: { regressions: unknown[] };
+  shapes: { appeared: Record<string, string[]>; disappeared: Record<string, string[]> };
 }
 const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'compare.json'), 'utf8')) as CompareJson;
 
@@ -46,6 +47,11 @@ describe('compare', () => {
     const flipped = readJson(broken.reportsDir).tests.flipped;
     expect(flipped.length).toBeGreaterThan(0);
     expect(flipped.every((f) => f.test.startsWith('print-slip > ') && f.change === 'pass->fail' && f.finding?.check === 'invariant.total-amount')).toBe(true);
+    // The shapes run --compare-to saw are those compare sees in the two folders afterwards (webhook
+    // bodies included: a record holds them parsed, a transcript raw).
+    const afterwards = tempDir();
+    await runCli(['compare', clean.reportsDir, broken.reportsDir, '--reports', afterwards]);
+    expect(readJson(broken.reportsDir).shapes).toEqual(readJson(afterwards).shapes);
 
     // From the transcripts alone (no summary.json): the same verdict, the same flips, the labels kept.
     const bare = (dir: string) => {

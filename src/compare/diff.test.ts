@@ -90,6 +90,14 @@ describe('compare', () => {
     expect(compareRuns(view('a', [timed('t', 550)]), view('b', [timed('t', 150)])).timing.improvements).toHaveLength(1);
   });
 
+  it('reads a webhook\'s shape from the record\'s parsed body (run --compare-to) as from the transcript\'s raw body (compare)', () => {
+    const body = { event: 'transaction.success', event_id: 'e1', data: { transaction_id: 't1', status: 'SUCCESS', amount: 100 } };
+    const fromTranscript = shapesOf([], [{ event: 'transaction.success', rawBody: JSON.stringify(body) }]);
+    expect(fromTranscript.fields).toContain('webhook transaction.success data.status: string');
+    expect(fromTranscript.enums).toContain('webhook TransactionEvent.data.status=SUCCESS');
+    expect(shapesOf([], [{ event: 'transaction.success', body }])).toEqual(fromTranscript);
+  });
+
   it('against a manual session, a slower convergence is the operator\'s pace: shown, never a regression; answer times are still judged', () => {
     const manual = (v: RunView): RunView => ({ ...v, terminalMode: 'manual' });
     const c = compareRuns(view('sim', [timed('t', 150)]), manual(view('session', [timed('t', 550)])));

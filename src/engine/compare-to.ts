@@ -24,7 +24,7 @@ export async function readCompareBase(dir: string | undefined): Promise<RunView 
 /** This run (its summary and records: the exchanges and deliveries its tests kept) against the base. */
 export function compareWithBase(base: RunView, reportsDir: string, summary: Summary, record: RunRecord, terminalMode?: string): { comparison: Comparison; section: { markdown: string; html: string } } {
   const exchanges = record.tests.flatMap((t) => t.exchanges as Exchange[]);
-  const deliveries = record.tests.flatMap((t) => (t.deliveries ?? []) as { event?: string; rawBody?: unknown; signature?: string }[]).filter((d) => d.signature === undefined || d.signature === 'valid');
+  const deliveries = record.tests.flatMap((t) => (t.deliveries ?? []) as { event?: string; rawBody?: unknown; body?: unknown; signature?: string }[]).filter((d) => d.signature === undefined || d.signature === 'valid');
   const candidate: RunView = { dir: reportsDir, summary, tests: record.tests, shapes: shapesOf(exchanges, deliveries), ...(terminalMode ? { terminalMode } : {}) };
   const comparison = compareRuns(base, candidate);
   return { comparison, section: { markdown: compareSectionMarkdown(comparison), html: compareSectionHtml(comparison) } };
