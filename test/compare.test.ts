@@ -18,6 +18,7 @@ interface CompareJson {
   tests: { flipped: { test: string; change: string; finding?: { check: string } }[] };
   findings: { new: { check: string }[] };
   timing: { regressions: unknown[] };
+  shapes: { appeared: Record<string, string[]>; disappeared: Record<string, string[]> };
 }
 const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'compare.json'), 'utf8')) as CompareJson;
 
@@ -46,6 +47,11 @@ describe('compare', () => {
     const flipped = readJson(broken.reportsDir).tests.flipped;
     expect(flipped.length).toBeGreaterThan(0);
     expect(flipped.every((f) => f.test.startsWith('print-slip > ') && f.change === 'pass->fail' && f.finding?.check === 'invariant.total-amount')).toBe(true);
+    // The shapes run --compare-to saw are those compare sees in the two folders afterwards (webhook
+    // bodies included: a record holds them parsed, a transcript raw).
+    const afterwards = tempDir();
+    await runCli(['compare', clean.reportsDir, broken.reportsDir, '--reports', afterwards]);
+    expect(readJson(broken.reportsDir).shapes).toEqual(readJson(afterwards).shapes);
 
     // From the transcripts alone (no summary.json): the same verdict, the same flips, the labels kept.
     const bare = (dir: string) => {
@@ -70,5 +76,18 @@ describe('compare', () => {
     const notReports = await runCli(['compare', empty, empty]);
     expect(notReports.code).toBe(2);
     expect(notReports.stderr).toContain(`BASE ${empty} is not a reports folder`);
+  });
+
+  test('run --compare-to a folder that is missing or not a run\'s reports: exit 2 before the run, naming --compare-to and the fix', async () => {
+    const missing = await runCli([...RUN, '--compare-to', '/nonexistent/dir']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--compare-to /nonexistent/dir is not a folder');
+    expect(missing.stderr).not.toContain('BASE');
+    expect(missing.stderr).toMatch(/give --compare-to the reports folder of an earlier run/);
+    expect(missing.summary).toBeUndefined();
+    const empty = tempDir();
+    const notReports = await runCli([...RUN, '--compare-to', empty]);
+    expect(notReports.code).toBe(2);
+    expect(notReports.stderr).toContain(`--compare-to ${empty} is not a reports folder (no transcript.jsonl.gz)`);
   });
 });

@@ -4,6 +4,9 @@
  * run's test for test: the same tests, statuses, outcomes and findings in summary.json, the same JUnit
  * testcases, the same Allure results (names, statuses, labels, evidence), the same certification
  * listing, the same coverage.json (exactly the merge of the shards' coverages, and of their records).
+ * summary.json's timing: the merge's figures are the shards' samples together (counts summed, p50
+ * and p95 of the merged histograms), and agree with the unsharded run's (compare finds no change);
+ * the timing charts in the Allure results of both.
  * A shard missing from the merge is a usage error, never a pass.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -44,6 +47,24 @@ function allure(dir: string) {
     return [r.fullName, { name: r.name, historyId: r.historyId, status: r.status, labels, attachments: r.attachments.map((a) => a.name).sort(), steps: r.steps.length > 0 }];
   }));
 }
+
+interface TimingFigure { n: number; p50Ms: number; p95Ms: number; maxMs: number; samples: [number, number][] }
+type Timing = Record<string, Record<string, TimingFigure>>;
+const timingOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { timing: Timing }).timing;
+/** A histogram as value -> count (the order it is stored in aside). */
+const countsOf = (...hs: [number, number][][]) => {
+  const m: Record<string, number> = {};
+  for (const h of hs) for (const [v, c] of h) m[v] = (m[v] ?? 0) + c;
+  return m;
+};
+/** The nearest-rank percentile of the samples, each bucket's value repeated its count. */
+const nearestRank = (counts: Record<string, number>, p: number) => {
+  const values = Object.entries(counts).flatMap(([v, c]) => Array<number>(c).fill(Number(v))).sort((x, y) => x - y);
+  return values[Math.max(1, Math.ceil(p * values.length)) - 1];
+};
+// What a run of these suites asks as often whatever the run's split or pace: not the polls (as many as
+// the terminal's steps take), nor pair and getToken (each shard pairs its own terminals).
+const PACE_DEPENDENT = new Set(['getOperation', 'getTransactionStatus', 'pair', 'getToken']);
 
 /** What summary.json says test by test. */
 function summaryOf(dir: string) {
@@ -122,6 +143,41 @@ describe('shards and merge-reports', () => {
     expect(env).toMatch(/^coverage=operations \d+\/\d+/m);
     expect(env).toMatch(/^sim\.faults=auth\.any-secret-accepted, config\.wrong-timezone$/m);
     expect(existsSync(join(out, 'allure-report', 'index.html'))).toBe(true);
+
+    // timing: the merge's figures are those of the shards' samples together, key for key.
+    const [tm, t1, t2, tw] = [timingOf(out), timingOf(one.reportsDir), timingOf(two.reportsDir), timingOf(whole.reportsDir)];
+    for (const series of ['operations', 'convergence', 'webhookDelay', 'webhookArrival', 'steps']) {
+      const [m1, m2, mm] = [t1[series] ?? {}, t2[series] ?? {}, tm[series] ?? {}];
+      expect(Object.keys(mm).sort(), series).toEqual([...new Set([...Object.keys(m1), ...Object.keys(m2)])].sort());
+      for (const [key, f] of Object.entries(mm)) {
+        const [a, b] = [m1[key], m2[key]];
+        const counts = countsOf(a?.samples ?? [], b?.samples ?? []);
+        expect({ n: f.n, p50Ms: f.p50Ms, p95Ms: f.p95Ms, maxMs: f.maxMs, samples: countsOf(f.samples) }, `${series} ${key}`).toEqual({
+          n: (a?.n ?? 0) + (b?.n ?? 0), p50Ms: nearestRank(counts, 0.5), p95Ms: nearestRank(counts, 0.95), maxMs: Math.max(...[a, b].flatMap((x) => (x ? [x.maxMs] : []))), samples: counts,
+        });
+      }
+    }
+    expect(Object.keys(tm.operations!).length).toBeGreaterThan(5);
+    expect(Object.keys(tm.convergence!).length).toBeGreaterThan(0);
+    // ... and those of the run not cut in two: the same operations and final statuses, as many times
+    // each where the scenarios fix how many; no timing that compare calls changed.
+    expect(Object.keys(tm.operations!).sort()).toEqual(Object.keys(tw.operations!).sort());
+    const steady = (t: Timing) => Object.fromEntries(Object.entries(t.operations!).filter(([k]) => !PACE_DEPENDENT.has(k)).map(([k, f]) => [k, f.n]));
+    expect(Object.keys(steady(tw)).length).toBeGreaterThan(5);
+    expect(steady(tm)).toEqual(steady(tw));
+    const converged = (t: Timing) => Object.fromEntries(Object.entries(t.convergence!).map(([k, f]) => [k, f.n]));
+    expect(converged(tm)).toEqual(converged(tw));
+    const compared = tempDir('pcc-compare-merged-');
+    const against = await runCli(['compare', whole.reportsDir, out, '--reports', compared]);
+    expect(against.code, against.stdout + against.stderr).toBe(0);
+    const comparison = JSON.parse(readFileSync(join(compared, 'compare.json'), 'utf8')) as { tests: { flipped: unknown[] }; findings: { new: unknown[]; gone: unknown[] }; timing: { regressions: unknown[]; improvements: unknown[] } };
+    expect([comparison.tests.flipped, comparison.findings.new, comparison.findings.gone, comparison.timing.regressions, comparison.timing.improvements]).toEqual([[], [], [], [], []]);
+    // The merged Allure results carry the timing charts (the report's Global Attachments), as the whole run's do.
+    for (const dir of [out, whole.reportsDir]) {
+      const globals = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-globals.json'))
+        .flatMap((f) => (JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')) as { attachments: { name: string; type: string }[] }).attachments);
+      expect(globals.map((g) => `${g.type} ${g.name}`), dir).toEqual(['Answer time per operation', 'Convergence: request to final status', 'Webhook delay: arrival minus first poll sight'].map((t) => expect.stringMatching(new RegExp(`^image/svg\\+xml Timing: ${t}`))));
+    }
 
     // coverage.json: the merge covers what the unsharded run with the same seed covers.
     const [m, w, c1, c2] = [coverageOf(out), coverageOf(whole.reportsDir), coverageOf(one.reportsDir), coverageOf(two.reportsDir)];

@@ -3,6 +3,7 @@ import { type Exchange, TimingRecorder } from '../core/index.ts';
 import { type TestRecord, buildSummary } from '../report/index.ts';
 import { finding, runRecord, testRecord } from '../report/testing.ts';
 import { compareExitCode, compareRuns } from './diff.ts';
+import { compareHtml, compareTable } from './render.ts';
 import type { RunView } from './load.ts';
 import { shapesOf } from './shapes.ts';
 
@@ -87,5 +88,36 @@ describe('compare', () => {
     expect(c.timing.regressions).toEqual([expect.objectContaining({ series: 'convergence', key: 'transaction SUCCESS', on: ['p50', 'p95'] })]);
     expect(compareExitCode(c)).toBe(1);
     expect(compareRuns(view('a', [timed('t', 550)]), view('b', [timed('t', 150)])).timing.improvements).toHaveLength(1);
+  });
+
+  it('reads a webhook\'s shape from the record\'s parsed body (run --compare-to) as from the transcript\'s raw body (compare)', () => {
+    const body = { event: 'transaction.success', event_id: 'e1', data: { transaction_id: 't1', status: 'SUCCESS', amount: 100 } };
+    const fromTranscript = shapesOf([], [{ event: 'transaction.success', rawBody: JSON.stringify(body) }]);
+    expect(fromTranscript.fields).toContain('webhook transaction.success data.status: string');
+    expect(fromTranscript.enums).toContain('webhook TransactionEvent.data.status=SUCCESS');
+    expect(shapesOf([], [{ event: 'transaction.success', body }])).toEqual(fromTranscript);
+  });
+
+  it('against a manual session, a slower convergence is the operator\'s pace: shown, never a regression; answer times are still judged', () => {
+    const manual = (v: RunView): RunView => ({ ...v, terminalMode: 'manual' });
+    const c = compareRuns(view('sim', [timed('t', 150)]), manual(view('session', [timed('t', 550)])));
+    expect(c.timing.regressions).toEqual([]);
+    expect(c.timing.operatorPaced).toEqual({ manual: ['candidate'], series: ['convergence', 'webhookArrival', 'steps'], changes: [expect.objectContaining({ kind: 'slower', series: 'convergence', key: 'transaction SUCCESS' })] });
+    expect(c.regressed).toBe(false);
+    expect(compareExitCode(c)).toBe(0);
+    expect(compareTable(c)).toMatch(/operator-paced, never a regression \(the candidate was a manual session: convergence, webhookArrival, steps wait for the person at the terminal\): 1 changed:\n  slower  convergence transaction SUCCESS/);
+    expect(compareHtml(c)).toContain('slower (operator-paced)');
+    expect(compareRuns(manual(view('a', [timed('t', 550)])), manual(view('b', [timed('t', 150)]))).timing.operatorPaced.changes).toEqual([expect.objectContaining({ kind: 'quicker' })]);
+    // The service's own answer times are judged against a manual session as against any run.
+    const answering = (ms: number) => {
+      const rec = new TimingRecorder();
+      for (let i = 0; i < 20; i++) rec.exchange({ ...slip(), seq: i, durationMs: ms + (i % 5) });
+      return testRecord({ scenario: 'slip', timing: rec.digest() });
+    };
+    const slow = compareRuns(view('sim', [answering(20)]), manual(view('session', [answering(200)])));
+    expect(slow.timing.regressions).toEqual([expect.objectContaining({ series: 'operations', key: 'getPrintSlip' })]);
+    expect(compareExitCode(slow)).toBe(1);
+    // Two runs of which neither was manual: nothing set apart.
+    expect(compareRuns(view('a', [timed('t', 150)]), view('b', [timed('t', 550)])).timing.operatorPaced).toEqual({ manual: [], series: [], changes: [] });
   });
 });

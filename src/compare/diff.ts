@@ -5,7 +5,7 @@
  */
 import { type Finding, entryMatches } from '../core/index.ts';
 import { type SummaryFinding, TIMING_THRESHOLDS, type TimingChange, entryFor, paceRatio, scaledFigure, timingChange } from '../report/index.ts';
-import { TIMING_SERIES } from '../core/index.ts';
+import { TIMING_SERIES, type TimingSeriesName } from '../core/index.ts';
 import type { RunView } from './load.ts';
 import { SHAPE_KINDS, type Shapes } from './shapes.ts';
 
@@ -47,8 +47,23 @@ export interface Comparison {
    * `pace`: how much slower the candidate answered across the board (report/timing.ts paceRatio); the
    * base's samples are taken at that pace before anything is judged, and each change's `base` figures are so.
    */
-  timing: { method: string; thresholds: typeof TIMING_THRESHOLDS; pace: number; regressions: TimingChange[]; improvements: TimingChange[] };
+  timing: {
+    method: string; thresholds: typeof TIMING_THRESHOLDS; pace: number; regressions: TimingChange[]; improvements: TimingChange[];
+    /**
+     * When a run was a manual session (`--terminal manual`): which, and the changes of the series that
+     * wait for the person at the terminal ({@link OPERATOR_PACED}), shown but never a regression.
+     */
+    operatorPaced: { manual: ('base' | 'candidate')[]; series: readonly TimingSeriesName[]; changes: (TimingChange & { kind: 'slower' | 'quicker' })[] };
+  };
 }
+
+/**
+ * The series a manual session's operator paces: convergence, a webhook's arrival and the terminal's
+ * steps wait for the person who presents the card, enters the PIN or pulls the card out, so against a
+ * manual session they measure the person as much as the service. The answer times and the webhook's
+ * delay behind polling are the service's own, and are judged as in any run.
+ */
+export const OPERATOR_PACED: readonly TimingSeriesName[] = ['convergence', 'webhookArrival', 'steps'];
 
 export interface RunSide {
   dir: string;
@@ -140,8 +155,10 @@ function shapesDiff(a: Shapes, b: Shapes): Comparison['shapes'] {
   return { appeared, disappeared };
 }
 
-function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'regressions' | 'improvements' | 'pace'> {
-  const out = { regressions: [] as TimingChange[], improvements: [] as TimingChange[], pace: 1 };
+function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'regressions' | 'improvements' | 'pace' | 'operatorPaced'> {
+  const manual = ([['base', base], ['candidate', cand]] as const).filter(([, v]) => v.terminalMode === 'manual').map(([w]) => w);
+  const operatorPaced: Comparison['timing']['operatorPaced'] = { manual, series: manual.length > 0 ? OPERATOR_PACED : [], changes: [] };
+  const out = { regressions: [] as TimingChange[], improvements: [] as TimingChange[], pace: 1, operatorPaced };
   const [a, b] = [base.summary.timing, cand.summary.timing];
   if (!a || !b) return out;
   const pace = paceRatio(a, b);
@@ -154,8 +171,14 @@ function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'r
       // against the base as it was (and the other way round), so the pace never makes a change.
       const slower = timingChange(s, key, scaledFigure(fa, Math.max(1, pace)), fb);
       const quicker = timingChange(s, key, scaledFigure(fa, Math.min(1, pace)), fb);
-      if (slower?.kind === 'regression') out.regressions.push(slower.change);
-      else if (quicker?.kind === 'improvement') out.improvements.push(quicker.change);
+      const paced = operatorPaced.series.includes(s);
+      if (slower?.kind === 'regression') {
+        if (paced) operatorPaced.changes.push({ ...slower.change, kind: 'slower' });
+        else out.regressions.push(slower.change);
+      } else if (quicker?.kind === 'improvement') {
+        if (paced) operatorPaced.changes.push({ ...quicker.change, kind: 'quicker' });
+        else out.improvements.push(quicker.change);
+      }
     }
   }
   return out;

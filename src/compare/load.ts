@@ -16,15 +16,24 @@ export interface RunView {
   summary: Summary;
   tests: Pick<TestRecord, 'name' | 'state' | 'findings' | 'notChecked' | 'blockedBy' | 'skipReason'>[];
   shapes: Shapes;
+  /** How its terminal was driven (`auto`, `observe`, `manual`): a manual session's waits are the operator's pace. */
+  terminalMode?: string;
 }
 
-const HINT = 'give the --reports folder of a run, of merge-reports or of a manual session (it holds summary.json and transcript.jsonl.gz)';
+const WHAT = 'the reports folder of an earlier run, of merge-reports or of a manual session (it holds summary.json and transcript.jsonl.gz)';
+
+/**
+ * How a usage error names the folder: as the user gave it. `compare`'s positionals are BASE and
+ * CANDIDATE; `run --compare-to DIR` is named by its flag (and its fix says what to give that flag).
+ */
+export type RunRole = 'BASE' | 'CANDIDATE' | '--compare-to';
 
 /** Reads a reports folder; a missing folder, or one that is not a run's reports, is a usage error naming it. */
-export async function loadRun(dir: string, role: 'BASE' | 'CANDIDATE'): Promise<RunView> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ToolkitError('PCC_USAGE', `compare: ${role} ${dir} is not a folder`, HINT);
+export async function loadRun(dir: string, role: RunRole): Promise<RunView> {
+  const [name, hint] = role === '--compare-to' ? [role, `give --compare-to ${WHAT}, or leave --compare-to out`] : [`compare: ${role}`, `give ${role} as ${WHAT}`];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ToolkitError('PCC_USAGE', `${name} ${dir} is not a folder`, hint);
   const summaryPath = join(dir, 'summary.json');
-  if (!existsSync(join(dir, TRANSCRIPT_FILE))) throw new ToolkitError('PCC_USAGE', `compare: ${role} ${dir} is not a reports folder (no ${TRANSCRIPT_FILE})`, HINT);
+  if (!existsSync(join(dir, TRANSCRIPT_FILE))) throw new ToolkitError('PCC_USAGE', `${name} ${dir} is not a reports folder (no ${TRANSCRIPT_FILE})`, hint);
   const transcript = await readTranscript(dir);
   const tests: RunView['tests'] = [];
   const exchanges: Exchange[] = [];
@@ -39,14 +48,15 @@ export async function loadRun(dir: string, role: 'BASE' | 'CANDIDATE'): Promise<
     try {
       summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as Summary;
     } catch (e) {
-      throw new ToolkitError('PCC_USAGE', `compare: ${role} ${summaryPath} is not JSON: ${(e as Error).message}`, HINT, { cause: e });
+      throw new ToolkitError('PCC_USAGE', `${name} ${summaryPath} is not JSON: ${(e as Error).message}`, hint, { cause: e });
     }
-    if (typeof summary?.verdict !== 'string' || !Array.isArray(summary.findings)) throw new ToolkitError('PCC_USAGE', `compare: ${role} ${summaryPath} is not a run's summary`, HINT);
+    if (typeof summary?.verdict !== 'string' || !Array.isArray(summary.findings)) throw new ToolkitError('PCC_USAGE', `${name} ${summaryPath} is not a run's summary`, hint);
   } else {
     // The summary as rejudge rebuilds one from a transcript: the run's facts from its header.
     const h = transcript.header;
     const records = tests.map((t) => ({ exchanges: [], exchangeCount: 0, errors: [], parameters: {}, capability: '', clause: '', file: '', durationMs: 0, ...t }) as TestRecord);
     summary = rejudgedSummary({ tests: records, unhandled: [...h.run.unhandled], startedAt: h.run.startedAt, durationMs: h.run.durationMs }, h.info, h);
   }
-  return { dir, summary, tests, shapes: shapesOf(exchanges, deliveries) };
+  const terminalMode = (transcript.header.info as { terminalMode?: unknown } | undefined)?.terminalMode;
+  return { dir, summary, tests, shapes: shapesOf(exchanges, deliveries), ...(typeof terminalMode === 'string' ? { terminalMode } : {}) };
 }

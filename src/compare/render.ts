@@ -23,8 +23,20 @@ export function compareTable(c: Comparison): string {
   for (const [word, list] of [['slower', c.timing.regressions], ['quicker', c.timing.improvements]] as const) {
     for (const t of list) out.push(`  ${word.padEnd(7)} ${`${t.series} ${t.key}`.padEnd(44)} p50 ${ms(t.base.p50Ms)} -> ${ms(t.candidate.p50Ms)}, p95 ${ms(t.base.p95Ms)} -> ${ms(t.candidate.p95Ms)} (n ${t.base.n}/${t.candidate.n}, p=${t.p}, A=${t.a})`);
   }
+  const paced = c.timing.operatorPaced;
+  if (paced.manual.length > 0) {
+    out.push(`  ${operatorPacedNote(c)}${paced.changes.length > 0 ? ':' : ''}`);
+    for (const t of paced.changes) out.push(`  ${t.kind.padEnd(7)} ${`${t.series} ${t.key}`.padEnd(44)} p50 ${ms(t.base.p50Ms)} -> ${ms(t.candidate.p50Ms)}, p95 ${ms(t.base.p95Ms)} -> ${ms(t.candidate.p95Ms)} (n ${t.base.n}/${t.candidate.n}, operator-paced)`);
+  }
   out.push(c.regressed ? 'compare: REGRESSED' : c.shapesChanged ? 'compare: no regression (shapes changed)' : 'compare: no regression');
   return `${out.join('\n')}\n`;
+}
+
+/** What the comparison says of a manual session's timings (see diff.ts OPERATOR_PACED). */
+export function operatorPacedNote(c: Comparison): string {
+  const p = c.timing.operatorPaced;
+  const who = p.manual.length === 2 ? 'both runs were manual sessions' : `the ${p.manual[0]} was a manual session`;
+  return `operator-paced, never a regression (${who}: ${p.series.join(', ')} wait for the person at the terminal): ${p.changes.length} changed`;
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -35,7 +47,7 @@ export function compareSectionHtml(c: Comparison): string {
   return `<h2>Compared with ${esc(labelText(c.base.labels))}</h2><p>${c.regressed ? '<b>Regressed</b>' : 'No regression'} against ${esc(c.base.dir)}: ` +
     `${c.tests.flipped.length} tests changed, ${c.findings.new.length} new findings, ${c.findings.gone.length} gone, ` +
     `${SHAPE_KINDS.reduce((n, k) => n + c.shapes.appeared[k].length + c.shapes.disappeared[k].length, 0)} shape changes, ` +
-    `${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements (compare.json has every item).</p>` +
+    `${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements${c.timing.operatorPaced.manual.length > 0 ? `; ${esc(operatorPacedNote(c))}` : ''} (compare.json has every item).</p>` +
     list([...c.tests.flipped.map((f) => `${f.change} ${f.test}${f.finding ? `: [${f.finding.check}] ${f.finding.message}` : ''}`), ...c.findings.new.map((f) => `new finding ${findingText(f)}`),
       ...c.timing.regressions.map((t) => `slower ${t.series} ${t.key}: p50 ${t.base.p50Ms} -> ${t.candidate.p50Ms} ms, p95 ${t.base.p95Ms} -> ${t.candidate.p95Ms} ms`)]);
 }
@@ -46,7 +58,7 @@ export function compareSectionMarkdown(c: Comparison): string {
     ...c.timing.regressions.map((t) => `slower ${t.series} ${t.key}: p50 ${t.base.p50Ms} -> ${t.candidate.p50Ms} ms, p95 ${t.base.p95Ms} -> ${t.candidate.p95Ms} ms`)];
   return [`## Compared with ${labelText(c.base.labels)}`, '', `${c.regressed ? '**Regressed**' : 'No regression'} against ${c.base.dir}: ${c.tests.flipped.length} tests changed, ` +
     `${c.findings.new.length} new findings, ${c.findings.gone.length} gone, ${SHAPE_KINDS.reduce((n, k) => n + c.shapes.appeared[k].length + c.shapes.disappeared[k].length, 0)} shape changes, ` +
-    `${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements (compare.json has every item).`, '',
+    `${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements${c.timing.operatorPaced.manual.length > 0 ? `; ${operatorPacedNote(c)}` : ''} (compare.json has every item).`, '',
     ...items.slice(0, 20).map((i) => `- ${i.replace(/\|/g, '\\|')}`), ''].join('\n');
 }
 
@@ -66,7 +78,7 @@ ${[['base', c.base], ['candidate', c.candidate] as const].map(([w, s]) => typeof
 <h2>Tests whose outcome changed</h2>${table(['change', 'test', 'finding or reason'], c.tests.flipped.map((f) => [f.change, f.test, f.finding ? findingText(f.finding) : (f.why ?? '')]))}
 <h2>Findings</h2>${table(['', 'severity', 'check', 'message', 'test'], [...c.findings.new.map((f) => ['new', f]), ...c.findings.gone.map((f) => ['gone', f]), ...c.findings.persisting.map((f) => ['persisting', f])].map(([w, f]) => [w as string, (f as FindingRef).severity, (f as FindingRef).check, (f as FindingRef).message, (f as FindingRef).test]))}
 <h2>Shapes</h2>${table(['', 'kind', 'item'], shapes)}
-<h2>Timing</h2><p>${esc(c.timing.method)}. Pace of the candidate's answers against the base's: ${c.timing.pace}x.</p>${table(['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p', 'A'], [...timingRows('slower', c.timing.regressions), ...timingRows('quicker', c.timing.improvements)])}
+<h2>Timing</h2><p>${esc(c.timing.method)}. Pace of the candidate's answers against the base's: ${c.timing.pace}x.${c.timing.operatorPaced.manual.length > 0 ? ` ${esc(operatorPacedNote(c))}.` : ''}</p>${table(['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p', 'A'], [...timingRows('slower', c.timing.regressions), ...timingRows('quicker', c.timing.improvements), ...c.timing.operatorPaced.changes.map((t) => timingRows(`${t.kind} (operator-paced)`, [t])[0]!)])}
 ${charts ? `<div class="charts">${charts}</div>` : ''}
 </body></html>
 `;

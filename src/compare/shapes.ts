@@ -40,8 +40,12 @@ export function fieldsOf(body: unknown, prefix = '', out = new Set<string>(), de
 
 const capped = (body: unknown) => body !== null && typeof body === 'object' && '$capped' in (body as object);
 
-/** The shapes of a run's exchanges and webhook deliveries. */
-export function shapesOf(exchanges: readonly Exchange[], deliveries: readonly { event?: string; rawBody?: unknown }[]): Shapes {
+/**
+ * The shapes of a run's exchanges and webhook deliveries. A delivery's body is its raw bytes in a
+ * transcript (`rawBody`), the parsed JSON in a test's record (`body`, what `run --compare-to` has):
+ * either is read, so both ways of comparing see the same webhook fields.
+ */
+export function shapesOf(exchanges: readonly Exchange[], deliveries: readonly { event?: string; rawBody?: unknown; body?: unknown }[]): Shapes {
   const sets = { fields: new Set<string>(), enums: new Set<string>(), statuses: new Set<string>(), events: new Set<string>() };
   const enumFields = contractEnumFields();
   for (const ex of exchanges) {
@@ -57,13 +61,15 @@ export function shapesOf(exchanges: readonly Exchange[], deliveries: readonly { 
   }
   for (const d of deliveries) {
     if (d.event) sets.events.add(d.event);
-    if (typeof d.rawBody !== 'string') continue;
-    let body: unknown;
-    try {
-      body = JSON.parse(d.rawBody);
-    } catch {
-      continue;
+    let body: unknown = d.body;
+    if (typeof d.rawBody === 'string') {
+      try {
+        body = JSON.parse(d.rawBody);
+      } catch {
+        continue;
+      }
     }
+    if (body === undefined || capped(body)) continue;
     const schema = enumFields.find((f) => f.path === 'event' && d.event !== undefined && f.values.includes(d.event))?.schema;
     if (schema) for (const e of enumSightings(schema, body, enumFields)) sets.enums.add(`webhook ${e}`);
     if (d.event) for (const f of fieldsOf(body)) sets.fields.add(`webhook ${d.event} ${f}`);

@@ -18,14 +18,14 @@ export function writeComparison(reportsDir: string, comparison: Comparison): voi
 
 /** The base run, read before the run starts. */
 export async function readCompareBase(dir: string | undefined): Promise<RunView | undefined> {
-  return dir === undefined ? undefined : loadRun(dir, 'BASE');
+  return dir === undefined ? undefined : loadRun(dir, '--compare-to');
 }
 
 /** This run (its summary and records: the exchanges and deliveries its tests kept) against the base. */
-export function compareWithBase(base: RunView, reportsDir: string, summary: Summary, record: RunRecord): { comparison: Comparison; section: { markdown: string; html: string } } {
+export function compareWithBase(base: RunView, reportsDir: string, summary: Summary, record: RunRecord, terminalMode?: string): { comparison: Comparison; section: { markdown: string; html: string } } {
   const exchanges = record.tests.flatMap((t) => t.exchanges as Exchange[]);
-  const deliveries = record.tests.flatMap((t) => (t.deliveries ?? []) as { event?: string; rawBody?: unknown; signature?: string }[]).filter((d) => d.signature === undefined || d.signature === 'valid');
-  const candidate: RunView = { dir: reportsDir, summary, tests: record.tests, shapes: shapesOf(exchanges, deliveries) };
+  const deliveries = record.tests.flatMap((t) => (t.deliveries ?? []) as { event?: string; rawBody?: unknown; body?: unknown; signature?: string }[]).filter((d) => d.signature === undefined || d.signature === 'valid');
+  const candidate: RunView = { dir: reportsDir, summary, tests: record.tests, shapes: shapesOf(exchanges, deliveries), ...(terminalMode ? { terminalMode } : {}) };
   const comparison = compareRuns(base, candidate);
   return { comparison, section: { markdown: compareSectionMarkdown(comparison), html: compareSectionHtml(comparison) } };
 }

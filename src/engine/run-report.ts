@@ -114,7 +114,7 @@ export async function writeRunReports(o: {
 }): Promise<RunResult> {
   const { config, inputs, record, summary, info } = o;
   if (config.shard) writeShardRecord(config.reportsDir, config.shard, info, record, PACKAGE_ROOT);
-  const compared = inputs.compareBase ? compareWithBase(inputs.compareBase, config.reportsDir, summary, record) : undefined;
+  const compared = inputs.compareBase ? compareWithBase(inputs.compareBase, config.reportsDir, summary, record, config.terminal) : undefined;
   const baseline = inputs.baseline ? { baseline: { entries: inputs.baseline.file.entries, now: inputs.baseline.now } } : {};
   const { exitCode, record: written, reports } = await writeReports(config.reportsDir, record, summary, info, {
     html: config.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: o.io.stderr, ...(o.warm ? { warm: o.warm } : {}),

@@ -30,6 +30,8 @@ function barChart(title: string, keys: string[], bars: { name: string; values: n
   try {
     chart.setOption({
       animation: false,
+      // Opaque: the SVG is also shown alone (an Allure attachment), on a light or a dark page.
+      backgroundColor: '#ffffff',
       title: { text: title, textStyle: { fontSize: 13, fontWeight: 'bold' }, left: 0 },
       legend: { top: 28, left: 0, textStyle: { fontSize: 11 } },
       grid: { left: 8, right: 40, top: 58, bottom: 8, containLabel: true },
@@ -43,20 +45,32 @@ function barChart(title: string, keys: string[], bars: { name: string; values: n
   }
 }
 
-/** The run's timing charts, one `<figure>` per charted series that has data; '' when none has. */
-export function timingChartsSvg(timing: TimingSummary | undefined): string {
-  if (!timing) return '';
-  const out: string[] = [];
+/** One chart of a run's timing: its series, title and SVG document. */
+export interface TimingChart {
+  series: TimingSeriesName;
+  title: string;
+  svg: string;
+}
+
+/** The run's timing charts, one per charted series that has data (none without timing). */
+export function timingCharts(timing: TimingSummary | undefined): TimingChart[] {
+  if (!timing) return [];
+  const out: TimingChart[] = [];
   for (const s of CHARTED) {
     const keys = Object.keys(timing[s] ?? {});
     if (keys.length === 0) continue;
     const f = (k: string) => timing[s][k]!;
-    out.push(`<figure>${barChart(TITLES[s], keys.map((k) => `${k} (n ${f(k).n})`), [
+    out.push({ series: s, title: TITLES[s], svg: barChart(TITLES[s], keys.map((k) => `${k} (n ${f(k).n})`), [
       { name: 'p50', values: keys.map((k) => f(k).p50Ms), color: '#4a78b5' },
       { name: 'p95', values: keys.map((k) => f(k).p95Ms), color: '#e39c3a' },
-    ])}</figure>`);
+    ]) });
   }
-  return out.join('\n');
+  return out;
+}
+
+/** The run's timing charts, one `<figure>` per charted series that has data; '' when none has. */
+export function timingChartsSvg(timing: TimingSummary | undefined): string {
+  return timingCharts(timing).map((c) => `<figure>${c.svg}</figure>`).join('\n');
 }
 
 /** compare's charts: per charted series, base and candidate medians and 95th percentiles side by side. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { operations } from '../generated/contract.ts';
 import { type WarmAllure, writeHtmlReport } from './allure-html.ts';
 import { type AllureMessageOptions, clauseUrlFrom, defaultClauseUrl } from './allure-messages.ts';
+import { writeAllureTimingCharts } from './allure-charts.ts';
 import { allureEnvironment, writeAllureResults } from './allure-results.ts';
 import { type Certification, type CertificationText, certificationHtml, certificationMarkdown, certificationTitle, certify } from './certification.ts';
 import { clauseText } from './clause-text.ts';
@@ -152,6 +153,8 @@ export async function writeReports(dir: string, given: RunRecord, summary: Summa
   try {
     const coverage = written.coverage ? coverageLine(written.coverage).replace(/^coverage: /, '') : undefined;
     writeAllureResults(staged, record, info, { ...(o.root ? { root: o.root } : {}), messages: o.messages ?? reportMessageOptions(), environment: allureEnvironment(info, record, coverage) });
+    // The timing charts, in the report's Global Attachments tab (allure-charts.ts).
+    writeAllureTimingCharts(staged, summary.timing, Date.parse(record.startedAt) + record.durationMs || undefined);
   } catch (e) {
     rmSync(staged, { recursive: true, force: true });
     throw e;
