@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolkitError } from '../core/errors.ts';
-import { fakePayConnect, useClient } from './test-fixtures.ts';
+import { fakePayConnect, useClient } from './testing.ts';
 import { sendJson } from './test-server.ts';
 
 const start = useClient();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolkitError } from '../core/errors.ts';
 import { createPayConnectClient } from './client.ts';
 import { matchesPath, withTrailingSlash } from './path.ts';
-import { useClient } from './test-fixtures.ts';
+import { useClient } from './testing.ts';
 import { closedPort, sendJson } from './test-server.ts';
 
 const start = useClient();

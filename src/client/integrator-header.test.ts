@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { integratorHeader } from './integrator-header.ts';
-import { fakePayConnect, useClient } from './test-fixtures.ts';
+import { fakePayConnect, useClient } from './testing.ts';
 import { sendJson, startTestServer } from './test-server.ts';
 
 const start = useClient();

@@ -5,7 +5,7 @@ import type { Exchange } from '../core/exchange.ts';
 import { postGuard } from './post-guard.ts';
 import { recorder } from './recorder.ts';
 import type { AttemptNote } from './request-options.ts';
-import { useClient } from './test-fixtures.ts';
+import { useClient } from './testing.ts';
 import { refuse, sendJson, startTestServer } from './test-server.ts';
 
 const start = useClient();

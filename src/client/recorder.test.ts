@@ -2,7 +2,7 @@ import { Agent } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
 import type { Exchange } from '../core/exchange.ts';
 import { recorder } from './recorder.ts';
-import { fakePayConnect, useClient } from './test-fixtures.ts';
+import { fakePayConnect, useClient } from './testing.ts';
 import { closedPort, sendJson, startTestServer } from './test-server.ts';
 
 const start = useClient();

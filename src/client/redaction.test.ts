@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REDACTED, Redactor } from './redactor.ts';
-import { CREDS, fakePayConnect, useClient } from './test-fixtures.ts';
+import { CREDS, fakePayConnect, useClient } from './testing.ts';
 import { sendJson } from './test-server.ts';
 
 const start = useClient();

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/exchange.ts';
 import type { RecordedExchange } from './request-options.ts';
 import { parseRetryAfter } from './retry-after.ts';
-import { fakePayConnect, useClient } from './test-fixtures.ts';
+import { fakePayConnect, useClient } from './testing.ts';
 import { refuse, sendJson } from './test-server.ts';
 
 const start = useClient();

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createPayConnectClient } from './client.ts';
 import { ToolkitError } from '../core/errors.ts';
-import { useClient } from './test-fixtures.ts';
+import { useClient } from './testing.ts';
 
 const start = useClient();
 
