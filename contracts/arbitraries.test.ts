@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { allSchemas, invalidArbitrary, validArbitrary } from '../generators/arbitraries/index.ts';
+import { allSchemas, invalidArbitrary, validArbitrary } from '../src/arbitraries/index.ts';
 import { validators } from '../src/generated/contract.ts';
 
 const RUNS = 1000;

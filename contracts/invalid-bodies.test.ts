@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invalidArbitrary, oursConstraintsOf } from '../generators/arbitraries/index.ts';
+import { invalidArbitrary, oursConstraintsOf } from '../src/arbitraries/index.ts';
 import { isUnder } from '../scripts/rules-doc-quotes.ts';
 import { bodyOperations, invalidBodies } from '../suites/properties/bodies.ts';
 

@@ -11,8 +11,8 @@
 import { fileURLToPath } from 'node:url';
 import { type RuleListing, listRules } from '../src/checks/rule-registry.ts';
 import { JUDGES, type Judge } from '../src/checks/rule.ts';
-import { AMOUNT_BASIS, type InvalidBasis, OTP_BASIS, PAYMENT_METHOD_BASIS, REQUIRED_BASIS } from '../generators/arbitraries/invalid-basis.ts';
-import { type OursConstraint, oursConstraintsOf } from '../generators/arbitraries/ours.ts';
+import { AMOUNT_BASIS, type InvalidBasis, OTP_BASIS, PAYMENT_METHOD_BASIS, REQUIRED_BASIS } from '../src/arbitraries/invalid-basis.ts';
+import { type OursConstraint, oursConstraintsOf } from '../src/arbitraries/ours.ts';
 import { writeOrCheck } from './write-or-check.ts';
 
 /** Where the list is written. */

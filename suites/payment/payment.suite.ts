@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { AMOUNT_BASIS, type InvalidBasis, PAYMENT_METHOD_BASIS } from '../../generators/arbitraries/index.ts';
+import { AMOUNT_BASIS, type InvalidBasis, PAYMENT_METHOD_BASIS } from '../../src/arbitraries/index.ts';
 import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
 import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';

@@ -4,7 +4,7 @@
  * that starts a transaction from a body with an amount.
  */
 import { describe } from 'vitest';
-import { AMOUNT_BASIS, deref, schemaByName } from '../../generators/arbitraries/index.ts';
+import { AMOUNT_BASIS, deref, schemaByName } from '../../src/arbitraries/index.ts';
 import { scenario } from '../../src/suite.ts';
 import { bodyOperations, pathParams, release, requestSchemaOf, show, validGate } from './bodies.ts';
 

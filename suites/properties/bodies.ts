@@ -5,8 +5,8 @@
  * allow), which invalid variants may be sent, and how a started transaction is let go again.
  */
 import type fc from 'fast-check';
-import type { InvalidVariant, SchemaNode } from '../../generators/arbitraries/index.ts';
-import { deref, refusableInvalidArbitrary, schemaByName } from '../../generators/arbitraries/index.ts';
+import type { InvalidVariant, SchemaNode } from '../../src/arbitraries/index.ts';
+import { deref, refusableInvalidArbitrary, schemaByName } from '../../src/arbitraries/index.ts';
 import { operations } from '../../src/generated/contract.ts';
 import type { ContractOperation, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { config } from '../_setup/steps/flows.ts';

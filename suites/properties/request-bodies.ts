@@ -7,7 +7,7 @@
  * a run with several terminals checks them side by side.
  */
 import { describe } from 'vitest';
-import { validArbitrary } from '../../generators/arbitraries/index.ts';
+import { validArbitrary } from '../../src/arbitraries/index.ts';
 import type { ContractOperation, Pairing } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { type BodyEnv, bodyEnv, bodyOperations, brokenKey, fixBody, invalidBodies, pathParams, prepared, release, remainingOf, sendable, validGate } from './bodies.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validatePairRequest } from '../../src/generated/validators.js';
+import { validatePairRequest } from '../generated/validators.js';
 import { validArbitrary, webUrl } from './valid.ts';
 
 describe('valid arbitraries', () => {

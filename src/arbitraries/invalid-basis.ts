@@ -7,7 +7,7 @@
  * that no document calls a reason to refuse (the spec's tables give types, never a refusal) is never
  * sent as "must be refused".
  *
- * The sentences are verbatim from the documents bundled in contracts/spec/ (generators/arbitraries/
+ * The sentences are verbatim from the documents bundled in contracts/spec/ (src/arbitraries/
  * invalid-basis.test.ts finds each one there, under the clause given).
  */
 
