@@ -7,6 +7,7 @@ import type { Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
 import { formatDuration } from './duration.ts';
 import { type CommandSpec, type FlagRow, parseCommandLine } from './command-line.ts';
+import { SIM_SETTINGS as SIM } from './sim-settings.ts';
 import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
 
 /** The help sections, in order. */
@@ -109,19 +110,19 @@ const TABLE = [
     description: 'The folder reports are written to', defaultText: DEFAULTS.reports },
   { name: 'html', key: 'html', type: 'boolean', negated: true, group: 'output',
     description: 'Do not write the HTML report' },
-  { name: 'sim-fault', key: 'sim.faults', type: 'string', multiple: true, placeholder: '<id>', group: 'simulator',
+  { name: 'sim-fault', key: SIM.faults.runKey, type: 'string', multiple: true, placeholder: '<id>', group: 'simulator',
     description: 'Turn on a simulator fault switch; repeat for several' },
-  { name: 'sim-fault-rate', key: 'sim.faultRate', type: 'string', placeholder: '<p>', group: 'simulator',
-    description: 'The probability (above 0, at most 1) that a fault switch acts each time it is consulted, drawn from the seed: intermittent defects', defaultText: '1' },
-  { name: 'sim-step-delay', key: 'sim.stepDelay', type: 'string', placeholder: '<duration>', group: 'simulator',
-    description: 'Delay between two steps of the virtual terminal', defaultText: formatDuration(DEFAULTS.sim.stepDelayMs) },
-  { name: 'sim-terminal', key: 'sim.terminal', type: 'string', placeholder: 'auto|manual', group: 'simulator',
+  { name: 'sim-fault-rate', key: SIM.faultRate.runKey, type: 'string', placeholder: '<p>', group: 'simulator',
+    description: SIM.faultRate.doc, defaultText: String(SIM.faultRate.default) },
+  { name: 'sim-step-delay', key: SIM.stepDelayMs.runKey, type: 'string', placeholder: '<duration>', group: 'simulator',
+    description: `${SIM.stepDelayMs.doc}, ${SIM.stepDelayMs.kind.range}`, defaultText: formatDuration(DEFAULTS.sim.stepDelayMs) },
+  { name: 'sim-terminal', key: SIM.terminal.runKey, type: 'string', placeholder: SIM.terminal.kind.range, group: 'simulator',
     description: 'manual: the virtual terminal waits for an operator action (keys or POST /_sim/terminals/<id>/actions); implies --terminal manual',
-    defaultText: 'auto' },
-  { name: 'sim-liberal', key: 'sim.liberal', type: 'boolean', group: 'simulator',
+    defaultText: SIM.terminal.default },
+  { name: 'sim-liberal', key: SIM.liberal.runKey, type: 'boolean', group: 'simulator',
     description: 'The liberal sandbox: the simulator takes every liberty the documents leave open (slow answers, JSON of its own, its own ids and clock, webhooks late, twice and out of order, ...: src/simulator/liberties.ts), as sim --liberal does' },
-  { name: 'sim-deadline', key: 'sim.deadline', type: 'string', placeholder: '<duration>', group: 'simulator',
-    description: "The simulator's own deadline for a terminal operation", defaultText: formatDuration(DEFAULTS.sim.deadlineMs) },
+  { name: 'sim-deadline', key: SIM.deadlineMs.runKey, type: 'string', placeholder: '<duration>', group: 'simulator',
+    description: `${SIM.deadlineMs.doc}, ${SIM.deadlineMs.kind.range}`, defaultText: formatDuration(DEFAULTS.sim.deadlineMs) },
 ] as const satisfies readonly RunFlag[];
 
 // Compile-time: an option without a flag row is an error here, not a silently missing flag.

@@ -8,6 +8,7 @@
 import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type OptionKey } from './types.ts';
 import { DEFAULTS } from './defaults.ts';
 import { RUN_FLAGS } from './flags.ts';
+import { SIM_SETTINGS as S } from './sim-settings.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -58,12 +59,13 @@ export const OPTION_SCHEMAS: Readonly<Record<Exclude<OptionKey, 'config'>, Schem
   maxAmount: { type: 'integer', minimum: 1 },
   reports: { type: 'string' },
   html: { type: 'boolean' },
-  'sim.faults': strings(),
-  'sim.faultRate': { type: 'number', exclusiveMinimum: 0, maximum: 1 },
-  'sim.stepDelay': duration,
-  'sim.deadline': duration,
-  'sim.terminal': { enum: ['auto', 'manual'] },
-  'sim.liberal': { type: 'boolean' },
+  // The simulator's settings: the schema of each row's kind, whose range the simulator and `sim` share.
+  [S.faults.runKey]: S.faults.kind.schema,
+  [S.faultRate.runKey]: S.faultRate.kind.schema,
+  [S.stepDelayMs.runKey]: S.stepDelayMs.kind.schema,
+  [S.deadlineMs.runKey]: S.deadlineMs.kind.schema,
+  [S.terminal.runKey]: S.terminal.kind.schema,
+  [S.liberal.runKey]: S.liberal.kind.schema,
   'tls.caFile': { type: 'string' },
   'tls.clientCert': { type: 'string' },
   'tls.clientKey': { type: 'string' },

@@ -11,12 +11,14 @@ import { conflict, invalidValue, type Candidate, type Candidates } from './candi
 import { DEFAULTS } from './defaults.ts';
 import { readEnv } from './env.ts';
 import { readConfigFile } from './file.ts';
-import { parseRunFlags } from './flags.ts';
+import { flagOf, parseRunFlags } from './flags.ts';
 import * as p from './parsers.ts';
-import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
+import { SIM_SETTINGS as S, holdsTwoSteps } from './sim-settings.ts';
+import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
 const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
-const SIM_KEYS = ['sim.faults', 'sim.faultRate', 'sim.stepDelay', 'sim.deadline', 'sim.terminal', 'sim.liberal'] as const;
+/** The options `run` sets the simulator's settings with (its table's rows that have one). */
+const SIM_KEYS: readonly OptionKey[] = Object.values(S).flatMap((row) => ('runKey' in row ? [row.runKey] : []));
 /** What only a URL target reads: given for the simulator, it is refused (see resolveConfig). */
 const URL_ONLY_KEYS = ['integratorId', 'tls.caFile', 'tls.clientCert', 'tls.clientKey', 'proxy'] as const;
 
@@ -108,13 +110,21 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     );
   }
   const sim = {
-    faults: take('sim.faults', p.list(p.faultId, 'give fault ids as an array of strings')) ?? [...DEFAULTS.sim.faults],
-    faultRate: take('sim.faultRate', p.probability('give a probability such as 0.3 (30 % of the decisions a fault switch makes), or 1 (always)')) ?? DEFAULTS.sim.faultRate,
-    stepDelayMs: take('sim.stepDelay', p.duration(0)) ?? DEFAULTS.sim.stepDelayMs,
-    deadlineMs: take('sim.deadline', p.duration(1)) ?? DEFAULTS.sim.deadlineMs,
-    terminal: take('sim.terminal', p.choice(SIM_TERMINAL_MODES)) ?? 'auto',
-    liberal: take('sim.liberal', p.boolean) ?? false,
+    faults: take(S.faults.runKey, S.faults.kind.parse) ?? [...DEFAULTS.sim.faults],
+    faultRate: take(S.faultRate.runKey, S.faultRate.kind.parse) ?? DEFAULTS.sim.faultRate,
+    stepDelayMs: take(S.stepDelayMs.runKey, S.stepDelayMs.kind.parse) ?? DEFAULTS.sim.stepDelayMs,
+    deadlineMs: take(S.deadlineMs.runKey, S.deadlineMs.kind.parse) ?? DEFAULTS.sim.deadlineMs,
+    terminal: take(S.terminal.runKey, S.terminal.kind.parse) ?? S.terminal.default,
+    liberal: take(S.liberal.runKey, S.liberal.kind.parse) ?? S.liberal.default,
   };
+  // Checked here, where the user's words are known: the simulator would refuse it naming its own option.
+  if (target.kind === 'sim' && !holdsTwoSteps(sim.deadlineMs, sim.stepDelayMs)) {
+    throw conflict(
+      [{ key: 'sim.deadline', value: sim.deadlineMs, from: from['sim.deadline'] }, { key: 'sim.stepDelay', value: sim.stepDelayMs, from: from['sim.stepDelay'] }],
+      'the virtual terminal\'s deadline must be more than two step delays (a pick-up and a finish)',
+      `give a --${flagOf('sim.deadline').name} above ${2 * sim.stepDelayMs}ms, or a shorter --${flagOf('sim.stepDelay').name}`,
+    );
+  }
   // From a file or the environment, sim settings may simply be shared with sim runs; typed on the
   // command line next to another target they are a mistake worth stopping for.
   const strayFlag = target.kind === 'sim' ? undefined : SIM_KEYS.find((key) => from[key]?.source === 'flag');
