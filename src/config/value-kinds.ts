@@ -10,10 +10,32 @@ import * as p from './parsers.ts';
 /** A JSON Schema fragment. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-/** One kind of value: see the module comment. */
-export interface ValueKind<T> {
+/** What a row of a setting needs of its value: the parser, and the JSON Schema of a config file's value. */
+export interface SettingValue<T> {
   readonly parse: p.Parser<T>;
   readonly schema: JsonSchema;
+}
+
+/** A value of a row: its parser and its schema, written side by side. */
+export function valueOf<T>(parse: p.Parser<T>, schema: JsonSchema): SettingValue<T> {
+  return { parse, schema };
+}
+
+/** A duration of at least `min` ms, with no upper bound. */
+export function durationFrom(min: number): SettingValue<number> {
+  return valueOf(p.duration(min), { oneOf: [{ type: 'integer', minimum: min, description: 'milliseconds' }, DURATION_TEXT] });
+}
+
+/** A list of strings, each parsed by `item`, whose items a schema describes. */
+export function listOf<T extends string>(item: (s: string) => T, hint: string, items: JsonSchema = { type: 'string' }): SettingValue<T[]> {
+  return valueOf(p.list(item, hint), { type: 'array', items });
+}
+
+/** A file or folder path (made absolute by the resolver). */
+export const pathValue: SettingValue<string> = valueOf(p.pathText, { type: 'string' });
+
+/** One kind of value: see the module comment. */
+export interface ValueKind<T> extends SettingValue<T> {
   /** The range as help text shows it: `0ms to 1s`, `0 to 65535`. */
   readonly range: string;
   /** What a typed value must be, for an API caller: `a whole number of milliseconds from 0 to 1000`. */
