@@ -1,11 +1,13 @@
 /** The contract's lookups emitted with the types (src/generated/contract.ts): by id, by request, a path, a transaction's start. */
 import { describe, expect, it } from 'vitest';
-import { operationById, operationFor, operations, pathFor, startsTransaction } from '../src/generated/contract.ts';
+import { operationById, operationFor, operationWithId, operations, pathFor, startsTransaction } from '../src/generated/contract.ts';
 
 describe('the generated lookups', () => {
   it('operationById holds every operation under its own id', () => {
     expect(Object.keys(operationById).sort()).toEqual(operations.map((o) => o.operationId).sort());
     for (const o of operations) expect(operationById[o.operationId]).toBe(o);
+    expect(operationWithId('getConfig')).toBe(operationById.getConfig);
+    for (const id of [undefined, 'nope', 'toString', '__proto__']) expect(operationWithId(id), String(id)).toBeUndefined();
   });
 
   it('operationFor finds an operation by method and concrete path, a query ignored, and nothing for another method or path', () => {

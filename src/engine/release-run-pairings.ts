@@ -7,10 +7,10 @@
  */
 import { Redactor, createPayConnectClient } from '../client/index.ts';
 import type { Transport } from '../transport/index.ts';
-import { operations } from '../generated/contract.ts';
+import { pathFor } from '../generated/contract.ts';
 import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index.ts';
 
-const UNPAIR_PATH = operations.find((o) => o.operationId === 'unpair')!.path;
+const UNPAIR_PATH = pathFor('unpair');
 
 /** What the release did: how many pairings were unpaired, and why the others were kept. */
 export interface Released {

@@ -512,6 +512,11 @@ export const webhooks: readonly WebhookEntry[] = [
 /** Every operation of the contract, by its id. */
 export const operationById = Object.fromEntries(operations.map((o) => [o.operationId, o])) as Readonly<Record<OperationId, ContractOperation>>;
 
+/** The operation of an id known only as text (an exchange's, a pact interaction's); undefined: none of the contract's. */
+export function operationWithId(id: string | undefined): ContractOperation | undefined {
+  return id !== undefined && Object.hasOwn(operationById, id) ? operationById[id as OperationId] : undefined;
+}
+
 /** Each operation with its path pattern compiled once. */
 const matchers = operations.map((o) => ({ o, re: new RegExp(o.pattern) }));
 

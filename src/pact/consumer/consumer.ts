@@ -6,7 +6,7 @@
 import { MatchersV3 } from '@pact-foundation/pact';
 import { createPayConnectClient } from '../../client/index.ts';
 import { ToolkitError } from '../../core/index.ts';
-import { operations, validators } from '../../generated/contract.ts';
+import { operationWithId, validators } from '../../generated/contract.ts';
 import { startWebhookReceiver } from '../../webhooks/index.ts';
 import type { ReceivedMessage } from './declare.ts';
 import type { HttpInteraction } from './interactions.ts';
@@ -35,7 +35,7 @@ export async function driveInteraction(i: HttpInteraction, baseUrl: string): Pro
     if (res.status !== want) {
       throw new ToolkitError('PCC_PACT', `${i.description}: the mock answered ${res.status}, the interaction says ${want}: ${JSON.stringify(res.body)?.slice(0, 300)}`);
     }
-    const schema = operations.find((o) => o.operationId === i.operationId)?.responses[String(want)]?.schema;
+    const schema = operationWithId(i.operationId)?.responses[String(want)]?.schema;
     if (schema && !validators[schema]!(res.body)) {
       throw new ToolkitError('PCC_PACT', `${i.description}: the answer does not match ${schema}: ${JSON.stringify(validators[schema]!.errors)}`);
     }

@@ -7,7 +7,7 @@
 import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
 import { loadTransport, type Transport, type TransportSettings } from '../../transport/index.ts';
 import { ToolkitError } from '../../core/index.ts';
-import { operations } from '../../generated/contract.ts';
+import { type OperationId, operationById, pathFor } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
 import { pairByOtp } from '../../pairing/index.ts';
 import { type PairingCredentials, findPairings, loadPrivateVault, removeVaultEntry } from '../../vault/index.ts';
@@ -157,14 +157,13 @@ export class ProviderDriver {
   }
 
   /** Calls an operation of the contract on a pairing. */
-  call(p: ProviderPairing, operationId: string, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
-    const op = operations.find((x) => x.operationId === operationId)!;
-    const path = op.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(opts.params?.[k] ?? ''));
-    return p.client.request({ method: op.method, path, ...(opts.body === undefined ? {} : { body: opts.body }) });
+  call(p: ProviderPairing, operationId: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
+    const path = pathFor(operationId, opts.params);
+    return p.client.request({ method: operationById[operationId].method, path, ...(opts.body === undefined ? {} : { body: opts.body }) });
   }
 
   /** Starts a transaction once the terminal is idle (a 409 started nothing, so asking again is safe). */
-  async start(p: ProviderPairing, operationId: string, body: Record<string, unknown>, params?: Record<string, string>): Promise<string> {
+  async start(p: ProviderPairing, operationId: OperationId, body: Record<string, unknown>, params?: Record<string, string>): Promise<string> {
     const end = Date.now() + this.o.deadlineMs * 2;
     const full = { ...body, ...(operationId === 'linkedRefund' ? {} : { client_transaction_id: `pcc-verify-${++this.seq}` }) };
     for (;;) {
