@@ -7,6 +7,7 @@
 import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
 import { loadTransport, type Transport, type TransportSettings } from '../../transport/index.ts';
 import { ToolkitError } from '../../core/index.ts';
+import { observe } from '../../convergence/index.ts';
 import { type OperationId, operationById, pathFor } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
 import { pairByOtp } from '../../pairing/index.ts';
@@ -180,21 +181,25 @@ export class ProviderDriver {
     }
   }
 
-  /** Polls a transaction or operation until `want` (or a final status), up to the deadline. */
+  /**
+   * Polls a transaction or operation until `want` (or a final status), up to the deadline: the
+   * harness's convergence (observe) at the driver's steady pace, no webhooks judged.
+   */
   async waitFor(p: ProviderPairing, kind: 'transaction' | 'operation', id: string, want: string): Promise<Record<string, unknown>> {
-    const end = Date.now() + this.o.deadlineMs * 2;
     const final = kind === 'transaction' ? FINAL_TX : FINAL_OP;
-    let last: Record<string, unknown> | undefined;
-    for (;;) {
-      const res = await this.call(p, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id } });
-      last = res.status === 200 ? (res.body as Record<string, unknown>) : undefined;
-      const status = typeof last?.status === 'string' ? last.status : undefined;
-      if (status === want) return last!;
-      if ((status !== undefined && final.includes(status)) || Date.now() > end) {
-        throw new ToolkitError('PCC_PACT', `${kind} ${id} is ${status ?? `unreadable (${res.status})`}, not ${want}`);
-      }
-      await sleep(this.pollMs);
-    }
+    let last: { status: number; body?: Record<string, unknown> } = { status: 0 };
+    const seen = await observe({
+      kind, id, webhooksObservable: false, final: [want, ...final], deadlineMs: this.o.deadlineMs * 2, settleMs: 0,
+      initialIntervalMs: this.pollMs, factor: 1,
+      poll: async () => {
+        const res = await this.call(p, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id } });
+        last = { status: res.status, ...(res.status === 200 ? { body: res.body as Record<string, unknown> } : {}) };
+        return typeof last.body?.status === 'string' ? { status: last.body.status } : {};
+      },
+    });
+    if (seen.finalByPoll === want && last.body) return last.body;
+    const status = seen.finalByPoll ?? (typeof last.body?.status === 'string' ? last.body.status : undefined);
+    throw new ToolkitError('PCC_PACT', `${kind} ${id} is ${status ?? `unreadable (${last.status})`}, not ${want}`);
   }
 
   /** A transaction of the outcome table that reached the outcome's final status. */
