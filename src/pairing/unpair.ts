@@ -4,8 +4,7 @@
  * removes it from the vault. Any other answer, or none, keeps it there: the service may still hold the
  * pairing, and its credentials cannot be had again.
  */
-import { Redactor, createPayConnectClient, type PayConnectClientOptions } from '../client/index.ts';
-import { pathFor } from '../generated/contract.ts';
+import { Redactor, callOperation, createPayConnectClient, type PayConnectClientOptions } from '../client/index.ts';
 import { removeVaultEntry, type VaultEntry } from '../vault/index.ts';
 import type { VaultPlace } from './pair-by-otp.ts';
 
@@ -24,7 +23,7 @@ export async function unpairAndForget(place: VaultPlace, entry: VaultEntry, opts
     ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }), ...(opts.transport ? { transport: opts.transport } : {}),
   });
   try {
-    const res = await client.request({ method: 'POST', path: pathFor('unpair') });
+    const res = await callOperation(client, 'unpair');
     if (res.status >= 300) return { unpaired: false, reason: `unpair answered ${res.status}` };
     await removeVaultEntry(place.vaultPath, (e) => e.key === entry.key && e.credentials.client_id === client_id);
     return { unpaired: true };

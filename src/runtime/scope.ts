@@ -8,7 +8,7 @@
  * is a finding and blocks the test; a kind of wait that keeps failing ends at once, blocked by its
  * root finding; and once the test ends (or runs out of time) nothing more is sent on its behalf.
  */
-import type { PayConnectResponse, Redactor } from '../client/index.ts';
+import { type PayConnectResponse, type Redactor, callOperation } from '../client/index.ts';
 import { type CheckContext, type CheckId, type CheckInput, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
 import {
@@ -449,7 +449,7 @@ export class Scope {
     const sentAt = Date.now();
     const mark = this.exchanges.length;
     try {
-      const sent = pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto', ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }) });
+      const sent = callOperation(pairing.client, operationId, { params: opts.params ?? {}, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto', ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }) });
       this.#inflight.add(sent);
       void sent.then(() => this.#inflight.delete(sent), () => this.#inflight.delete(sent));
       res = await sent;

@@ -4,11 +4,11 @@
  * so verification works against a staging sandbox as well as the embedded simulator. It also keeps
  * the pairing whose credentials the verifier's requests are sent with (see request-filter.ts).
  */
-import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
+import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, callOperation, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
 import { loadTransport, type Transport, type TransportSettings } from '../../transport/index.ts';
 import { ToolkitError } from '../../core/index.ts';
 import { observe } from '../../convergence/index.ts';
-import { type OperationId, operationById, pathFor } from '../../generated/contract.ts';
+import type { OperationId } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
 import { pairByOtp } from '../../pairing/index.ts';
 import { type PairingCredentials, findPairings, loadPrivateVault, removeVaultEntry } from '../../vault/index.ts';
@@ -159,8 +159,7 @@ export class ProviderDriver {
 
   /** Calls an operation of the contract on a pairing. */
   call(p: ProviderPairing, operationId: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
-    const path = pathFor(operationId, opts.params);
-    return p.client.request({ method: operationById[operationId].method, path, ...(opts.body === undefined ? {} : { body: opts.body }) });
+    return callOperation(p.client, operationId, { ...(opts.params ? { params: opts.params } : {}), ...(opts.body === undefined ? {} : { body: opts.body }) });
   }
 
   /** Starts a transaction once the terminal is idle (a 409 started nothing, so asking again is safe). */
