@@ -4,7 +4,7 @@
  * target (one mock for all of them).
  */
 import { MatchersV3 } from '@pact-foundation/pact';
-import { createPayConnectClient } from '../../client/index.ts';
+import { REQUEST_TIMEOUT_MS, createPayConnectClient } from '../../client/index.ts';
 import { ToolkitError } from '../../core/index.ts';
 import { operationWithId, validators } from '../../generated/contract.ts';
 import { startWebhookReceiver } from '../../webhooks/index.ts';
@@ -27,7 +27,7 @@ export async function driveInteraction(i: HttpInteraction, baseUrl: string): Pro
     baseUrl,
     integratorId: EXAMPLE.integratorId,
     tokenSource: async () => ({ access_token: EXAMPLE.accessToken, expires_in: '3600' }),
-    timeoutMs: 10_000,
+    timeoutMs: REQUEST_TIMEOUT_MS,
   });
   try {
     const res = await i.drive({ client });

@@ -4,7 +4,7 @@
  * so verification works against a staging sandbox as well as the embedded simulator. It also keeps
  * the pairing whose credentials the verifier's requests are sent with (see request-filter.ts).
  */
-import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, callOperation, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
+import { type PayConnectClient, type PayConnectResponse, REQUEST_TIMEOUT_MS, type Redactor, TokenCache, callOperation, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
 import { loadTransport, type Transport, type TransportSettings } from '../../transport/index.ts';
 import { ToolkitError } from '../../core/index.ts';
 import { observe } from '../../convergence/index.ts';
@@ -28,7 +28,7 @@ export interface ProviderOptions {
   deadlineMs: number;
   /** Poll interval while waiting. @default 25 */
   pollMs?: number;
-  /** Request timeout. @default 10_000 */
+  /** Request timeout. @default REQUEST_TIMEOUT_MS (10 s) */
   timeoutMs?: number;
   /** Learns every secret the run sees. */
   redactor: Redactor;
@@ -98,7 +98,7 @@ export class ProviderDriver {
   private makePairing(label: string, credentials: PairingCredentials, receiver: WebhookReceiver | undefined, observable: boolean): ProviderPairing {
     this.o.redactor.register(credentials.client_secret, credentials.webhook_secret_key);
     const client = createPayConnectClient({
-      baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000, transport: this.transport,
+      baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS, transport: this.transport,
       credentials: { client_id: credentials.client_id, client_secret: credentials.client_secret },
     });
     const tokens = new TokenCache(credentialsTokenSource((r) => client.request(r), () => credentials));
@@ -125,7 +125,7 @@ export class ProviderDriver {
   /** Pairs by OTP; the credentials are saved to the vault before anything else is done with them. */
   async pairByOtp(label: string, webhook: boolean, otp = this.nextOtp(`pairing (${label})`)): Promise<ProviderPairing> {
     const rx = webhook ? await this.receiver() : undefined;
-    const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000, transport: this.transport });
+    const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS, transport: this.transport });
     try {
       const { response: res, credentials } = await pairByOtp(client, this.o, { otp, name: `${EXAMPLE.pairingName}-${label}`, webhookUrl: rx?.url ?? null, redactor: this.o.redactor });
       if (!credentials) {
