@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { type Contract, type JsonObject, componentSchemas } from './contract.ts';
-import { operationTable, webhookTable } from './operations.ts';
+import { type OperationEntry, operationTable, webhookTable } from './operations.ts';
 
 const require = createRequire(import.meta.url);
 // ajv ships CommonJS; going through require keeps its default exports simple under NodeNext.
@@ -78,6 +78,41 @@ export const operations: readonly ContractOperation[] = ${JSON.stringify(operati
 /** Every webhook event of the contract. */
 export const webhooks: readonly WebhookEntry[] = ${JSON.stringify(webhookTable(doc), null, 2)};
 
+/** Every operation of the contract, by its id. */
+export const operationById = Object.fromEntries(operations.map((o) => [o.operationId, o])) as Readonly<Record<OperationId, ContractOperation>>;
+
+/** The operation of an id known only as text (an exchange's, a pact interaction's); undefined: none of the contract's. */
+export function operationWithId(id: string | undefined): ContractOperation | undefined {
+  return id !== undefined && Object.hasOwn(operationById, id) ? operationById[id as OperationId] : undefined;
+}
+
+/** Each operation with its path pattern compiled once. */
+const matchers = operations.map((o) => ({ o, re: new RegExp(o.pattern) }));
+
+/** The operation a request is, by its method and the API's path (a query is ignored); undefined: none of the contract's. */
+export function operationFor(method: string, path: string): ContractOperation | undefined {
+  const m = method.toUpperCase();
+  const p = path.split('?')[0]!;
+  return matchers.find(({ o, re }) => o.method === m && re.test(p))?.o;
+}
+
+/** The path of operation \`id\` with its parameters filled in, each encoded as one path segment. */
+export function pathFor(id: OperationId, params: Readonly<Record<string, string>> = {}): string {
+  return operationById[id].path.replace(/\\{(\\w+)\\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(\`no value for the path parameter \${name} of \${id}\`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The operations that start a transaction: state-changing, and their 200 answer names the new one. */
+const transactionStarters: ReadonlySet<OperationId> = new Set<OperationId>(${JSON.stringify(operationTable(doc).filter(startsTransactionOp).map((o) => o.operationId))});
+
+/** Whether operation \`id\` starts a transaction (a pairing then has one open until it is final). */
+export function startsTransaction(id: OperationId): boolean {
+  return transactionStarters.has(id);
+}
+
 /** The \`x-source\` of every component schema. */
 export const schemaSources: Readonly<Record<string, RuleSource>> = ${JSON.stringify(sources, null, 2)};
 
@@ -105,6 +140,11 @@ export function documentedErrors<E extends { schemaPath: string }>(schema: strin
 export const contractInfo = { file: 'contracts/pay-connect.openapi.yaml', bytes: ${Buffer.byteLength(text)} } as const;
 `;
   files.set('src/generated/contract.ts', body);
+}
+
+/** Whether an operation starts a transaction: it changes state and its 200 answer is a TransactionCreated. */
+function startsTransactionOp(o: OperationEntry): boolean {
+  return o.stateChanging && o.responses['200']?.schema === 'TransactionCreated';
 }
 
 /** The schema paths (\`#/properties/webhook_url/pattern\`) of every keyword a schema marks \`x-ours\`, by schema name. */

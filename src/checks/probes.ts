@@ -3,7 +3,7 @@
  * Each takes the probe's exchange; the suite decides when to send it.
  */
 import type { Exchange, RuleSource } from '../core/index.ts';
-import { operations } from '../generated/contract.ts';
+import { operationWithId } from '../generated/contract.ts';
 import { type Check, defineCheck, fail, pass, skip } from './check.ts';
 import { answered, is2xx, is4xx } from './guards.ts';
 import { PROFILE_ENDPOINTS, PROFILE_ENDPOINT_ROWS } from './rule-quotes.ts';
@@ -85,7 +85,7 @@ export const acceptedOk = defineCheck<Exchange, 'request.accepted'>({
     if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
     if (ex.response.status === 200) return pass();
     const row = ex.operationId === undefined ? undefined : PROFILE_ENDPOINT_ROWS[ex.operationId];
-    const op = operations.find((o) => o.operationId === ex.operationId);
+    const op = operationWithId(ex.operationId);
     const cited = row && op && op.source !== 'spec' ? { source: op.source, clause: PROFILE_ENDPOINTS, quote: [row] } : {};
     return fail({ message: `${describe(ex)}; expected 200`, evidence: { status: ex.response.status }, ...cited });
   },

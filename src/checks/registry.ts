@@ -4,7 +4,7 @@
  */
 import type { Exchange, Finding } from '../core/index.ts';
 import { severityFor } from '../core/index.ts';
-import { operations } from '../generated/contract.ts';
+import { operationFor } from '../generated/contract.ts';
 import type { Check, CheckContext, CheckOutcome } from './check.ts';
 import * as flow from './flow-checks.ts';
 import { waitedOut } from './guards.ts';
@@ -84,11 +84,8 @@ export function runCheck<I>(check: Check<I>, input: I, ctx: CheckContext): Check
   }
 }
 
-/** The contract's entry for a request, by method and concrete path. */
-export function operationFor(method: string, path: string) {
-  const p = path.split('?')[0]!;
-  return operations.find((o) => o.method === method.toUpperCase() && new RegExp(o.pattern).test(p));
-}
+/** The contract's entry for a request, by method and concrete path (generated with the contract). */
+export { operationFor };
 
 /** Why no automatic check judges an answer that asked to wait and was waited out. */
 export const WAITED_OUT = 'the service asked to wait (Retry-After) and the client did, then sent the request again: the re-send\'s answer is judged';

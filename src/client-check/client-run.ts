@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ToolkitError } from '../core/index.ts';
-import { operations } from '../generated/contract.ts';
+import { operationFor } from '../generated/contract.ts';
 import type { OperationEntry } from '../core/index.ts';
 import type { RecordedDelivery, RecordedRequest, RecordedStart, SimRecordEntry } from '../simulator/index.ts';
 
@@ -94,7 +94,7 @@ export function readRecordingFile(file: string): SimRecordEntry[] {
 /** The contract's operation of a recorded request, when its method and path match one. */
 export function operationOf(r: Pick<RecordedRequest, 'method' | 'path'>): OperationEntry | undefined {
   if (r.path === null) return undefined;
-  return operations.find((o) => o.method === r.method.toUpperCase() && new RegExp(o.pattern).test(r.path!));
+  return operationFor(r.method, r.path);
 }
 
 /** The first path parameter of a request (the transaction or operation id), when its path has one. */

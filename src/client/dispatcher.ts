@@ -21,6 +21,9 @@ import { retryAfter, type RetryAfterOptions } from './retry-after.ts';
 import { timeout } from './timeout.ts';
 import type { TokenCache } from './token-cache.ts';
 
+/** How long one request attempt (and its connection) may take unless a caller says otherwise, in milliseconds. */
+export const REQUEST_TIMEOUT_MS = 10_000;
+
 /** Options of {@link createPayConnectDispatcher}. */
 export interface PayConnectDispatcherOptions {
   integratorId: string;
@@ -29,7 +32,7 @@ export interface PayConnectDispatcherOptions {
   /** Every scrubbed Exchange goes here. */
   sink: ExchangeSink;
   redactor: Redactor;
-  /** Deadline of one attempt, and the connect timeout, in milliseconds. @default 10_000 */
+  /** Deadline of one attempt, and the connect timeout, in milliseconds. @default REQUEST_TIMEOUT_MS (10 s) */
   timeoutMs?: number;
   /** @default a resolver that knows no operation */
   resolveOperation?: OperationResolver;
@@ -52,7 +55,7 @@ export interface PayConnectDispatcher {
 
 /** Builds the Agent and composes the client's interceptors over it. */
 export function createPayConnectDispatcher(options: PayConnectDispatcherOptions): PayConnectDispatcher {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const transport = options.transport ?? defaultTransport();
   const agent = createDispatcher(transport, { connect: { timeout: timeoutMs } });
   const fresh = createDispatcher(transport, { connect: { timeout: timeoutMs }, ...FRESH_AGENT_OPTIONS });

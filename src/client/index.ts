@@ -1,6 +1,7 @@
 /** The HTTP client layer: the typed client, its interceptors and the redactor. */
 export * from './attempt-controller.ts';
 export * from './bearer-token.ts';
+export * from './call-operation.ts';
 export * from './client.ts';
 export * from './request-options.ts';
 export * from './credentials-token-source.ts';

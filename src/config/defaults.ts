@@ -1,3 +1,5 @@
+import { SIM_SETTINGS } from './sim-settings.ts';
+
 /**
  * Every default of the configuration, in one place. The help text and the resolver both read them
  * from here, so a default changed here is changed everywhere.
@@ -70,16 +72,16 @@ export const DEFAULTS = Object.freeze({
   runsPresets: Object.freeze({ quick: 50, thorough: 1000 }),
   /** Failed tests are not run again unless --confirm says so. @default 0 */
   confirm: 0,
-  /** The simulator's settings. */
+  /** The simulator's settings as `run` starts it: its table's run defaults (sim-settings.ts says why they differ from `sim`'s). */
   sim: Object.freeze({
     /** @default [] */
     faults: Object.freeze([]) as readonly string[],
     /** Fault switches act every time they are consulted. @default 1 */
-    faultRate: 1,
+    faultRate: SIM_SETTINGS.faultRate.default,
     /** @default 20 */
-    stepDelayMs: 20,
+    stepDelayMs: SIM_SETTINGS.stepDelayMs.runDefault,
     /** @default 1500 */
-    deadlineMs: 1500,
+    deadlineMs: SIM_SETTINGS.deadlineMs.runDefault,
   }),
   /** Looked for in the working directory, in this order, when no config file is named. @default ['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] */
   configFiles: Object.freeze(['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] as const),

@@ -8,6 +8,8 @@ export { HELP_FLAG, argvOf, type CommandLine, type CommandSpec, type FlagRow, ty
 export { formatRunHelp } from './help.ts';
 export { networkSettingsFrom } from './network-flags.ts';
 export { resolveConfig } from './resolve.ts';
+export { KEEP_ALIVE_MAX_MS, SIM_SETTINGS, holdsTwoSteps, simulatorSeedOf, type SimSetting, type SimSettingName } from './sim-settings.ts';
+export { booleanKind, choiceKind, durationKind, integerKind, probabilityKind, type JsonSchema, type ValueKind } from './value-kinds.ts';
 export { shapingOptions } from './shaping-options.ts';
 export {
   PROFILE_NAMES,

@@ -35,7 +35,9 @@ export function networkSettingsFrom(values: Record<string, unknown>, env: NodeJS
       ? { value, source: 'flag' as const, where: `flag --${flag.name}` }
       : { value, source: 'env' as const, where: `environment variable ${envVarOf(flag)}` };
     try {
-      out[row.setting] = row.setting === 'proxy' ? p.proxyUrl(value, true) : resolvePath(cwd, p.pathText(value, true));
+      // The row's own parser, as run's: a URL for the proxy, a path for the rest (made absolute here).
+      const parsed = flag.value.parse(value, true) as string;
+      out[row.setting] = row.setting === 'proxy' ? parsed : resolvePath(cwd, parsed);
     } catch (error) {
       if (error instanceof p.InvalidValue) throw invalidValue(row.key, candidate, error.reason, error.hint, error);
       throw error;

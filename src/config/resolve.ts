@@ -11,12 +11,15 @@ import { conflict, invalidValue, type Candidate, type Candidates } from './candi
 import { DEFAULTS } from './defaults.ts';
 import { readEnv } from './env.ts';
 import { readConfigFile } from './file.ts';
-import { parseRunFlags } from './flags.ts';
+import { flagOf, parseRunFlags, parserOf, type OptionValue } from './flags.ts';
 import * as p from './parsers.ts';
-import { COVERAGE_REQUIRABLE, PROFILE_NAMES, SIM_TERMINAL_MODES, SUITE_NAMES, TERMINAL_MODES, type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
+import { SIM_SETTINGS as S, holdsTwoSteps } from './sim-settings.ts';
+import { type ConfigSource, type OptionKey, type ResolveConfigInput, type ResolvedConfig } from './types.ts';
 
-const SEED_HINT = 'use a 32-bit integer, such as the seed shown in an earlier report (negative ones too: --seed -5)';
-const SIM_KEYS = ['sim.faults', 'sim.faultRate', 'sim.stepDelay', 'sim.deadline', 'sim.terminal', 'sim.liberal'] as const;
+/** The options `run` sets the simulator's settings with (its table's rows that have one). */
+const SIM_KEYS: readonly OptionKey[] = Object.values(S).flatMap((row) => ('runKey' in row ? [row.runKey] : []));
+/** The options that hold a path (made absolute against the cwd, or the config file's folder). */
+type PathKey = 'vault' | 'reports' | 'webhookTlsCert' | 'webhookTlsKey' | 'tls.caFile' | 'tls.clientCert' | 'tls.clientKey' | 'baseline' | 'compareTo' | 'signKey';
 /** What only a URL target reads: given for the simulator, it is refused (see resolveConfig). */
 const URL_ONLY_KEYS = ['integratorId', 'tls.caFile', 'tls.clientCert', 'tls.clientKey', 'proxy'] as const;
 
@@ -41,13 +44,13 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   sources.config = flags.config?.source ?? env.config?.source ?? 'default';
 
   /** The option's value from the first source that sets it, parsed; undefined when none does. */
-  function take<T>(key: OptionKey, parse: p.Parser<T>): T | undefined {
+  function take<K extends OptionKey>(key: K): OptionValue<K> | undefined {
     const c = layers.map((layer) => layer[key]).find((candidate) => candidate !== undefined);
     sources[key] = c?.source ?? 'default';
     if (!c) return undefined;
     from[key] = c;
     try {
-      return parse(c.value, c.source !== 'file');
+      return parserOf(key)(c.value, c.source !== 'file');
     } catch (error) {
       if (error instanceof p.InvalidValue) throw invalidValue(key, c, error.reason, error.hint, error);
       throw error;
@@ -62,18 +65,18 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
       'the webhook receiver\'s HTTPS needs both a certificate and its key', `give --${missing} too, or neither`);
   }
   /** An optional path option, absolute, as `{ [name]: path }` or nothing. */
-  function optionalPath<K extends string>(key: OptionKey, name: K): Partial<Record<K, string>> {
-    const text = take(key, p.pathText);
+  function optionalPath<K extends string>(key: PathKey, name: K): Partial<Record<K, string>> {
+    const text = take(key);
     return text === undefined ? {} : { [name]: resolvePath(from[key]?.baseDir ?? cwd, text) } as Partial<Record<K, string>>;
   }
   /** A path option, absolute: relative to the config file's folder when it came from there. */
-  function takePath(key: OptionKey, fallback: string): string {
-    const text = take(key, p.pathText);
+  function takePath(key: PathKey, fallback: string): string {
+    const text = take(key);
     return resolvePath(from[key]?.baseDir ?? cwd, text ?? fallback);
   }
 
-  const target = take('target', p.target) ?? p.target(DEFAULTS.target, true);
-  const profile = take('profile', p.choice(PROFILE_NAMES)) ?? DEFAULTS.profile;
+  const target = take('target') ?? p.target(DEFAULTS.target, true);
+  const profile = take('profile') ?? DEFAULTS.profile;
   if (target.kind === 'sim' && profile === 'public') {
     throw conflict(
       [{ key: 'target', value: 'sim', from: from.target }, { key: 'profile', value: profile, from: from.profile }],
@@ -82,7 +85,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     );
   }
 
-  let integratorId = take('integratorId', p.headerToken);
+  let integratorId = take('integratorId');
   if (integratorId === undefined && target.kind === 'sim') integratorId = DEFAULTS.simIntegratorId;
   if (integratorId === undefined && target.kind === 'url') {
     throw conflict(
@@ -92,7 +95,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     );
   }
 
-  const proxy = take('proxy', p.proxyUrl);
+  const proxy = take('proxy');
   const transport = {
     ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),
     ...(proxy ? { proxy } : {}),
@@ -108,13 +111,21 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     );
   }
   const sim = {
-    faults: take('sim.faults', p.list(p.faultId, 'give fault ids as an array of strings')) ?? [...DEFAULTS.sim.faults],
-    faultRate: take('sim.faultRate', p.probability('give a probability such as 0.3 (30 % of the decisions a fault switch makes), or 1 (always)')) ?? DEFAULTS.sim.faultRate,
-    stepDelayMs: take('sim.stepDelay', p.duration(0)) ?? DEFAULTS.sim.stepDelayMs,
-    deadlineMs: take('sim.deadline', p.duration(1)) ?? DEFAULTS.sim.deadlineMs,
-    terminal: take('sim.terminal', p.choice(SIM_TERMINAL_MODES)) ?? 'auto',
-    liberal: take('sim.liberal', p.boolean) ?? false,
+    faults: take(S.faults.runKey) ?? [...DEFAULTS.sim.faults],
+    faultRate: take(S.faultRate.runKey) ?? DEFAULTS.sim.faultRate,
+    stepDelayMs: take(S.stepDelayMs.runKey) ?? DEFAULTS.sim.stepDelayMs,
+    deadlineMs: take(S.deadlineMs.runKey) ?? DEFAULTS.sim.deadlineMs,
+    terminal: take(S.terminal.runKey) ?? S.terminal.default,
+    liberal: take(S.liberal.runKey) ?? S.liberal.default,
   };
+  // Checked here, where the user's words are known: the simulator would refuse it naming its own option.
+  if (target.kind === 'sim' && !holdsTwoSteps(sim.deadlineMs, sim.stepDelayMs)) {
+    throw conflict(
+      [{ key: 'sim.deadline', value: sim.deadlineMs, from: from['sim.deadline'] }, { key: 'sim.stepDelay', value: sim.stepDelayMs, from: from['sim.stepDelay'] }],
+      'the virtual terminal\'s deadline must be more than two step delays (a pick-up and a finish)',
+      `give a --${flagOf('sim.deadline').name} above ${2 * sim.stepDelayMs}ms, or a shorter --${flagOf('sim.stepDelay').name}`,
+    );
+  }
   // From a file or the environment, sim settings may simply be shared with sim runs; typed on the
   // command line next to another target they are a mistake worth stopping for.
   const strayFlag = target.kind === 'sim' ? undefined : SIM_KEYS.find((key) => from[key]?.source === 'flag');
@@ -127,7 +138,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   }
 
   // A manual virtual terminal decides nothing by amount: the run must drive it as a person would.
-  const terminal = take('terminal', p.choice(TERMINAL_MODES)) ?? (target.kind === 'sim' && sim.terminal === 'manual' ? 'manual' : DEFAULTS.terminal);
+  const terminal = take('terminal') ?? (target.kind === 'sim' && sim.terminal === 'manual' ? 'manual' : DEFAULTS.terminal);
   if (target.kind === 'sim' && sim.terminal === 'manual' && terminal !== 'manual') {
     throw conflict(
       [{ key: 'sim.terminal', value: 'manual', from: from['sim.terminal'] }, { key: 'terminal', value: terminal, from: from.terminal }],
@@ -136,7 +147,7 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     );
   }
   // Running a failed test again N times is a machine's job: at a real terminal it would be N more card taps each.
-  const confirm = take('confirm', p.integer(0, 20, 'give how many times a failed test runs again, from 0 to 20, such as 5')) ?? DEFAULTS.confirm;
+  const confirm = take('confirm') ?? DEFAULTS.confirm;
   if (confirm > 0 && terminal === 'manual') {
     throw conflict(
       [{ key: 'confirm', value: confirm, from: from.confirm }, { key: 'terminal', value: terminal, from: from.terminal }],
@@ -148,43 +159,43 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   return {
     target,
     integratorId,
-    otps: take('otp', p.list(p.otp, 'give OTPs as an array of six-digit strings')) ?? [],
+    otps: take('otp') ?? [],
     vaultPath: takePath('vault', DEFAULTS.vault),
     profile,
     terminal,
-    webhookListen: take('webhookListen', p.listen) ?? p.listen(DEFAULTS.webhookListen, true),
-    webhookPublicUrl: take('webhookPublicUrl', p.httpUrl),
+    webhookListen: take('webhookListen') ?? p.listen(DEFAULTS.webhookListen, true),
+    webhookPublicUrl: take('webhookPublicUrl'),
     webhookTls: webhookTlsOf(optionalPath('webhookTlsCert', 'certFile'), optionalPath('webhookTlsKey', 'keyFile')),
     // A person at the terminal needs minutes, not the virtual terminal's seconds; a sandbox driven by
     // amount has a published upper bound.
-    deadlineMs: take('deadline', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.deadlineManualMs : target.kind === 'sim' ? DEFAULTS.deadlineSimMs
+    deadlineMs: take('deadline') ?? (terminal === 'manual' ? DEFAULTS.deadlineManualMs : target.kind === 'sim' ? DEFAULTS.deadlineSimMs
       : target.kind === 'url' && profile === 'sandbox' && terminal === 'auto' ? DEFAULTS.deadlineSandboxMs : DEFAULTS.deadlineMs),
-    settleMs: take('settle', p.duration(0)),
-    maxDurationMs: take('maxDuration', p.duration(1)) ?? (terminal === 'manual' ? DEFAULTS.maxDurationManualMs : target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
-    maxResponseTimeMs: take('maxResponseTime', p.duration(1)),
-    seed: take('seed', p.integer(-(2 ** 31), 2 ** 32 - 1, SEED_HINT)) ?? randomInt(0, 2 ** 31),
-    suites: take('suites', p.list(p.member(SUITE_NAMES, 'suite'), `give suite names as an array: ${SUITE_NAMES.join(', ')}`)) ?? [],
-    grep: take('grep', p.regex),
-    strict: take('strict', p.boolean) ?? DEFAULTS.strict,
-    quiet: take('quiet', p.boolean) ?? false,
+    settleMs: take('settle'),
+    maxDurationMs: take('maxDuration') ?? (terminal === 'manual' ? DEFAULTS.maxDurationManualMs : target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
+    maxResponseTimeMs: take('maxResponseTime'),
+    seed: take('seed') ?? randomInt(0, 2 ** 31),
+    suites: take('suites') ?? [],
+    grep: take('grep'),
+    strict: take('strict') ?? DEFAULTS.strict,
+    quiet: take('quiet') ?? false,
     reportsDir: takePath('reports', DEFAULTS.reports),
-    allowProduction: take('allowProduction', p.boolean) ?? DEFAULTS.allowProduction,
-    maxAmount: take('maxAmount', p.integer(1, Number.MAX_SAFE_INTEGER, 'give a positive whole number of cents, such as 100 for 1.00')) ?? DEFAULTS.maxAmount,
-    html: take('html', p.boolean) ?? DEFAULTS.html,
-    runs: take('runs', p.runs(DEFAULTS.runsPresets)) ?? DEFAULTS.runsPresets[DEFAULTS.runs],
-    terminals: take('terminals', p.integer(1, 32, 'give a whole number of terminals from 1 to 32, such as 4')) ?? (availableParallelism() <= 1 ? DEFAULTS.terminalsOneCore : target.kind === 'sim' ? DEFAULTS.terminalsSim : DEFAULTS.terminals),
-    shard: take('shard', p.shard),
-    labels: take('labels', p.labels) ?? {},
-    resume: take('resume', p.boolean) ?? false,
+    allowProduction: take('allowProduction') ?? DEFAULTS.allowProduction,
+    maxAmount: take('maxAmount') ?? DEFAULTS.maxAmount,
+    html: take('html') ?? DEFAULTS.html,
+    runs: take('runs') ?? DEFAULTS.runsPresets[DEFAULTS.runs],
+    terminals: take('terminals') ?? (availableParallelism() <= 1 ? DEFAULTS.terminalsOneCore : target.kind === 'sim' ? DEFAULTS.terminalsSim : DEFAULTS.terminals),
+    shard: take('shard'),
+    labels: take('labels') ?? {},
+    resume: take('resume') ?? false,
     baseline: optionalPath('baseline', 'file').file,
     compareTo: optionalPath('compareTo', 'dir').dir,
     signKey: optionalPath('signKey', 'file').file,
     confirm,
     sim,
     transport,
-    coverageExclude: take('coverage.exclude', p.coverageExclusions) ?? [],
-    requireCoverage: take('coverage.require', p.list(p.member(COVERAGE_REQUIRABLE, 'coverage kind'), `give coverage kinds: ${COVERAGE_REQUIRABLE.join(', ')}`)) ?? [],
-    disabledChecks: take('checks.disable', p.list(p.checkId, 'give check ids as an array of strings, such as ["webhook.retried"]')) ?? [],
+    coverageExclude: take('coverage.exclude') ?? [],
+    requireCoverage: take('coverage.require') ?? [],
+    disabledChecks: take('checks.disable') ?? [],
     configFile: file?.path,
     argv: [...input.argv],
     sources,

@@ -149,6 +149,28 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     expect(fromFile.message).toMatch(/sim\.faultRate/);
   });
 
+  it('refuses a simulator setting beyond the simulator\'s range, naming the flag, variable or key the user wrote', async () => {
+    const byFlag = await failure(await emptyDir(), ['--sim-step-delay', '2s']);
+    expect(byFlag.code).toBe('PCC_USAGE');
+    expect(byFlag.message).toBe('invalid sim.stepDelay "2s" from flag --sim-step-delay: must be from 0ms to 1s');
+    const byEnv = await failure(await emptyDir(), [], { PAYCONNECT_SIM_STEP_DELAY: '2s' });
+    expect(byEnv.code).toBe('PCC_CONFIG_INVALID');
+    expect(byEnv.message).toBe('invalid sim.stepDelay "2s" from environment variable PAYCONNECT_SIM_STEP_DELAY: must be from 0ms to 1s');
+    const cwd = await dirWithConfig({ sim: { stepDelay: 2000 } });
+    const byFile = await failure(cwd);
+    expect(byFile.code).toBe('PCC_CONFIG_INVALID');
+    expect(byFile.message).toBe(`invalid sim.stepDelay 2000 from config file ${join(cwd, 'payconnect.config.mjs')} (key sim.stepDelay): must be from 0ms to 1s`);
+    expect((await failure(await emptyDir(), ['--sim-deadline', '20s'])).message).toBe('invalid sim.deadline "20s" from flag --sim-deadline: must be from 1ms to 10s');
+  });
+
+  it('refuses a simulator deadline of two step delays or less, naming the flag that made it so', async () => {
+    const error = await failure(await emptyDir(), ['--sim-step-delay', '1s']);
+    expect(error.code).toBe('PCC_USAGE');
+    expect(error.message).toMatch(/^sim\.deadline 1500 \(default\) and sim\.stepDelay 1000 \(from flag --sim-step-delay\): .*more than two step delays/);
+    expect(error.hint).toContain('--sim-deadline');
+    expect((await resolveIn(await emptyDir(), ['--sim-step-delay', '1s', '--sim-deadline', '2001ms'])).sim).toMatchObject({ stepDelayMs: 1000, deadlineMs: 2001 });
+  });
+
   it('rejects --sim-* flags with another target, but lets file sim settings ride along', async () => {
     const error = await failure(await emptyDir(), ['--target', 'pact', '--sim-fault', 'slip.bad-tag']);
     expect(error.code).toBe('PCC_USAGE');

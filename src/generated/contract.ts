@@ -509,6 +509,41 @@ export const webhooks: readonly WebhookEntry[] = [
   }
 ];
 
+/** Every operation of the contract, by its id. */
+export const operationById = Object.fromEntries(operations.map((o) => [o.operationId, o])) as Readonly<Record<OperationId, ContractOperation>>;
+
+/** The operation of an id known only as text (an exchange's, a pact interaction's); undefined: none of the contract's. */
+export function operationWithId(id: string | undefined): ContractOperation | undefined {
+  return id !== undefined && Object.hasOwn(operationById, id) ? operationById[id as OperationId] : undefined;
+}
+
+/** Each operation with its path pattern compiled once. */
+const matchers = operations.map((o) => ({ o, re: new RegExp(o.pattern) }));
+
+/** The operation a request is, by its method and the API's path (a query is ignored); undefined: none of the contract's. */
+export function operationFor(method: string, path: string): ContractOperation | undefined {
+  const m = method.toUpperCase();
+  const p = path.split('?')[0]!;
+  return matchers.find(({ o, re }) => o.method === m && re.test(p))?.o;
+}
+
+/** The path of operation `id` with its parameters filled in, each encoded as one path segment. */
+export function pathFor(id: OperationId, params: Readonly<Record<string, string>> = {}): string {
+  return operationById[id].path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for the path parameter ${name} of ${id}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The operations that start a transaction: state-changing, and their 200 answer names the new one. */
+const transactionStarters: ReadonlySet<OperationId> = new Set<OperationId>(["generateTransaction","startPreauth","independentRefund","linkedRefund"]);
+
+/** Whether operation `id` starts a transaction (a pairing then has one open until it is final). */
+export function startsTransaction(id: OperationId): boolean {
+  return transactionStarters.has(id);
+}
+
 /** The `x-source` of every component schema. */
 export const schemaSources: Readonly<Record<string, RuleSource>> = {
   "Amount": "sandbox",

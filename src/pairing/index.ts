@@ -1,1 +1,2 @@
 export * from './pair-by-otp.ts';
+export * from './unpair.ts';

@@ -4,7 +4,7 @@
  * credentials go to the vault the moment the answer arrives, before the caller can do anything else
  * with them: they cannot be recovered. Their secrets are taught to the redactor at the same moment.
  */
-import type { PayConnectClient, PayConnectResponse, Redactor } from '../client/index.ts';
+import { type PayConnectClient, type PayConnectResponse, type Redactor, callOperation } from '../client/index.ts';
 import { type PairingCredentials, saveVaultEntry } from '../vault/index.ts';
 
 /** Where credentials are kept: the vault file, and the target they belong to. */
@@ -46,7 +46,7 @@ export interface PairingAnswer {
 
 /** `POST /v1/pay-connect/pair/` with `otp`, then {@link keepCredentials} before returning. */
 export async function pairByOtp(client: PayConnectClient, place: VaultPlace, opts: { otp: string; name: string; webhookUrl: string | null; redactor?: Redactor; ephemeralRun?: string }): Promise<PairingAnswer> {
-  const response = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', auth: 'none', body: { name: opts.name, otp: opts.otp, ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}) } });
+  const response = await callOperation(client, 'pair', { auth: 'none', body: { name: opts.name, otp: opts.otp, ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}) } });
   const credentials = await keepCredentials(place, response, opts);
   return credentials ? { response, credentials } : { response };
 }

@@ -8,13 +8,13 @@
  * is a finding and blocks the test; a kind of wait that keeps failing ends at once, blocked by its
  * root finding; and once the test ends (or runs out of time) nothing more is sent on its behalf.
  */
-import type { PayConnectResponse, Redactor } from '../client/index.ts';
+import { type PayConnectResponse, type Redactor, callOperation } from '../client/index.ts';
 import { type CheckContext, type CheckId, type CheckInput, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
 import {
   type CheckTally, type CoverageDigest, type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, type TimingDigest, type TimingRecorder, ToolkitError, contractEnumFields, enumSightings, isToolkitError, rootOf, timingRecorderFor,
 } from '../core/index.ts';
-import { type OperationId, operations, validators } from '../generated/contract.ts';
+import { type ContractOperation, type OperationId, operationWithId, pathFor, startsTransaction, validators } from '../generated/contract.ts';
 import type { Profile } from '../profile/index.ts';
 import type { RunContext } from './run-context.ts';
 import type { DefectLedger, WaitKind } from './defects.ts';
@@ -121,7 +121,7 @@ export class CoverageRecorder {
 
   /** An exchange: its answer, the enum values its body holds, the class of request it sent. */
   exchange(ex: Exchange, amountRange: readonly [number, number]): void {
-    const op = operations.find((o) => o.operationId === ex.operationId);
+    const op = operationWithId(ex.operationId);
     if (!op) return;
     const status = ex.response?.status;
     this.add('calls', `${op.operationId} ${status ?? '-'}`);
@@ -417,17 +417,18 @@ export class Scope {
 
   /** Calls an operation of the contract by id. State-changing amounts are capped off sandboxes. */
   async call(pairing: Pairing, operationId: OperationId, opts: CallOptions = {}, again = false): Promise<PayConnectResponse> {
-    const op = operations.find((o) => o.operationId === operationId);
+    const op = operationWithId(operationId);
     if (!op) throw new ToolkitError('PCC_INTERNAL', `no operation ${operationId} in the contract`);
     const amount = (opts.body as { amount?: unknown } | undefined)?.amount;
     if (op.stateChanging && !this.harness.ctx.sandbox && typeof amount === 'number' && amount > this.harness.ctx.maxAmount) {
       throw new ToolkitError('PCC_AMOUNT_LIMIT', `refusing to send amount ${amount} to ${operationId} on a target that is not a sandbox (limit ${this.harness.ctx.maxAmount})`, 'raise --max-amount deliberately, or use a sandbox target');
     }
-    const path = op.path.replace(/\{(\w+)\}/g, (_, k: string) => {
-      const v = opts.params?.[k];
-      if (v === undefined) throw new ToolkitError('PCC_INTERNAL', `missing path parameter ${k} for ${operationId}`);
-      return encodeURIComponent(v);
-    });
+    let path: string;
+    try {
+      path = pathFor(operationId, opts.params);
+    } catch (e) {
+      throw new ToolkitError('PCC_INTERNAL', (e as Error).message, undefined, { cause: e });
+    }
     this.assertOpen();
     const defects = this.harness.defects;
     const silent = defects.blocker('answer');
@@ -442,13 +443,13 @@ export class Scope {
     const noToken = auth === 'auto' ? defects.blocker(tokenNeed(pairing)) : undefined;
     if (noToken) this.blockBy(noToken);
     // A terminal still busy with a transaction that will not end answers 409: that is no new finding.
-    const stuck = pairing.open.size > 0 && op.stateChanging && op.responses['200']?.schema === 'TransactionCreated' ? (defects.blocker('transaction-final') ?? this.overdueOn(pairing)) : undefined;
+    const stuck = pairing.open.size > 0 && startsTransaction(operationId) ? (defects.blocker('transaction-final') ?? this.overdueOn(pairing)) : undefined;
     if (stuck) this.blockBy(stuck);
     let res: PayConnectResponse;
     const sentAt = Date.now();
     const mark = this.exchanges.length;
     try {
-      const sent = pairing.client.request({ method: op.method, path, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto', ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }) });
+      const sent = callOperation(pairing.client, operationId, { params: opts.params ?? {}, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto', ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }) });
       this.#inflight.add(sent);
       void sent.then(() => this.#inflight.delete(sent), () => this.#inflight.delete(sent));
       res = await sent;
@@ -527,10 +528,10 @@ export class Scope {
   }
 
   /** Keeps the pairing's terminal bookkeeping: transactions started and not yet seen final. */
-  private track(pairing: Pairing, op: OperationEntry, res: PayConnectResponse, params?: Record<string, string>): void {
+  private track(pairing: Pairing, op: ContractOperation, res: PayConnectResponse, params?: Record<string, string>): void {
     const body = res.body as Record<string, unknown> | undefined;
     if (res.status !== 200 || typeof body !== 'object' || body === null) return;
-    if (op.stateChanging && op.responses['200']?.schema === 'TransactionCreated' && typeof body.transaction_id === 'string') pairing.open.add(body.transaction_id);
+    if (startsTransaction(op.operationId) && typeof body.transaction_id === 'string') pairing.open.add(body.transaction_id);
     if (op.operationId === 'getTransactionStatus' && typeof body.status === 'string' && this.harness.profile.transactionFinal.includes(body.status) && params?.transaction_id) pairing.open.delete(params.transaction_id);
   }
 

@@ -1,6 +1,7 @@
 /**
  * The embedded Pay-Connect sandbox: a loopback HTTP (or, with `tls`, HTTPS) service that implements the spec, the public
- * profile and sandbox.md, with a virtual terminal and fault switches. Imports only src/core.
+ * profile and sandbox.md, with a virtual terminal and fault switches. Imports src/core, src/generated and its
+ * settings' table, config/sim-settings.ts (never the harness's checks, client, convergence or profile).
  */
 export { startSimulator, SIM_INTEGRATOR_ID, type SimulatorHandle } from './simulator.ts';
 export { FAULTS, isFaultId, type FaultId, type FaultInfo, type FaultKind } from './faults.ts';

@@ -1,5 +1,6 @@
 /** Options of the embedded simulator, their defaults (in one place) and their validation. */
 import { randomInt } from 'node:crypto';
+import { SIM_SETTINGS, holdsTwoSteps, type SimSettingName } from '../config/sim-settings.ts';
 import { ToolkitError } from '../core/errors.ts';
 import { assertFaultIds, assertFaultRate, type FaultId } from './faults.ts';
 import { LIBERAL_KEEP_ALIVE_MS, LIBERAL_TOKEN_LIFETIME_SEC } from './liberal.ts';
@@ -133,18 +134,20 @@ export interface ResolvedSimulatorOptions {
   readonly liberal: boolean;
 }
 
-/** The defaults of every option but `seed` (random per start). */
+const S = SIM_SETTINGS;
+
+/** The defaults of every option but `seed` (random per start): the settings table's (config/sim-settings.ts). */
 export const SIMULATOR_DEFAULTS = {
-  host: '127.0.0.1',
-  port: 0,
-  stepDelayMs: 50,
-  deadlineMs: 3000,
-  webhookRetryScale: 0.01,
-  tokenLifetimeSec: 3600,
-  maxFinalPerTerminal: 1000,
-  terminal: 'auto',
-  manualDeadlineMs: 120_000,
-  keepAlive: 'announced',
+  host: S.host.default,
+  port: S.port.default,
+  stepDelayMs: S.stepDelayMs.default,
+  deadlineMs: S.deadlineMs.default,
+  webhookRetryScale: S.webhookRetryScale.default,
+  tokenLifetimeSec: S.tokenLifetimeSec.default,
+  maxFinalPerTerminal: S.maxFinalPerTerminal.default,
+  terminal: S.terminal.default,
+  manualDeadlineMs: S.manualDeadlineMs.default,
+  keepAlive: S.keepAlive.default,
 } as const;
 
 function check(ok: boolean, option: string, expected: string, value: unknown): void {
@@ -154,8 +157,12 @@ function check(ok: boolean, option: string, expected: string, value: unknown): v
   }
 }
 
-const isInt = (v: unknown, min: number, max: number): v is number =>
-  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+/** Each option of the settings table within its row's range, as `sim` and `run` check their flags. */
+function checkRanges(r: Readonly<Record<SimSettingName, unknown>>): void {
+  for (const [option, row] of Object.entries(S) as [SimSettingName, (typeof S)[SimSettingName]][]) {
+    check((row.kind.accepts as (v: unknown) => boolean)(r[option]), option, row.kind.expected, r[option]);
+  }
+}
 
 function tlsOption(tls: SimulatorOptions['tls']): ResolvedSimulatorOptions['tls'] {
   if (tls === undefined || tls === false) return null;
@@ -175,7 +182,7 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     webhookRetryScale: o.webhookRetryScale ?? SIMULATOR_DEFAULTS.webhookRetryScale,
     seed: o.seed ?? randomInt(1, 2 ** 31),
     faults: [...(o.faults ?? [])],
-    faultRate: o.faultRate ?? 1,
+    faultRate: o.faultRate ?? S.faultRate.default,
     tokenLifetimeSec: o.tokenLifetimeSec ?? (o.liberal === true ? LIBERAL_TOKEN_LIFETIME_SEC : SIMULATOR_DEFAULTS.tokenLifetimeSec),
     maxFinalPerTerminal: o.maxFinalPerTerminal ?? SIMULATOR_DEFAULTS.maxFinalPerTerminal,
     onRequest: o.onRequest,
@@ -187,29 +194,17 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
     keepAlive: o.keepAlive ?? (o.liberal === true ? LIBERAL_KEEP_ALIVE_MS : SIMULATOR_DEFAULTS.keepAlive),
     tls: tlsOption(o.tls),
     onTlsError: o.onTlsError,
-    liberal: o.liberal ?? false,
+    liberal: o.liberal ?? S.liberal.default,
   };
-  check(typeof r.host === 'string' && r.host !== '', 'host', 'a host name or IP address', r.host);
-  check(isInt(r.port, 0, 65535), 'port', 'an integer from 0 to 65535', r.port);
-  check(isInt(r.stepDelayMs, 0, 1000), 'stepDelayMs', 'an integer from 0 to 1000', r.stepDelayMs);
-  check(isInt(r.deadlineMs, 1, 10_000) && r.deadlineMs > 2 * r.stepDelayMs, 'deadlineMs',
-    'an integer up to 10000, above two step delays', r.deadlineMs);
-  check(typeof r.webhookRetryScale === 'number' && r.webhookRetryScale > 0 && r.webhookRetryScale <= 1,
-    'webhookRetryScale', 'a number above 0 and at most 1', r.webhookRetryScale);
-  check(isInt(r.seed, 0, 2 ** 32 - 1), 'seed', 'an integer from 0 to 4294967295', r.seed);
-  check(isInt(r.tokenLifetimeSec, 1, 86_400 * 365), 'tokenLifetimeSec', 'a positive integer of seconds', r.tokenLifetimeSec);
-  check(isInt(r.maxFinalPerTerminal, 1, 1_000_000), 'maxFinalPerTerminal', 'an integer from 1 to 1000000', r.maxFinalPerTerminal);
+  assertFaultRate(r.faultRate); // first: its own message says what a fault rate is
+  checkRanges(r);
+  check(holdsTwoSteps(r.deadlineMs, r.stepDelayMs), 'deadlineMs', `${S.deadlineMs.kind.expected}, above two step delays`, r.deadlineMs);
+  check(holdsTwoSteps(r.manualDeadlineMs, r.stepDelayMs), 'manualDeadlineMs', `${S.manualDeadlineMs.kind.expected}, above two step delays`, r.manualDeadlineMs);
   check(r.onRequest === undefined || typeof r.onRequest === 'function', 'onRequest', 'a function', typeof r.onRequest);
-  check(r.terminal === 'auto' || r.terminal === 'manual', 'terminal', '"auto" or "manual"', r.terminal);
-  check(isInt(r.manualDeadlineMs, 1000, 3_600_000) && r.manualDeadlineMs > 2 * r.stepDelayMs, 'manualDeadlineMs',
-    'an integer from 1000 to 3600000, above two step delays', r.manualDeadlineMs);
   check(r.onTerminalWaiting === undefined || typeof r.onTerminalWaiting === 'function', 'onTerminalWaiting', 'a function', typeof r.onTerminalWaiting);
   check(r.record === undefined || typeof r.record === 'function', 'record', 'a function (e.g. jsonLinesSink(file))', typeof r.record);
   check(typeof r.forgeWebhook === 'boolean', 'forgeWebhook', 'true or false', r.forgeWebhook);
-  check(r.keepAlive === 'announced' || r.keepAlive === 'close' || isInt(r.keepAlive, 1, 600_000), 'keepAlive', '"announced", "close" or a whole number of ms from 1 to 600000', r.keepAlive);
-  check(typeof r.liberal === 'boolean', 'liberal', 'true or false', r.liberal);
   check(r.onTlsError === undefined || typeof r.onTlsError === 'function', 'onTlsError', 'a function', typeof r.onTlsError);
   assertFaultIds(r.faults);
-  assertFaultRate(r.faultRate);
   return r;
 }

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEFAULTS } from '../config/index.ts';
+import { DEFAULTS, simulatorSeedOf } from '../config/index.ts';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import type { Profile } from '../profile/index.ts';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.ts';
@@ -28,7 +28,7 @@ export interface TargetRequest {
   /** The profile whose production hosts are refused without `allowProduction`. */
   profile: Profile;
   allowProduction?: boolean;
-  /** The simulator's settings (kind `sim`). */
+  /** The simulator's settings (kind `sim`); `seed` is the run's, any 32-bit integer, signed or not. */
   sim?: { seed?: number; faults?: readonly string[]; faultRate?: number; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual'; liberal?: boolean };
   /** Where the Pact mock writes its pact when it closes (kind `pact`). */
   pactDir?: string;
@@ -132,7 +132,8 @@ async function openSim(req: TargetRequest): Promise<Target> {
   let sim: SimulatorHandle;
   try {
     sim = await startSimulator({
-      host: '127.0.0.1', port: 0, seed: s.seed, faults: (s.faults ?? DEFAULTS.sim.faults) as never, faultRate: s.faultRate ?? DEFAULTS.sim.faultRate,
+      // The run's seed may be negative (--seed -5); the simulator takes its 32 bits, unsigned.
+      host: '127.0.0.1', port: 0, seed: s.seed === undefined ? undefined : simulatorSeedOf(s.seed), faults: (s.faults ?? DEFAULTS.sim.faults) as never, faultRate: s.faultRate ?? DEFAULTS.sim.faultRate,
       stepDelayMs: step, deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
       // A manual virtual terminal waits for the operator's actions (keys or its control endpoint).
       terminal: s.terminal ?? 'auto',

@@ -1,9 +1,9 @@
 /** `unpair`: revokes a vault pairing on the service, then removes it from the vault. */
-import { Redactor, createPayConnectClient } from '../../client/index.ts';
 import { type RunIo, ToolkitError } from '../../core/index.ts';
 import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
 import { openTarget } from '../../targets/index.ts';
-import { findPairings, prepareVault, removeVaultEntry } from '../../vault/index.ts';
+import { unpairAndForget } from '../../pairing/index.ts';
+import { findPairings, prepareVault } from '../../vault/index.ts';
 import { defineCommand } from '../command.ts';
 import { NETWORK, TARGET, targetOf } from '../service-target.ts';
 
@@ -35,16 +35,11 @@ export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   const entries = findPairings(vault, baseUrl, integratorId);
   const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);
   if (!entry) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`, 'list the vault file, or pass --pay-connect-id');
-  const client = createPayConnectClient({ baseUrl, integratorId, credentials: { client_id: entry.credentials.client_id, client_secret: entry.credentials.client_secret }, redactor: new Redactor([entry.credentials.client_secret]), ...(request.transport ? { transport: request.transport } : {}) });
-  try {
-    const res = await client.request({ method: 'POST', path: '/v1/pay-connect/unpair/' });
-    if (res.status >= 300) throw new ToolkitError('PCC_AUTH_FAILED', `unpair answered ${res.status}; the vault entry is kept`, 'check the pairing still exists on the service');
-    await removeVaultEntry(vaultPath, (e) => e.credentials.pay_connect_id === entry.credentials.pay_connect_id && e.key === entry.key);
-    io.stdout(`unpaired ${entry.credentials.pay_connect_id}; removed from ${vaultPath}\n`);
-    return 0;
-  } finally {
-    await client.close();
-  }
+  const out = await unpairAndForget({ vaultPath, baseUrl, integratorId }, entry, request.transport ? { transport: request.transport } : {});
+  if (!out.unpaired && out.error !== undefined) throw out.error; // no answer, or a vault that cannot be written: as it comes
+  if (!out.unpaired) throw new ToolkitError('PCC_AUTH_FAILED', `${out.reason}; the vault entry is kept`, 'check the pairing still exists on the service');
+  io.stdout(`unpaired ${entry.credentials.pay_connect_id}; removed from ${vaultPath}\n`);
+  return 0;
 }
 
 export default defineCommand({ spec: UNPAIR_COMMAND, run: unpairCommand });

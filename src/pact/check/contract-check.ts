@@ -5,7 +5,7 @@
  * no field the schema does not define (the consumer may not rely on anything the provider's contract
  * does not promise). Messages must match the webhook event schemas and the Signature pattern.
  */
-import { operations, validators, webhooks } from '../../generated/contract.ts';
+import { operationFor, validators, webhooks } from '../../generated/contract.ts';
 import { parameterSchema } from '../common/contract-examples.ts';
 import type { PactFile, PactInteraction } from '../common/pact-file.ts';
 import { type JsonSchema, loadSchema } from '../common/schemas.ts';
@@ -62,7 +62,7 @@ const header = (headers: Record<string, string[]> | undefined, name: string) =>
 function checkHttp(i: PactInteraction): string[] {
   const req = i.request!;
   const res = i.response!;
-  const op = operations.find((o) => o.method === req.method.toUpperCase() && new RegExp(o.pattern).test(req.path));
+  const op = operationFor(req.method, req.path);
   if (!op) return [`${req.method} ${req.path} is no operation of the contract`];
   const out: string[] = [];
   const integrator = header(req.headers, 'X-Pay-Connect-Integrator-Id');

@@ -15,7 +15,7 @@
  * accepted there, the example's at least.
  */
 import type { OperationEntry } from '../../core/index.ts';
-import { operations, validators } from '../../generated/contract.ts';
+import { operationFor, operationWithId, validators } from '../../generated/contract.ts';
 import type { AnyInteraction, AnyPact, RuleSet } from './any-pact.ts';
 
 /**
@@ -153,20 +153,14 @@ function verdict(i: AnyInteraction, op: OperationEntry | undefined): StatusVerdi
   return { ...base, operation: op.operationId, ...(situation ? { situation } : {}), ok: reasons.length === 0, reasons };
 }
 
-/** The operation of a method and path, by the contract's path patterns (any query left out). */
-function operationOf(method: string, rawPath: string): OperationEntry | undefined {
-  const path = rawPath.split('?')[0]!;
-  return operations.find((o) => o.method === method.toUpperCase() && new RegExp(o.pattern).test(path));
-}
-
 /** The verdict on every HTTP interaction of `pact` (messages have no status). */
 export function checkStatusLatitude(pact: Pick<AnyPact, 'interactions'>): StatusVerdict[] {
-  return pact.interactions.filter((i) => i.kind === 'http').map((i) => verdict(i, operationOf(i.request!.method, i.request!.path)));
+  return pact.interactions.filter((i) => i.kind === 'http').map((i) => verdict(i, operationFor(i.request!.method, i.request!.path)));
 }
 
 /** The documented 2xx statuses of an operation: what an interaction of its success accepts. */
 export function successStatuses(operationId: string): number[] {
-  const op = operations.find((o) => o.operationId === operationId);
+  const op = operationWithId(operationId);
   if (!op) throw new Error(`no operation ${operationId}`);
   return Object.keys(op.responses).map(Number).filter(is2xx);
 }

@@ -4,9 +4,9 @@
  * target (one mock for all of them).
  */
 import { MatchersV3 } from '@pact-foundation/pact';
-import { createPayConnectClient } from '../../client/index.ts';
+import { REQUEST_TIMEOUT_MS, createPayConnectClient } from '../../client/index.ts';
 import { ToolkitError } from '../../core/index.ts';
-import { operations, validators } from '../../generated/contract.ts';
+import { operationWithId, validators } from '../../generated/contract.ts';
 import { startWebhookReceiver } from '../../webhooks/index.ts';
 import type { ReceivedMessage } from './declare.ts';
 import type { HttpInteraction } from './interactions.ts';
@@ -27,7 +27,7 @@ export async function driveInteraction(i: HttpInteraction, baseUrl: string): Pro
     baseUrl,
     integratorId: EXAMPLE.integratorId,
     tokenSource: async () => ({ access_token: EXAMPLE.accessToken, expires_in: '3600' }),
-    timeoutMs: 10_000,
+    timeoutMs: REQUEST_TIMEOUT_MS,
   });
   try {
     const res = await i.drive({ client });
@@ -35,7 +35,7 @@ export async function driveInteraction(i: HttpInteraction, baseUrl: string): Pro
     if (res.status !== want) {
       throw new ToolkitError('PCC_PACT', `${i.description}: the mock answered ${res.status}, the interaction says ${want}: ${JSON.stringify(res.body)?.slice(0, 300)}`);
     }
-    const schema = operations.find((o) => o.operationId === i.operationId)?.responses[String(want)]?.schema;
+    const schema = operationWithId(i.operationId)?.responses[String(want)]?.schema;
     if (schema && !validators[schema]!(res.body)) {
       throw new ToolkitError('PCC_PACT', `${i.description}: the answer does not match ${schema}: ${JSON.stringify(validators[schema]!.errors)}`);
     }

@@ -6,7 +6,7 @@
  */
 import { MatchersV3, type StatusCodeMatcher, type TemplateHeaders } from '@pact-foundation/pact';
 import { type PayConnectClient, TOKEN_PATH, credentialsTokenSource } from '../../client/index.ts';
-import { operations } from '../../generated/contract.ts';
+import { operationWithId, operations } from '../../generated/contract.ts';
 import { requestExample, responseExample } from '../common/contract-examples.ts';
 import { type RawMatcher, anythingBut, rawMatcher, fromState, integerMatching, notEndingWith, notStartingWith, statePath } from './matchers.ts';
 import { EXAMPLE, INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES, PROBE } from '../common/names.ts';
@@ -51,7 +51,7 @@ const INTEGRATOR: TemplateHeaders = { 'X-Pay-Connect-Integrator-Id': MatchersV3.
 const BOTH: TemplateHeaders = { ...AUTH, ...INTEGRATOR };
 
 function pathOf(operationId: string): string {
-  const op = operations.find((o) => o.operationId === operationId);
+  const op = operationWithId(operationId);
   if (!op) throw new Error(`no operation ${operationId}`);
   return op.path;
 }

@@ -4,10 +4,11 @@
  * so verification works against a staging sandbox as well as the embedded simulator. It also keeps
  * the pairing whose credentials the verifier's requests are sent with (see request-filter.ts).
  */
-import { type PayConnectClient, type PayConnectResponse, type Redactor, TokenCache, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
+import { type PayConnectClient, type PayConnectResponse, REQUEST_TIMEOUT_MS, type Redactor, TokenCache, callOperation, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
 import { loadTransport, type Transport, type TransportSettings } from '../../transport/index.ts';
 import { ToolkitError } from '../../core/index.ts';
-import { operations } from '../../generated/contract.ts';
+import { observe } from '../../convergence/index.ts';
+import type { OperationId } from '../../generated/contract.ts';
 import { PROFILES } from '../../profile/index.ts';
 import { pairByOtp } from '../../pairing/index.ts';
 import { type PairingCredentials, findPairings, loadPrivateVault, removeVaultEntry } from '../../vault/index.ts';
@@ -27,7 +28,7 @@ export interface ProviderOptions {
   deadlineMs: number;
   /** Poll interval while waiting. @default 25 */
   pollMs?: number;
-  /** Request timeout. @default 10_000 */
+  /** Request timeout. @default REQUEST_TIMEOUT_MS (10 s) */
   timeoutMs?: number;
   /** Learns every secret the run sees. */
   redactor: Redactor;
@@ -97,7 +98,7 @@ export class ProviderDriver {
   private makePairing(label: string, credentials: PairingCredentials, receiver: WebhookReceiver | undefined, observable: boolean): ProviderPairing {
     this.o.redactor.register(credentials.client_secret, credentials.webhook_secret_key);
     const client = createPayConnectClient({
-      baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000, transport: this.transport,
+      baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS, transport: this.transport,
       credentials: { client_id: credentials.client_id, client_secret: credentials.client_secret },
     });
     const tokens = new TokenCache(credentialsTokenSource((r) => client.request(r), () => credentials));
@@ -124,7 +125,7 @@ export class ProviderDriver {
   /** Pairs by OTP; the credentials are saved to the vault before anything else is done with them. */
   async pairByOtp(label: string, webhook: boolean, otp = this.nextOtp(`pairing (${label})`)): Promise<ProviderPairing> {
     const rx = webhook ? await this.receiver() : undefined;
-    const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? 10_000, transport: this.transport });
+    const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS, transport: this.transport });
     try {
       const { response: res, credentials } = await pairByOtp(client, this.o, { otp, name: `${EXAMPLE.pairingName}-${label}`, webhookUrl: rx?.url ?? null, redactor: this.o.redactor });
       if (!credentials) {
@@ -157,14 +158,12 @@ export class ProviderDriver {
   }
 
   /** Calls an operation of the contract on a pairing. */
-  call(p: ProviderPairing, operationId: string, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
-    const op = operations.find((x) => x.operationId === operationId)!;
-    const path = op.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(opts.params?.[k] ?? ''));
-    return p.client.request({ method: op.method, path, ...(opts.body === undefined ? {} : { body: opts.body }) });
+  call(p: ProviderPairing, operationId: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
+    return callOperation(p.client, operationId, { ...(opts.params ? { params: opts.params } : {}), ...(opts.body === undefined ? {} : { body: opts.body }) });
   }
 
   /** Starts a transaction once the terminal is idle (a 409 started nothing, so asking again is safe). */
-  async start(p: ProviderPairing, operationId: string, body: Record<string, unknown>, params?: Record<string, string>): Promise<string> {
+  async start(p: ProviderPairing, operationId: OperationId, body: Record<string, unknown>, params?: Record<string, string>): Promise<string> {
     const end = Date.now() + this.o.deadlineMs * 2;
     const full = { ...body, ...(operationId === 'linkedRefund' ? {} : { client_transaction_id: `pcc-verify-${++this.seq}` }) };
     for (;;) {
@@ -181,21 +180,25 @@ export class ProviderDriver {
     }
   }
 
-  /** Polls a transaction or operation until `want` (or a final status), up to the deadline. */
+  /**
+   * Polls a transaction or operation until `want` (or a final status), up to the deadline: the
+   * harness's convergence (observe) at the driver's steady pace, no webhooks judged.
+   */
   async waitFor(p: ProviderPairing, kind: 'transaction' | 'operation', id: string, want: string): Promise<Record<string, unknown>> {
-    const end = Date.now() + this.o.deadlineMs * 2;
     const final = kind === 'transaction' ? FINAL_TX : FINAL_OP;
-    let last: Record<string, unknown> | undefined;
-    for (;;) {
-      const res = await this.call(p, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id } });
-      last = res.status === 200 ? (res.body as Record<string, unknown>) : undefined;
-      const status = typeof last?.status === 'string' ? last.status : undefined;
-      if (status === want) return last!;
-      if ((status !== undefined && final.includes(status)) || Date.now() > end) {
-        throw new ToolkitError('PCC_PACT', `${kind} ${id} is ${status ?? `unreadable (${res.status})`}, not ${want}`);
-      }
-      await sleep(this.pollMs);
-    }
+    let last: { status: number; body?: Record<string, unknown> } = { status: 0 };
+    const seen = await observe({
+      kind, id, webhooksObservable: false, final: [want, ...final], deadlineMs: this.o.deadlineMs * 2, settleMs: 0,
+      initialIntervalMs: this.pollMs, factor: 1,
+      poll: async () => {
+        const res = await this.call(p, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id } });
+        last = { status: res.status, ...(res.status === 200 ? { body: res.body as Record<string, unknown> } : {}) };
+        return typeof last.body?.status === 'string' ? { status: last.body.status } : {};
+      },
+    });
+    if (seen.finalByPoll === want && last.body) return last.body;
+    const status = seen.finalByPoll ?? (typeof last.body?.status === 'string' ? last.body.status : undefined);
+    throw new ToolkitError('PCC_PACT', `${kind} ${id} is ${status ?? `unreadable (${last.status})`}, not ${want}`);
   }
 
   /** A transaction of the outcome table that reached the outcome's final status. */

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PAIR_PATH, type Redactor, TOKEN_PATH, matchesPath } from '../../client/index.ts';
-import { operations } from '../../generated/contract.ts';
+import { operations, startsTransaction } from '../../generated/contract.ts';
 import { keepCredentials } from '../../pairing/index.ts';
 import { PROBE } from '../common/names.ts';
 import type { ProviderDriver } from './provider-states.ts';
@@ -24,7 +24,7 @@ export type RequestFilter = (req: FilterRequest, res: ServerResponse, next: (err
 const INTEGRATOR = 'x-pay-connect-integrator-id';
 
 /** The operations that start a transaction (their 200 answer names it). */
-const STARTS = operations.filter((o) => o.stateChanging && o.responses['200']?.schema === 'TransactionCreated');
+const STARTS = operations.filter((o) => startsTransaction(o.operationId));
 
 /** The filter for a verification run driven by `driver`. */
 export function requestFilter(driver: ProviderDriver, redactor: Redactor, onError: (e: unknown) => void): RequestFilter {
