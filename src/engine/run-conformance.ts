@@ -52,6 +52,7 @@ import { TRANSCRIPT_FILE, assembleTranscript, summaryExtras, wholeRunCheckEvent 
 import { releaseRunPairings } from './release-run-pairings.ts';
 import { compareWithBase, readCompareBase, writeComparison } from './compare-to.ts';
 import { type Comparison, compareExitCode } from '../compare/index.ts';
+import { URL_SETTLE_SCALE } from '../convergence/index.ts';
 import { type LedgerHub, RUN_CONTEXT_KEY, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
 import { type ConsoleIo, OperatorConsole } from '../terminal/operator-console.ts';
@@ -350,9 +351,9 @@ export async function runConformance(config: ResolvedConfig, io: RunIo, events: 
       // The Pact mock's records are final at once and never change, its webhooks posted as it answers.
       // The liberal sandbox promises no pace of the simulator's: the run waits as against a URL.
       settleMs: config.settleMs ?? (config.target.kind === 'sim' && !config.sim.liberal ? Math.max(80, config.sim.stepDelayMs * 4) : config.target.kind === 'pact' ? 200 : 1000),
-      // Against a URL, unless --settle says how long: four of the service's own steps (a status that
+      // Against a URL, unless --settle says how long: two of the service's own steps (a status that
       // changes one step after it was final is seen), at least 200 ms, at most the second above.
-      ...(config.target.kind === 'url' && config.settleMs === undefined ? { settleScale: { steps: 4, minMs: 200 } } : {}),
+      ...(config.target.kind === 'url' && config.settleMs === undefined ? { settleScale: { ...URL_SETTLE_SCALE } } : {}),
       // A webhook is posted as the status changes; a service whose first attempt was lost retries it
       // after 5 s (sandbox.md; the simulator shrinks that schedule): 6 s covers that retry and the way
       // there. Waiting to the deadline (minutes against a URL) would only slow a broken service's run;
