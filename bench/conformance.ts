@@ -128,8 +128,9 @@ function floorOf(reports: string, terminals: number): Floor | undefined {
     const o = (JSON.parse(text) as { observation: Observation }).observation;
     const finals = [o.finalByPoll, o.finalByWebhook].filter((s): s is string => typeof s === 'string');
     const at = [...(o.polled ?? []), ...(o.webhooks ?? [])].filter((x) => finals.includes(x.status)).map((x) => x.atMs);
-    // Never final (a deadline missed): the whole wait was the terminal's.
-    const reached = at.length > 0 ? Math.min(...at) : o.elapsedMs;
+    // Never final (a deadline missed): the whole wait was the terminal's. Final before the wait began (a
+    // webhook that beat the answer that started it): none of it was.
+    const reached = at.length > 0 ? Math.min(o.elapsedMs, Math.max(0, Math.min(...at))) : o.elapsedMs;
     terminalMs += reached;
     pastMs += Math.max(0, o.elapsedMs - reached);
     convergences++;

@@ -88,7 +88,9 @@ export function splitOf(lines: Iterable<string>, terminals: number, wallS: numbe
       const from = to - ob.elapsedMs;
       const finals = [ob.finalByPoll, ob.finalByWebhook].filter((s): s is string => typeof s === 'string');
       const at = [...(ob.polled ?? []), ...(ob.webhooks ?? [])].filter((x) => finals.includes(x.status)).map((x) => x.atMs);
-      row(o.test).convergences.push({ from, final: at.length > 0 ? from + Math.min(...at) : to, to });
+      // A status seen before the wait began (a webhook that beat the answer that started it) is final at its start.
+      const final = at.length > 0 ? Math.min(to, Math.max(from, from + Math.min(...at))) : to;
+      row(o.test).convergences.push({ from, final, to });
     }
   }
   const ran = [...tests.values()].filter((r) => Number.isFinite(r.start));
