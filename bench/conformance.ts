@@ -17,7 +17,7 @@
  *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [--skip-sim] [--delay-ms N] [--root DIR]
  *     [-- <extra run flags, e.g. --terminals 4>]
  *
- * --delay-ms N: the URL run goes through a proxy that holds every answer N ms (bench/delay-proxy.ts).
+ * --delay-ms N: the URL run goes through a proxy that holds every answer N ms (test/support/delaying-proxy.ts).
  * --root DIR: runs the CLI of another checkout (built), e.g. main's, to interleave before and after.
  */
 import { spawn } from 'node:child_process';
@@ -28,7 +28,7 @@ import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { type DirSize, dirSize } from '../test/support/dir-size.ts';
-import { startDelayProxy } from './delay-proxy.ts';
+import { startDelayingProxy } from '../test/support/delaying-proxy.ts';
 import { type Split, estimateConnectMs, splitLine, splitOf } from './split.ts';
 
 const dashdash = process.argv.indexOf('--');
@@ -184,7 +184,7 @@ if (!values['skip-url']) {
   const urlRuns: Figures[] = [];
   for (let i = 0; i < repeat; i++) {
     const sim = await startSim();
-    const proxy = delayMs > 0 ? await startDelayProxy(sim.url, delayMs) : undefined;
+    const proxy = delayMs > 0 ? await startDelayingProxy(sim.url, /./, delayMs) : undefined;
     const url = proxy?.url ?? sim.url;
     const vault = mkdtempSync(join(tmpdir(), 'pcc-bench-vault-'));
     try {
