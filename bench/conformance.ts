@@ -10,9 +10,15 @@
  * until the terminal reached its final status (the first final status polling or a webhook saw), summed
  * and divided by the terminals in use; with what the waits cost past that moment (the settle window,
  * the webhook grace), summed the same way.
+ * For a URL run also the split of the rest (bench/split.ts: requests, connection set-up, terminal
+ * steps, waits past the final status, other waits, idle lanes, outside the tests), per terminal.
  * Prints figures; asserts nothing (the machines are shared and noisy: compare medians of several).
  *
- *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [-- <extra run flags, e.g. --terminals 4>]
+ *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [--skip-sim] [--delay-ms N] [--root DIR]
+ *     [-- <extra run flags, e.g. --terminals 4>]
+ *
+ * --delay-ms N: the URL run goes through a proxy that holds every answer N ms (test/support/delaying-proxy.ts).
+ * --root DIR: runs the CLI of another checkout (built), e.g. main's, to interleave before and after.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -22,16 +28,22 @@ import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { type DirSize, dirSize } from '../test/support/dir-size.ts';
-
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'payconnect-conformance.js');
-const TIME = '/usr/bin/time';
+import { startDelayingProxy } from '../test/support/delaying-proxy.ts';
+import { type Split, estimateConnectMs, splitLine, splitOf } from './split.ts';
 
 const dashdash = process.argv.indexOf('--');
 const own = dashdash < 0 ? process.argv.slice(2) : process.argv.slice(2, dashdash);
 const extra = dashdash < 0 ? [] : process.argv.slice(dashdash + 1);
-const { values } = parseArgs({ args: own, options: { repeat: { type: 'string', default: '1' }, 'skip-url': { type: 'boolean' } } });
+const { values } = parseArgs({
+  args: own,
+  options: { repeat: { type: 'string', default: '1' }, 'skip-url': { type: 'boolean' }, 'skip-sim': { type: 'boolean' }, 'delay-ms': { type: 'string', default: '0' }, root: { type: 'string' } },
+});
 const repeat = Math.max(1, Number(values.repeat) || 1);
+const delayMs = Math.max(0, Number(values['delay-ms']) || 0);
+
+const ROOT = values.root ? join(values.root, '/') : fileURLToPath(new URL('../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'payconnect-conformance.js');
+const TIME = '/usr/bin/time';
 
 interface Floor {
   /** Σ of the time each convergence waited for the terminal to reach its final status, s. */
@@ -44,6 +56,9 @@ interface Floor {
 
 interface Figures {
   floor?: Floor;
+  split?: Split;
+  /** What opening one connection cost against the target, ms (URL runs). */
+  connectMs?: number;
   wallS: number;
   /** User + system CPU of the run and every process it started, s (from /usr/bin/time). */
   cpuS?: number;
@@ -80,7 +95,10 @@ function timedRun(args: string[]): Promise<Figures> {
         out.verdict = summary.verdict;
         out.tests = summary.counts.tests;
         out.requests = record.record.tests.reduce((n, t) => n + t.exchangeCount, 0);
-        out.floor = floorOf(reports, (summary as { harness?: { terminals?: number } }).harness?.terminals ?? 1);
+        const terminals = (summary as { harness?: { terminals?: number } }).harness?.terminals ?? 1;
+        out.floor = floorOf(reports, terminals);
+        const transcript = join(reports, 'transcript.jsonl.gz');
+        if (existsSync(transcript)) out.split = splitOf(gunzipSync(readFileSync(transcript)).toString('utf8').split('\n'), terminals, wallS);
       } catch { /* no reports: the exit code says why */ }
       rmSync(timeFile, { force: true });
       out.reports = dirSize(reports);
@@ -110,8 +128,9 @@ function floorOf(reports: string, terminals: number): Floor | undefined {
     const o = (JSON.parse(text) as { observation: Observation }).observation;
     const finals = [o.finalByPoll, o.finalByWebhook].filter((s): s is string => typeof s === 'string');
     const at = [...(o.polled ?? []), ...(o.webhooks ?? [])].filter((x) => finals.includes(x.status)).map((x) => x.atMs);
-    // Never final (a deadline missed): the whole wait was the terminal's.
-    const reached = at.length > 0 ? Math.min(...at) : o.elapsedMs;
+    // Never final (a deadline missed): the whole wait was the terminal's. Final before the wait began (a
+    // webhook that beat the answer that started it): none of it was.
+    const reached = at.length > 0 ? Math.min(o.elapsedMs, Math.max(0, Math.min(...at))) : o.elapsedMs;
     terminalMs += reached;
     pastMs += Math.max(0, o.elapsedMs - reached);
     convergences++;
@@ -142,7 +161,10 @@ function line(name: string, f: Figures): string {
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
   const size = f.reports ? `reports ${mb(f.reports.bytes)} MB (${mb(f.reports.disk)} MB on disk, ${f.reports.files} files)` : 'no reports';
   const floor = f.floor ? `, floor ${(f.floor.terminalS / f.floor.terminals).toFixed(1)} s (terminal waits ${f.floor.terminalS.toFixed(1)} s in ${f.floor.convergences} convergences over ${f.floor.terminals} terminals; waited past the final status ${(f.floor.pastFinalS / f.floor.terminals).toFixed(1)} s per terminal)` : '';
-  return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}`;
+  const terminals = f.floor?.terminals ?? 1;
+  const connect = f.split && f.connectMs !== undefined ? `; connection set-up about ${((f.split.freshConnections * f.connectMs) / 1000 / terminals).toFixed(1)} s per terminal (${f.connectMs.toFixed(2)} ms each, inside requests)` : '';
+  const split = f.split ? `\n  split ${splitLine(f.split, terminals)}${connect}` : '';
+  return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}${split}`;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -152,21 +174,28 @@ function report(name: string, runs: Figures[]): void {
   if (runs.length > 1) console.log(`${name}: median ${median(runs.map((f) => f.wallS)).toFixed(1)} s wall, median ${median(runs.map((f) => f.cpuS ?? 0)).toFixed(1)} CPU-s, median max RSS ${median(runs.map((f) => f.maxRssMb ?? 0)).toFixed(0)} MB`);
 }
 
-const simRuns: Figures[] = [];
-for (let i = 0; i < repeat; i++) simRuns.push(await timedRun(extra));
-report('sim (embedded, with HTML)', simRuns);
+if (!values['skip-sim']) {
+  const simRuns: Figures[] = [];
+  for (let i = 0; i < repeat; i++) simRuns.push(await timedRun(extra));
+  report('sim (embedded, with HTML)', simRuns);
+}
 
 if (!values['skip-url']) {
   const urlRuns: Figures[] = [];
   for (let i = 0; i < repeat; i++) {
     const sim = await startSim();
+    const proxy = delayMs > 0 ? await startDelayingProxy(sim.url, /./, delayMs) : undefined;
+    const url = proxy?.url ?? sim.url;
     const vault = mkdtempSync(join(tmpdir(), 'pcc-bench-vault-'));
     try {
-      urlRuns.push(await timedRun(['--target', sim.url, '--integrator-id', 'sim-integrator', '--profile', 'sandbox', '--vault', join(vault, 'vault.json'), ...extra]));
+      const f = await timedRun(['--target', url, '--integrator-id', 'sim-integrator', '--profile', 'sandbox', '--vault', join(vault, 'vault.json'), ...extra]);
+      f.connectMs = await estimateConnectMs(url);
+      urlRuns.push(f);
     } finally {
+      await proxy?.close();
       sim.stop();
       rmSync(vault, { recursive: true, force: true });
     }
   }
-  report('URL (sim --step-delay 100 --deadline 2500, separate process, with HTML)', urlRuns);
+  report(`URL (sim --step-delay 100 --deadline 2500, separate process${delayMs > 0 ? `, every answer ${delayMs} ms late` : ''}, with HTML)`, urlRuns);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { observe, quickestStep, settleWindow } from './observe.ts';
+import { URL_SETTLE_SCALE, observe, quickestStep, settleWindow } from './observe.ts';
 
 const FINAL = ['SUCCESS', 'FAILED', 'DECLINED', 'CANCELED', 'EXPIRED', 'REVERTED'];
 
@@ -56,6 +56,19 @@ describe('observe', () => {
     const o = await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 3000, settleMs: 2000, settleScale: { steps: 4, minMs: 100 }, initialIntervalMs: 10 });
     expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS', 'FAILED']);
     expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('against a URL watches a final status two of the service\'s steps, and still sees one that changes a step later', async () => {
+    const at = (...xs: [string, number][]) => xs.map(([status, atMs]) => ({ status, channel: 'webhook' as const, atMs }));
+    // sim --step-delay 100: the window is 200 ms, not the 400 ms four steps gave.
+    expect(settleWindow(1000, URL_SETTLE_SCALE, [], at(['INITIATED', 1], ['IN_PROGRESS', 101], ['SUCCESS', 201]))).toBe(200);
+    expect(settleWindow(1000, URL_SETTLE_SCALE, [], at(['IN_PROGRESS', 0], ['SUCCESS', 300]))).toBe(600);
+    // Polling only (no webhook wakes it), steps of 100 ms: the flip one step after SUCCESS is polled.
+    const statuses = ['IN_PROGRESS', 'SUCCESS', 'FAILED'];
+    const started = Date.now();
+    const poll = async () => ({ status: statuses[Math.min(Math.floor((Date.now() - started) / 100), 2)]! });
+    const o = await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 3000, settleMs: 1000, settleScale: URL_SETTLE_SCALE, initialIntervalMs: 10 });
+    expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS', 'FAILED']);
   });
 
   it('times out at the deadline when nothing is final, and says so', async () => {

@@ -101,6 +101,15 @@ export function quickestStep(sightings: readonly StatusSightingLike[]): number |
   return best;
 }
 
+/**
+ * The settle window against a URL (unless --settle fixes it): two of the service's quickest steps
+ * seen, at least 200 ms. A status that changes one step after it was final is polled a step after it
+ * changed, and its webhook (a service posts each change) wakes a poll at once; four steps, as before,
+ * watched every final status two steps longer for nothing: against sim --step-delay 100 that was
+ * 200 ms of each convergence, a fifth of a URL run's lane time.
+ */
+export const URL_SETTLE_SCALE: Readonly<NonNullable<ObserveOptions['settleScale']>> = Object.freeze({ steps: 2, minMs: 200 });
+
 /** The settle window of an observation so far: see {@link ObserveOptions.settleScale}. */
 export function settleWindow(settleMs: number, scale: ObserveOptions['settleScale'], polled: readonly StatusSightingLike[], webhooks: readonly StatusSightingLike[]): number {
   if (!scale) return settleMs;

@@ -54,7 +54,7 @@ describe('poolFor', () => {
 });
 
 describe('planRun', () => {
-  const servicePace = { settleMs: 1000, settleScale: { steps: 4, minMs: 200 }, webhookGraceMs: 6000 };
+  const servicePace = { settleMs: 1000, settleScale: { steps: 2, minMs: 200 }, webhookGraceMs: 6000 };
   const service = { kind: 'url' as const, mintOtps: true, pace: servicePace };
   const sim = { kind: 'sim' as const, mintOtps: true, pace: { settleMs: 80, webhookGraceMs: 1000 } };
 

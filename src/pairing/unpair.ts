@@ -12,10 +12,10 @@ import type { VaultPlace } from './pair-by-otp.ts';
 export type Unpaired = { readonly unpaired: true } | { readonly unpaired: false; readonly reason: string; readonly error?: unknown };
 
 /**
- * Unpairs the vault's `entry` on the service at `place` and, once the service said yes, removes it from
- * the vault. Never throws for the service's doing or a vault that cannot be written: the outcome says so.
+ * Asks the service at `place` to let the vault's `entry` go, with the pairing's own credentials; the
+ * vault is the caller's to write (unpairAndForget, or one write for many: the run's release).
  */
-export async function unpairAndForget(place: VaultPlace, entry: VaultEntry, opts: Pick<PayConnectClientOptions, 'timeoutMs' | 'transport'> = {}): Promise<Unpaired> {
+export async function unpairEntry(place: Omit<VaultPlace, 'vaultPath'>, entry: VaultEntry, opts: Pick<PayConnectClientOptions, 'timeoutMs' | 'transport'> = {}): Promise<Unpaired> {
   const { client_id, client_secret, webhook_secret_key } = entry.credentials;
   const client = createPayConnectClient({
     baseUrl: place.baseUrl, integratorId: place.integratorId, credentials: { client_id, client_secret },
@@ -24,12 +24,25 @@ export async function unpairAndForget(place: VaultPlace, entry: VaultEntry, opts
   });
   try {
     const res = await callOperation(client, 'unpair');
-    if (res.status >= 300) return { unpaired: false, reason: `unpair answered ${res.status}` };
-    await removeVaultEntry(place.vaultPath, (e) => e.key === entry.key && e.credentials.client_id === client_id);
-    return { unpaired: true };
+    return res.status >= 300 ? { unpaired: false, reason: `unpair answered ${res.status}` } : { unpaired: true };
   } catch (error) {
     return { unpaired: false, reason: client.redactor.redactText((error as Error).message), error };
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * Unpairs the vault's `entry` on the service at `place` and, once the service said yes, removes it from
+ * the vault. Never throws for the service's doing or a vault that cannot be written: the outcome says so.
+ */
+export async function unpairAndForget(place: VaultPlace, entry: VaultEntry, opts: Pick<PayConnectClientOptions, 'timeoutMs' | 'transport'> = {}): Promise<Unpaired> {
+  const done = await unpairEntry(place, entry, opts);
+  if (!done.unpaired) return done;
+  try {
+    await removeVaultEntry(place.vaultPath, (e) => e.key === entry.key && e.credentials.client_id === entry.credentials.client_id);
+    return done;
+  } catch (error) {
+    return { unpaired: false, reason: `unpaired, but not removed from the vault: ${(error as Error).message}`, error };
   }
 }

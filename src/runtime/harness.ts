@@ -360,12 +360,18 @@ export class Harness implements ScopeHost {
     return this.pairings.find((p) => p.credentials.client_id === clientId);
   }
 
-  /** Forgets a pairing that was unpaired (and removes it from the vault). */
+  /**
+   * Forgets a pairing that was unpaired (and removes it from the vault). What the worker recorded so
+   * far goes to its transcript file now, not when the test ends: a test that pairs a terminal per
+   * sequence (the model-based parts) otherwise held every sequence's exchanges and deliveries until
+   * its end, memory that grew with --runs (a thorough run's worker past 350 MB).
+   */
   async forget(p: Pairing): Promise<void> {
     const i = this.pairings.indexOf(p);
     if (i >= 0) this.pairings.splice(i, 1);
     await removeVaultEntry(this.ctx.vaultPath, (e) => e.credentials.client_id === p.credentials.client_id).catch(() => undefined);
     await p.close();
+    await this.transcript?.flush().catch(() => undefined);
   }
 
   /** Runs the webhook checks on deliveries of `pairing` not judged yet (each is a `delivery` event of the scope's test). */

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DEFAULTS, simulatorSeedOf } from '../config/index.ts';
+import { URL_SETTLE_SCALE } from '../convergence/index.ts';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import type { Profile } from '../profile/index.ts';
 import { type SimulatorHandle, startSimulator } from '../simulator/index.ts';
@@ -54,8 +55,12 @@ export interface TargetPace {
   webhookGraceMs: number;
 }
 
-/** A service's pace is its own: four of its steps (a status that changes one step after it was final is seen), 200 ms to 1 s. */
-const SERVICE_PACE: TargetPace = { settleMs: 1000, settleScale: { steps: 4, minMs: 200 }, webhookGraceMs: 6_000 };
+/**
+ * A service's pace is its own: a final status is watched for two of its steps (convergence's
+ * URL_SETTLE_SCALE: a change one step after it was final is still polled, and its webhook wakes a poll
+ * at once), 200 ms to 1 s.
+ */
+const SERVICE_PACE: TargetPace = { settleMs: 1000, settleScale: { ...URL_SETTLE_SCALE }, webhookGraceMs: 6_000 };
 
 /** An open target. */
 export interface Target {

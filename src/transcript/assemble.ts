@@ -4,17 +4,18 @@
  * written whole or not at all. Also reading one back, and merging the shards' transcripts.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createWriteStream, existsSync } from 'node:fs';
+import { readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { createGzip, gunzip } from 'node:zlib';
 import { ToolkitError } from '../core/index.ts';
 import type { TestRecord } from '../report/index.ts';
 import { recordedFinding } from './recorder.ts';
 import { type CheckEvent, type HeaderLine, TRANSCRIPT_FILE, TRANSCRIPT_FORMAT, type TestEvent, type TranscriptEvent, compareEvents, groupKey } from './format.ts';
 
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** The name of the whole run's test (judge-run.ts names it so). */
@@ -56,41 +57,62 @@ export async function writeTranscriptFile(path: string, header: HeaderLine, even
   return writeTranscriptLines(path, [header, ...events].map((l) => JSON.stringify(l)));
 }
 
-/** Writes JSON lines already serialised (the header first) to `path`, gzip'd, whole or not at all. */
-async function writeTranscriptLines(path: string, lines: readonly string[]): Promise<number> {
-  const data = await gzipAsync(`${lines.join('\n')}\n`, { level: 6 });
+/** Writes JSON lines already serialised (the header first) to `path`, gzip'd, whole or not at all; its size in bytes. */
+async function writeTranscriptLines(path: string, lines: Iterable<string | Uint8Array>): Promise<number> {
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  let bytes = 0;
   try {
-    await writeFile(tmp, data);
+    // Streamed, a line at a time: the whole transcript is never one string nor one buffer (a thorough
+    // run's is tens of MB; joined and gzip'd at once it was the run's peak of memory).
+    const zip = createGzip({ level: 6 });
+    zip.on('data', (c: Buffer) => (bytes += c.length));
+    const done = pipeline(zip, createWriteStream(tmp));
+    // Awaited below; a failure meanwhile (the folder cannot be written) also ends a wait for 'drain'.
+    done.catch(() => {});
+    const newline = Buffer.from('\n');
+    const drained = () => Promise.race([once(zip, 'drain'), done]);
+    for (const line of lines) {
+      if (!zip.write(line)) await drained();
+      if (!zip.write(newline)) await drained();
+    }
+    zip.end();
+    await done;
     await rename(tmp, path);
   } catch (e) {
     await rm(tmp, { force: true });
     throw new ToolkitError('PCC_REPORT_WRITE', `could not write ${path}: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
   }
-  return data.length;
+  return bytes;
 }
 
-/** A line as the assembly orders it: the fields the order needs, and the line as written. */
+/** A line as the assembly orders it: the fields the order needs, and where its bytes are. */
 interface StagedLine {
   key: TranscriptEvent;
-  raw: string;
+  /** The line as written (a view of its file's bytes, or the serialised event). */
+  raw: Uint8Array | string;
 }
 
 /**
  * The lines the workers wrote to the staging folder (a line cut short by a crashed worker is left
- * out), kept as written: each is parsed only for the fields the order needs, so the main process never
- * holds the whole run's events as objects, nor serialises them again.
+ * out), kept as written: each is parsed only for the fields the order needs, and kept as a view of
+ * its file's bytes, so the main process never holds the whole run's events as objects or strings,
+ * nor serialises them again.
  */
 async function stagedLines(dir: string): Promise<StagedLine[]> {
   if (!existsSync(dir)) return [];
   const out: StagedLine[] = [];
   for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort()) {
-    for (const raw of (await readFile(join(dir, name), 'utf8')).split('\n')) {
-      if (raw === '') continue;
-      try {
-        const e = JSON.parse(raw) as TranscriptEvent;
-        out.push({ key: { kind: e.kind, test: e.test, seq: e.seq, w: e.w, shard: e.shard } as TranscriptEvent, raw });
-      } catch { /* a half-written last line */ }
+    const data = await readFile(join(dir, name));
+    for (let start = 0; start < data.length;) {
+      let end = data.indexOf(0x0a, start);
+      if (end < 0) end = data.length;
+      if (end > start) {
+        try {
+          const e = JSON.parse(data.toString('utf8', start, end)) as TranscriptEvent;
+          out.push({ key: { kind: e.kind, test: e.test, seq: e.seq, w: e.w, shard: e.shard } as TranscriptEvent, raw: data.subarray(start, end) });
+        } catch { /* a half-written last line */ }
+      }
+      start = end + 1;
     }
   }
   return out;
@@ -109,7 +131,10 @@ export async function assembleTranscript(opts: { stagingDir: string; reportsDir:
     lines.sort((a, b) => compare(a.key, b.key));
     const path = join(opts.reportsDir, TRANSCRIPT_FILE);
     const header: HeaderLine = { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, ...opts.header };
-    const bytes = await writeTranscriptLines(path, [JSON.stringify(header), ...lines.map((l) => l.raw)]);
+    const bytes = await writeTranscriptLines(path, (function* () {
+      yield JSON.stringify(header);
+      for (const l of lines) yield l.raw;
+    })());
     return { path, bytes, events: lines.length };
   } finally {
     await rm(opts.stagingDir, { recursive: true, force: true });
