@@ -22,11 +22,27 @@ const CPU_BOUND = ['test/faults.test.ts', 'test/capabilities.test.ts'];
  * 29-line manual session (59 s) ran alone at the end. A file not listed only starts later.
  */
 const SELFTEST_SECONDS: Record<string, number> = {
-  'test/robustness.test.ts': 80, 'test/pact-verify.test.ts': 61, 'test/liberal-sandbox.test.ts': 55, 'test/manual-session.test.ts': 51,
-  'test/staging-network.test.ts': 43, 'test/coverage.test.ts': 37, 'test/package.test.ts': 34, 'test/slow-service.test.ts': 31, 'test/attest.test.ts': 31,
-  'test/certify-client.test.ts': 25, 'test/rejudge.test.ts': 24, 'test/pact-secrets.test.ts': 24, 'test/baseline.test.ts': 24, 'test/report-size.test.ts': 21,
-  'test/reports.test.ts': 19, 'test/resume.test.ts': 17, 'test/pact-target.test.ts': 17, 'test/compare.test.ts': 17, 'test/shards.test.ts': 15,
-  'test/ci-output.test.ts': 14, 'test/stateful.test.ts': 13,
+  'test/robustness.test.ts': 80,
+  'test/pact-verify.test.ts': 61,
+  'test/liberal-sandbox.test.ts': 55,
+  'test/manual-session.test.ts': 51,
+  'test/staging-network.test.ts': 43,
+  'test/coverage.test.ts': 37,
+  'test/package.test.ts': 34,
+  'test/slow-service.test.ts': 31,
+  'test/attest.test.ts': 31,
+  'test/certify-client.test.ts': 25,
+  'test/rejudge.test.ts': 24,
+  'test/pact-secrets.test.ts': 24,
+  'test/baseline.test.ts': 24,
+  'test/report-size.test.ts': 21,
+  'test/reports.test.ts': 19,
+  'test/resume.test.ts': 17,
+  'test/pact-target.test.ts': 17,
+  'test/compare.test.ts': 17,
+  'test/shards.test.ts': 15,
+  'test/ci-output.test.ts': 14,
+  'test/stateful.test.ts': 13,
 };
 
 /** Known long selftest files first, longest first; the others after them in vitest's own order. */

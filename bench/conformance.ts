@@ -36,7 +36,13 @@ const own = dashdash < 0 ? process.argv.slice(2) : process.argv.slice(2, dashdas
 const extra = dashdash < 0 ? [] : process.argv.slice(dashdash + 1);
 const { values } = parseArgs({
   args: own,
-  options: { repeat: { type: 'string', default: '1' }, 'skip-url': { type: 'boolean' }, 'skip-sim': { type: 'boolean' }, 'delay-ms': { type: 'string', default: '0' }, root: { type: 'string' } },
+  options: {
+    repeat: { type: 'string', default: '1' },
+    'skip-url': { type: 'boolean' },
+    'skip-sim': { type: 'boolean' },
+    'delay-ms': { type: 'string', default: '0' },
+    root: { type: 'string' },
+  },
 });
 const repeat = Math.max(1, Number(values.repeat) || 1);
 const delayMs = Math.max(0, Number(values['delay-ms']) || 0);
@@ -76,7 +82,9 @@ function timedRun(args: string[]): Promise<Figures> {
   const timeFile = join(reports, 'time.txt');
   // --shard 1/1 runs everything and also writes run-record.json, which counts the requests.
   const runArgs = [BIN, 'run', '--reports', reports, '--shard', '1/1', ...args];
-  const [cmd, argv] = existsSync(TIME) ? [TIME, ['-f', '%M %e %U %S', '-o', timeFile, process.execPath, ...runArgs]] : [process.execPath, runArgs];
+  const [cmd, argv] = existsSync(TIME)
+    ? [TIME, ['-f', '%M %e %U %S', '-o', timeFile, process.execPath, ...runArgs]]
+    : [process.execPath, runArgs];
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
@@ -91,15 +99,20 @@ function timedRun(args: string[]): Promise<Figures> {
       }
       try {
         const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { verdict: string; counts: { tests: number } };
-        const record = JSON.parse(readFileSync(join(reports, 'run-record.json'), 'utf8')) as { record: { tests: { exchangeCount: number }[] } };
+        const record = JSON.parse(readFileSync(join(reports, 'run-record.json'), 'utf8')) as {
+          record: { tests: { exchangeCount: number }[] };
+        };
         out.verdict = summary.verdict;
         out.tests = summary.counts.tests;
         out.requests = record.record.tests.reduce((n, t) => n + t.exchangeCount, 0);
         const terminals = (summary as { harness?: { terminals?: number } }).harness?.terminals ?? 1;
         out.floor = floorOf(reports, terminals);
         const transcript = join(reports, 'transcript.jsonl.gz');
-        if (existsSync(transcript)) out.split = splitOf(gunzipSync(readFileSync(transcript)).toString('utf8').split('\n'), terminals, wallS);
-      } catch { /* no reports: the exit code says why */ }
+        if (existsSync(transcript))
+          out.split = splitOf(gunzipSync(readFileSync(transcript)).toString('utf8').split('\n'), terminals, wallS);
+      } catch {
+        /* no reports: the exit code says why */
+      }
       rmSync(timeFile, { force: true });
       out.reports = dirSize(reports);
       rmSync(reports, { recursive: true, force: true });
@@ -140,7 +153,10 @@ function floorOf(reports: string, terminals: number): Floor | undefined {
 
 /** Starts `sim` as its own process; resolves with its base URL and a stop function. */
 function startSim(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [BIN, 'sim', '--step-delay', '100', '--deadline', '2500', '--otps', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, 'sim', '--step-delay', '100', '--deadline', '2500', '--otps', '0'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`sim did not print its URL: ${text}`)), 30_000);
@@ -160,9 +176,14 @@ function line(name: string, f: Figures): string {
   const rps = f.requests !== undefined ? `${(f.requests / f.wallS).toFixed(0)} req/s (${f.requests} requests)` : '-';
   const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
   const size = f.reports ? `reports ${mb(f.reports.bytes)} MB (${mb(f.reports.disk)} MB on disk, ${f.reports.files} files)` : 'no reports';
-  const floor = f.floor ? `, floor ${(f.floor.terminalS / f.floor.terminals).toFixed(1)} s (terminal waits ${f.floor.terminalS.toFixed(1)} s in ${f.floor.convergences} convergences over ${f.floor.terminals} terminals; waited past the final status ${(f.floor.pastFinalS / f.floor.terminals).toFixed(1)} s per terminal)` : '';
+  const floor = f.floor
+    ? `, floor ${(f.floor.terminalS / f.floor.terminals).toFixed(1)} s (terminal waits ${f.floor.terminalS.toFixed(1)} s in ${f.floor.convergences} convergences over ${f.floor.terminals} terminals; waited past the final status ${(f.floor.pastFinalS / f.floor.terminals).toFixed(1)} s per terminal)`
+    : '';
   const terminals = f.floor?.terminals ?? 1;
-  const connect = f.split && f.connectMs !== undefined ? `; connection set-up about ${((f.split.freshConnections * f.connectMs) / 1000 / terminals).toFixed(1)} s per terminal (${f.connectMs.toFixed(2)} ms each, inside requests)` : '';
+  const connect =
+    f.split && f.connectMs !== undefined
+      ? `; connection set-up about ${((f.split.freshConnections * f.connectMs) / 1000 / terminals).toFixed(1)} s per terminal (${f.connectMs.toFixed(2)} ms each, inside requests)`
+      : '';
   const split = f.split ? `\n  split ${splitLine(f.split, terminals)}${connect}` : '';
   return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}${split}`;
 }
@@ -171,7 +192,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 
 function report(name: string, runs: Figures[]): void {
   runs.forEach((f, i) => console.log(line(`${name}${runs.length > 1 ? ` #${i + 1}` : ''}`, f)));
-  if (runs.length > 1) console.log(`${name}: median ${median(runs.map((f) => f.wallS)).toFixed(1)} s wall, median ${median(runs.map((f) => f.cpuS ?? 0)).toFixed(1)} CPU-s, median max RSS ${median(runs.map((f) => f.maxRssMb ?? 0)).toFixed(0)} MB`);
+  if (runs.length > 1)
+    console.log(
+      `${name}: median ${median(runs.map((f) => f.wallS)).toFixed(1)} s wall, median ${median(runs.map((f) => f.cpuS ?? 0)).toFixed(1)} CPU-s, median max RSS ${median(runs.map((f) => f.maxRssMb ?? 0)).toFixed(0)} MB`,
+    );
 }
 
 if (!values['skip-sim']) {
@@ -188,7 +212,17 @@ if (!values['skip-url']) {
     const url = proxy?.url ?? sim.url;
     const vault = mkdtempSync(join(tmpdir(), 'pcc-bench-vault-'));
     try {
-      const f = await timedRun(['--target', url, '--integrator-id', 'sim-integrator', '--profile', 'sandbox', '--vault', join(vault, 'vault.json'), ...extra]);
+      const f = await timedRun([
+        '--target',
+        url,
+        '--integrator-id',
+        'sim-integrator',
+        '--profile',
+        'sandbox',
+        '--vault',
+        join(vault, 'vault.json'),
+        ...extra,
+      ]);
       f.connectMs = await estimateConnectMs(url);
       urlRuns.push(f);
     } finally {
@@ -197,5 +231,8 @@ if (!values['skip-url']) {
       rmSync(vault, { recursive: true, force: true });
     }
   }
-  report(`URL (sim --step-delay 100 --deadline 2500, separate process${delayMs > 0 ? `, every answer ${delayMs} ms late` : ''}, with HTML)`, urlRuns);
+  report(
+    `URL (sim --step-delay 100 --deadline 2500, separate process${delayMs > 0 ? `, every answer ${delayMs} ms late` : ''}, with HTML)`,
+    urlRuns,
+  );
 }

@@ -21,5 +21,7 @@ for (const secrets of [10, 100, 300, 1000]) {
   r.redactText(text);
   const t0 = performance.now();
   for (let i = 0; i < 10_000; i++) r.redactText(text);
-  console.log(`${String(r.size).padStart(5)} known secrets: learnt in ${learning.toFixed(0).padStart(5)} ms; ${(performance.now() - t0).toFixed(1).padStart(7)} ms per 10,000 redactText calls`);
+  console.log(
+    `${String(r.size).padStart(5)} known secrets: learnt in ${learning.toFixed(0).padStart(5)} ms; ${(performance.now() - t0).toFixed(1).padStart(7)} ms per 10,000 redactText calls`,
+  );
 }

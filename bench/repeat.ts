@@ -62,13 +62,11 @@ function parse(argv: string[]): Options {
       o.urlSim = true;
       o.keepAlive = argv[++i];
       if (!o.keepAlive) throw new Error('--keep-alive takes announced, close or a number of ms');
-    }
-    else if (a === '--load') {
+    } else if (a === '--load') {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 0) throw new Error(`--load takes a whole number of processes (got ${argv[i] ?? 'nothing'})`);
       o.load = n;
-    }
-    else if (i === 0 && /^\d+$/.test(a)) o.runs = positive('N', a);
+    } else if (i === 0 && /^\d+$/.test(a)) o.runs = positive('N', a);
     else o.extra.push(a);
   }
   return o;
@@ -89,7 +87,17 @@ function spawnCli(args: string[]): ChildProcess {
 
 /** Starts a sim process and resolves with its URL and integrator id. */
 function startSim(faults: string[], keepAlive?: string): Promise<{ url: string; integratorId: string; child: ChildProcess }> {
-  const child = spawnCli(['sim', '--step-delay', '100', '--deadline', '2500', '--otps', '0', ...(keepAlive ? ['--keep-alive', keepAlive] : []), ...faults.flatMap((f) => ['--fault', f])]);
+  const child = spawnCli([
+    'sim',
+    '--step-delay',
+    '100',
+    '--deadline',
+    '2500',
+    '--otps',
+    '0',
+    ...(keepAlive ? ['--keep-alive', keepAlive] : []),
+    ...faults.flatMap((f) => ['--fault', f]),
+  ]);
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
@@ -169,11 +177,17 @@ async function worker(): Promise<void> {
     outcomes.push(r);
     const c = r.summary?.counts;
     const h = r.summary?.harness;
-    const fared = h ? `; harness: ${h.terminals ?? '?'} terminals, longest stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-s, ${h.remeasured} measured again${h.overloaded ? ', OVERLOADED' : ''}` : '';
-    console.log(`run ${r.index}: exit ${r.code} in ${r.seconds.toFixed(1)} s${c ? ` (${c.tests} tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)` : ''}${fared}\n    ${r.signature}`);
+    const fared = h
+      ? `; harness: ${h.terminals ?? '?'} terminals, longest stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-s, ${h.remeasured} measured again${h.overloaded ? ', OVERLOADED' : ''}`
+      : '';
+    console.log(
+      `run ${r.index}: exit ${r.code} in ${r.seconds.toFixed(1)} s${c ? ` (${c.tests} tests: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped)` : ''}${fared}\n    ${r.signature}`,
+    );
   }
 }
-console.log(`${o.runs} runs, ${o.parallel} at a time${o.faults.length > 0 ? `, fault ${o.faults.join(' + ')}` : ''}${o.urlSim ? (o.sharedSim ? ', all against one sim process as a URL target' : ', each against a sim process as a URL target') : ''}${o.keepAlive ? `, keep-alive ${o.keepAlive}` : ''}${o.load > 0 ? `, ${o.load} busy-looping processes beside` : ''}${o.extra.length > 0 ? `, run ${o.extra.join(' ')}` : ''}`);
+console.log(
+  `${o.runs} runs, ${o.parallel} at a time${o.faults.length > 0 ? `, fault ${o.faults.join(' + ')}` : ''}${o.urlSim ? (o.sharedSim ? ', all against one sim process as a URL target' : ', each against a sim process as a URL target') : ''}${o.keepAlive ? `, keep-alive ${o.keepAlive}` : ''}${o.load > 0 ? `, ${o.load} busy-looping processes beside` : ''}${o.extra.length > 0 ? `, run ${o.extra.join(' ')}` : ''}`,
+);
 await Promise.all(Array.from({ length: Math.min(o.parallel, o.runs) }, () => worker()));
 for (const child of load) child.kill('SIGKILL');
 if (shared) shared.child.kill('SIGTERM');

@@ -11,14 +11,22 @@ const send = (m: unknown) => process.send!(m);
 const mode = process.argv[2];
 
 async function api(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await request(base + path, { method: method as 'GET', headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await request(base + path, {
+    method: method as 'GET',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
 async function pairing(sim: Awaited<ReturnType<typeof startSimulator>>) {
   const integrator = { 'x-pay-connect-integrator-id': sim.integratorId };
   const pair = await api(sim.url, 'POST', '/v1/pay-connect/pair/', { name: 'bench', otp: sim.mintOtp() }, integrator);
-  const tok = await api(sim.url, 'POST', '/v1/auth/token/', { grant_type: 'client_credentials', client_id: pair.body.client_id, client_secret: pair.body.client_secret });
+  const tok = await api(sim.url, 'POST', '/v1/auth/token/', {
+    grant_type: 'client_credentials',
+    client_id: pair.body.client_id,
+    client_secret: pair.body.client_secret,
+  });
   return { ...integrator, authorization: `Bearer ${String(tok.body.access_token)}` };
 }
 
@@ -38,7 +46,9 @@ if (mode === 'bare') {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
     res.end(body);
   });
-  server.listen(0, '127.0.0.1', () => send({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, path: '/', headers: {} }));
+  server.listen(0, '127.0.0.1', () =>
+    send({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, path: '/', headers: {} }),
+  );
 } else if (mode === 'sim') {
   const sim = await startSimulator({ stepDelayMs: 1, deadlineMs: 1000 });
   const headers = await pairing(sim);

@@ -9,7 +9,13 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '64' }, transactions: { type: 'string', default: '100000' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '64' },
+    transactions: { type: 'string', default: '100000' },
+  },
+});
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const CHILD = new URL('./simulator-child.ts', import.meta.url).pathname;
@@ -65,16 +71,29 @@ for (const mode of ['sim', 'bare']) {
   results[mode] = await load(info.url, info.path, info.headers);
   proc.kill();
 }
-const fmt = (r: (typeof results)[string]) => `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}`;
-console.log(`status polling, ${CONNECTIONS} keep-alive connections, ${SECONDS} s each; the bare server answers the simulator's ${Buffer.byteLength(simBody)}-byte status record`);
+const fmt = (r: (typeof results)[string]) =>
+  `${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}`;
+console.log(
+  `status polling, ${CONNECTIONS} keep-alive connections, ${SECONDS} s each; the bare server answers the simulator's ${Buffer.byteLength(simBody)}-byte status record`,
+);
 console.log(`  bare node:http  ${fmt(results.bare!)}`);
 console.log(`  simulator       ${fmt(results.sim!)}`);
 console.log(`  simulator / bare: ${((100 * results.sim!.rps) / results.bare!.rps).toFixed(0)}% (target: at least 60%)`);
 
 const mem = child('memory', values.transactions!);
-const m = (await mem.first) as { transactions: number; rssStart: number; rss: number[]; heap: number[]; seconds: number; gc: boolean; kept: number };
+const m = (await mem.first) as {
+  transactions: number;
+  rssStart: number;
+  rss: number[];
+  heap: number[];
+  seconds: number;
+  gc: boolean;
+  kept: number;
+};
 const mb = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
-console.log(`memory over ${m.transactions} transactions on 100 terminals (${m.seconds.toFixed(1)} s, gc ${m.gc ? 'forced' : 'not forced'}; at most ${m.kept} final transactions are kept, older ones evicted):`);
+console.log(
+  `memory over ${m.transactions} transactions on 100 terminals (${m.seconds.toFixed(1)} s, gc ${m.gc ? 'forced' : 'not forced'}; at most ${m.kept} final transactions are kept, older ones evicted):`,
+);
 console.log(`  RSS before: ${mb(m.rssStart)}; after each quarter: ${m.rss.map(mb).join(', ')}`);
 console.log(`  V8 heap used after each quarter: ${m.heap.map(mb).join(', ')}`);
 console.log(`  growth from the first quarter to the end: RSS ${mb(m.rss.at(-1)! - m.rss[0]!)}, heap ${mb(m.heap.at(-1)! - m.heap[0]!)}`);

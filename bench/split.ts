@@ -43,7 +43,10 @@ interface TestRow {
 
 /** Σ of the lengths of the union of `xs` clipped to [lo, hi]. */
 function covered(xs: Interval[], lo: number, hi: number): number {
-  const clipped = xs.map((x) => ({ from: Math.max(lo, x.from), to: Math.min(hi, x.to) })).filter((x) => x.to > x.from).sort((a, b) => a.from - b.from);
+  const clipped = xs
+    .map((x) => ({ from: Math.max(lo, x.from), to: Math.min(hi, x.to) }))
+    .filter((x) => x.to > x.from)
+    .sort((a, b) => a.from - b.from);
   let total = 0;
   let end = -Infinity;
   for (const x of clipped) {
@@ -72,7 +75,13 @@ export function splitOf(lines: Iterable<string>, terminals: number, wallS: numbe
       time: string;
       record?: { startedAt?: string; durationMs: number };
       exchange?: { startedAt: string; durationMs: number; request: { method: string } };
-      observation?: { polled?: { status: string; atMs: number }[]; webhooks?: { status: string; atMs: number }[]; finalByPoll?: string | null; finalByWebhook?: string | null; elapsedMs: number };
+      observation?: {
+        polled?: { status: string; atMs: number }[];
+        webhooks?: { status: string; atMs: number }[];
+        finalByPoll?: string | null;
+        finalByWebhook?: string | null;
+        elapsedMs: number;
+      };
     };
     if (kind === 'test' && o.record?.startedAt) {
       const r = row(o.test);
@@ -128,8 +137,10 @@ export function splitOf(lines: Iterable<string>, terminals: number, wallS: numbe
 /** The split in words, per terminal (lane-seconds divided by the terminals). */
 export function splitLine(x: Split, terminals: number): string {
   const p = (v: number) => `${(v / terminals).toFixed(1)} s`;
-  return `per terminal: requests ${p(x.requestsS)} (${x.freshConnections} on a connection of their own), terminal steps ${p(x.terminalS)}, `
-    + `waits past the final status ${p(x.pastFinalS)}, other waits and harness ${p(x.otherS)}, idle lanes ${p(x.idleS)}, outside the tests ${p(x.outsideS)}`;
+  return (
+    `per terminal: requests ${p(x.requestsS)} (${x.freshConnections} on a connection of their own), terminal steps ${p(x.terminalS)}, ` +
+    `waits past the final status ${p(x.pastFinalS)}, other waits and harness ${p(x.otherS)}, idle lanes ${p(x.idleS)}, outside the tests ${p(x.outsideS)}`
+  );
 }
 
 /**
@@ -137,15 +148,16 @@ export function splitLine(x: Split, terminals: number): string {
  * its own minus the median of `n` on one kept-alive connection.
  */
 export async function estimateConnectMs(url: string, n = 30): Promise<number> {
-  const once = (agent: Agent | false) => new Promise<number>((resolve, reject) => {
-    const t = process.hrtime.bigint();
-    const req = httpRequest(`${url}/v1/pay-connect/pair/`, { method: 'GET', agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(Number(process.hrtime.bigint() - t) / 1e6));
+  const once = (agent: Agent | false) =>
+    new Promise<number>((resolve, reject) => {
+      const t = process.hrtime.bigint();
+      const req = httpRequest(`${url}/v1/pay-connect/pair/`, { method: 'GET', agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(Number(process.hrtime.bigint() - t) / 1e6));
+      });
+      req.on('error', reject);
+      req.end();
     });
-    req.on('error', reject);
-    req.end();
-  });
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const fresh: number[] = [];
   const kept: number[] = [];

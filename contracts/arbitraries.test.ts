@@ -41,9 +41,7 @@ test('the invalid variants cover every kind the contract needs', () => {
     fc.sample(invalidArbitrary(name), 3000).forEach((v) => seen.add(v.reason.replace(/ at .*| required .*/, '')));
     return seen;
   };
-  expect(kinds('GenerateRequest')).toEqual(
-    new Set(['missing', 'wrong type', 'fractional number', 'below minimum', 'above maximum']),
-  );
+  expect(kinds('GenerateRequest')).toEqual(new Set(['missing', 'wrong type', 'fractional number', 'below minimum', 'above maximum']));
   const slip = kinds('PrintSlip');
   for (const k of ['missing', 'wrong type', 'outside enum', 'bad date-time', 'bad uri', 'pattern mismatch']) expect(slip).toContain(k);
 });

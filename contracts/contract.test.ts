@@ -31,7 +31,10 @@ function allExamples(): { name: string; example: unknown; where: string }[] {
       for (const [key, e] of named) out.push({ name: name!, example: e.value, where: `${where} ${type} example ${key}` });
     }
   };
-  for (const [group, items] of [['paths', contract.paths], ['webhooks', contract.webhooks]] as const) {
+  for (const [group, items] of [
+    ['paths', contract.paths],
+    ['webhooks', contract.webhooks],
+  ] as const) {
     for (const [path, item] of Object.entries(items as Record<string, Record<string, Json>>)) {
       for (const [method, op] of Object.entries(item)) {
         const where = `${group} ${method.toUpperCase()} ${path}`;
@@ -84,7 +87,16 @@ describe('the contract', () => {
   });
 
   test('paths, headers and security follow the spec', () => {
-    const spec8 = ['getToken', 'pair', 'getConfig', 'generateTransaction', 'cancelTransaction', 'getPrintSlip', 'preauthComplete', 'preauthIncrement'];
+    const spec8 = [
+      'getToken',
+      'pair',
+      'getConfig',
+      'generateTransaction',
+      'cancelTransaction',
+      'getPrintSlip',
+      'preauthComplete',
+      'preauthIncrement',
+    ];
     for (const id of spec8) expect(operations.find((o) => o.operationId === id)?.source, id).toBe('spec');
     for (const op of operations) {
       expect(op.path.endsWith('/'), op.path).toBe(true);

@@ -36,7 +36,8 @@ describe('the invalid bodies of the properties', () => {
       const arb = invalidBodies(op);
       if (!arb) continue;
       for (const v of fc.sample(arb, { numRuns: SAMPLES, seed: 39 })) {
-        if (/^(pattern mismatch|bad uri) at webhook_url$|^too short at /.test(v.reason) || v.ours) ours.push(`${op.operationId}: ${v.reason}`);
+        if (/^(pattern mismatch|bad uri) at webhook_url$|^too short at /.test(v.reason) || v.ours)
+          ours.push(`${op.operationId}: ${v.reason}`);
       }
     }
     expect([...new Set(ours)]).toEqual([]);
@@ -48,7 +49,8 @@ describe('the invalid bodies of the properties', () => {
       const arb = invalidBodies(op);
       if (!arb) continue;
       for (const v of fc.sample(arb, { numRuns: SAMPLES, seed: 39 })) {
-        if (liberallyAccepted(op.requestSchema as string, v.value)) blamed.push(`${op.operationId}: ${v.reason}: ${JSON.stringify(v.value)}`);
+        if (liberallyAccepted(op.requestSchema as string, v.value))
+          blamed.push(`${op.operationId}: ${v.reason}: ${JSON.stringify(v.value)}`);
       }
     }
     expect(blamed.slice(0, 5)).toEqual([]);
@@ -74,10 +76,15 @@ describe('the invalid bodies of the properties', () => {
     expect(cited.get('pair missing')).toBe('profile#endpoints-the-spec-refers-to-but-does-not-show');
   });
 
-  it('still knows the contract\'s own constraints: marked x-ours, and labelled so among the schema\'s invalid variants', () => {
+  it("still knows the contract's own constraints: marked x-ours, and labelled so among the schema's invalid variants", () => {
     const ours = oursConstraintsOf().map((c) => `${c.schema}.${c.field} ${c.keyword}`);
-    expect(ours).toEqual(expect.arrayContaining(['PairRequest.webhook_url pattern', 'PairRequest.webhook_url format', 'PairRequest.name minLength']));
-    const labelled = fc.sample(invalidArbitrary('PairRequest'), { numRuns: 2000, seed: 39 }).filter((v) => v.ours).map((v) => v.reason);
+    expect(ours).toEqual(
+      expect.arrayContaining(['PairRequest.webhook_url pattern', 'PairRequest.webhook_url format', 'PairRequest.name minLength']),
+    );
+    const labelled = fc
+      .sample(invalidArbitrary('PairRequest'), { numRuns: 2000, seed: 39 })
+      .filter((v) => v.ours)
+      .map((v) => v.reason);
     expect(new Set(labelled)).toEqual(new Set(['pattern mismatch at webhook_url', 'bad uri at webhook_url']));
   });
 });

@@ -49,10 +49,7 @@ function emitValidators(schemas: Record<string, JsonObject>, files: FileMap): vo
   const dts = Object.keys(schemas)
     .map((n) => `export declare const ${validatorName(n)}: ValidateFunction;`)
     .join('\n');
-  files.set(
-    'src/generated/validators.d.ts',
-    `${HEADER}import type { ValidateFunction } from 'ajv';\n${dts}\n`,
-  );
+  files.set('src/generated/validators.d.ts', `${HEADER}import type { ValidateFunction } from 'ajv';\n${dts}\n`);
 }
 
 function emitContractTables(doc: Contract, text: string, schemas: Record<string, JsonObject>, files: FileMap): void {
@@ -67,7 +64,9 @@ import * as v from './validators.js';
 import type { OperationEntry, RuleSource, WebhookEntry } from '../core/index.ts';
 
 /** Every operation id of the contract: a misspelt one does not compile. */
-export type OperationId = ${operationTable(doc).map((o) => JSON.stringify(o.operationId)).join(' | ')};
+export type OperationId = ${operationTable(doc)
+    .map((o) => JSON.stringify(o.operationId))
+    .join(' | ')};
 
 /** An operation of this contract: its id one of {@link OperationId}. */
 export type ContractOperation = OperationEntry & { readonly operationId: OperationId };
@@ -106,7 +105,11 @@ export function pathFor(id: OperationId, params: Readonly<Record<string, string>
 }
 
 /** The operations that start a transaction: state-changing, and their 200 answer names the new one. */
-const transactionStarters: ReadonlySet<OperationId> = new Set<OperationId>(${JSON.stringify(operationTable(doc).filter(startsTransactionOp).map((o) => o.operationId))});
+const transactionStarters: ReadonlySet<OperationId> = new Set<OperationId>(${JSON.stringify(
+    operationTable(doc)
+      .filter(startsTransactionOp)
+      .map((o) => o.operationId),
+  )});
 
 /** Whether operation \`id\` starts a transaction (a pairing then has one open until it is final). */
 export function startsTransaction(id: OperationId): boolean {

@@ -26,7 +26,10 @@ const SPEC_DIR = 'contracts/spec';
 function specCopies(): Map<string, string> {
   const out = new Map<string, string>();
   if (!existsSync(SPEC_SOURCE)) return out;
-  for (const f of readdirSync(SPEC_SOURCE).filter((n) => n.endsWith('.md')).sort()) out.set(`${SPEC_DIR}/${f}`, readFileSync(join(SPEC_SOURCE, f), 'utf8'));
+  for (const f of readdirSync(SPEC_SOURCE)
+    .filter((n) => n.endsWith('.md'))
+    .sort())
+    out.set(`${SPEC_DIR}/${f}`, readFileSync(join(SPEC_SOURCE, f), 'utf8'));
   return out;
 }
 

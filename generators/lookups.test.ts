@@ -16,7 +16,8 @@ describe('the generated lookups', () => {
     expect(operationFor('DELETE', '/v1/pay-connect/transactions/abc-1/status/')).toBeUndefined();
     expect(operationFor('GET', '/paycon/v1/pay-connect/transactions/abc-1/status/')).toBeUndefined();
     expect(operationFor('GET', '/v1/pay-connect/transactions//status/')).toBeUndefined();
-    for (const o of operations) expect(operationFor(o.method, pathFor(o.operationId, { transaction_id: 't1', operation_id: 'o1' }))).toBe(o);
+    for (const o of operations)
+      expect(operationFor(o.method, pathFor(o.operationId, { transaction_id: 't1', operation_id: 'o1' }))).toBe(o);
   });
 
   it('pathFor fills each parameter as one encoded segment, and refuses a missing one', () => {
@@ -28,7 +29,8 @@ describe('the generated lookups', () => {
   it('startsTransaction: the state-changing operations whose 200 answer is a new transaction', () => {
     const starters = operations.filter((o) => startsTransaction(o.operationId)).map((o) => o.operationId);
     expect(starters).toEqual(expect.arrayContaining(['generateTransaction', 'startPreauth']));
-    for (const o of operations) expect(startsTransaction(o.operationId), o.operationId).toBe(o.stateChanging && o.responses['200']?.schema === 'TransactionCreated');
+    for (const o of operations)
+      expect(startsTransaction(o.operationId), o.operationId).toBe(o.stateChanging && o.responses['200']?.schema === 'TransactionCreated');
     expect(startsTransaction('cancelTransaction')).toBe(false);
   });
 });

@@ -22,11 +22,20 @@ export function readLayering(markdown) {
   if (from < 0 || to < from) throw new Error(`ARCHITECTURE.md has no table between ${START} and ${END}`);
   const rows = new Map();
   for (const line of markdown.slice(from + START.length, to).split('\n')) {
-    const cells = line.split('|').slice(1, -1).map((c) => c.trim().replaceAll('`', ''));
+    const cells = line
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim().replaceAll('`', ''));
     if (cells.length < 2 || /^-+$/.test(cells[0]) || cells[0].toLowerCase() === 'folder') continue;
     const [folder, may] = cells;
     const words = may.toLowerCase();
-    const list = (s) => new Set(s.split(',').map((w) => w.trim()).filter((w) => w && w !== 'nothing'));
+    const list = (s) =>
+      new Set(
+        s
+          .split(',')
+          .map((w) => w.trim())
+          .filter((w) => w && w !== 'nothing'),
+      );
     if (rows.has(folder)) throw new Error(`ARCHITECTURE.md's layering table names ${folder} twice`);
     if (words.startsWith('everything')) {
       const but = may.replace(/^everything\s*(but)?/i, '');
@@ -57,13 +66,16 @@ export function verdict(root, rows, importer, target) {
   if (from === to) return undefined;
   const row = rows.get(from);
   if (!row) return `${from} has no row in ARCHITECTURE.md's layering table: add one saying what it may import`;
-  if (to !== 'index.ts' && !rows.has(to)) return `src/${to} has no row in ARCHITECTURE.md's layering table: add one saying what it may import`;
+  if (to !== 'index.ts' && !rows.has(to))
+    return `src/${to} has no row in ARCHITECTURE.md's layering table: add one saying what it may import`;
   const file = relTarget.slice(1).join('/');
   const ok = row.all ? !row.except.has(to) : row.allow.has(to) || row.allow.has(file);
   if (ok) return undefined;
   const may = row.all ? `everything but ${[...row.except].join(', ')}` : [...row.allow].join(', ') || 'nothing';
-  return `${from === 'suites' || from === 'generators' ? from : `src/${from}`} may not import src/${file} ` +
-    `(ARCHITECTURE.md: it may import ${may})`;
+  return (
+    `${from === 'suites' || from === 'generators' ? from : `src/${from}`} may not import src/${file} ` +
+    `(ARCHITECTURE.md: it may import ${may})`
+  );
 }
 
 /** Rows of folders beside src/ (unitOf): `everything` means the folders of src/, not these. */
@@ -80,7 +92,8 @@ const OUTSIDE_SRC = new Set(['suites', 'generators']);
 export function cycleOf(rows) {
   const edges = new Map();
   for (const [from, row] of rows) {
-    const to = row.all ? [...rows.keys()].filter((r) => r !== from && !OUTSIDE_SRC.has(r) && !rows.get(r).all && !row.except.has(r))
+    const to = row.all
+      ? [...rows.keys()].filter((r) => r !== from && !OUTSIDE_SRC.has(r) && !rows.get(r).all && !row.except.has(r))
       : [...row.allow].map((a) => a.split('/')[0]).filter((r) => r !== from && rows.has(r));
     edges.set(from, to);
   }
@@ -110,10 +123,18 @@ export function cycleOf(rows) {
 export function layeringPlugin(root) {
   const rows = readLayering(readFileSync(resolve(root, 'ARCHITECTURE.md'), 'utf8'));
   const cycle = cycleOf(rows);
-  if (cycle) throw new Error(`ARCHITECTURE.md's layering table has a cycle: ${cycle.join(' -> ')}: a room may not reach itself through what it may import`);
-  const srcFolders = new Set(readdirSync(resolve(root, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name));
+  if (cycle)
+    throw new Error(
+      `ARCHITECTURE.md's layering table has a cycle: ${cycle.join(' -> ')}: a room may not reach itself through what it may import`,
+    );
+  const srcFolders = new Set(
+    readdirSync(resolve(root, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name),
+  );
   for (const folder of srcFolders) {
-    if (!rows.has(folder)) throw new Error(`src/${folder} has no row in ARCHITECTURE.md's layering table: add one saying what it may import`);
+    if (!rows.has(folder))
+      throw new Error(`src/${folder} has no row in ARCHITECTURE.md's layering table: add one saying what it may import`);
   }
   const rule = {
     meta: { type: 'problem', schema: [], docs: { description: "imports across src/'s folders only as ARCHITECTURE.md's table allows" } },

@@ -20,7 +20,11 @@ export interface Located {
 /** White space and line breaks as one space: the only difference a quote may have from its document. */
 export const normaliseSpace = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-interface Block { source: string; anchors: string[]; text: string }
+interface Block {
+  source: string;
+  anchors: string[];
+  text: string;
+}
 
 let blocks: Block[] | undefined;
 
@@ -54,7 +58,9 @@ function documentBlocks(dir = SPEC_SOURCE_DIR): Block[] {
 export function locate(sentence: string): Located[] {
   const q = normaliseSpace(sentence);
   if (q === '') return [];
-  return documentBlocks().filter((b) => b.text.includes(q)).map((b) => ({ source: b.source, anchors: b.anchors }));
+  return documentBlocks()
+    .filter((b) => b.text.includes(q))
+    .map((b) => ({ source: b.source, anchors: b.anchors }));
 }
 
 /** Whether clause `source#anchor` is a heading `sentence` stands under (its nearest or one above it). */

@@ -15,12 +15,15 @@ import { writeOrCheck } from './write-or-check.ts';
 
 describe('docs/rules.md', () => {
   const doc = readFileSync(RULES_FILE, 'utf8');
-  const section = (j: string) => doc.slice(doc.indexOf(`\n## ${j}\n`), (doc.indexOf('\n## ', doc.indexOf(`\n## ${j}\n`) + 1) + 1 || doc.length + 1) - 1);
+  const section = (j: string) =>
+    doc.slice(doc.indexOf(`\n## ${j}\n`), (doc.indexOf('\n## ', doc.indexOf(`\n## ${j}\n`) + 1) + 1 || doc.length + 1) - 1);
 
   it('lists every rule under each command that judges it, with its severity, clause and fix', () => {
     for (const r of listRules()) {
       for (const j of JUDGES) {
-        const row = section(j).split('\n').find((l) => l.startsWith(`| \`${r.id}\``));
+        const row = section(j)
+          .split('\n')
+          .find((l) => l.startsWith(`| \`${r.id}\``));
         if (!r.judges.includes(j)) {
           expect(row, `${r.id} under ${j}`).toBeUndefined();
           continue;
@@ -35,7 +38,7 @@ describe('docs/rules.md', () => {
     expect(doc).toContain(`${RULES.size} rules:`);
   });
 
-  it('lists the assumptions of ours apart, and the contract\'s own constraints with the invalid inputs\' sentences', () => {
+  it("lists the assumptions of ours apart, and the contract's own constraints with the invalid inputs' sentences", () => {
     const assumed = section('Assumptions of ours');
     const rows = listRules().filter((r) => r.assumption);
     expect(rows.length).toBeGreaterThan(0);

@@ -29,10 +29,11 @@ export function quoteCell(r: { quote: readonly string[]; assumption?: RuleListin
 
 /** What each command judges, in a line. */
 const WHAT: Readonly<Record<Judge, string>> = {
-  'run': 'the service (the simulator, a URL, a Pact mock): a breach is for the service team to fix',
-  'check-receiver': 'an integrator\'s webhook endpoint, with genuine and forged deliveries',
-  'certify-client': 'an integrator\'s client, from the recording of its run against the simulator (its webhook endpoint by the same rules as check-receiver)',
-  'check-pact': 'an integrator\'s consumer pact, against the contract',
+  run: 'the service (the simulator, a URL, a Pact mock): a breach is for the service team to fix',
+  'check-receiver': "an integrator's webhook endpoint, with genuine and forged deliveries",
+  'certify-client':
+    "an integrator's client, from the recording of its run against the simulator (its webhook endpoint by the same rules as check-receiver)",
+  'check-pact': "an integrator's consumer pact, against the contract",
 };
 
 function table(rows: readonly RuleListing[], judge: Judge): string[] {
@@ -72,7 +73,7 @@ function oursConstraints(list: readonly OursConstraint[]): string[] {
     'length or a format no document states. Each such constraint is marked `x-ours` beside it, and it is',
     'held against no one: the properties never send a body as invalid for breaking one of these alone (an',
     'invalid input is sent only where a document calls it invalid, and its finding quotes that sentence),',
-    'and no check of a response, of a client\'s requests (certify-client) or of a pact (check-pact) counts',
+    "and no check of a response, of a client's requests (certify-client) or of a pact (check-pact) counts",
     `an error at one of them. ${list.length} constraint${list.length === 1 ? '' : 's'}.`,
     '',
     '| Schema | Field | Constraint | Value |',
@@ -85,8 +86,11 @@ function oursConstraints(list: readonly OursConstraint[]): string[] {
 const INVALID_INPUTS: readonly (readonly [string, InvalidBasis])[] = [
   ['an amount that is missing, not an integer, below 1 or above 99,999,999 (every body with an `amount`)', AMOUNT_BASIS],
   ['a pairing OTP that is not six digits (the pairing suite probes `000000` and a consumed one under its own rules)', OTP_BASIS],
-  ['a generate `payment_method` that is not a string (so no id of the configuration\'s)', PAYMENT_METHOD_BASIS],
-  ['a body without a field the public reference requires (pairing `name`, `otp`; token `grant_type`, `client_id`, `client_secret`)', REQUIRED_BASIS],
+  ["a generate `payment_method` that is not a string (so no id of the configuration's)", PAYMENT_METHOD_BASIS],
+  [
+    'a body without a field the public reference requires (pairing `name`, `otp`; token `grant_type`, `client_id`, `client_secret`)',
+    REQUIRED_BASIS,
+  ],
 ];
 
 function invalidInputs(): string[] {
@@ -94,7 +98,7 @@ function invalidInputs(): string[] {
     '## Invalid inputs',
     '',
     'The properties (`request.invalid-rejected`) send as invalid only what a sentence calls invalid, and the',
-    'finding cites that sentence\'s clause and quotes it. Every other breakage of the contract\'s schemas (the',
+    "finding cites that sentence's clause and quotes it. Every other breakage of the contract's schemas (the",
     'type of a field no sentence refuses, a constraint of ours below) is never asserted as "must be refused".',
     '',
     '| Invalid input | Clause | Quote |',
@@ -114,10 +118,10 @@ export function rulesDoc(rows: readonly RuleListing[] = listRules(), ours: reado
     'Every rule the toolkit judges by, for every command, from one registry: a rule has one id, one',
     'severity and one fix wherever it is judged, and quotes the sentence(s) of pay-connect-spec.md,',
     'public-profile.md or sandbox.md it enforces (“…”, verbatim; its clause is the heading they are under).',
-    'A finding carries its rule\'s quote; a rule no sentence states is an assumption, listed apart at the end.',
-    'Severity comes from the rule\'s source: a rule of the spec (pay-connect-spec.md) is a **failure**; a rule',
+    "A finding carries its rule's quote; a rule no sentence states is an assumption, listed apart at the end.",
+    "Severity comes from the rule's source: a rule of the spec (pay-connect-spec.md) is a **failure**; a rule",
     'of the public or sandbox profile is a **warning**, a failure with `--strict`. A check whose finding names another clause',
-    '(the schema a body broke, say) takes that clause\'s source.',
+    "(the schema a body broke, say) takes that clause's source.",
     '',
     'Turn a rule off with `--disable-check ID` (or `checks: { disable: [ID] }`) on a command that judges it:',
     'it is then neither run nor filed, and the reports say so. An id the command does not judge is a usage',

@@ -1,8 +1,30 @@
 /**
  * The public API of payconnect-conformance. Suites, generators and users import from here only.
  */
-export { ERROR_CODES, ToolkitError, isToolkitError, severityFor, META_KEY, OPERATOR_META_KEY, countsAsFailure, entryMatches, markKnown } from './core/index.ts';
-export type { BaselineEntry, Confirmation, KnownMark, ErrorCode, Exchange, Finding, OperationEntry, OperatorEntry, RuleSource, Severity, TestMeta } from './core/index.ts';
+export {
+  ERROR_CODES,
+  ToolkitError,
+  isToolkitError,
+  severityFor,
+  META_KEY,
+  OPERATOR_META_KEY,
+  countsAsFailure,
+  entryMatches,
+  markKnown,
+} from './core/index.ts';
+export type {
+  BaselineEntry,
+  Confirmation,
+  KnownMark,
+  ErrorCode,
+  Exchange,
+  Finding,
+  OperationEntry,
+  OperatorEntry,
+  RuleSource,
+  Severity,
+  TestMeta,
+} from './core/index.ts';
 
 export { configJsonSchema, defineConfig, resolveConfig } from './config/index.ts';
 export type { ResolvedConfig, UserConfig } from './config/index.ts';
@@ -12,7 +34,17 @@ export type { Profile } from './profile/index.ts';
 
 export { CHECKS, getCheck, runCheck, operationFor, isIso4217, isIso3166Alpha2 } from './checks/index.ts';
 export type { Check, CheckId, CheckInput, CheckOutcome, ConvergenceObservation } from './checks/index.ts';
-export { JUDGES, RULES, RULE_IDS_BY_JUDGE, canonicalRuleId, explainDisableCheck, listRules, ruleById, rulesOf, validateDisableCheck } from './checks/index.ts';
+export {
+  JUDGES,
+  RULES,
+  RULE_IDS_BY_JUDGE,
+  canonicalRuleId,
+  explainDisableCheck,
+  listRules,
+  ruleById,
+  rulesOf,
+  validateDisableCheck,
+} from './checks/index.ts';
 export type { Judge, Rule, RuleListing } from './checks/index.ts';
 export type { PairingIdentity } from './checks/pairing-checks.ts';
 
@@ -60,7 +92,14 @@ export async function runConformance(...args: Parameters<RunConformance>): Retur
   return (await import('./engine/run-conformance.ts')).runConformance(...args);
 }
 
-export { operations, validators, schemaSources, webhooks as webhookEvents, type ContractOperation, type OperationId } from './generated/contract.ts';
+export {
+  operations,
+  validators,
+  schemaSources,
+  webhooks as webhookEvents,
+  type ContractOperation,
+  type OperationId,
+} from './generated/contract.ts';
 export type { RunResult } from './engine/run-conformance.ts';
 /** The pairing probes the pairing suite sends and the Pact catalogue declares: one list for both. */
 export { INVALID_GENERATE_BODIES, PACT_BASE_AMOUNT, PAIRING_PROBES } from './pact/common/names.ts';

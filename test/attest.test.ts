@@ -20,7 +20,11 @@ const copy = (from: string) => {
   for (const f of readdirSync(from)) execFileSync('cp', ['-r', join(from, f), to]);
   return to;
 };
-const lines = (dir: string) => gunzipSync(readFileSync(join(dir, 'transcript.jsonl.gz'))).toString('utf8').split('\n').filter(Boolean);
+const lines = (dir: string) =>
+  gunzipSync(readFileSync(join(dir, 'transcript.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean);
 const writeLines = (dir: string, l: string[]) => writeFileSync(join(dir, 'transcript.jsonl.gz'), gzipSync(`${l.join('\n')}\n`));
 
 describe('a signed run', () => {
@@ -38,10 +42,12 @@ describe('a signed run', () => {
     // No key material: the signing key's PEM body is nowhere in the reports.
     const body = readFileSync(keys.pem('signer'), 'utf8').split('\n')[1]!;
     expect(cert).not.toContain(body);
-    expect(readFileSync(join(run.reportsDir, 'certification.html'), 'utf8')).toMatch(/Signed<\/th><td>by the Ed25519 key [0-9a-f]{64}[^<]*verify-certificate/);
+    expect(readFileSync(join(run.reportsDir, 'certification.html'), 'utf8')).toMatch(
+      /Signed<\/th><td>by the Ed25519 key [0-9a-f]{64}[^<]*verify-certificate/,
+    );
   });
 
-  test('verifies with the signer\'s key (exit 0), not with another (exit 1)', async () => {
+  test("verifies with the signer's key (exit 0), not with another (exit 1)", async () => {
     const ok = await verify(run.reportsDir, 'signer');
     expect(ok.code, `${ok.stdout}${ok.stderr}`).toBe(0);
     expect(ok.stdout).toMatch(/^VALID: .* \(FAILED; \d+ passed, \d+ warned, [1-9]\d* failed/);
@@ -61,8 +67,15 @@ describe('a signed run', () => {
     expect(a.stdout).toMatch(/summary\.json's verdict \(pass\) is not the signed result \(FAILED\)/);
 
     const dropped = copy(run.reportsDir);
-    const failing = (JSON.parse(lines(dropped).find((l) => l.includes('"kind":"test"') && l.includes('"state":"failed"') && l.includes('total-amount'))!) as { test: string }).test;
-    writeLines(dropped, lines(dropped).filter((l) => (JSON.parse(l) as { test?: string }).test !== failing));
+    const failing = (
+      JSON.parse(
+        lines(dropped).find((l) => l.includes('"kind":"test"') && l.includes('"state":"failed"') && l.includes('total-amount'))!,
+      ) as { test: string }
+    ).test;
+    writeLines(
+      dropped,
+      lines(dropped).filter((l) => (JSON.parse(l) as { test?: string }).test !== failing),
+    );
     const b = await verify(dropped, 'signer');
     expect(b.code).toBe(1);
     expect(b.stdout).toMatch(/transcript\.jsonl\.gz was changed after signing/);
@@ -79,7 +92,11 @@ describe('a signed run', () => {
   }, 120_000);
 
   test('an edit of the certification (HTML or Markdown) or of junit.xml is refused, naming the file', async () => {
-    for (const [file, from, to] of [['certification.html', 'NOT CERTIFIED', 'CERTIFIED'], ['certification.md', 'NOT CERTIFIED', 'CERTIFIED'], ['junit.xml', 'failures="', 'failures="0" x="']] as const) {
+    for (const [file, from, to] of [
+      ['certification.html', 'NOT CERTIFIED', 'CERTIFIED'],
+      ['certification.md', 'NOT CERTIFIED', 'CERTIFIED'],
+      ['junit.xml', 'failures="', 'failures="0" x="'],
+    ] as const) {
       const dir = copy(run.reportsDir);
       const text = readFileSync(join(dir, file), 'utf8');
       expect(text, file).toContain(from);
@@ -99,7 +116,9 @@ describe('a signed run of part of the suites', () => {
     expect(run.stdout).toContain('signing: the package will be PARTIAL (--suite config)');
     const r = await verify(run.reportsDir, 'partial');
     expect(r.code, `${r.stdout}${r.stderr}`).toBe(0);
-    expect(r.stdout).toMatch(/^VALID, PARTIAL: .* but not the complete set of tests: \d+ tests of the complete set were not run \(suites config; first: /);
+    expect(r.stdout).toMatch(
+      /^VALID, PARTIAL: .* but not the complete set of tests: \d+ tests of the complete set were not run \(suites config; first: /,
+    );
     expect(readFileSync(join(run.reportsDir, 'certification.md'), 'utf8')).toContain('NOT CERTIFIED');
   }, 180_000);
 });

@@ -12,7 +12,12 @@ import { runCli, tempDir } from './support/run-cli.ts';
 interface KnownSummary {
   verdict: string;
   counts: { failures: number; warnings: number; known?: number };
-  findings: { check: string; severity: string; followsFrom?: { check: string }; confirmation?: { attempts: number; reproduced: number; kind: string; rate: number } }[];
+  findings: {
+    check: string;
+    severity: string;
+    followsFrom?: { check: string };
+    confirmation?: { attempts: number; reproduced: number; kind: string; rate: number };
+  }[];
   known?: { check: string; known: { entry: number; ticket?: string; reason: string } }[];
   baseline?: { expired: { entry: number; check: string }[]; resolved: unknown[]; matched: { entry: number; findings: number }[] };
   confirmed?: { tests: number; runs: number };
@@ -29,9 +34,22 @@ describe('a baseline of known findings', () => {
     expect(first.counts.failures).toBeGreaterThan(0);
 
     const file = join(tempDir(), 'known.json');
-    const write = await runCli(['baseline', 'write', file, '--from', failing.reportsDir, '--expires', '30d', '--reason', 'generate answers 500 (fix in 4.3)', '--ticket', 'PAY-101']);
+    const write = await runCli([
+      'baseline',
+      'write',
+      file,
+      '--from',
+      failing.reportsDir,
+      '--expires',
+      '30d',
+      '--reason',
+      'generate answers 500 (fix in 4.3)',
+      '--ticket',
+      'PAY-101',
+    ]);
     expect(write.code, write.stderr).toBe(0);
-    const entries = (JSON.parse(readFileSync(file, 'utf8')) as { entries: { check: string; operation?: string; match?: string }[] }).entries;
+    const entries = (JSON.parse(readFileSync(file, 'utf8')) as { entries: { check: string; operation?: string; match?: string }[] })
+      .entries;
     // One entry per defect: the undocumented 500 follows from the 500 itself on the same answer.
     const roots = first.findings.filter((f) => !f.followsFrom);
     expect(first.findings.find((f) => f.check === 'response.status-documented')?.followsFrom).toMatchObject({ check: 'request.accepted' });
@@ -47,18 +65,33 @@ describe('a baseline of known findings', () => {
     expect(s.known!.every((f) => f.known.ticket === 'PAY-101')).toBe(true);
     expect(s.baseline!.expired).toEqual([]);
     // Everywhere a reader looks: the console, JUnit, the certification, Allure.
-    expect(known.stdout).toMatch(/^KNOWN request\.accepted \(spec#endpoints\) .*known defect \(PAY-101, baseline entry \d+, until \d{4}-\d{2}-\d{2}\): generate answers 500/m);
+    expect(known.stdout).toMatch(
+      /^KNOWN request\.accepted \(spec#endpoints\) .*known defect \(PAY-101, baseline entry \d+, until \d{4}-\d{2}-\d{2}\): generate answers 500/m,
+    );
     expect(known.stdout).toMatch(/PASS: .* \d+ known/);
     expect(readFileSync(join(known.reportsDir, 'junit.xml'), 'utf8')).toContain('KNOWN [request.accepted]');
     const cert = readFileSync(join(known.reportsDir, 'certification.md'), 'utf8');
     expect(cert).toContain('## Known defects');
     expect(cert).toMatch(/Not certified because:[\s\S]*known defect/);
     const allure = join(known.reportsDir, 'allure-results');
-    const results = readdirSync(allure).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(allure, f), 'utf8')) as { status: string; labels: { name: string; value: string }[]; statusDetails?: { message?: string; known?: boolean } });
+    const results = readdirSync(allure)
+      .filter((f) => f.endsWith('-result.json'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(allure, f), 'utf8')) as {
+            status: string;
+            labels: { name: string; value: string }[];
+            statusDetails?: { message?: string; known?: boolean };
+          },
+      );
     const marked = results.filter((r) => r.labels.some((l) => l.name === 'conformance' && l.value === 'known-defect'));
     expect(marked.length).toBeGreaterThan(0);
     // Failed and known: Allure 3 counts them under the "accepted" resolution, apart from skipped tests.
-    expect(marked.every((r) => r.status === 'failed' && r.statusDetails?.known === true && /^known defect \(PAY-101/.test(r.statusDetails?.message ?? ''))).toBe(true);
+    expect(
+      marked.every(
+        (r) => r.status === 'failed' && r.statusDetails?.known === true && /^known defect \(PAY-101/.test(r.statusDetails?.message ?? ''),
+      ),
+    ).toBe(true);
 
     // The same entries, due yesterday: the run fails, naming each of them, and the findings count again.
     const past = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -77,9 +110,15 @@ describe('a baseline of known findings', () => {
     const dir = tempDir();
     const cases: [unknown, RegExp][] = [
       [{ entries: [{ check: 'request.accepted', reason: 'r' }] }, /entry 1 has no "expires"/],
-      [{ entries: [{ check: 'request.acepted', reason: 'r', expires: '2099-01-01' }] }, /names no rule: request\.acepted; did you mean request\.accepted/],
+      [
+        { entries: [{ check: 'request.acepted', reason: 'r', expires: '2099-01-01' }] },
+        /names no rule: request\.acepted; did you mean request\.accepted/,
+      ],
       [{ entries: [{ check: 'request.accepted', reason: 'r', expires: 'soon' }] }, /entry 1 "expires" is "soon", not a date/],
-      [{ entries: [{ check: 'request.accepted', reason: 'r', expires: '2099-01-01', match: '(' }] }, /entry 1 "match" is not a regular expression/],
+      [
+        { entries: [{ check: 'request.accepted', reason: 'r', expires: '2099-01-01', match: '(' }] },
+        /entry 1 "match" is not a regular expression/,
+      ],
     ];
     for (const [content, message] of cases) {
       const file = join(dir, 'b.json');
@@ -90,7 +129,10 @@ describe('a baseline of known findings', () => {
       expect(r.summary).toBeUndefined();
     }
     // The same registry checks --disable-check: a misspelt id, or another command's rule, stops the run.
-    for (const [id, message] of [['response.shema', /--disable-check names no rule: response\.shema; did you mean response\.schema\?/], ['receiver.valid-accepted', /a rule of check-receiver and certify-client, not of run/]] as const) {
+    for (const [id, message] of [
+      ['response.shema', /--disable-check names no rule: response\.shema; did you mean response\.schema\?/],
+      ['receiver.valid-accepted', /a rule of check-receiver and certify-client, not of run/],
+    ] as const) {
       const r = await runCli(['run', '--no-html', '--suite', 'config', '--disable-check', id]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(message);
@@ -121,7 +163,8 @@ describe('--confirm N', () => {
     const d = read(always.reportsDir);
     const all = d.findings.filter((x) => x.confirmation);
     expect(all.length).toBeGreaterThan(0);
-    for (const c of all.map((x) => x.confirmation!)) expect(c).toMatchObject({ attempts: 5, reproduced: 5, kind: 'deterministic', rate: 1 });
+    for (const c of all.map((x) => x.confirmation!))
+      expect(c).toMatchObject({ attempts: 5, reproduced: 5, kind: 'deterministic', rate: 1 });
     expect(d.confirmed).toMatchObject({ tests: expect.any(Number) });
   }, 240_000);
 });

@@ -38,8 +38,12 @@ async function certify(flags: string[], command: string[], env: NodeJS.ProcessEn
   const out: string[] = [];
   const err: string[] = [];
   let sim: SimulatorHandle | undefined;
-  const code = await certifyClientCommand([...flags, '--reports', dir, '--', ...command], { ...process.env, ...env },
-    { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), interactive: false }, { onSimulator: (s) => (sim = s) });
+  const code = await certifyClientCommand(
+    [...flags, '--reports', dir, '--', ...command],
+    { ...process.env, ...env },
+    { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), interactive: false },
+    { onSimulator: (s) => (sim = s) },
+  );
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
   const certification = readFileSync(join(dir, 'certification.md'), 'utf8');
   return { code, out: out.join(''), err: err.join(''), dir, summary, certification, secrets: sim!.issuedSecrets() };
@@ -56,7 +60,9 @@ describe('certify-client and the reference POS client', () => {
     expect(r.certification).toMatch(/CERTIFIED/);
     expect(r.certification).not.toMatch(/NOT CERTIFIED/);
     const files = filesUnder(r.dir);
-    expect(files.map((f) => f.slice(r.dir.length + 1))).toEqual(expect.arrayContaining(['summary.json', 'junit.xml', 'certification.md', 'certification.html', 'allure-report/index.html']));
+    expect(files.map((f) => f.slice(r.dir.length + 1))).toEqual(
+      expect.arrayContaining(['summary.json', 'junit.xml', 'certification.md', 'certification.html', 'allure-report/index.html']),
+    );
     expect(files.some((f) => f.includes('allure-results'))).toBe(true);
     // The webhook rules ran: the client has an endpoint, got a forged delivery and refused it.
     const forged = r.summary.skipped?.find((s: { test: string }) => s.test.includes('receiver.wrong-signature-refused'));
@@ -94,7 +100,9 @@ describe('certify-client and the reference POS client', () => {
     expect(r.out).toMatch(/^NOT CERTIFIED/m);
     expect(r.out).toMatch(new RegExp(`^✗ client > .*\\[${rule.replace('.', '\\.')}\\]`, 'm'));
     expect(r.summary.findings.map((f: { check: string }) => f.check)).toContain(rule);
-    expect(r.summary.findings.filter((f: { check: string }) => f.check === rule).every((f: { severity: string }) => f.severity === 'failure')).toBe(true);
+    expect(
+      r.summary.findings.filter((f: { check: string }) => f.check === rule).every((f: { severity: string }) => f.severity === 'failure'),
+    ).toBe(true);
     expect(r.certification).toMatch(/NOT CERTIFIED/);
     expect(r.certification).toContain(`[${rule}]`);
     expect(ruleById(rule)!.judges).toContain('certify-client');
@@ -104,8 +112,14 @@ describe('certify-client and the reference POS client', () => {
     const r = await certify(['--no-html'], node(broken('refuses-genuine-webhooks')));
     const mine = r.summary.findings.filter((f: { check: string }) => f.check === 'receiver.valid-accepted');
     expect(mine.length).toBeGreaterThan(0);
-    expect(mine.map((f: { severity: string; clause: string }) => [f.severity, f.clause])).toEqual(mine.map(() => ['failure', 'spec#events']));
-    expect(ruleById('receiver.valid-accepted')).toMatchObject({ judges: ['check-receiver', 'certify-client'], source: 'spec', clause: 'spec#events' });
+    expect(mine.map((f: { severity: string; clause: string }) => [f.severity, f.clause])).toEqual(
+      mine.map(() => ['failure', 'spec#events']),
+    );
+    expect(ruleById('receiver.valid-accepted')).toMatchObject({
+      judges: ['check-receiver', 'certify-client'],
+      source: 'spec',
+      clause: 'spec#events',
+    });
     expect(r.summary.findings.map((f: { check: string }) => f.check)).not.toContain('client.webhook-accepted');
     expect(validateDisableCheck(['client.webhook-accepted'], 'certify-client')).toEqual(['receiver.valid-accepted']);
   });
@@ -126,7 +140,8 @@ describe('certify-client and the reference POS client', () => {
     let exit: number | null;
     try {
       const child = spawn(node(CLIENT)[0]!, node(CLIENT).slice(1), {
-        env: { ...process.env, PAYCONNECT_BASE_URL: sim.url, PAYCONNECT_INTEGRATOR_ID: sim.integratorId, PAYCONNECT_OTP: sim.mintOtp() }, stdio: 'ignore',
+        env: { ...process.env, PAYCONNECT_BASE_URL: sim.url, PAYCONNECT_INTEGRATOR_ID: sim.integratorId, PAYCONNECT_OTP: sim.mintOtp() },
+        stdio: 'ignore',
       });
       exit = await new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     } finally {
@@ -134,7 +149,11 @@ describe('certify-client and the reference POS client', () => {
     }
     expect(exit).toBe(0);
     const out: string[] = [];
-    const code = await certifyClientCommand(['--recording', file, '--reports', join(dir, 'reports'), '--no-html'], {}, { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), interactive: false });
+    const code = await certifyClientCommand(
+      ['--recording', file, '--reports', join(dir, 'reports'), '--no-html'],
+      {},
+      { stdout: (s) => void out.push(s), stderr: (s) => void out.push(s), interactive: false },
+    );
     expect(code).toBe(0);
     expect(out.join('')).toMatch(/✓ client > .*\[receiver.wrong-signature-refused\]/);
     const texts = [readFileSync(file, 'utf8'), out.join(''), ...filesUnder(join(dir, 'reports')).map((f) => readFileSync(f, 'latin1'))];

@@ -21,11 +21,23 @@ test('verify-pacts --pact <an integrator pact> --target sim passes (HTTP and a w
 }, 120_000);
 
 test('a pact expecting what the simulator does not do fails, naming the interactions; an unknown state is said', async () => {
-  const r = await runCli(['verify-pacts', '--target', 'sim', '--pact', fixture('integrator-verify-fails.json'), '--pact', fixture('integrator-verify-passes.json')]);
+  const r = await runCli([
+    'verify-pacts',
+    '--target',
+    'sim',
+    '--pact',
+    fixture('integrator-verify-fails.json'),
+    '--pact',
+    fixture('integrator-verify-passes.json'),
+  ]);
   expect(r.code, r.stdout + r.stderr).toBe(1);
   expect(r.stdout).toContain('verifying 2 pact file(s)');
-  expect(r.stdout).toMatch(/✗ acme expects the configuration in dollars \(given a paired terminal\)\n\s+Expected 'EUR' \(String\) to be equal to 'USD'/);
-  expect(r.stdout).toMatch(/✗ acme polls its last order \(given acme's last order was paid\)\n\s+note: provider state "acme's last order was paid" is not one the toolkit sets up/);
+  expect(r.stdout).toMatch(
+    /✗ acme expects the configuration in dollars \(given a paired terminal\)\n\s+Expected 'EUR' \(String\) to be equal to 'USD'/,
+  );
+  expect(r.stdout).toMatch(
+    /✗ acme polls its last order \(given acme's last order was paid\)\n\s+note: provider state "acme's last order was paid" is not one the toolkit sets up/,
+  );
   expect(r.stdout).toContain('✓ acme starts a payment (given a paired terminal)');
   expect(r.stdout).toMatch(/^FAIL: 2 of 5 interactions failed: acme expects the configuration in dollars; acme polls its last order$/m);
   expect(r.stdout + r.stderr).not.toMatch(/acme-verify-token-(Pq7w|Zt4v)/);

@@ -33,12 +33,21 @@ describe('check-pact', () => {
     const r = await checkPact('--reports', dir, '--no-html', fixture('integrator-v4-impossible.json'));
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toContain(`reports: ${join(dir, 'summary.json')}`);
-    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdict: string; counts: { tests: number; passed: number; failed: number }; findings: { check: string; severity: string; test: string }[] };
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+      verdict: string;
+      counts: { tests: number; passed: number; failed: number };
+      findings: { check: string; severity: string; test: string }[];
+    };
     expect(summary).toMatchObject({ verdict: 'fail', counts: { tests: 8, passed: 1, failed: 7 } });
     expect(new Set(summary.findings.map((f) => `${f.check}/${f.severity}`))).toEqual(new Set(['pact.interaction-possible/failure']));
     // The id, severity and clause are the rule registry's check-pact rule.
     const [rule] = rulesOf('check-pact');
-    expect(summary.findings.every((f) => f.check === rule!.id && f.severity === severityFor(rule!.source, false) && (f as { clause?: string }).clause === rule!.clause)).toBe(true);
+    expect(
+      summary.findings.every(
+        (f) =>
+          f.check === rule!.id && f.severity === severityFor(rule!.source, false) && (f as { clause?: string }).clause === rule!.clause,
+      ),
+    ).toBe(true);
     expect(summary.findings.find((f) => f.test.includes('acme starts a payment'))).toBeDefined();
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites[^>]* tests="8"[^>]* failures="7"/);
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toMatch(/NOT CERTIFIED/);
@@ -49,13 +58,25 @@ describe('check-pact', () => {
     const r = await checkPact(fixture('integrator-v4-impossible.json'));
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toBe('');
-    expect(lineOf(r.stdout, 'acme starts a payment')).toBe('  ✗ "acme starts a payment" (given a paired terminal): POST /v1/pay-connect/transactions/generate (no trailing slash): no such operation (the contract has POST /v1/pay-connect/transactions/generate/, generateTransaction)');
-    expect(lineOf(r.stdout, 'acme reads the configuration without its integrator id')).toContain('getConfig requires the X-Pay-Connect-Integrator-Id header');
-    expect(lineOf(r.stdout, 'acme sends the amount in euros')).toContain('(given a paired terminal): request body: /amount must be integer');
-    expect(lineOf(r.stdout, 'acme expects 201 Created')).toContain('response 201 not documented for generateTransaction (documents 200, 400, 401, 409, 413)');
-    expect(lineOf(r.stdout, 'acme polls a paid transaction')).toContain('(given a successful transaction): response body: /status must be equal to one of the allowed values');
+    expect(lineOf(r.stdout, 'acme starts a payment')).toBe(
+      '  ✗ "acme starts a payment" (given a paired terminal): POST /v1/pay-connect/transactions/generate (no trailing slash): no such operation (the contract has POST /v1/pay-connect/transactions/generate/, generateTransaction)',
+    );
+    expect(lineOf(r.stdout, 'acme reads the configuration without its integrator id')).toContain(
+      'getConfig requires the X-Pay-Connect-Integrator-Id header',
+    );
+    expect(lineOf(r.stdout, 'acme sends the amount in euros')).toContain(
+      '(given a paired terminal): request body: /amount must be integer',
+    );
+    expect(lineOf(r.stdout, 'acme expects 201 Created')).toContain(
+      'response 201 not documented for generateTransaction (documents 200, 400, 401, 409, 413)',
+    );
+    expect(lineOf(r.stdout, 'acme polls a paid transaction')).toContain(
+      '(given a successful transaction): response body: /status must be equal to one of the allowed values',
+    );
     expect(lineOf(r.stdout, 'acme gets a token')).toContain('response body: /refresh_hint is not defined by TokenResult');
-    expect(lineOf(r.stdout, 'a payment succeeded webhook')).toMatch(/\[message\] .*message contents: \/event must be equal to one of the allowed values.*; message metadata Signature: does not match/);
+    expect(lineOf(r.stdout, 'a payment succeeded webhook')).toMatch(
+      /\[message\] .*message contents: \/event must be equal to one of the allowed values.*; message metadata Signature: does not match/,
+    );
     // A partial expected body (config with two of its fields) is possible: the provider adds the rest.
     expect(lineOf(r.stdout, 'acme reads the configuration')).toBeUndefined();
     expect(r.stdout).toMatch(/^FAIL: 7 of 8 interaction\(s\) not possible/m);
@@ -67,12 +88,16 @@ describe('check-pact', () => {
     expect(v2.stdout).toContain('Pact 2.0.0, 3 interaction(s), all possible under the contract');
     const v3 = await checkPact(fixture('integrator-v3-messages.json'));
     expect(v3.code).toBe(1);
-    expect(lineOf(v3.stdout, 'an operation webhook with a status operations never have')).toContain('message contents: /data/status must be equal to one of the allowed values (INITIATED, IN_PROGRESS, SUCCESS, FAILED, EXPIRED)');
+    expect(lineOf(v3.stdout, 'an operation webhook with a status operations never have')).toContain(
+      'message contents: /data/status must be equal to one of the allowed values (INITIATED, IN_PROGRESS, SUCCESS, FAILED, EXPIRED)',
+    );
     expect(lineOf(v3.stdout, 'a transaction.success webhook')).toBeUndefined();
   });
 
   test("every pact of the toolkit's own (contracts/pacts) is possible: exit 0", async () => {
-    const own = readdirSync(join(ROOT, 'contracts', 'pacts')).filter((f) => f.endsWith('.json')).map((f) => join(ROOT, 'contracts', 'pacts', f));
+    const own = readdirSync(join(ROOT, 'contracts', 'pacts'))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(ROOT, 'contracts', 'pacts', f));
     expect(own.length).toBeGreaterThan(0);
     const r = await checkPact(...own);
     expect(r.code, r.stdout).toBe(0);
@@ -83,7 +108,14 @@ describe('check-pact', () => {
   test('--json: a machine-readable result with every interaction and its reasons', async () => {
     const r = await checkPact('--json', fixture('integrator-v4-impossible.json'), fixture('integrator-v2-possible.json'));
     expect(r.code).toBe(1);
-    const json = JSON.parse(r.stdout) as { ok: boolean; files: { consumer: string; specification: string; interactions: { description: string; states: string[]; possible: boolean; reasons: string[]; operation?: string }[] }[] };
+    const json = JSON.parse(r.stdout) as {
+      ok: boolean;
+      files: {
+        consumer: string;
+        specification: string;
+        interactions: { description: string; states: string[]; possible: boolean; reasons: string[]; operation?: string }[];
+      }[];
+    };
     expect(json.ok).toBe(false);
     expect(json.files.map((f) => f.specification)).toEqual(['4.0', '2.0.0']);
     const i = json.files[0]!.interactions.find((x) => x.description === 'acme expects 201 Created')!;
@@ -97,7 +129,10 @@ describe('check-pact', () => {
     for (const argv of [[], ['--json']]) {
       const r = await checkPact(...argv, fixture('integrator-v4-impossible.json'), fixture('integrator-v2-possible.json'));
       // The client_secret's own regex rule fails its example: the reason is given, the value is not.
-      if (argv.length === 0) expect(lineOf(r.stdout, 'acme gets a token')).toContain('request body $.client_secret: the example "[REDACTED]" does not match its own regex');
+      if (argv.length === 0)
+        expect(lineOf(r.stdout, 'acme gets a token')).toContain(
+          'request body $.client_secret: the example "[REDACTED]" does not match its own regex',
+        );
       for (const s of secrets) expect(r.stdout + r.stderr).not.toContain(s);
     }
   });

@@ -33,8 +33,12 @@ interface Result {
   stderr: string;
   reports: string;
   summary?: {
-    verdict: string; counts: Record<string, number>; findings: { check: string; severity: string; clause: string; message: string }[]; target: { kind: string; baseUrl: string };
-    blocked: { check: string; count: number; tests: string[] }[]; skipped?: { test: string; reason: string }[];
+    verdict: string;
+    counts: Record<string, number>;
+    findings: { check: string; severity: string; clause: string; message: string }[];
+    target: { kind: string; baseUrl: string };
+    blocked: { check: string; count: number; tests: string[] }[];
+    skipped?: { test: string; reason: string }[];
   };
 }
 
@@ -45,7 +49,13 @@ async function runCommand(args: string[], env: NodeJS.ProcessEnv = { PAYCONNECT_
   const argv = args.includes('--reports') ? args : [...args, '--reports', reports];
   const code = await checkReceiverCommand(argv, env, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), interactive: false });
   const file = join(reports, 'summary.json');
-  return { code, stdout, stderr, reports, ...(existsSync(file) ? { summary: JSON.parse(readFileSync(file, 'utf8')) as Result['summary'] } : {}) };
+  return {
+    code,
+    stdout,
+    stderr,
+    reports,
+    ...(existsSync(file) ? { summary: JSON.parse(readFileSync(file, 'utf8')) as Result['summary'] } : {}),
+  };
 }
 
 async function withReceiver(flaw: ReceiverFlaw, args: string[] = [], opts: { slowMs?: number } = {}): Promise<Result> {
@@ -86,7 +96,14 @@ describe('check-receiver against a correct receiver', () => {
     expect(r.code).toBe(0);
     expect(r.summary!.verdict).toBe('pass');
     expect(r.summary!.findings).toEqual([]);
-    expect(r.summary!.counts).toMatchObject({ tests: RULE_IDS.length, passed: RULE_IDS.length, failed: 0, skipped: 0, failures: 0, warnings: 0 });
+    expect(r.summary!.counts).toMatchObject({
+      tests: RULE_IDS.length,
+      passed: RULE_IDS.length,
+      failed: 0,
+      skipped: 0,
+      failures: 0,
+      warnings: 0,
+    });
     expect(r.summary!.target).toEqual({ kind: 'receiver', baseUrl: receiver.url });
     for (const id of RULE_IDS) expect(r.stdout).toContain(`✓ ${id}`);
     const md = readFileSync(join(r.reports, 'certification.md'), 'utf8');
@@ -136,8 +153,15 @@ describe('check-receiver against broken receivers', () => {
       expect(r.code).toBe(c.severity === 'failure' ? 1 : 0);
       expect(r.stdout).toContain(`${c.severity === 'failure' ? '✗' : '!'} ${c.rule}`);
       if (c.flaw !== 'accepts-wrong-signature') expect(r.summary!.findings.map((f) => f.check)).toEqual([c.rule]);
-      else expect(r.summary!.findings.map((f) => f.check).sort()).toEqual(['receiver.other-key-refused', 'receiver.tampered-refused', 'receiver.wrong-signature-refused']);
-      expect(readFileSync(join(r.reports, 'certification.md'), 'utf8')).toContain(c.severity === 'failure' ? 'NOT CERTIFIED' : '**Verdict: CERTIFIED**');
+      else
+        expect(r.summary!.findings.map((f) => f.check).sort()).toEqual([
+          'receiver.other-key-refused',
+          'receiver.tampered-refused',
+          'receiver.wrong-signature-refused',
+        ]);
+      expect(readFileSync(join(r.reports, 'certification.md'), 'utf8')).toContain(
+        c.severity === 'failure' ? 'NOT CERTIFIED' : '**Verdict: CERTIFIED**',
+      );
       expectNoSecret(r);
     });
   }
@@ -161,7 +185,15 @@ describe('check-receiver against broken receivers', () => {
     const receiver = await startTestReceiver(SECRET, 'refuses-duplicates');
     try {
       const disabled = validateDisableCheck(['receiver.duplicate-accepted', 'receiver.answered-in-time'], 'check-receiver');
-      const record = await checkReceiver({ url: new URL(receiver.url), shownUrl: receiver.url, secret: SECRET, timeoutMs: 5000, strict: false, userAgent: 'test', disabled });
+      const record = await checkReceiver({
+        url: new URL(receiver.url),
+        shownUrl: receiver.url,
+        secret: SECRET,
+        timeoutMs: 5000,
+        strict: false,
+        userAgent: 'test',
+        disabled,
+      });
       const rules = record.tests.map((t) => t.parameters.rule);
       expect(rules).toEqual(RULE_IDS.filter((id) => !disabled.includes(id)));
       expect(record.tests.flatMap((t) => t.findings)).toEqual([]);
@@ -256,31 +288,55 @@ describe('check-receiver against a receiver slower than the timeout', () => {
     expect(s.verdict).toBe('fail');
     // One root finding, the slowness, first; nothing passed.
     expect(s.findings.map((f) => [f.check, f.severity])).toEqual([[ROOT, 'failure']]);
-    expect(s.findings[0]!.message).toMatch(/^no answer within 200 ms to 2 deliveries in a row \(transaction\.initiated \(receiver\.valid-accepted\): \d+ ms, transaction\.in_progress \(receiver\.valid-accepted\): no whole answer within 200 ms\): the receiver is too slow to be judged and is not waited for again, 11 rules not checked; fix: /);
-    expect(s.counts).toMatchObject({ tests: RULE_IDS.length, passed: 0, failed: 1, skipped: RULE_IDS.length - 1, failures: 1, warnings: 0 });
+    expect(s.findings[0]!.message).toMatch(
+      /^no answer within 200 ms to 2 deliveries in a row \(transaction\.initiated \(receiver\.valid-accepted\): \d+ ms, transaction\.in_progress \(receiver\.valid-accepted\): no whole answer within 200 ms\): the receiver is too slow to be judged and is not waited for again, 11 rules not checked; fix: /,
+    );
+    expect(s.counts).toMatchObject({
+      tests: RULE_IDS.length,
+      passed: 0,
+      failed: 1,
+      skipped: RULE_IDS.length - 1,
+      failures: 1,
+      warnings: 0,
+    });
     expect(s.blocked).toHaveLength(1);
     expect(s.blocked[0]).toMatchObject({ check: ROOT, count: RULE_IDS.length - 1 });
     expect(s.skipped).toHaveLength(RULE_IDS.length - 1);
-    for (const k of s.skipped!) expect(k.reason).toMatch(/^blocked by \[receiver\.answered-in-time\] no answer within 200 ms .*: not checked, /);
+    for (const k of s.skipped!)
+      expect(k.reason).toMatch(/^blocked by \[receiver\.answered-in-time\] no answer within 200 ms .*: not checked, /);
     expect(s.skipped![0]!.reason).toMatch(/: not checked, 2 of its 13 deliveries sent \(1 not answered\), 11 not sent$/);
     // The terminal: the root cause first (one line on stderr, the root's rule first on stdout), then what it blocked.
-    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^receiver ${endpoint.url}: no answer within 200 ms to 2 deliveries in a row .* too slow`))]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^receiver ${endpoint.url}: no answer within 200 ms to 2 deliveries in a row .* too slow`)),
+    ]);
     const ruleLines = r.stdout.split('\n').filter((l) => /^[✓!✗-] /.test(l));
     expect(ruleLines[0]).toBe(`✗ ${ROOT}: every delivery is answered within the timeout (200 ms)`);
     expect(ruleLines.slice(1)).toHaveLength(RULE_IDS.length - 1);
-    for (const l of ruleLines.slice(1)) expect(l).toMatch(/^- receiver\.[a-z-]+: not checked, .*\(blocked by \[receiver\.answered-in-time\]\)$/);
+    for (const l of ruleLines.slice(1))
+      expect(l).toMatch(/^- receiver\.[a-z-]+: not checked, .*\(blocked by \[receiver\.answered-in-time\]\)$/);
     expect(r.stdout).toContain(`FAIL: 0 passed, 1 failed, ${RULE_IDS.length - 1} not checked`);
     // JUnit: skipped, saying not checked and by what.
     const junit = readFileSync(join(r.reports, 'junit.xml'), 'utf8');
-    expect(junit.match(/<skipped message="blocked by \[receiver\.answered-in-time\][^"]*: not checked, [^"]*"\/>/g)).toHaveLength(RULE_IDS.length - 1);
+    expect(junit.match(/<skipped message="blocked by \[receiver\.answered-in-time\][^"]*: not checked, [^"]*"\/>/g)).toHaveLength(
+      RULE_IDS.length - 1,
+    );
     expect(junit.match(/<failure /g)).toHaveLength(1);
     // Certification: not certified, the root cause first.
     const md = readFileSync(join(r.reports, 'certification.md'), 'utf8');
     expect(md).toContain('NOT CERTIFIED');
-    expect(md).toMatch(/Not certified because:\n\n- root cause: \[receiver\.answered-in-time\] \(profile#webhooks\) no answer within 200 ms .*11 rules not checked.* blocked 11 tests\)/);
+    expect(md).toMatch(
+      /Not certified because:\n\n- root cause: \[receiver\.answered-in-time\] \(profile#webhooks\) no answer within 200 ms .*11 rules not checked.* blocked 11 tests\)/,
+    );
     // Allure: one failed, the rest skipped as blocked, none passed.
-    const results = readdirSync(join(r.reports, 'allure-results')).filter((n) => n.endsWith('-result.json'))
-      .map((n) => JSON.parse(readFileSync(join(r.reports, 'allure-results', n), 'utf8')) as { status: string; statusDetails?: { message?: string } });
+    const results = readdirSync(join(r.reports, 'allure-results'))
+      .filter((n) => n.endsWith('-result.json'))
+      .map(
+        (n) =>
+          JSON.parse(readFileSync(join(r.reports, 'allure-results', n), 'utf8')) as {
+            status: string;
+            statusDetails?: { message?: string };
+          },
+      );
     expect(results.filter((x) => x.status === 'failed')).toHaveLength(1);
     const skipped = results.filter((x) => x.status === 'skipped');
     expect(skipped).toHaveLength(RULE_IDS.length - 1);
@@ -342,12 +398,15 @@ describe('check-receiver usage', () => {
     expect(await usage(['--url', 'not a url'])).toContain('--url is not a URL');
     expect(await usage(['--url', 'ftp://127.0.0.1/x'])).toContain('must be http or https');
     expect(await usage(['--url', url, '--timeout', 'soon'])).toBe('PCC_USAGE: invalid --timeout "soon": not a duration');
-    expect(await usage(['--url', url, '--timeout', '1.5ms'])).toBe('PCC_USAGE: invalid --timeout "1.5ms": not a whole number of milliseconds');
+    expect(await usage(['--url', url, '--timeout', '1.5ms'])).toBe(
+      'PCC_USAGE: invalid --timeout "1.5ms": not a whole number of milliseconds',
+    );
     expect(await usage(['--url', url, '--timeout', '--strict'])).toContain("Option '--timeout' argument is ambiguous.");
     // As run reads --seed -5: a value that starts with a dash and a digit is a value, judged by its parser.
     expect(await usage(['--url', url, '--timeout', '-5s'])).toBe('PCC_USAGE: invalid --timeout "-5s": not a duration');
     expect(await usage(['--url', url, '--timeout=-5s'])).toBe('PCC_USAGE: invalid --timeout "-5s": not a duration');
-    for (const bad of ['0', '50ms', '3m', '99999999m']) expect(await usage(['--url', url, '--timeout', bad])).toBe(`PCC_USAGE: invalid --timeout "${bad}": must be from 100ms to 2m`);
+    for (const bad of ['0', '50ms', '3m', '99999999m'])
+      expect(await usage(['--url', url, '--timeout', bad])).toBe(`PCC_USAGE: invalid --timeout "${bad}": must be from 100ms to 2m`);
     expect(await usage(['--url', url, '--verbose'])).toContain('unknown flag --verbose');
     expect(await usage(['--url', url, `--secret=${SECRET}`])).toContain('the secret is never given as a flag value');
     expect(await usage(['--url', url, '--secret', SECRET])).toContain('unknown option --secret');

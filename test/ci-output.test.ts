@@ -51,18 +51,24 @@ describe('output in CI', () => {
   it('the suites go through the module cache PAYCONNECT_MODULE_CACHE names; one it cannot write is a usage error', async () => {
     const dir = tempDir();
     const cache = join(dir, 'modules');
-    const r = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'reports')], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: cache } });
+    const r = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'reports')], {
+      env: { CI: 'true', PAYCONNECT_MODULE_CACHE: cache },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(cachedModuleMetadata(cache).some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
 
     writeFileSync(join(dir, 'file'), '');
-    const bad = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'refused')], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: join(dir, 'file', 'x') } });
+    const bad = await runCli(['run', '--no-html', '--suite', 'config', '--reports', join(dir, 'refused')], {
+      env: { CI: 'true', PAYCONNECT_MODULE_CACHE: join(dir, 'file', 'x') },
+    });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^PCC_USAGE: PAYCONNECT_MODULE_CACHE=.*: the module cache's folder cannot be made or written\n {2}fix: .*PAYCONNECT_MODULE_CACHE=off$/m);
+    expect(bad.stderr).toMatch(
+      /^PCC_USAGE: PAYCONNECT_MODULE_CACHE=.*: the module cache's folder cannot be made or written\n {2}fix: .*PAYCONNECT_MODULE_CACHE=off$/m,
+    );
     expect(existsSync(join(dir, 'refused'))).toBe(false);
   }, 120_000);
 
-  it('the build\'s collection of the suites fills the module cache with what a run reads: the first run transforms nothing', async () => {
+  it("the build's collection of the suites fills the module cache with what a run reads: the first run transforms nothing", async () => {
     const cache = join(tempDir(), 'modules');
     // Neither `npm run build` nor a user's shell sets NODE_ENV, which is part of every cache key.
     const env = childEnv({ PAYCONNECT_MODULE_CACHE: cache, NODE_ENV: undefined });
@@ -78,7 +84,9 @@ describe('output in CI', () => {
     const collected = readdirSync(cache).sort();
     expect(cachedModuleMetadata(cache).some((meta) => meta.includes('/suites/config/config.suite.ts'))).toBe(true);
 
-    const r = await runCli(['run', '--no-html', '--suite', 'config'], { env: { CI: 'true', PAYCONNECT_MODULE_CACHE: cache, NODE_ENV: undefined } });
+    const r = await runCli(['run', '--no-html', '--suite', 'config'], {
+      env: { CI: 'true', PAYCONNECT_MODULE_CACHE: cache, NODE_ENV: undefined },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(cache).sort()).toEqual(collected);
   }, 120_000);

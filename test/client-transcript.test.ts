@@ -28,24 +28,40 @@ async function certify(flags: string[], command: string[]) {
   const dir = mkdtempSync(join(tmpdir(), 'pcc-client-transcript-'));
   dirs.push(dir);
   let sim: SimulatorHandle | undefined;
-  const code = await certifyClientCommand([...flags, '--no-html', '--reports', dir, '--', ...command], { ...process.env },
-    { stdout: () => undefined, stderr: () => undefined, interactive: false }, { onSimulator: (s) => (sim = s) });
+  const code = await certifyClientCommand(
+    [...flags, '--no-html', '--reports', dir, '--', ...command],
+    { ...process.env },
+    { stdout: () => undefined, stderr: () => undefined, interactive: false },
+    { onSimulator: (s) => (sim = s) },
+  );
   const raw = gunzipSync(readFileSync(join(dir, TRANSCRIPT_FILE))).toString('utf8');
-  const lines = raw.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as TranscriptLine);
-  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { verdict: string; findings: { test: string; check: string; severity: string; message: string }[] };
+  const lines = raw
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as TranscriptLine);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+    verdict: string;
+    findings: { test: string; check: string; severity: string; message: string }[];
+  };
   return { code, dir, raw, lines, summary, secrets: sim!.issuedSecrets() };
 }
 
-const keys = (fs: { test: string; check: string; severity: string; message: string }[]) => fs.map((f) => `${f.test}|${f.check}|${f.severity}|${f.message}`).sort();
+const keys = (fs: { test: string; check: string; severity: string; message: string }[]) =>
+  fs.map((f) => `${f.test}|${f.check}|${f.severity}|${f.message}`).sort();
 
 describe('certify-client transcript', () => {
-  it('records the reference client\'s recording and every rule, no issued secret, and re-judges to the same verdict', async () => {
+  it("records the reference client's recording and every rule, no issued secret, and re-judges to the same verdict", async () => {
     const r = await certify([], node(join(ROOT, 'examples/pos-client/pos-client.ts')));
     expect(r.code).toBe(0);
     expect(r.secrets.length).toBeGreaterThan(0);
     for (const s of r.secrets) expect(r.raw.includes(s)).toBe(false);
     const [header, ...events] = r.lines;
-    expect(header).toMatchObject({ kind: 'header', command: 'certify-client', settings: { strict: false }, info: { tool: { name: expect.any(String) }, contract: { sha256: expect.any(String) } } });
+    expect(header).toMatchObject({
+      kind: 'header',
+      command: 'certify-client',
+      settings: { strict: false },
+      info: { tool: { name: expect.any(String) }, contract: { sha256: expect.any(String) } },
+    });
     const recording = events.filter((e) => e.kind === 'recording');
     expect(recording.some((e) => (e as { entry: { type: string } }).entry.type === 'request')).toBe(true);
     expect(recording.some((e) => (e as { entry: { type: string } }).entry.type === 'delivery')).toBe(true);
@@ -60,7 +76,7 @@ describe('certify-client transcript', () => {
     expect(again.exitCode).toBe(0);
   }, 60_000);
 
-  it('a broken client: its rule\'s findings come back from the recording alone', async () => {
+  it("a broken client: its rule's findings come back from the recording alone", async () => {
     const r = await certify([], node(join(ROOT, 'examples/pos-client/broken', 'no-integrator-header.ts')));
     expect(r.code).toBe(1);
     for (const s of r.secrets) expect(r.raw.includes(s)).toBe(false);

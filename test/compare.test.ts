@@ -24,7 +24,10 @@ const readJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'compare.jso
 
 describe('compare', () => {
   test('two clean runs: no regression; a wrong slip total: the slip tests flip to fail with the finding, exit 1, also through run --compare-to', async () => {
-    const [clean, again] = await Promise.all([runCli([...RUN, '--seed', '1', '--label', 'firmware=4.2.0']), runCli([...RUN, '--seed', '2', '--label', 'firmware=4.2.1'])]);
+    const [clean, again] = await Promise.all([
+      runCli([...RUN, '--seed', '1', '--label', 'firmware=4.2.0']),
+      runCli([...RUN, '--seed', '2', '--label', 'firmware=4.2.1']),
+    ]);
     expect(clean.code, clean.stderr).toBe(0);
     expect(again.code, again.stderr).toBe(0);
     expect(clean.summary).toHaveProperty('timing.operations.getPrintSlip.p50Ms');
@@ -46,7 +49,11 @@ describe('compare', () => {
     expect(readFileSync(join(broken.reportsDir, 'certification.md'), 'utf8')).toContain('## Compared with firmware=4.2.0');
     const flipped = readJson(broken.reportsDir).tests.flipped;
     expect(flipped.length).toBeGreaterThan(0);
-    expect(flipped.every((f) => f.test.startsWith('print-slip > ') && f.change === 'pass->fail' && f.finding?.check === 'invariant.total-amount')).toBe(true);
+    expect(
+      flipped.every(
+        (f) => f.test.startsWith('print-slip > ') && f.change === 'pass->fail' && f.finding?.check === 'invariant.total-amount',
+      ),
+    ).toBe(true);
     // The shapes run --compare-to saw are those compare sees in the two folders afterwards (webhook
     // bodies included: a record holds them parsed, a transcript raw).
     const afterwards = tempDir();
@@ -68,7 +75,7 @@ describe('compare', () => {
     expect(t.base.labels).toEqual({ firmware: '4.2.0' });
   });
 
-  test('a folder that is missing or is not a run\'s reports is exit 2, naming it', async () => {
+  test("a folder that is missing or is not a run's reports is exit 2, naming it", async () => {
     const missing = await runCli(['compare', '/nonexistent/base', tempDir()]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('/nonexistent/base');
@@ -78,7 +85,7 @@ describe('compare', () => {
     expect(notReports.stderr).toContain(`BASE ${empty} is not a reports folder`);
   });
 
-  test('run --compare-to a folder that is missing or not a run\'s reports: exit 2 before the run, naming --compare-to and the fix', async () => {
+  test("run --compare-to a folder that is missing or not a run's reports: exit 2 before the run, naming --compare-to and the fix", async () => {
     const missing = await runCli([...RUN, '--compare-to', '/nonexistent/dir']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--compare-to /nonexistent/dir is not a folder');

@@ -12,7 +12,7 @@ describe('the detection matrix', () => {
   const rows = matrixRows();
   const doc = readFileSync(MATRIX_FILE, 'utf8');
 
-  it('has a row for every fault switch, in the simulator\'s order', () => {
+  it("has a row for every fault switch, in the simulator's order", () => {
     expect(rows.map((r) => r.fault)).toEqual(FAULTS.map((f) => f.id));
     for (const f of FAULTS) expect(doc, f.id).toContain(`| \`${f.id}\` | \`${f.rule}\` |`);
   });

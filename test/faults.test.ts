@@ -11,7 +11,10 @@ import { runCli } from './support/run-cli.ts';
 const base = ['run', '--no-html', '--deadline', '10s'];
 const suites = (names: string[]) => names.flatMap((s) => ['--suite', s]);
 const brief = (findings: { check: string; severity: string; message: string }[]) =>
-  findings.map((f) => `${f.severity} ${f.check}: ${f.message}`).slice(0, 12).join('\n');
+  findings
+    .map((f) => `${f.severity} ${f.check}: ${f.message}`)
+    .slice(0, 12)
+    .join('\n');
 
 describe('the fault table', () => {
   test('every fault of the simulator has an expectation, and every expectation a fault', () => {
@@ -40,7 +43,10 @@ async function expectFindings(fault: string, x: FaultExpectation, grep: string |
   expect(r.summary, `${fault}: no summary\n${r.stderr}`).toBeDefined();
   const s = r.summary!;
   for (const want of x.expect) {
-    expect(s.findings.some((f) => f.check === want.check && f.severity === want.severity), `${fault}: expected ${want.severity} ${want.check}; got\n${brief(s.findings)}\n${r.stderr}`).toBe(true);
+    expect(
+      s.findings.some((f) => f.check === want.check && f.severity === want.severity),
+      `${fault}: expected ${want.severity} ${want.check}; got\n${brief(s.findings)}\n${r.stderr}`,
+    ).toBe(true);
   }
   if (x.first) expect(s.findings[0]?.check, `${fault}: the root cause first\n${brief(s.findings)}`).toBe(x.first);
   const failures = s.findings.filter((f) => f.severity === 'failure').length;

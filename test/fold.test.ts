@@ -13,7 +13,13 @@ import { runCli, tempDir } from './support/run-cli.ts';
 interface FoldSummary {
   verdict: string;
   counts: { failures: number; warnings: number; known?: number; folded?: number };
-  findings: { check: string; severity: string; message: string; test: string; followsFrom?: { check: string; message: string; test: string; because: string } }[];
+  findings: {
+    check: string;
+    severity: string;
+    message: string;
+    test: string;
+    followsFrom?: { check: string; message: string; test: string; because: string };
+  }[];
   known?: { check: string; followsFrom?: { check: string } }[];
 }
 
@@ -35,7 +41,9 @@ describe('one defect, one line', () => {
     expect(s.counts.folded).toBe(1);
     // The console: one line for the defect, the follow-up under it.
     expect(findingLines(run.stdout)).toEqual([expect.stringMatching(/^FAIL invariant\.total-amount /)]);
-    expect(run.stdout).toMatch(/^FAIL invariant\.total-amount [^\n]*\n(?: {2}re-run: [^\n]*\n)? {2}↳ follows: WARN \[print-slip\.agrees-with-status\] /m);
+    expect(run.stdout).toMatch(
+      /^FAIL invariant\.total-amount [^\n]*\n(?: {2}re-run: [^\n]*\n)? {2}↳ follows: WARN \[print-slip\.agrees-with-status\] /m,
+    );
     // The certification: one row for the defect.
     const cert = readFileSync(join(run.reportsDir, 'certification.md'), 'utf8');
     const rows = cert.split('\n').filter((l) => /^\| (failure|warning) \|/.test(l));
@@ -45,11 +53,25 @@ describe('one defect, one line', () => {
     // JUnit: the follow-up is no warning of its own, it is under its root.
     const junit = readFileSync(join(run.reportsDir, 'junit.xml'), 'utf8');
     expect(junit).not.toMatch(/<property name="warning" value="\[print-slip\.agrees-with-status\]/);
-    expect(junit).toMatch(/<property name="follow-up" value="\[print-slip\.agrees-with-status\][^"]*follows from \[invariant\.total-amount\]/);
+    expect(junit).toMatch(
+      /<property name="follow-up" value="\[print-slip\.agrees-with-status\][^"]*follows from \[invariant\.total-amount\]/,
+    );
 
     // baseline write: one entry, for the root, whose match keeps the arithmetic, not the amounts.
     const file = join(tempDir(), 'known.json');
-    const write = await runCli(['baseline', 'write', file, '--from', run.reportsDir, '--expires', '30d', '--reason', 'slip total off by one', '--ticket', 'PAY-7']);
+    const write = await runCli([
+      'baseline',
+      'write',
+      file,
+      '--from',
+      run.reportsDir,
+      '--expires',
+      '30d',
+      '--reason',
+      'slip total off by one',
+      '--ticket',
+      'PAY-7',
+    ]);
     expect(write.code, write.stderr).toBe(0);
     const entries = (JSON.parse(readFileSync(file, 'utf8')) as { entries: { check: string; match?: string }[] }).entries;
     expect(entries).toHaveLength(1);
@@ -83,7 +105,16 @@ describe('one defect, one line', () => {
     const known = await runCli([...SLIP, '--baseline', file]);
     expect(known.code, known.stderr).toBe(0);
     const dir = join(known.reportsDir, 'allure-results');
-    const results = readdirSync(dir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { status: string; statusDetails?: { known?: boolean; message?: string }; labels: { name: string; value: string }[] });
+    const results = readdirSync(dir)
+      .filter((f) => f.endsWith('-result.json'))
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(dir, f), 'utf8')) as {
+            status: string;
+            statusDetails?: { known?: boolean; message?: string };
+            labels: { name: string; value: string }[];
+          },
+      );
     const marked = results.filter((r) => r.labels.some((l) => l.name === 'conformance' && l.value === 'known-defect'));
     expect(marked).toHaveLength(1);
     expect(marked[0]).toMatchObject({ status: 'failed', statusDetails: { known: true } });

@@ -31,7 +31,9 @@ function lenient(body: Buffer): Buffer {
   let usable = false;
   try {
     usable = ['http:', 'https:'].includes(new URL(b.webhook_url).protocol);
-  } catch { /* no URL: paired without a webhook */ }
+  } catch {
+    /* no URL: paired without a webhook */
+  }
   if (usable) return body;
   delete b.webhook_url;
   return Buffer.from(JSON.stringify(b));
@@ -44,10 +46,14 @@ function forward(req: IncomingMessage, res: ServerResponse): void {
     const raw = Buffer.concat(chunks);
     const body = req.method === 'POST' && req.url === PAIR ? lenient(raw) : raw;
     const target = new URL(req.url ?? '/', sim.url);
-    const out = request(target, { method: req.method, headers: { ...req.headers, host: target.host, 'content-length': String(body.length) } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const out = request(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host, 'content-length': String(body.length) } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     out.end(body);
   });
@@ -67,7 +73,8 @@ afterAll(async () => {
 
 test('the front pairs with the issue\'s body: webhook_url "" answers 200', async () => {
   const res = await fetch(`${frontUrl}${PAIR}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'x-pay-connect-integrator-id': sim.integratorId },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-pay-connect-integrator-id': sim.integratorId },
     body: JSON.stringify({ name: '𐩐ଦ', otp: sim.mintOtp(), webhook_url: '' }),
   });
   expect(res.status).toBe(200);
@@ -76,8 +83,31 @@ test('the front pairs with the issue\'s body: webhook_url "" answers 200', async
 
 test('the pairing properties file nothing against it, even with --strict', async () => {
   const vault = join(tempDir(), 'vault.json');
-  const r = await runCli(['run', '--target', frontUrl, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', vault,
-    '--deadline', '5s', '--settle', '100ms', '--suite', 'properties', '--grep', 'pair: invalid bodies', '--runs', '200', '--seed', '39', '--strict', '--no-html']);
+  const r = await runCli([
+    'run',
+    '--target',
+    frontUrl,
+    '--integrator-id',
+    sim.integratorId,
+    '--profile',
+    'sandbox',
+    '--vault',
+    vault,
+    '--deadline',
+    '5s',
+    '--settle',
+    '100ms',
+    '--suite',
+    'properties',
+    '--grep',
+    'pair: invalid bodies',
+    '--runs',
+    '200',
+    '--seed',
+    '39',
+    '--strict',
+    '--no-html',
+  ]);
   expect(r.summary?.findings ?? [], JSON.stringify(r.summary?.findings, null, 1)).toEqual([]);
   expect(r.summary!.counts.passed).toBe(1);
   expect(r.code, r.stderr).toBe(0);

@@ -18,9 +18,25 @@ afterAll(() => sim.close());
 
 test('the flow suites pass with --strict against the liberal sandbox, on one terminal', async () => {
   const vault = join(tempDir(), 'vault.json');
-  const r = await runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--strict', '--vault', vault, '--quiet',
-    '--terminals', '1',
-    '--suite', 'preauth', '--suite', 'payment', '--suite', 'refund']);
+  const r = await runCli([
+    'run',
+    '--target',
+    sim.url,
+    '--integrator-id',
+    sim.integratorId,
+    '--strict',
+    '--vault',
+    vault,
+    '--quiet',
+    '--terminals',
+    '1',
+    '--suite',
+    'preauth',
+    '--suite',
+    'payment',
+    '--suite',
+    'refund',
+  ]);
   expect(r.stderr).toBe('');
   expect(r.summary?.findings.map((f) => `${f.check} ${f.test}: ${f.message}`)).toEqual([]);
   expect(r.summary?.verdict).toBe('pass');

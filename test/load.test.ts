@@ -28,10 +28,29 @@ afterAll(async () => {
 });
 
 test('three runs at once against a 1 s unannounced keep-alive, beside a busy loop per core: 0 findings each', async () => {
-  const run = () => runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', join(tempDir(), 'vault.json'), '--no-html', ...SUITES], { timeoutMs: 400_000 });
+  const run = () =>
+    runCli(
+      [
+        'run',
+        '--target',
+        sim.url,
+        '--integrator-id',
+        sim.integratorId,
+        '--profile',
+        'sandbox',
+        '--vault',
+        join(tempDir(), 'vault.json'),
+        '--no-html',
+        ...SUITES,
+      ],
+      { timeoutMs: 400_000 },
+    );
   const runs = await Promise.all([run(), run(), run()]);
   for (const r of runs) {
-    const why = `${r.stdout.split('\n').filter((l) => /^(FAIL|WARN|ERROR|PASS|HARNESS|harness)/.test(l)).join('\n')}\n${r.stderr}`;
+    const why = `${r.stdout
+      .split('\n')
+      .filter((l) => /^(FAIL|WARN|ERROR|PASS|HARNESS|harness)/.test(l))
+      .join('\n')}\n${r.stderr}`;
     expect(r.summary?.findings, why).toEqual([]);
     expect(r.code, why).toBe(0);
     expect(r.summary!.counts.passed).toBeGreaterThan(20);

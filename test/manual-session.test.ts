@@ -16,7 +16,18 @@ import { ROOT, runCli, tempDir } from './support/run-cli.ts';
 
 it('a tmux-driven manual session, stopped with Ctrl+C and resumed, ends certified; compared with a sim run, it shows what it could not do and no regression', async () => {
   const out = tempDir('pcc-manual-');
-  const child = spawn('bash', [join(ROOT, 'scripts', 'check-manual-session.sh'), out], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VITEST: undefined, VITEST_POOL_ID: undefined, VITEST_WORKER_ID: undefined, SETTLE: '300ms', DRIVE_SECONDS: '240' } });
+  const child = spawn('bash', [join(ROOT, 'scripts', 'check-manual-session.sh'), out], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      VITEST: undefined,
+      VITEST_POOL_ID: undefined,
+      VITEST_WORKER_ID: undefined,
+      SETTLE: '300ms',
+      DRIVE_SECONDS: '240',
+    },
+  });
   let log = '';
   child.stdout.on('data', (d: Buffer) => (log += d.toString()));
   child.stderr.on('data', (d: Buffer) => (log += d.toString()));

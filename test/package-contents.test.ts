@@ -9,11 +9,21 @@ import { expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
-it('leaves the project\'s tests and test kits out of the package, and keeps what runs', async () => {
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+it("leaves the project's tests and test kits out of the package, and keeps what runs", async () => {
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
   expect(files.filter((f) => /\.test\.[cm]?[jt]s$/.test(f))).toEqual([]);
   expect(files.filter((f) => /(^|\/)testing\.(d\.)?[jt]s$/.test(f))).toEqual([]);
-  for (const kept of ['bin/payconnect-conformance.js', 'dist/index.js', 'src/index.ts', 'contracts/pay-connect.openapi.yaml', 'suites/payment/payment.suite.ts']) expect(files).toContain(kept);
+  for (const kept of [
+    'bin/payconnect-conformance.js',
+    'dist/index.js',
+    'src/index.ts',
+    'contracts/pay-connect.openapi.yaml',
+    'suites/payment/payment.suite.ts',
+  ])
+    expect(files).toContain(kept);
   expect(files.some((f) => f.startsWith('contracts/pacts/'))).toBe(true);
 }, 60_000);

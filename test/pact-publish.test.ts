@@ -11,7 +11,12 @@ import { PACT_FILE_NAME } from '../src/pact/index.ts';
 import { main } from '../src/cli/main.ts';
 import { ROOT } from './support/run-cli.ts';
 
-interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 const seen: Seen[] = [];
 let answer = 201;
 let broker: ReturnType<typeof createServer>;
@@ -46,7 +51,9 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv) {
 
 test('PUTs the pact to /pacts/provider/{p}/consumer/{c}/version/{v} and the branch version, with the bearer token', async () => {
   const token = 'broker-token-do-not-print-0123456789';
-  const r = await cli(['publish-pacts', '--broker-url', `${url}/`, '--consumer-version', '1.2.3+abc', '--branch', 'feat/pacts'], { PACT_BROKER_TOKEN: token });
+  const r = await cli(['publish-pacts', '--broker-url', `${url}/`, '--consumer-version', '1.2.3+abc', '--branch', 'feat/pacts'], {
+    PACT_BROKER_TOKEN: token,
+  });
   expect(r.code, r.stderr).toBe(0);
   expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
     'PUT /pacticipants/payconnect-conformance/branches/feat%2Fpacts/versions/1.2.3%2Babc',
@@ -62,7 +69,10 @@ test('PUTs the pact to /pacts/provider/{p}/consumer/{c}/version/{v} and the bran
 });
 
 test('basic auth from PACT_BROKER_USERNAME / PACT_BROKER_PASSWORD; no branch request without --branch', async () => {
-  const r = await cli(['publish-pacts', '--broker-url', url, '--consumer-version', '7', '--pact', pactFile], { PACT_BROKER_USERNAME: 'ci', PACT_BROKER_PASSWORD: 'pw-not-to-print-42' });
+  const r = await cli(['publish-pacts', '--broker-url', url, '--consumer-version', '7', '--pact', pactFile], {
+    PACT_BROKER_USERNAME: 'ci',
+    PACT_BROKER_PASSWORD: 'pw-not-to-print-42',
+  });
   expect(r.code, r.stderr).toBe(0);
   expect(seen).toHaveLength(1);
   expect(seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from('ci:pw-not-to-print-42').toString('base64')}`);

@@ -16,8 +16,12 @@ test('run --target pact passes and writes the committed pact byte for byte', asy
   expect(r.summary?.counts.failed).toBe(0);
   // Every suite of the issue is in junit.xml with tests that ran; each skip says why.
   const junit = readFileSync(join(r.reportsDir, 'junit.xml'), 'utf8');
-  const suites = new Map([...junit.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)]
-    .map((m) => [m[1]!, { tests: Number(m[2]), failures: Number(m[3]), errors: Number(m[4]), skipped: Number(m[5]) }]));
+  const suites = new Map(
+    [...junit.matchAll(/<testsuite name="([^"]+)" tests="(\d+)" failures="(\d+)" errors="(\d+)" skipped="(\d+)"/g)].map((m) => [
+      m[1]!,
+      { tests: Number(m[2]), failures: Number(m[3]), errors: Number(m[4]), skipped: Number(m[5]) },
+    ]),
+  );
   for (const suite of ['pairing', 'auth', 'config', 'payment', 'cancel', 'preauth', 'print-slip', 'refund', 'isolation', 'webhooks']) {
     const s = suites.get(suite);
     expect(s, `${suite} in junit.xml`).toBeDefined();
@@ -58,9 +62,24 @@ test('a busy --webhook-listen port is one usage error, before anything runs, and
   try {
     for (const target of ['pact', 'sim']) {
       const reports = join(tempDir(), 'reports');
-      const r = await runCli(['run', '--target', target, '--suite', 'config', '--no-html', '--reports', reports, '--webhook-listen', `127.0.0.1:${port}`]);
+      const r = await runCli([
+        'run',
+        '--target',
+        target,
+        '--suite',
+        'config',
+        '--no-html',
+        '--reports',
+        reports,
+        '--webhook-listen',
+        `127.0.0.1:${port}`,
+      ]);
       expect(r.code, `${target}: ${r.stdout}${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^PCC_WEBHOOK_LISTEN: the webhook receiver cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)\\n  fix: pass another --webhook-listen`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^PCC_WEBHOOK_LISTEN: the webhook receiver cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)\\n  fix: pass another --webhook-listen`,
+        ),
+      );
       expect(r.stdout).not.toMatch(/[✓✗]/);
       expect(readdirSync(reports), `${target}: nothing written`).toEqual([]);
     }

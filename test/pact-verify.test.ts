@@ -40,18 +40,30 @@ test('generate.missing-transaction-id fails verification and names the generate 
   const { file } = pactOf((i) => i.description.startsWith('generate '));
   const r = await runCli(['verify-pacts', '--target', 'sim', '--pact', file, '--sim-fault', 'generate.missing-transaction-id']);
   expect(r.code, r.stderr).toBe(1);
-  expect(r.stdout).toMatch(/✗ generate a payment the terminal ends SUCCESS \(given a paired terminal\)\n\s+Actual map is missing the following keys: transaction_id/);
+  expect(r.stdout).toMatch(
+    /✗ generate a payment the terminal ends SUCCESS \(given a paired terminal\)\n\s+Actual map is missing the following keys: transaction_id/,
+  );
   expect(r.stdout).toMatch(/^FAIL: \d+ of \d+ interactions failed: .*generate a payment the terminal ends SUCCESS/m);
 }, 120_000);
 
 test('faults the flow scenarios meet fail the interactions that depend on them, and only them', async () => {
-  const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'cancel.final-accepted', '--sim-fault', 'generate.accepts-zero-amount']);
+  const r = await runCli([
+    'verify-pacts',
+    '--target',
+    'sim',
+    '--sim-fault',
+    'cancel.final-accepted',
+    '--sim-fault',
+    'generate.accepts-zero-amount',
+  ]);
   expect(r.code, r.stderr).toBe(1);
   const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]).sort();
   // The payment suite's probes are interactions too: the two amounts the fault accepts fail, 1.5 and the rest hold.
   expect(failed).toEqual([
-    'cancel of a declined transaction is refused', 'cancel of a successful transaction is refused',
-    'generate with amount -1 is refused', 'generate with amount 0 is refused',
+    'cancel of a declined transaction is refused',
+    'cancel of a successful transaction is refused',
+    'generate with amount -1 is refused',
+    'generate with amount 0 is refused',
   ]);
 }, 120_000);
 
@@ -60,15 +72,35 @@ test('faults the flow scenarios meet fail the interactions that depend on them, 
  * that depend on it, and every failed interaction is one of those.
  */
 test('slip, auth and pairing faults each fail the interactions that depend on them, and only them', async () => {
-  const r = await runCli(['verify-pacts', '--target', 'sim', '--sim-fault', 'slip.missing-digital-slip',
-    '--sim-fault', 'auth.invalid-token-accepted', '--sim-fault', 'auth.any-secret-accepted', '--sim-fault', 'pair.bad-otp-401', '--sim-fault', 'pair.name-not-echoed',
-    '--sim-fault', 'pair.otp-reuse']);
+  const r = await runCli([
+    'verify-pacts',
+    '--target',
+    'sim',
+    '--sim-fault',
+    'slip.missing-digital-slip',
+    '--sim-fault',
+    'auth.invalid-token-accepted',
+    '--sim-fault',
+    'auth.any-secret-accepted',
+    '--sim-fault',
+    'pair.bad-otp-401',
+    '--sim-fault',
+    'pair.name-not-echoed',
+    '--sim-fault',
+    'pair.otp-reuse',
+  ]);
   expect(r.code, r.stderr).toBe(1);
   const failed = [...r.stdout.matchAll(/^ {2}✗ (.+?) \(given/gm)].map((m) => m[1]!);
   const slip = failed.filter((d) => d.startsWith('fetch the print slip'));
-  const auth = failed.filter((d) => / with an invalid bearer token is refused$/.test(d) || d === 'exchange client credentials with a wrong client_secret is refused');
-  const pairing = failed.filter((d) => d.startsWith('pair with a malformed or never-valid OTP is refused: ') || d.startsWith('pair without a webhook URL: the name')
-    || d === 'pair with a one-time password already used is refused');
+  const auth = failed.filter(
+    (d) => / with an invalid bearer token is refused$/.test(d) || d === 'exchange client credentials with a wrong client_secret is refused',
+  );
+  const pairing = failed.filter(
+    (d) =>
+      d.startsWith('pair with a malformed or never-valid OTP is refused: ') ||
+      d.startsWith('pair without a webhook URL: the name') ||
+      d === 'pair with a one-time password already used is refused',
+  );
   expect(slip.length + auth.length + pairing.length, failed.join('\n')).toBe(failed.length);
   // slip.missing-digital-slip: the print slip interactions, named by the field they miss.
   expect(slip.length).toBeGreaterThan(0);
@@ -95,7 +127,17 @@ test('--webhook-public-url: the receivers are slots of one hub on --webhook-list
   // delivery (the webhook messages) are the ones the hub's routing decides; the rest pass above.
   const { file, interactions } = pactOf((i) => i.type === 'Asynchronous/Messages');
   expect(interactions.length).toBeGreaterThan(10);
-  const r = await runCli(['verify-pacts', '--target', 'sim', '--pact', file, '--webhook-listen', `127.0.0.1:${port}`, '--webhook-public-url', `http://localhost:${port}`]);
+  const r = await runCli([
+    'verify-pacts',
+    '--target',
+    'sim',
+    '--pact',
+    file,
+    '--webhook-listen',
+    `127.0.0.1:${port}`,
+    '--webhook-public-url',
+    `http://localhost:${port}`,
+  ]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.stdout).toContain(`PASS: ${interactions.length} interactions verified`);
   expect(r.stdout).toContain('✓ [message] a transaction.success webhook');
@@ -108,7 +150,9 @@ test('verify-pacts refuses --sim-fault with a URL target and an unknown fault', 
   const url = await runCli(['verify-pacts', '--target', 'http://127.0.0.1:9', '--integrator-id', 'x', '--sim-fault', 'slow']);
   expect(url.code).toBe(2);
   // Resolved as run resolves it: the conflict names both flags and the fix.
-  expect(url.stderr).toMatch(/^PCC_USAGE: sim.faults \["slow"\] \(from flag --sim-fault\) and target .*: simulator settings apply to --target sim only\n  fix: /);
+  expect(url.stderr).toMatch(
+    /^PCC_USAGE: sim.faults \["slow"\] \(from flag --sim-fault\) and target .*: simulator settings apply to --target sim only\n  fix: /,
+  );
   const unknown = await runCli(['verify-pacts', '--sim-fault', 'no.such-fault']);
   expect(unknown.code).toBe(2);
   expect(unknown.stderr).toContain('PCC_CONFIG_INVALID');
@@ -121,12 +165,28 @@ test('verify-pacts against a URL says at once how many OTPs it needs, and loses 
     const vault = join(dir, 'vault.json');
     const none = await runCli(['verify-pacts', '--target', sim.url, '--integrator-id', sim.integratorId, '--vault', vault]);
     expect(none.code, none.stdout + none.stderr).toBe(2);
-    expect(none.stderr).toMatch(/PCC_USAGE: verify-pacts against \S+ needs 5 unused OTPs \(1 for its own pairing .*, 4 for the interactions that pair or unpair afresh\); 0 given/);
+    expect(none.stderr).toMatch(
+      /PCC_USAGE: verify-pacts against \S+ needs 5 unused OTPs \(1 for its own pairing .*, 4 for the interactions that pair or unpair afresh\); 0 given/,
+    );
     expect(none.stderr).toContain('pass --otp <six digits> once per OTP');
     expect(none.stdout).not.toContain('✗');
     expect(existsSync(vault)).toBe(false);
     // Three given still fall short; the message counts them.
-    const three = await runCli(['verify-pacts', '--target', sim.url, '--integrator-id', sim.integratorId, '--vault', vault, '--otp', '234561', '--otp', '345612', '--otp', '456123']);
+    const three = await runCli([
+      'verify-pacts',
+      '--target',
+      sim.url,
+      '--integrator-id',
+      sim.integratorId,
+      '--vault',
+      vault,
+      '--otp',
+      '234561',
+      '--otp',
+      '345612',
+      '--otp',
+      '456123',
+    ]);
     expect(three.code).toBe(2);
     expect(three.stderr).toMatch(/needs 5 unused OTPs .*; 3 given/);
   } finally {
@@ -178,17 +238,37 @@ test('the wrong client_secret interaction passes a provider answering 400 or 401
   try {
     const verify = (status: string, otp: string) => {
       mode = status;
-      return runCli(['verify-pacts', '--target', url, '--integrator-id', sim.integratorId, '--pact', file, '--otp', otp, '--vault', join(dir, `vault-${status}.json`)]);
+      return runCli([
+        'verify-pacts',
+        '--target',
+        url,
+        '--integrator-id',
+        sim.integratorId,
+        '--pact',
+        file,
+        '--otp',
+        otp,
+        '--vault',
+        join(dir, `vault-${status}.json`),
+      ]);
     };
-    for (const [status, otp] of [['400', '243561'], ['401', '243562']] as const) {
+    for (const [status, otp] of [
+      ['400', '243561'],
+      ['401', '243562'],
+    ] as const) {
       const r = await verify(status, otp);
       expect(r.code, `${status}: ${r.stdout}${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(`✓ ${description} (given a paired terminal)`);
     }
-    for (const [status, otp] of [['200', '243563'], ['500', '243564']] as const) {
+    for (const [status, otp] of [
+      ['200', '243563'],
+      ['500', '243564'],
+    ] as const) {
       const r = await verify(status, otp);
       expect(r.code, `${status}: ${r.stdout}${r.stderr}`).toBe(1);
-      expect(r.stdout).toMatch(new RegExp(`✗ ${description} \\(given a paired terminal\\)\\n(?:\\s+.*\\n)*?\\s+Expected status code ${status} to be a 400, 401`));
+      expect(r.stdout).toMatch(
+        new RegExp(`✗ ${description} \\(given a paired terminal\\)\\n(?:\\s+.*\\n)*?\\s+Expected status code ${status} to be a 400, 401`),
+      );
     }
   } finally {
     await new Promise<void>((r) => proxy.close(() => r()));

@@ -28,18 +28,28 @@ async function check(flaw: ReceiverFlaw, args: string[] = [], opts: { slowMs?: n
   dirs.push(join(reports, '..'));
   const receiver = await startTestReceiver(SECRET, flaw, opts);
   try {
-    const code = await checkReceiverCommand(['--url', receiver.url, '--no-html', '--reports', reports, ...args], { PAYCONNECT_WEBHOOK_SECRET: SECRET },
-      { stdout: () => undefined, stderr: () => undefined, interactive: false });
+    const code = await checkReceiverCommand(
+      ['--url', receiver.url, '--no-html', '--reports', reports, ...args],
+      { PAYCONNECT_WEBHOOK_SECRET: SECRET },
+      { stdout: () => undefined, stderr: () => undefined, interactive: false },
+    );
     const raw = gunzipSync(readFileSync(join(reports, TRANSCRIPT_FILE))).toString('utf8');
-    const lines = raw.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as TranscriptLine);
-    const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { verdict: string; findings: { test: string; check: string; severity: string; message: string }[] };
+    const lines = raw
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as TranscriptLine);
+    const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as {
+      verdict: string;
+      findings: { test: string; check: string; severity: string; message: string }[];
+    };
     return { code, reports, raw, lines, summary };
   } finally {
     await receiver.close();
   }
 }
 
-const keys = (fs: { test: string; check: string; severity: string; message: string }[]) => fs.map((f) => `${f.test}|${f.check}|${f.severity}|${f.message}`).sort();
+const keys = (fs: { test: string; check: string; severity: string; message: string }[]) =>
+  fs.map((f) => `${f.test}|${f.check}|${f.severity}|${f.message}`).sort();
 
 describe('check-receiver transcript', () => {
   it('records every delivery and rule verdict of a correct receiver, no key, and re-judges to a pass', async () => {
@@ -47,7 +57,12 @@ describe('check-receiver transcript', () => {
     expect(r.code).toBe(0);
     expect(r.raw).not.toContain(SECRET);
     const [header, ...events] = r.lines;
-    expect(header).toMatchObject({ kind: 'header', command: 'check-receiver', settings: { profile: 'public', strict: false }, info: { tool: { name: expect.any(String) }, contract: { sha256: expect.any(String) } } });
+    expect(header).toMatchObject({
+      kind: 'header',
+      command: 'check-receiver',
+      settings: { profile: 'public', strict: false },
+      info: { tool: { name: expect.any(String) }, contract: { sha256: expect.any(String) } },
+    });
     const deliveries = events.filter((e): e is DeliveryEvent => e.kind === 'delivery');
     expect(deliveries.length).toBeGreaterThan(10);
     const verdicts = new Set(deliveries.map((d) => d.sent!.signatureVerdict));
@@ -55,7 +70,12 @@ describe('check-receiver transcript', () => {
     for (const d of deliveries) expect(d.delivery.bodySha256).toMatch(/^[0-9a-f]{64}$/);
     // The oversized body is kept as its digest and first bytes.
     expect(deliveries.some((d) => typeof d.delivery.rawBody === 'object' && d.delivery.bodyLength > 1024 * 1024)).toBe(true);
-    expect(events.filter((e) => e.kind === 'check').map((e) => (e as { id: string }).id).sort()).toEqual([...RULE_IDS].sort());
+    expect(
+      events
+        .filter((e) => e.kind === 'check')
+        .map((e) => (e as { id: string }).id)
+        .sort(),
+    ).toEqual([...RULE_IDS].sort());
     expect(events.filter((e) => e.kind === 'test')).toHaveLength(RULE_IDS.length);
     const again = await rejudge(r.reports);
     expect(again.summary.verdict).toBe('pass');
@@ -100,15 +120,29 @@ describe('check-receiver transcript', () => {
     const reports = join(mkdtempSync(join(tmpdir(), 'pcc-receiver-transcript-')), 'reports');
     dirs.push(join(reports, '..'));
     try {
-      const code = await checkReceiverCommand(['--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, '--timeout', '200ms', '--no-html', '--reports', reports],
-        { PAYCONNECT_WEBHOOK_SECRET: SECRET }, { stdout: () => undefined, stderr: () => undefined, interactive: false });
+      const code = await checkReceiverCommand(
+        [
+          '--url',
+          `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+          '--timeout',
+          '200ms',
+          '--no-html',
+          '--reports',
+          reports,
+        ],
+        { PAYCONNECT_WEBHOOK_SECRET: SECRET },
+        { stdout: () => undefined, stderr: () => undefined, interactive: false },
+      );
       expect(code).toBe(1);
     } finally {
       for (const t of timers) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
     }
-    const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { verdict: string; findings: { test: string; check: string; severity: string; message: string }[] };
+    const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as {
+      verdict: string;
+      findings: { test: string; check: string; severity: string; message: string }[];
+    };
     const again = await rejudge(reports);
     expect(again.summary.verdict).toBe('fail');
     expect(keys(again.summary.findings)).toEqual(keys(summary.findings));

@@ -18,13 +18,16 @@ import { signingKeys } from './support/signing.ts';
  */
 function noNetwork(): string {
   const file = join(tempDir('pcc-no-net-'), 'no-net.mjs');
-  writeFileSync(file, [
-    "import net from 'node:net';",
-    "const pipe = (args) => { const a = Array.isArray(args[0]) ? args[0][0] : args[0]; return (typeof a === 'object' && a !== null && typeof a.path === 'string') || (typeof a === 'string' && !/^\\d+$/.test(a)); };",
-    "const guard = (what, orig) => function (...args) { if (pipe(args)) return orig.apply(this, args); process.stderr.write(`NETWORK USED: ${what}\\n`); process.exit(3); };",
-    "net.Socket.prototype.connect = guard('connect', net.Socket.prototype.connect);",
-    "net.Server.prototype.listen = guard('listen', net.Server.prototype.listen);",
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      "import net from 'node:net';",
+      "const pipe = (args) => { const a = Array.isArray(args[0]) ? args[0][0] : args[0]; return (typeof a === 'object' && a !== null && typeof a.path === 'string') || (typeof a === 'string' && !/^\\d+$/.test(a)); };",
+      'const guard = (what, orig) => function (...args) { if (pipe(args)) return orig.apply(this, args); process.stderr.write(`NETWORK USED: ${what}\\n`); process.exit(3); };',
+      "net.Socket.prototype.connect = guard('connect', net.Socket.prototype.connect);",
+      "net.Server.prototype.listen = guard('listen', net.Server.prototype.listen);",
+    ].join('\n'),
+  );
   return file;
 }
 
@@ -32,7 +35,9 @@ const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.js
 const keys = (s: Summary) => s.findings.map((f) => [f.test, f.check, f.severity, f.clause, f.message].join(' | ')).sort();
 
 it('the no-network preload refuses a TCP connection (so the rejudge runs below could not use one)', () => {
-  const r = spawnSync(process.execPath, ['--import', noNetwork(), '-e', "require('node:net').connect(9, '127.0.0.1')"], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', noNetwork(), '-e', "require('node:net').connect(9, '127.0.0.1')"], {
+    encoding: 'utf8',
+  });
   expect(r.stderr).toContain('NETWORK USED: connect');
   expect(r.status).toBe(3);
 });
@@ -46,8 +51,14 @@ async function rejudge(dir: string) {
 }
 
 /** The transcript's lines, and writing them back. */
-const linesOf = (dir: string) => gunzipSync(readFileSync(join(dir, 'transcript.jsonl.gz'))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-const writeLines = (dir: string, lines: unknown[]) => writeFileSync(join(dir, 'transcript.jsonl.gz'), gzipSync(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`));
+const linesOf = (dir: string) =>
+  gunzipSync(readFileSync(join(dir, 'transcript.jsonl.gz')))
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const writeLines = (dir: string, lines: unknown[]) =>
+  writeFileSync(join(dir, 'transcript.jsonl.gz'), gzipSync(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`));
 
 describe('transcript and rejudge', () => {
   it('a run with a simulator fault re-judges offline to the same verdict and findings; an edited response body changes them', async () => {
@@ -55,7 +66,11 @@ describe('transcript and rejudge', () => {
     expect(run.code, run.stderr).toBe(1);
     const lines = linesOf(run.reportsDir);
     expect(lines[0]).toMatchObject({ kind: 'header', info: { faults: ['slip.total-mismatch'] } });
-    for (const kind of ['exchange', 'check', 'delivery', 'convergence', 'test']) expect(lines.some((l) => l.kind === kind), kind).toBe(true);
+    for (const kind of ['exchange', 'check', 'delivery', 'convergence', 'test'])
+      expect(
+        lines.some((l) => l.kind === kind),
+        kind,
+      ).toBe(true);
     expect(lines.every((l) => typeof l.test === 'string' && typeof l.time === 'string')).toBe(true);
 
     const again = await rejudge(run.reportsDir);
@@ -68,8 +83,12 @@ describe('transcript and rejudge', () => {
 
     // A status record's body made to hold a status outside the contract's enum: a check now fails on it.
     const edited = lines.map((l) => ({ ...l }));
-    const i = edited.findIndex((l) => l.kind === 'exchange' && (l.exchange as { operationId?: string }).operationId === 'getTransactionStatus'
-      && typeof (l.exchange as { response?: { body?: { status?: unknown } } }).response?.body?.status === 'string');
+    const i = edited.findIndex(
+      (l) =>
+        l.kind === 'exchange' &&
+        (l.exchange as { operationId?: string }).operationId === 'getTransactionStatus' &&
+        typeof (l.exchange as { response?: { body?: { status?: unknown } } }).response?.body?.status === 'string',
+    );
     expect(i).toBeGreaterThan(0);
     const ex = structuredClone(edited[i]!.exchange) as { response: { body: { status: string }; rawBody: string } };
     ex.response.body.status = 'NOT_A_STATUS';
@@ -112,6 +131,8 @@ describe('transcript and rejudge', () => {
     expect(v.stdout).toMatch(/^VALID: /);
     const alone = await signer.verify(one.reportsDir, 'merger');
     expect(alone.code, alone.stdout).toBe(0);
-    expect(alone.stdout).toMatch(/^VALID, PARTIAL: .*tests? of the complete set (was|were) not run \(a run restricted by --grep, or one shard/);
+    expect(alone.stdout).toMatch(
+      /^VALID, PARTIAL: .*tests? of the complete set (was|were) not run \(a run restricted by --grep, or one shard/,
+    );
   }, 600_000);
 });

@@ -12,10 +12,22 @@ function resultsDir(): string {
   const reports = join(dir, 'reports');
   const results = join(reports, 'allure-results');
   mkdirSync(results, { recursive: true });
-  writeFileSync(join(results, '00000000-0000-0000-0000-000000000001-result.json'), JSON.stringify({
-    uuid: '00000000-0000-0000-0000-000000000001', name: 'generate and converge: approve', fullName: 'suites/payment/payment.suite.ts#payment generate and converge: approve',
-    status: 'passed', stage: 'finished', start: 1, stop: 2, labels: [{ name: 'epic', value: 'payment' }], steps: [], attachments: [], parameters: [],
-  }));
+  writeFileSync(
+    join(results, '00000000-0000-0000-0000-000000000001-result.json'),
+    JSON.stringify({
+      uuid: '00000000-0000-0000-0000-000000000001',
+      name: 'generate and converge: approve',
+      fullName: 'suites/payment/payment.suite.ts#payment generate and converge: approve',
+      status: 'passed',
+      stage: 'finished',
+      start: 1,
+      stop: 2,
+      labels: [{ name: 'epic', value: 'payment' }],
+      steps: [],
+      attachments: [],
+      parameters: [],
+    }),
+  );
   return reports;
 }
 
@@ -24,7 +36,12 @@ describe('report command', () => {
     const reports = resultsDir();
     const out: string[] = [];
     const stop = new AbortController();
-    const done = reportCommand(['--reports', reports, '--port', '0'], {}, { stdout: (s) => out.push(s), stderr: (s) => out.push(s), interactive: false }, { signal: stop.signal, cwd: dir });
+    const done = reportCommand(
+      ['--reports', reports, '--port', '0'],
+      {},
+      { stdout: (s) => out.push(s), stderr: (s) => out.push(s), interactive: false },
+      { signal: stop.signal, cwd: dir },
+    );
     let url: string | undefined;
     for (let i = 0; i < 600 && !url; i++) {
       url = /serving the report at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out.join(''))?.[1];
@@ -45,9 +62,20 @@ describe('report command', () => {
   it('only regenerates with --no-serve, and says what to do without results', async () => {
     const reports = resultsDir();
     const out: string[] = [];
-    expect(await reportCommand(['--reports', reports, '--no-serve'], {}, { stdout: (s) => out.push(s), stderr: () => {}, interactive: false }, { cwd: dir })).toBe(0);
+    expect(
+      await reportCommand(
+        ['--reports', reports, '--no-serve'],
+        {},
+        { stdout: (s) => out.push(s), stderr: () => {}, interactive: false },
+        { cwd: dir },
+      ),
+    ).toBe(0);
     expect(out.join('')).toContain(join(reports, 'allure-report', 'index.html'));
-    await expect(reportCommand(['--reports', join(dir, 'nothing-here')], {}, { stdout: () => {}, stderr: () => {}, interactive: false }, { cwd: dir })).rejects.toMatchObject({ code: 'PCC_USAGE' });
-    await expect(reportCommand(['--port', 'x'], {}, { stdout: () => {}, stderr: () => {}, interactive: false }, { cwd: dir })).rejects.toMatchObject({ code: 'PCC_USAGE' });
+    await expect(
+      reportCommand(['--reports', join(dir, 'nothing-here')], {}, { stdout: () => {}, stderr: () => {}, interactive: false }, { cwd: dir }),
+    ).rejects.toMatchObject({ code: 'PCC_USAGE' });
+    await expect(
+      reportCommand(['--port', 'x'], {}, { stdout: () => {}, stderr: () => {}, interactive: false }, { cwd: dir }),
+    ).rejects.toMatchObject({ code: 'PCC_USAGE' });
   });
 });

@@ -47,11 +47,15 @@ interface AllureStep {
 
 function allureResults(reports: string): AllureResult[] {
   const dir = join(reports, 'allure-results');
-  return readdirSync(dir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as AllureResult);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('-result.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as AllureResult);
 }
 
 function junitMatchesSummary(reports: string) {
-  const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { counts: { tests: number; failed: number; skipped: number } };
+  const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as {
+    counts: { tests: number; failed: number; skipped: number };
+  };
   const doc = parseXml(readFileSync(join(reports, 'junit.xml'), 'utf8'));
   const n = (k: string) => Number(doc.attrs[k]);
   expect(n('tests')).toBe(summary.counts.tests);
@@ -108,10 +112,14 @@ describe('reports of a run restricted to the payment suite, then of the same wit
 
     const cert = result.reports.certification;
     expect(cert.certified).toBe(false);
-    expect(cert.reasons).toContainEqual(expect.stringMatching(/^suite payment failed: payment > .*: \[invariant\.total-amount\] \(spec#transaction-print-slip\)/));
+    expect(cert.reasons).toContainEqual(
+      expect.stringMatching(/^suite payment failed: payment > .*: \[invariant\.total-amount\] \(spec#transaction-print-slip\)/),
+    );
     const md = readFileSync(join(reports, 'certification.md'), 'utf8');
     // The clause, then the sentence of the spec the finding rests on, then the check.
-    expect(md).toContain('| failure | [spec#transaction-print-slip](spec/pay-connect-spec.html#transaction-print-slip) | “\\| total_amount \\| integer \\| yes \\| amount + tip_amount, in cents \\|” | invariant.total-amount |');
+    expect(md).toContain(
+      '| failure | [spec#transaction-print-slip](spec/pay-connect-spec.html#transaction-print-slip) | “\\| total_amount \\| integer \\| yes \\| amount + tip_amount, in cents \\|” | invariant.total-amount |',
+    );
     expect(readFileSync(join(reports, 'certification.html'), 'utf8')).toContain('NOT CERTIFIED');
 
     const failed = allureResults(reports).filter((r) => r.status === 'failed');
@@ -138,7 +146,19 @@ describe('reports of a run restricted to the payment suite, then of the same wit
 
 describe('labels of a run (--label) in summary.json, junit.xml, the Allure environment and the certification', () => {
   it('carries each label to every report; a label named like a fact of the run keeps both', async () => {
-    const { result, reports } = await run(tempDir(), ['--suite', 'config', '--no-html', '--label', 'firmware=4.2.1', '--label', 'terminal=SN-0042', '--label', 'tester=Ana Lima', '--label', 'seed=lab-7']);
+    const { result, reports } = await run(tempDir(), [
+      '--suite',
+      'config',
+      '--no-html',
+      '--label',
+      'firmware=4.2.1',
+      '--label',
+      'terminal=SN-0042',
+      '--label',
+      'tester=Ana Lima',
+      '--label',
+      'seed=lab-7',
+    ]);
     expect(result.exitCode).toBe(0);
     const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { labels: Record<string, string>; seed: number };
     expect(summary.labels).toEqual({ firmware: '4.2.1', terminal: 'SN-0042', tester: 'Ana Lima', seed: 'lab-7' });
@@ -146,7 +166,12 @@ describe('labels of a run (--label) in summary.json, junit.xml, the Allure envir
 
     const doc = parseXml(readFileSync(join(reports, 'junit.xml'), 'utf8'));
     const props = Object.fromEntries(findAll(doc, 'property').map((p) => [p.attrs.name, p.attrs.value]));
-    expect(props).toMatchObject({ 'label.firmware': '4.2.1', 'label.terminal': 'SN-0042', 'label.tester': 'Ana Lima', 'label.seed': 'lab-7' });
+    expect(props).toMatchObject({
+      'label.firmware': '4.2.1',
+      'label.terminal': 'SN-0042',
+      'label.tester': 'Ana Lima',
+      'label.seed': 'lab-7',
+    });
 
     const env = readFileSync(join(reports, 'allure-results', 'environment.properties'), 'utf8');
     expect(env).toMatch(/^firmware=4\.2\.1$/m);
@@ -190,16 +215,20 @@ async function recordingProxy(target: string) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const up = request(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (r: IncomingMessage) => {
-        const back: Buffer[] = [];
-        r.on('data', (c: Buffer) => back.push(c));
-        r.on('end', () => {
-          const body = Buffer.concat(back);
-          answers.push(body.toString('utf8'));
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          res.end(body);
-        });
-      });
+      const up = request(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+        (r: IncomingMessage) => {
+          const back: Buffer[] = [];
+          r.on('data', (c: Buffer) => back.push(c));
+          r.on('end', () => {
+            const body = Buffer.concat(back);
+            answers.push(body.toString('utf8'));
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            res.end(body);
+          });
+        },
+      );
       up.on('error', () => res.writeHead(502).end());
       up.end(Buffer.concat(chunks));
     });
@@ -208,10 +237,11 @@ async function recordingProxy(target: string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     answers,
-    close: () => new Promise<void>((ok) => {
-      server.closeAllConnections();
-      server.close(() => ok());
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 
@@ -239,13 +269,28 @@ describe('no secret in any report file', () => {
     const dir = tempDir();
     const vault = join(dir, 'vault.json');
     try {
-      const { result, reports } = await run(dir, ['--target', proxy.url, '--integrator-id', 'sim-integrator', '--profile', 'sandbox', '--vault', vault, '--suite', 'payment', '--suite', 'pairing']);
+      const { result, reports } = await run(dir, [
+        '--target',
+        proxy.url,
+        '--integrator-id',
+        'sim-integrator',
+        '--profile',
+        'sandbox',
+        '--vault',
+        vault,
+        '--suite',
+        'payment',
+        '--suite',
+        'pairing',
+      ]);
       expect(result.record.tests.length).toBeGreaterThan(0);
       const secrets = new Set<string>();
       for (const a of proxy.answers) {
         try {
           secretsIn(JSON.parse(a), secrets);
-        } catch { /* not JSON */ }
+        } catch {
+          /* not JSON */
+        }
       }
       secretsIn(JSON.parse(readFileSync(vault, 'utf8')), secrets);
       const kinds = (k: string) => proxy.answers.filter((a) => a.includes(`"${k}"`)).length;

@@ -21,7 +21,20 @@ describe('run --resume', () => {
   it('goes on after an interrupted run: what passed is carried, the rest runs, one set of reports', async () => {
     const reports = join(tempDir('pcc-resume-'), 'reports');
     // A slow virtual terminal and a short budget: the first run stops with tests not finished.
-    const common = ['run', '--no-html', '--suite', 'payment', '--suite', 'cancel', '--terminals', '1', '--reports', reports, '--label', 'firmware=4.2.1'];
+    const common = [
+      'run',
+      '--no-html',
+      '--suite',
+      'payment',
+      '--suite',
+      'cancel',
+      '--terminals',
+      '1',
+      '--reports',
+      reports,
+      '--label',
+      'firmware=4.2.1',
+    ];
     const first = await runCli([...common, '--seed', '11', '--sim-step-delay', '150ms', '--max-duration', '5s']);
     // Not finished and no finding: neither a pass nor a defect of the service (exit 2), not certified.
     expect(first.code, first.stderr).toBe(2);
@@ -53,8 +66,11 @@ describe('run --resume', () => {
     expect(session.passed.length).toBe(summary.counts.passed);
 
     // The carried tests are reported as passed, marked with the session they passed in; the others ran now.
-    const results = readdirSync(join(reports, 'allure-results')).filter((f) => f.endsWith('-result.json'))
-      .map((f) => read<{ name: string; status: string; parameters: { name: string; value: string }[] }>(join(reports, 'allure-results'), f));
+    const results = readdirSync(join(reports, 'allure-results'))
+      .filter((f) => f.endsWith('-result.json'))
+      .map((f) =>
+        read<{ name: string; status: string; parameters: { name: string; value: string }[] }>(join(reports, 'allure-results'), f),
+      );
     const carried = results.filter((r) => r.parameters.some((p) => p.name === 'carried over from'));
     expect(carried.map((r) => r.status)).toEqual(carried.map(() => 'passed'));
     expect(carried).toHaveLength(passedFirst.length);

@@ -52,7 +52,25 @@ async function timedRun(faults: string[], during?: (sim: SimProcess) => Promise<
   const sim = await startSimProcess([...SIM, ...faults.flatMap((f) => ['--fault', f])]);
   try {
     const started = Date.now();
-    const run = runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--strict', '--vault', join(tempDir(), 'vault.json'), '--no-html', '--deadline', '4s', ...SUITES], { timeoutMs: 170_000 });
+    const run = runCli(
+      [
+        'run',
+        '--target',
+        sim.url,
+        '--integrator-id',
+        sim.integratorId,
+        '--profile',
+        'sandbox',
+        '--strict',
+        '--vault',
+        join(tempDir(), 'vault.json'),
+        '--no-html',
+        '--deadline',
+        '4s',
+        ...SUITES,
+      ],
+      { timeoutMs: 170_000 },
+    );
     if (during) await during(sim);
     const r = await run;
     return { r, ms: Date.now() - started };
@@ -62,7 +80,10 @@ async function timedRun(faults: string[], during?: (sim: SimProcess) => Promise<
 }
 
 function brief(r: CliResult): string {
-  return `exit ${r.code}\n${r.stdout.split('\n').filter((l) => /^(FAIL|WARN|ERROR|PASS|INCOMPLETE)/.test(l)).join('\n')}\n${r.stderr}`;
+  return `exit ${r.code}\n${r.stdout
+    .split('\n')
+    .filter((l) => /^(FAIL|WARN|ERROR|PASS|INCOMPLETE)/.test(l))
+    .join('\n')}\n${r.stderr}`;
 }
 
 let cleanRun: Promise<Timed>;
@@ -94,13 +115,28 @@ const WEBHOOK_MISSES = 2 * 6000;
 const CLASSES: { name: string; faults: string[]; root: string; during?: (sim: SimProcess) => Promise<void>; inherentMs?: number }[] = [
   // Nothing can tell a transaction that never ends from a slow one before its deadline (4 s): the run
   // waits two of them before such waits are futile, whatever the clean run's time.
-  { name: 'transactions never reach a final status', faults: ['transaction.never-converges'], root: 'convergence.deadline', inherentMs: 2 * 4000 },
+  {
+    name: 'transactions never reach a final status',
+    faults: ['transaction.never-converges'],
+    root: 'convergence.deadline',
+    inherentMs: 2 * 4000,
+  },
   // An operation whose status is none of the enum's is never seen final: its one convergence waits out
   // the deadline (4 s), whatever the clean run's time.
   { name: 'an operation status outside the enum', faults: ['operation.status-outside-enum'], root: 'response.enum', inherentMs: 4000 },
   // No delivery the pairing's key verifies, in any of three ways: the service sends no webhook (spec#events).
-  { name: 'webhooks signed over other bytes than those sent', faults: ['webhook.signed-other-bytes'], root: 'webhook.service-sends', inherentMs: WEBHOOK_MISSES },
-  { name: 'webhooks signed with another key', faults: ['webhook.bad-signature'], root: 'webhook.service-sends', inherentMs: WEBHOOK_MISSES },
+  {
+    name: 'webhooks signed over other bytes than those sent',
+    faults: ['webhook.signed-other-bytes'],
+    root: 'webhook.service-sends',
+    inherentMs: WEBHOOK_MISSES,
+  },
+  {
+    name: 'webhooks signed with another key',
+    faults: ['webhook.bad-signature'],
+    root: 'webhook.service-sends',
+    inherentMs: WEBHOOK_MISSES,
+  },
   { name: 'webhooks without a signature', faults: ['webhook.unsigned'], root: 'webhook.service-sends', inherentMs: WEBHOOK_MISSES },
   { name: 'no webhook is ever sent', faults: ['webhook.none'], root: 'webhook.service-sends', inherentMs: WEBHOOK_MISSES },
   { name: 'token_type is not Bearer', faults: ['token.type-lowercase'], root: 'response.enum' },
@@ -117,7 +153,9 @@ const CLASSES: { name: string; faults: string[]; root: string; during?: (sim: Si
     during: async (sim) => {
       const until = Date.now() + 60_000;
       while (Date.now() < until) {
-        const view = await fetch(`${sim.url}/_sim/terminals`).then((r) => r.json() as Promise<{ terminals: unknown[] }>).catch(() => undefined);
+        const view = await fetch(`${sim.url}/_sim/terminals`)
+          .then((r) => r.json() as Promise<{ terminals: unknown[] }>)
+          .catch(() => undefined);
         if ((view?.terminals.length ?? 0) > 0) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -129,18 +167,21 @@ const CLASSES: { name: string; faults: string[]; root: string; during?: (sim: Si
 
 describe.concurrent('a broken service: exit 1, the root finding first, no toolkit error, at most 2x the clean time', () => {
   for (const c of CLASSES) {
-    test(c.name, async () => {
-      const [{ r, ms }, clean] = await Promise.all([urlRun(c.faults, c.during), cleanRun]);
-      const s = r.summary;
-      expect(s, brief(r)).toBeDefined();
-      expect(r.code, brief(r)).toBe(1);
-      expect(`${r.stdout}\n${r.stderr}`, brief(r)).not.toMatch(/PCC_/);
-      expect(s!.findings[0]?.check, brief(r)).toBe(c.root);
-      // 1.5x is the figure for whole runs two at a time (bench: 0.70-1.27x). Here the other test
-      // files share the machine, so the clean run, taken first, met another load than later runs.
-      expect(ms, `${c.name}: ${ms} ms against ${clean.ms} ms clean`).toBeLessThanOrEqual(2 * clean.ms + (c.inherentMs ?? 0));
-    }, 480_000); // queued behind up to five rounds of two runs: the budget covers the wait for a slot
-
+    test(
+      c.name,
+      async () => {
+        const [{ r, ms }, clean] = await Promise.all([urlRun(c.faults, c.during), cleanRun]);
+        const s = r.summary;
+        expect(s, brief(r)).toBeDefined();
+        expect(r.code, brief(r)).toBe(1);
+        expect(`${r.stdout}\n${r.stderr}`, brief(r)).not.toMatch(/PCC_/);
+        expect(s!.findings[0]?.check, brief(r)).toBe(c.root);
+        // 1.5x is the figure for whole runs two at a time (bench: 0.70-1.27x). Here the other test
+        // files share the machine, so the clean run, taken first, met another load than later runs.
+        expect(ms, `${c.name}: ${ms} ms against ${clean.ms} ms clean`).toBeLessThanOrEqual(2 * clean.ms + (c.inherentMs ?? 0));
+      },
+      480_000,
+    ); // queued behind up to five rounds of two runs: the budget covers the wait for a slot
   }
 });
 

@@ -30,20 +30,47 @@ test('a whole run leaks no client secret, access token or webhook key', async ()
   const vault = join(dir, 'vault.json');
   const signing = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   writeFileSync(join(dir, 'signing.pem'), signing, { mode: 0o600 });
-  const r = await runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', vault, '--deadline', '5s', '--settle', '100ms', '--runs', '5', '--sign-key', join(dir, 'signing.pem')], { timeoutMs: 300_000 });
+  const r = await runCli(
+    [
+      'run',
+      '--target',
+      sim.url,
+      '--integrator-id',
+      sim.integratorId,
+      '--profile',
+      'sandbox',
+      '--vault',
+      vault,
+      '--deadline',
+      '5s',
+      '--settle',
+      '100ms',
+      '--runs',
+      '5',
+      '--sign-key',
+      join(dir, 'signing.pem'),
+    ],
+    { timeoutMs: 300_000 },
+  );
   expect(r.summary, r.stderr).toBeDefined();
   // The service's secrets, and the signing key's PEM body.
   const secrets = [...sim.issuedSecrets(), signing.split('\n')[1]!];
   // The run paired, took tokens and received webhook keys: there is something to look for.
   expect(secrets.length).toBeGreaterThan(3);
-  const outputs: [string, string][] = [['stdout', r.stdout], ['stderr', r.stderr]];
+  const outputs: [string, string][] = [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ];
   const searched = [...files(r.reportsDir), ...files(join(ROOT, 'contracts', 'pacts')).filter((f) => f.endsWith('.json'))];
   // The transcript is gzip'd: searched as the text it holds.
   for (const f of searched) outputs.push([f, f.endsWith('.gz') ? gunzipSync(readFileSync(f)).toString('utf8') : readFileSync(f, 'latin1')]);
   // The certificate's statement is base64 in its envelope: searched decoded.
   const certificate = searched.find((f) => f.endsWith('certificate.intoto.json'));
   expect(certificate).toBeDefined();
-  outputs.push(['certificate payload', Buffer.from((JSON.parse(readFileSync(certificate!, 'utf8')) as { payload: string }).payload, 'base64').toString('utf8')]);
+  outputs.push([
+    'certificate payload',
+    Buffer.from((JSON.parse(readFileSync(certificate!, 'utf8')) as { payload: string }).payload, 'base64').toString('utf8'),
+  ]);
   expect(searched.some((f) => f.endsWith('summary.json'))).toBe(true);
   expect(searched.some((f) => f.endsWith('transcript.jsonl.gz'))).toBe(true);
   const leaks = outputs.flatMap(([where, text]) => secrets.filter((s) => text.includes(s)).map((s) => `${where}: ${s.slice(0, 4)}…`));

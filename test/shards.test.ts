@@ -25,8 +25,19 @@ const FAULTS = ['--sim-fault', 'auth.any-secret-accepted', '--sim-fault', 'confi
 const coverageOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')) as Coverage;
 const shardOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'run-record.json'), 'utf8')) as ShardRecord;
 /** Each item of every section by its name, with whether it was covered. */
-const flags = (c: Coverage) => Object.fromEntries(COVERAGE_KINDS.flatMap((k) => (c[k] as { covered: boolean }[]).map((i) => [`${k} ${JSON.stringify({ ...i, covered: undefined, reason: undefined, tests: undefined, polling: undefined, webhook: undefined, by: undefined, deliveries: undefined, checks: undefined, findings: undefined, validlySigned: undefined })}`, i.covered])));
-const names = (dir: string) => (JSON.parse(readFileSync(join(dir, 'run-record.json'), 'utf8')) as { record: { tests: { name: string }[] } }).record.tests.map((t) => t.name);
+const flags = (c: Coverage) =>
+  Object.fromEntries(
+    COVERAGE_KINDS.flatMap((k) =>
+      (c[k] as { covered: boolean }[]).map((i) => [
+        `${k} ${JSON.stringify({ ...i, covered: undefined, reason: undefined, tests: undefined, polling: undefined, webhook: undefined, by: undefined, deliveries: undefined, checks: undefined, findings: undefined, validlySigned: undefined })}`,
+        i.covered,
+      ]),
+    ),
+  );
+const names = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, 'run-record.json'), 'utf8')) as { record: { tests: { name: string }[] } }).record.tests.map(
+    (t) => t.name,
+  );
 
 interface AllureResult {
   name: string;
@@ -41,14 +52,37 @@ interface AllureResult {
 /** Each Allure result by full name: status, labels (without the machine's host and worker), attachments. */
 function allure(dir: string) {
   const results = join(dir, 'allure-results');
-  return Object.fromEntries(readdirSync(results).filter((f) => f.endsWith('-result.json')).map((f) => {
-    const r = JSON.parse(readFileSync(join(results, f), 'utf8')) as AllureResult;
-    const labels = r.labels.filter((l) => l.name !== 'host' && l.name !== 'thread').map((l) => `${l.name}=${l.value}`).sort();
-    return [r.fullName, { name: r.name, historyId: r.historyId, status: r.status, labels, attachments: r.attachments.map((a) => a.name).sort(), steps: r.steps.length > 0 }];
-  }));
+  return Object.fromEntries(
+    readdirSync(results)
+      .filter((f) => f.endsWith('-result.json'))
+      .map((f) => {
+        const r = JSON.parse(readFileSync(join(results, f), 'utf8')) as AllureResult;
+        const labels = r.labels
+          .filter((l) => l.name !== 'host' && l.name !== 'thread')
+          .map((l) => `${l.name}=${l.value}`)
+          .sort();
+        return [
+          r.fullName,
+          {
+            name: r.name,
+            historyId: r.historyId,
+            status: r.status,
+            labels,
+            attachments: r.attachments.map((a) => a.name).sort(),
+            steps: r.steps.length > 0,
+          },
+        ];
+      }),
+  );
 }
 
-interface TimingFigure { n: number; p50Ms: number; p95Ms: number; maxMs: number; samples: [number, number][] }
+interface TimingFigure {
+  n: number;
+  p50Ms: number;
+  p95Ms: number;
+  maxMs: number;
+  samples: [number, number][];
+}
 type Timing = Record<string, Record<string, TimingFigure>>;
 const timingOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { timing: Timing }).timing;
 /** A histogram as value -> count (the order it is stored in aside). */
@@ -59,7 +93,9 @@ const countsOf = (...hs: [number, number][][]) => {
 };
 /** The nearest-rank percentile of the samples, each bucket's value repeated its count. */
 const nearestRank = (counts: Record<string, number>, p: number) => {
-  const values = Object.entries(counts).flatMap(([v, c]) => Array<number>(c).fill(Number(v))).sort((x, y) => x - y);
+  const values = Object.entries(counts)
+    .flatMap(([v, c]) => Array<number>(c).fill(Number(v)))
+    .sort((x, y) => x - y);
   return values[Math.max(1, Math.ceil(p * values.length)) - 1];
 };
 // What a run of these suites asks as often whatever the run's split or pace: not the polls (as many as
@@ -71,7 +107,11 @@ const PACE_DEPENDENT = new Set(['getOperation', 'getTransactionStatus', 'pair', 
 /** What summary.json says test by test. */
 function summaryOf(dir: string) {
   const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
-    verdict: string; counts: unknown; findings: { test: string; check: string; clause: string; severity: string }[]; skipped?: { test: string; reason: string }[]; blocked: unknown[];
+    verdict: string;
+    counts: unknown;
+    findings: { test: string; check: string; clause: string; severity: string }[];
+    skipped?: { test: string; reason: string }[];
+    blocked: unknown[];
   };
   return {
     verdict: s.verdict,
@@ -85,7 +125,18 @@ function summaryOf(dir: string) {
 /** Each JUnit testcase: its suite, name and how it ended. */
 function junit(dir: string) {
   const doc = parseXml(readFileSync(join(dir, 'junit.xml'), 'utf8'));
-  return findAll(doc, 'testcase').map((c) => `${c.attrs.classname} | ${c.attrs.name} | ${c.children.map((x) => x.name).filter((n) => n !== 'system-out').sort().join(',') || 'passed'}`).sort();
+  return findAll(doc, 'testcase')
+    .map(
+      (c) =>
+        `${c.attrs.classname} | ${c.attrs.name} | ${
+          c.children
+            .map((x) => x.name)
+            .filter((n) => n !== 'system-out')
+            .sort()
+            .join(',') || 'passed'
+        }`,
+    )
+    .sort();
 }
 
 /** The certification's verdict, its table per capability and its findings (severity, clause, check, test). */
@@ -94,8 +145,14 @@ function certification(dir: string) {
   const section = (title: string) => md.split(`## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
   return {
     verdict: md.match(/\*\*Verdict: [^*]+\*\*/)?.[0],
-    capabilities: section('Results per capability').split('\n').filter((l) => l.startsWith('| ')),
-    findings: section('Findings').split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| severity')).map((l) => l.split(' | ').slice(0, 4).join(' | ')).sort(),
+    capabilities: section('Results per capability')
+      .split('\n')
+      .filter((l) => l.startsWith('| ')),
+    findings: section('Findings')
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| severity'))
+      .map((l) => l.split(' | ').slice(0, 4).join(' | '))
+      .sort(),
   };
 }
 
@@ -117,16 +174,26 @@ describe('shards and merge-reports', () => {
     expect([...a, ...b].length).toBe(whole.summary!.counts.tests);
     expect(existsSync(join(whole.reportsDir, 'run-record.json'))).toBe(false);
     // The shard record keeps each test whole, its exchanges too: the merge writes Allure from it.
-    const recorded = (JSON.parse(readFileSync(join(one.reportsDir, 'run-record.json'), 'utf8')) as { record: { tests: { exchanges: unknown[]; exchangeCount: number }[] } }).record.tests;
+    const recorded = (
+      JSON.parse(readFileSync(join(one.reportsDir, 'run-record.json'), 'utf8')) as {
+        record: { tests: { exchanges: unknown[]; exchangeCount: number }[] };
+      }
+    ).record.tests;
     expect(recorded.some((t) => t.exchanges.length > 0 && t.exchanges.length <= t.exchangeCount)).toBe(true);
 
     const out = tempDir('pcc-merged-');
     const merged = await runCli(['merge-reports', one.reportsDir, two.reportsDir, '--reports', out]);
     expect(merged.code, merged.stderr).toBe(1);
     expect(merged.stdout).toContain('merged 2 shards');
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { seed?: number; shards: { index: number; tests: number }[] };
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      seed?: number;
+      shards: { index: number; tests: number }[];
+    };
     expect(summary.seed).toBe(11);
-    expect(summary.shards.map((s) => [s.index, s.tests])).toEqual([[1, a.length], [2, b.length]]);
+    expect(summary.shards.map((s) => [s.index, s.tests])).toEqual([
+      [1, a.length],
+      [2, b.length],
+    ]);
 
     // Test for test, the merge's reports are the whole run's.
     const wholeSummary = summaryOf(whole.reportsDir);
@@ -140,7 +207,9 @@ describe('shards and merge-reports', () => {
     const [wholeAllure, mergedAllure] = [allure(whole.reportsDir), allure(out)];
     expect(Object.keys(wholeAllure)).toHaveLength(whole.summary!.counts.tests);
     expect(mergedAllure).toEqual(wholeAllure);
-    expect(Object.values(mergedAllure).some((r) => r.status === 'failed' && r.labels.includes('conformance=spec-failure') && r.steps)).toBe(true);
+    expect(Object.values(mergedAllure).some((r) => r.status === 'failed' && r.labels.includes('conformance=spec-failure') && r.steps)).toBe(
+      true,
+    );
     const env = readFileSync(join(out, 'allure-results', 'environment.properties'), 'utf8');
     expect(env).toMatch(/^coverage=operations \d+\/\d+/m);
     expect(env).toMatch(/^sim\.faults=auth\.any-secret-accepted, config\.wrong-timezone$/m);
@@ -155,7 +224,11 @@ describe('shards and merge-reports', () => {
         const [a, b] = [m1[key], m2[key]];
         const counts = countsOf(a?.samples ?? [], b?.samples ?? []);
         expect({ n: f.n, p50Ms: f.p50Ms, p95Ms: f.p95Ms, maxMs: f.maxMs, samples: countsOf(f.samples) }, `${series} ${key}`).toEqual({
-          n: (a?.n ?? 0) + (b?.n ?? 0), p50Ms: nearestRank(counts, 0.5), p95Ms: nearestRank(counts, 0.95), maxMs: Math.max(...[a, b].flatMap((x) => (x ? [x.maxMs] : []))), samples: counts,
+          n: (a?.n ?? 0) + (b?.n ?? 0),
+          p50Ms: nearestRank(counts, 0.5),
+          p95Ms: nearestRank(counts, 0.95),
+          maxMs: Math.max(...[a, b].flatMap((x) => (x ? [x.maxMs] : []))),
+          samples: counts,
         });
       }
     }
@@ -164,7 +237,12 @@ describe('shards and merge-reports', () => {
     // ... and those of the run not cut in two: the same operations and final statuses, as many times
     // each where the scenarios fix how many; no timing that compare calls changed.
     expect(Object.keys(tm.operations!).sort()).toEqual(Object.keys(tw.operations!).sort());
-    const steady = (t: Timing) => Object.fromEntries(Object.entries(t.operations!).filter(([k]) => !PACE_DEPENDENT.has(k)).map(([k, f]) => [k, f.n]));
+    const steady = (t: Timing) =>
+      Object.fromEntries(
+        Object.entries(t.operations!)
+          .filter(([k]) => !PACE_DEPENDENT.has(k))
+          .map(([k, f]) => [k, f.n]),
+      );
     expect(Object.keys(steady(tw)).length).toBeGreaterThan(5);
     expect(steady(tm)).toEqual(steady(tw));
     const converged = (t: Timing) => Object.fromEntries(Object.entries(t.convergence!).map(([k, f]) => [k, f.n]));
@@ -172,13 +250,35 @@ describe('shards and merge-reports', () => {
     const compared = tempDir('pcc-compare-merged-');
     const against = await runCli(['compare', whole.reportsDir, out, '--reports', compared]);
     expect(against.code, against.stdout + against.stderr).toBe(0);
-    const comparison = JSON.parse(readFileSync(join(compared, 'compare.json'), 'utf8')) as { tests: { flipped: unknown[] }; findings: { new: unknown[]; gone: unknown[] }; timing: { regressions: unknown[]; improvements: unknown[] } };
-    expect([comparison.tests.flipped, comparison.findings.new, comparison.findings.gone, comparison.timing.regressions, comparison.timing.improvements]).toEqual([[], [], [], [], []]);
+    const comparison = JSON.parse(readFileSync(join(compared, 'compare.json'), 'utf8')) as {
+      tests: { flipped: unknown[] };
+      findings: { new: unknown[]; gone: unknown[] };
+      timing: { regressions: unknown[]; improvements: unknown[] };
+    };
+    expect([
+      comparison.tests.flipped,
+      comparison.findings.new,
+      comparison.findings.gone,
+      comparison.timing.regressions,
+      comparison.timing.improvements,
+    ]).toEqual([[], [], [], [], []]);
     // The merged Allure results carry the timing charts (the report's Global Attachments), as the whole run's do.
     for (const dir of [out, whole.reportsDir]) {
-      const globals = readdirSync(join(dir, 'allure-results')).filter((f) => f.endsWith('-globals.json'))
-        .flatMap((f) => (JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')) as { attachments: { name: string; type: string }[] }).attachments);
-      expect(globals.map((g) => `${g.type} ${g.name}`), dir).toEqual(['Answer time per operation', 'Convergence: request to final status', 'Webhook delay: arrival minus first poll sight'].map((t) => expect.stringMatching(new RegExp(`^image/svg\\+xml Timing: ${t}`))));
+      const globals = readdirSync(join(dir, 'allure-results'))
+        .filter((f) => f.endsWith('-globals.json'))
+        .flatMap(
+          (f) =>
+            (JSON.parse(readFileSync(join(dir, 'allure-results', f), 'utf8')) as { attachments: { name: string; type: string }[] })
+              .attachments,
+        );
+      expect(
+        globals.map((g) => `${g.type} ${g.name}`),
+        dir,
+      ).toEqual(
+        ['Answer time per operation', 'Convergence: request to final status', 'Webhook delay: arrival minus first poll sight'].map((t) =>
+          expect.stringMatching(new RegExp(`^image/svg\\+xml Timing: ${t}`)),
+        ),
+      );
     }
 
     // coverage.json: the merge covers what the unsharded run with the same seed covers.
@@ -201,7 +301,10 @@ describe('shards and merge-reports', () => {
     // What the suites run never saw is named as skipped by the setting that chose them.
     const missed = COVERAGE_KINDS.flatMap((k) => (m[k] as { covered: boolean; reason?: string }[]).filter((i) => !i.covered));
     expect(missed.length).toBeGreaterThan(0);
-    for (const i of missed) expect(i.reason).toMatch(/^skipped by a setting: only the suites auth, config, pairing, preauth$|^not reachable on this target: it answered unpair with/);
+    for (const i of missed)
+      expect(i.reason).toMatch(
+        /^skipped by a setting: only the suites auth, config, pairing, preauth$|^not reachable on this target: it answered unpair with/,
+      );
 
     // As in CI: folders given relative to the working directory, the HTML report included.
     const cwd = tempDir('pcc-ci-job-');

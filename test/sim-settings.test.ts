@@ -18,7 +18,11 @@ function terminalIds(reportsDir: string): string[] {
 describe('the simulator settings of run and sim', () => {
   it('run --seed -5 runs, and the same seed replays the same terminals', async () => {
     const RUN = ['run', '--no-html', '--suite', 'config', '--terminals', '1'];
-    const [first, again, other] = await Promise.all([runCli([...RUN, '--seed', '-5']), runCli([...RUN, '--seed', '-5']), runCli([...RUN, '--seed', '-6'])]);
+    const [first, again, other] = await Promise.all([
+      runCli([...RUN, '--seed', '-5']),
+      runCli([...RUN, '--seed', '-5']),
+      runCli([...RUN, '--seed', '-6']),
+    ]);
     for (const r of [first, again, other]) expect(r.code, r.stderr).toBe(0);
     expect(first.stdout).toContain('seed -5');
     expect(terminalIds(first.reportsDir).length).toBeGreaterThan(0);
@@ -26,7 +30,7 @@ describe('the simulator settings of run and sim', () => {
     expect(terminalIds(other.reportsDir)).not.toEqual(terminalIds(first.reportsDir));
   });
 
-  it('a step delay beyond the simulator\'s range is exit 2 naming the flag typed: --sim-step-delay for run, --step-delay for sim', async () => {
+  it("a step delay beyond the simulator's range is exit 2 naming the flag typed: --sim-step-delay for run, --step-delay for sim", async () => {
     const [run, sim] = await Promise.all([runCli(['run', '--sim-step-delay', '2s']), runCli(['sim', '--step-delay', '2s'])]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^PCC_USAGE: invalid sim\.stepDelay "2s" from flag --sim-step-delay: must be from 0ms to 1s\n {2}fix: /);

@@ -26,10 +26,32 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const args = (runs: number) => ['run', '--target', slow.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', join(tempDir(), 'vault.json'),
-  '--deadline', '5s', '--settle', '100ms', '--suite', 'properties', '--grep', 'pair: invalid bodies get a 4xx', '--runs', String(runs)];
+const args = (runs: number) => [
+  'run',
+  '--target',
+  slow.url,
+  '--integrator-id',
+  sim.integratorId,
+  '--profile',
+  'sandbox',
+  '--vault',
+  join(tempDir(), 'vault.json'),
+  '--deadline',
+  '5s',
+  '--settle',
+  '100ms',
+  '--suite',
+  'properties',
+  '--grep',
+  'pair: invalid bodies get a 4xx',
+  '--runs',
+  String(runs),
+];
 
-interface NotChecked { test: string; what: string[] }
+interface NotChecked {
+  test: string;
+  what: string[];
+}
 
 test('a pairing that answers slowly passes: the property runs what its budget holds at the measured pace, says how many, and the rest is not checked', async () => {
   // A run budget the 45 runs at 1 s a pairing do not fit in: the scenario's budget is cut to it.
@@ -41,7 +63,9 @@ test('a pairing that answers slowly passes: the property runs what its budget ho
   expect(summary?.verdict).toBe('pass');
   expect(r.code).toBe(0);
   const pair = summary?.notChecked?.find((n) => n.test.includes('pair: invalid bodies get a 4xx'));
-  expect(pair?.what.join('\n')).toMatch(/^pair invalid: \d+ of 45 runs not run, the run's time budget \(--max-duration\) could not hold them at the service's pace \(ran \d+ of 45 runs in [\d.]+ s at 1\.\d s a run \(pair 1\.\d s a request/m);
+  expect(pair?.what.join('\n')).toMatch(
+    /^pair invalid: \d+ of 45 runs not run, the run's time budget \(--max-duration\) could not hold them at the service's pace \(ran \d+ of 45 runs in [\d.]+ s at 1\.\d s a run \(pair 1\.\d s a request/m,
+  );
   const ran = Number(/ran (\d+) of 45/.exec(pair!.what.join('\n'))![1]);
   expect(ran).toBeGreaterThan(3);
   expect(ran).toBeLessThan(45);

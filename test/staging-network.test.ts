@@ -15,7 +15,8 @@ let sim: SimulatorHandle;
 let front: NetworkFront;
 beforeAll(async () => {
   const missing = missingParts();
-  if (missing.length > 0) throw new Error(`${missing.join(', ')} not installed: .ci/run installs them (apt-get install nginx tinyproxy openssl util-linux)`);
+  if (missing.length > 0)
+    throw new Error(`${missing.join(', ')} not installed: .ci/run installs them (apt-get install nginx tinyproxy openssl util-linux)`);
   sim = await startSimulator({ stepDelayMs: 20, deadlineMs: 1500 });
   front = await startNetworkFront(sim.url);
 });
@@ -26,13 +27,48 @@ afterAll(async () => {
 
 /** A run of the config suite (quick) against `target`, with its own vault; no proxy from this machine's environment. */
 function run(target: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000) {
-  return runCli(['run', '--target', target, '--integrator-id', sim.integratorId, '--vault', join(tempDir(), 'vault.json'), '--no-html',
-    '--deadline', '5s', '--settle', '100ms', '--terminals', '2', ...(extra.includes('--suite') ? [] : ['--suite', 'config']), ...extra],
-  { env: { HTTPS_PROXY: undefined, HTTP_PROXY: undefined, https_proxy: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined, NODE_EXTRA_CA_CERTS: undefined, ...env }, timeoutMs });
+  return runCli(
+    [
+      'run',
+      '--target',
+      target,
+      '--integrator-id',
+      sim.integratorId,
+      '--vault',
+      join(tempDir(), 'vault.json'),
+      '--no-html',
+      '--deadline',
+      '5s',
+      '--settle',
+      '100ms',
+      '--terminals',
+      '2',
+      ...(extra.includes('--suite') ? [] : ['--suite', 'config']),
+      ...extra,
+    ],
+    {
+      env: {
+        HTTPS_PROXY: undefined,
+        HTTP_PROXY: undefined,
+        https_proxy: undefined,
+        http_proxy: undefined,
+        NO_PROXY: undefined,
+        no_proxy: undefined,
+        NODE_EXTRA_CA_CERTS: undefined,
+        ...env,
+      },
+      timeoutMs,
+    },
+  );
 }
 
 test.concurrent('TLS from a private CA, keep-alive 1 s: with --ca-file, config, payment and properties pass', async () => {
-  const r = await run(front.tlsUrl, ['--ca-file', front.caFile, '--suite', 'config', '--suite', 'payment', '--suite', 'properties'], {}, 170_000);
+  const r = await run(
+    front.tlsUrl,
+    ['--ca-file', front.caFile, '--suite', 'config', '--suite', 'payment', '--suite', 'properties'],
+    {},
+    170_000,
+  );
   expect(r.summary?.verdict, JSON.stringify(r.summary?.findings?.slice(0, 3), null, 1) + r.stderr).toBe('pass');
   expect(r.code).toBe(0);
   const connection = (r.summary as unknown as { connection: { trust: string; verification: string } }).connection;
@@ -40,18 +76,25 @@ test.concurrent('TLS from a private CA, keep-alive 1 s: with --ca-file, config, 
   expect(connection.trust).toContain(front.caFile);
 });
 
-test.concurrent('TLS from a private CA, keep-alive 1 s: without the CA: exit 2 naming the certificate problem and --ca-file, no report', async () => {
-  const r = await run(front.tlsUrl);
-  expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/^PCC_TARGET_TLS: the certificate of https:\/\/localhost:\d+ is not signed by a CA the toolkit trusts \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/);
-  expect(r.stderr).toContain('--ca-file');
-  expect(r.summary).toBeUndefined();
-});
+test.concurrent(
+  'TLS from a private CA, keep-alive 1 s: without the CA: exit 2 naming the certificate problem and --ca-file, no report',
+  async () => {
+    const r = await run(front.tlsUrl);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^PCC_TARGET_TLS: the certificate of https:\/\/localhost:\d+ is not signed by a CA the toolkit trusts \(UNABLE_TO_VERIFY_LEAF_SIGNATURE\)/,
+    );
+    expect(r.stderr).toContain('--ca-file');
+    expect(r.summary).toBeUndefined();
+  },
+);
 
 test.concurrent('TLS from a private CA, keep-alive 1 s: a host name the certificate does not list: exit 2 naming it', async () => {
   const r = await run(front.tlsUrl.replace('localhost', '127.0.0.1'), ['--ca-file', front.caFile]);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/^PCC_TARGET_TLS: the certificate of https:\/\/127\.0\.0\.1:\d+ does not name that host \(ERR_TLS_CERT_ALTNAME_INVALID\)/);
+  expect(r.stderr).toMatch(
+    /^PCC_TARGET_TLS: the certificate of https:\/\/127\.0\.0\.1:\d+ does not name that host \(ERR_TLS_CERT_ALTNAME_INVALID\)/,
+  );
 });
 
 test.concurrent('TLS from a private CA, keep-alive 1 s: http:// sent to the https port: exit 2, not a finding', async () => {
@@ -62,12 +105,17 @@ test.concurrent('TLS from a private CA, keep-alive 1 s: http:// sent to the http
   expect(r.summary).toBeUndefined();
 });
 
-test.concurrent('TLS from a private CA, keep-alive 1 s: verification switched off is said in summary.json and the run is not certified', async () => {
-  const r = await run(front.tlsUrl, [], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
-  expect(r.code).toBe(0);
-  expect((r.summary as unknown as { connection: { verification: string } }).connection.verification).toBe('off');
-  expect(readFileSync(join(r.reportsDir, 'certification.md'), 'utf8')).toMatch(/TLS certificates were not verified \(NODE_TLS_REJECT_UNAUTHORIZED=0\)/);
-});
+test.concurrent(
+  'TLS from a private CA, keep-alive 1 s: verification switched off is said in summary.json and the run is not certified',
+  async () => {
+    const r = await run(front.tlsUrl, [], { NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+    expect(r.code).toBe(0);
+    expect((r.summary as unknown as { connection: { verification: string } }).connection.verification).toBe('off');
+    expect(readFileSync(join(r.reportsDir, 'certification.md'), 'utf8')).toMatch(
+      /TLS certificates were not verified \(NODE_TLS_REJECT_UNAUTHORIZED=0\)/,
+    );
+  },
+);
 
 test.concurrent('mTLS: passes with --client-cert and --client-key', async () => {
   const r = await run(front.mtlsUrl, ['--ca-file', front.caFile, '--client-cert', front.clientCert, '--client-key', front.clientKey]);
@@ -78,7 +126,7 @@ test.concurrent('mTLS: passes with --client-cert and --client-key', async () => 
   expect(JSON.stringify(r.summary)).toContain(front.clientCert);
 });
 
-test.concurrent('mTLS: without a client certificate: exit 2 (the front\'s page), not two service failures', async () => {
+test.concurrent("mTLS: without a client certificate: exit 2 (the front's page), not two service failures", async () => {
   const r = await run(front.mtlsUrl, ['--ca-file', front.caFile]);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/^PCC_TARGET_GATEWAY: .*"400 No required SSL certificate was sent"/);
@@ -92,36 +140,66 @@ test.concurrent('a gateway that mounts the API under a path: --target https://ho
   expect(r.code).toBe(0);
 });
 
-test.concurrent('a gateway path does not switch the contract off: a spec defect under /paycon fails as at the root, with the same coverage', async () => {
-  const faulty = await startSimulator({ stepDelayMs: 20, deadlineMs: 1500, faults: ['slip.amount-as-string'] });
-  const gateway = await startNetworkFront(faulty.url);
-  try {
-    const common = ['--integrator-id', faulty.integratorId, '--no-html', '--deadline', '5s', '--settle', '100ms', '--terminals', '2', '--seed', '7', '--suite', 'print-slip'];
-    const [under, root] = await Promise.all([
-      runCli(['run', '--target', gateway.gatewayUrl, '--ca-file', gateway.caFile, '--vault', join(tempDir(), 'vault.json'), ...common], { env: { HTTPS_PROXY: undefined, https_proxy: undefined }, timeoutMs: 120_000 }),
-      runCli(['run', '--target', faulty.url, '--vault', join(tempDir(), 'vault.json'), ...common], { timeoutMs: 120_000 }),
-    ]);
-    for (const [where, r] of [['under /paycon', under], ['at the root', root]] as const) {
-      expect(r.code, `${where}: ${r.stderr}`).toBe(1);
-      expect(r.summary?.findings.map((f) => f.check), where).toContain('response.schema');
+test.concurrent(
+  'a gateway path does not switch the contract off: a spec defect under /paycon fails as at the root, with the same coverage',
+  async () => {
+    const faulty = await startSimulator({ stepDelayMs: 20, deadlineMs: 1500, faults: ['slip.amount-as-string'] });
+    const gateway = await startNetworkFront(faulty.url);
+    try {
+      const common = [
+        '--integrator-id',
+        faulty.integratorId,
+        '--no-html',
+        '--deadline',
+        '5s',
+        '--settle',
+        '100ms',
+        '--terminals',
+        '2',
+        '--seed',
+        '7',
+        '--suite',
+        'print-slip',
+      ];
+      const [under, root] = await Promise.all([
+        runCli(['run', '--target', gateway.gatewayUrl, '--ca-file', gateway.caFile, '--vault', join(tempDir(), 'vault.json'), ...common], {
+          env: { HTTPS_PROXY: undefined, https_proxy: undefined },
+          timeoutMs: 120_000,
+        }),
+        runCli(['run', '--target', faulty.url, '--vault', join(tempDir(), 'vault.json'), ...common], { timeoutMs: 120_000 }),
+      ]);
+      for (const [where, r] of [
+        ['under /paycon', under],
+        ['at the root', root],
+      ] as const) {
+        expect(r.code, `${where}: ${r.stderr}`).toBe(1);
+        expect(
+          r.summary?.findings.map((f) => f.check),
+          where,
+        ).toContain('response.schema');
+      }
+      const coverage = (dir: string) =>
+        (JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')) as { summary: Record<string, { covered: number }> }).summary;
+      expect(coverage(under.reportsDir).operations!.covered).toBeGreaterThan(0);
+      expect(coverage(under.reportsDir).operations).toEqual(coverage(root.reportsDir).operations);
+      expect(coverage(under.reportsDir).statuses2xx).toEqual(coverage(root.reportsDir).statuses2xx);
+    } finally {
+      await gateway.close();
+      await faulty.close();
     }
-    const coverage = (dir: string) => (JSON.parse(readFileSync(join(dir, 'coverage.json'), 'utf8')) as { summary: Record<string, { covered: number }> }).summary;
-    expect(coverage(under.reportsDir).operations!.covered).toBeGreaterThan(0);
-    expect(coverage(under.reportsDir).operations).toEqual(coverage(root.reportsDir).operations);
-    expect(coverage(under.reportsDir).statuses2xx).toEqual(coverage(root.reportsDir).statuses2xx);
-  } finally {
-    await gateway.close();
-    await faulty.close();
-  }
-});
+  },
+);
 
-test.concurrent(`a forward proxy: a host only the proxy resolves (${PROXY_ONLY_HOST}) passes with HTTPS_PROXY, and the proxy saw the CONNECTs`, async () => {
-  const r = await run(front.proxyOnlyUrl, ['--ca-file', front.caFile], { HTTPS_PROXY: front.proxyUrl });
-  expect(r.summary?.verdict, r.stderr).toBe('pass');
-  expect(r.code).toBe(0);
-  expect(front.proxyLog()).toMatch(new RegExp(`CONNECT ${PROXY_ONLY_HOST.replaceAll('.', '\\.')}:\\d+`));
-  expect(r.summary?.connection?.proxy?.https).toBe(front.proxyUrl);
-});
+test.concurrent(
+  `a forward proxy: a host only the proxy resolves (${PROXY_ONLY_HOST}) passes with HTTPS_PROXY, and the proxy saw the CONNECTs`,
+  async () => {
+    const r = await run(front.proxyOnlyUrl, ['--ca-file', front.caFile], { HTTPS_PROXY: front.proxyUrl });
+    expect(r.summary?.verdict, r.stderr).toBe('pass');
+    expect(r.code).toBe(0);
+    expect(front.proxyLog()).toMatch(new RegExp(`CONNECT ${PROXY_ONLY_HOST.replaceAll('.', '\\.')}:\\d+`));
+    expect(r.summary?.connection?.proxy?.https).toBe(front.proxyUrl);
+  },
+);
 
 test.concurrent('a forward proxy in the environment that a loopback target does not go through is not named in the reports', async () => {
   const r = await run(front.tlsUrl, ['--ca-file', front.caFile], { HTTPS_PROXY: front.proxyUrl });
@@ -144,7 +222,7 @@ test.concurrent('a forward proxy: a proxy that is not there: exit 2 naming the p
   expect(r.stderr).toMatch(/^PCC_PROXY: the proxy http:\/\/127\.0\.0\.1:9 could not be reached \(ECONNREFUSED\)/);
 });
 
-test.concurrent('a forward proxy: a port the proxy does not tunnel to: exit 2 naming the proxy\'s refusal', async () => {
+test.concurrent("a forward proxy: a port the proxy does not tunnel to: exit 2 naming the proxy's refusal", async () => {
   const port = new URL(sim.url).port;
   const r = await run(`https://${PROXY_ONLY_HOST}:${port}`, ['--ca-file', front.caFile, '--proxy', front.proxyUrl]);
   expect(r.code).toBe(2);
@@ -153,23 +231,70 @@ test.concurrent('a forward proxy: a port the proxy does not tunnel to: exit 2 na
 
 /** Another command of the toolkit, with no proxy or CA from this machine's environment. */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return runCli(args, { env: { HTTPS_PROXY: undefined, HTTP_PROXY: undefined, https_proxy: undefined, http_proxy: undefined, NO_PROXY: undefined, no_proxy: undefined, NODE_EXTRA_CA_CERTS: undefined, ...env }, timeoutMs: 120_000 });
+  return runCli(args, {
+    env: {
+      HTTPS_PROXY: undefined,
+      HTTP_PROXY: undefined,
+      https_proxy: undefined,
+      http_proxy: undefined,
+      NO_PROXY: undefined,
+      no_proxy: undefined,
+      NODE_EXTRA_CA_CERTS: undefined,
+      ...env,
+    },
+    timeoutMs: 120_000,
+  });
 }
 
 test.concurrent('the other commands: verify-pacts through the mTLS front (the Pact core goes through the loopback forwarder)', async () => {
   const otps = ['204101', '204102', '204103', '204104', '204105'].flatMap((o) => ['--otp', o]);
-  const r = await cli(['verify-pacts', '--target', front.mtlsUrl, '--integrator-id', sim.integratorId, '--vault', join(tempDir(), 'vault.json'), '--deadline', '5s',
-    '--ca-file', front.caFile, '--client-cert', front.clientCert, '--client-key', front.clientKey, ...otps]);
+  const r = await cli([
+    'verify-pacts',
+    '--target',
+    front.mtlsUrl,
+    '--integrator-id',
+    sim.integratorId,
+    '--vault',
+    join(tempDir(), 'vault.json'),
+    '--deadline',
+    '5s',
+    '--ca-file',
+    front.caFile,
+    '--client-cert',
+    front.clientCert,
+    '--client-key',
+    front.clientKey,
+    ...otps,
+  ]);
   expect(r.stdout + r.stderr).toMatch(/^PASS: \d+ interactions verified/m);
   expect(r.code).toBe(0);
 });
 
-test.concurrent('the other commands: pair warns without --webhook-url; check-receiver names an untrusted CA (exit 2), not the receiver', async () => {
-  const paired = await cli(['pair', '--target', front.tlsUrl, '--integrator-id', sim.integratorId, '--otp', '204201', '--vault', join(tempDir(), 'vault.json'), '--ca-file', front.caFile]);
-  expect(paired.code, paired.stderr).toBe(0);
-  expect(paired.stdout).toMatch(/^paired terminal /);
-  expect(paired.stderr).toMatch(/^warning: paired without --webhook-url: .*not checked/);
-  const receiver = await cli(['check-receiver', '--url', `${front.tlsUrl}/hook`, '--no-html', '--reports', tempDir()], { PAYCONNECT_WEBHOOK_SECRET: 'k'.repeat(32) });
-  expect(receiver.code).toBe(2);
-  expect(receiver.stderr).toMatch(/^PCC_TARGET_TLS: the certificate of https:\/\/localhost:\d+ is not signed by a CA the toolkit trusts/m);
-});
+test.concurrent(
+  'the other commands: pair warns without --webhook-url; check-receiver names an untrusted CA (exit 2), not the receiver',
+  async () => {
+    const paired = await cli([
+      'pair',
+      '--target',
+      front.tlsUrl,
+      '--integrator-id',
+      sim.integratorId,
+      '--otp',
+      '204201',
+      '--vault',
+      join(tempDir(), 'vault.json'),
+      '--ca-file',
+      front.caFile,
+    ]);
+    expect(paired.code, paired.stderr).toBe(0);
+    expect(paired.stdout).toMatch(/^paired terminal /);
+    expect(paired.stderr).toMatch(/^warning: paired without --webhook-url: .*not checked/);
+    const receiver = await cli(['check-receiver', '--url', `${front.tlsUrl}/hook`, '--no-html', '--reports', tempDir()], {
+      PAYCONNECT_WEBHOOK_SECRET: 'k'.repeat(32),
+    });
+    expect(receiver.code).toBe(2);
+    expect(receiver.stderr).toMatch(
+      /^PCC_TARGET_TLS: the certificate of https:\/\/localhost:\d+ is not signed by a CA the toolkit trusts/m,
+    );
+  },
+);

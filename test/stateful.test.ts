@@ -9,7 +9,9 @@ import { runCli } from './support/run-cli.ts';
 const FAULT = 'preauth.increment-after-complete-succeeds';
 
 test('a sequence-dependent fault is shrunk to at most 4 commands and the replay reproduces it', async () => {
-  const r = await runCli(['run', '--no-html', '--suite', 'stateful', '--seed', '7', '--sim-fault', FAULT, '--strict'], { timeoutMs: 240_000 });
+  const r = await runCli(['run', '--no-html', '--suite', 'stateful', '--seed', '7', '--sim-fault', FAULT, '--strict'], {
+    timeoutMs: 240_000,
+  });
   expect(r.code, r.stderr).toBe(1);
   const cx = r.summary!.findings.find((f) => f.check === 'model.counterexample');
   expect(cx, JSON.stringify(r.summary!.findings.map((f) => f.check))).toBeDefined();
@@ -23,7 +25,10 @@ test('a sequence-dependent fault is shrunk to at most 4 commands and the replay 
   const replay = /replay: (.*)$/.exec(cx!.message)![1]!;
   const env = Object.fromEntries([...replay.matchAll(/(PAYCONNECT_[A-Z_]+)=(\S+)/g)].map((x) => [x[1]!, x[2]!]));
   expect(Object.keys(env)).toContain('PAYCONNECT_STATEFUL_REPLAY');
-  const args = replay.split(/\s+payconnect-conformance\s+/)[1]!.split(/\s+/).filter((a, i, all) => a !== '--reports' && all[i - 1] !== '--reports');
+  const args = replay
+    .split(/\s+payconnect-conformance\s+/)[1]!
+    .split(/\s+/)
+    .filter((a, i, all) => a !== '--reports' && all[i - 1] !== '--reports');
   const again = await runCli(args, { env, timeoutMs: 120_000 });
   expect(again.code, again.stderr).toBe(1);
   const cx2 = again.summary!.findings.find((f) => f.check === 'model.counterexample');

@@ -14,7 +14,25 @@ afterAll(() => sim.close());
 
 test('a URL target (a simulator started on its own) passes with the sandbox profile', async () => {
   const vault = join(tempDir(), 'vault.json');
-  const r = await runCli(['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', vault, '--deadline', '5s', '--settle', '100ms', '--suite', 'payment', '--suite', 'config']);
+  const r = await runCli([
+    'run',
+    '--target',
+    sim.url,
+    '--integrator-id',
+    sim.integratorId,
+    '--profile',
+    'sandbox',
+    '--vault',
+    vault,
+    '--deadline',
+    '5s',
+    '--settle',
+    '100ms',
+    '--suite',
+    'payment',
+    '--suite',
+    'config',
+  ]);
   expect(r.stderr).toBe('');
   expect(r.summary?.target).toEqual({ kind: 'url', baseUrl: sim.url });
   expect(r.summary?.verdict, JSON.stringify(r.summary?.findings, null, 1)).toBe('pass');

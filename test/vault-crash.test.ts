@@ -18,7 +18,24 @@ afterAll(() => sim.close());
 
 test('killed right after the pairing answer: the vault is complete, 0600, and the next run reuses it', async () => {
   const vault = join(tempDir(), 'vault.json');
-  const common = ['--target', sim.url, '--integrator-id', 'crash-test', '--profile', 'public', '--terminal', 'observe', '--vault', vault, '--suite', 'payment', '--deadline', '5s', '--settle', '100ms'];
+  const common = [
+    '--target',
+    sim.url,
+    '--integrator-id',
+    'crash-test',
+    '--profile',
+    'public',
+    '--terminal',
+    'observe',
+    '--vault',
+    vault,
+    '--suite',
+    'payment',
+    '--deadline',
+    '5s',
+    '--settle',
+    '100ms',
+  ];
 
   const first = await runCli(['run', ...common, '--otp', sim.mintOtp()], { env: { PAYCONNECT_TEST_CRASH_AFTER_PAIRING: '1' } });
   expect(first.code, first.stdout + first.stderr).not.toBe(0);
@@ -31,7 +48,8 @@ test('killed right after the pairing answer: the vault is complete, 0600, and th
   const saved = JSON.parse(readFileSync(vault, 'utf8'));
   expect(saved.pairings).toHaveLength(1);
   const c = saved.pairings[0].credentials;
-  for (const k of ['pay_connect_id', 'terminal_id', 'client_id', 'client_secret', 'webhook_secret_key']) expect(typeof c[k], k).toBe('string');
+  for (const k of ['pay_connect_id', 'terminal_id', 'client_id', 'client_secret', 'webhook_secret_key'])
+    expect(typeof c[k], k).toBe('string');
   expect(c.client_secret.length).toBeGreaterThan(8);
 
   const second = await runCli(['run', ...common]);

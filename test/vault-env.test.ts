@@ -15,15 +15,42 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-const runArgs = (vault: string) => ['run', '--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', vault, '--suite', 'config', '--no-html', '--terminals', '1'];
+const runArgs = (vault: string) => [
+  'run',
+  '--target',
+  sim.url,
+  '--integrator-id',
+  sim.integratorId,
+  '--profile',
+  'sandbox',
+  '--vault',
+  vault,
+  '--suite',
+  'config',
+  '--no-html',
+  '--terminals',
+  '1',
+];
 
 describe('PAYCONNECT_VAULT_JSON', () => {
   it('becomes the vault, its pairing is used, and its secrets appear in no output', async () => {
     const first = join(tempDir('pcc-ci-'), 'vault.json');
-    const paired = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', sim.mintOtp(), '--vault', first]);
+    const paired = await runCli([
+      'pair',
+      '--target',
+      sim.url,
+      '--integrator-id',
+      sim.integratorId,
+      '--otp',
+      sim.mintOtp(),
+      '--vault',
+      first,
+    ]);
     expect(paired.code, paired.stderr).toBe(0);
     const secretJson = readFileSync(first, 'utf8');
-    const { client_id, client_secret } = (JSON.parse(secretJson) as { pairings: { credentials: { client_id: string; client_secret: string } }[] }).pairings[0]!.credentials;
+    const { client_id, client_secret } = (
+      JSON.parse(secretJson) as { pairings: { credentials: { client_id: string; client_secret: string } }[] }
+    ).pairings[0]!.credentials;
 
     const vault = join(tempDir('pcc-ci-'), '.payconnect', 'vault.json');
     const r = await runCli(runArgs(vault), { env: { PAYCONNECT_VAULT_JSON: secretJson, CI: 'true' } });
@@ -37,13 +64,25 @@ describe('PAYCONNECT_VAULT_JSON', () => {
 
   it('a malformed one, or one beside a vault file, is one line and exit 2, and echoes nothing of it', async () => {
     const vault = join(tempDir('pcc-ci-'), 'vault.json');
-    const bad = await runCli(runArgs(vault), { env: { PAYCONNECT_VAULT_JSON: '{"version": 1, "pairings": [{"client_secret": "cs-do-not-print" x}]}' } });
+    const bad = await runCli(runArgs(vault), {
+      env: { PAYCONNECT_VAULT_JSON: '{"version": 1, "pairings": [{"client_secret": "cs-do-not-print" x}]}' },
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^PCC_VAULT_INVALID: vault file from PAYCONNECT_VAULT_JSON: is not valid JSON/);
     expect(bad.stderr).not.toContain('cs-do-not-print');
     expect(existsSync(vault)).toBe(false);
 
-    const paired = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', sim.mintOtp(), '--vault', vault]);
+    const paired = await runCli([
+      'pair',
+      '--target',
+      sim.url,
+      '--integrator-id',
+      sim.integratorId,
+      '--otp',
+      sim.mintOtp(),
+      '--vault',
+      vault,
+    ]);
     expect(paired.code, paired.stderr).toBe(0);
     const before = readFileSync(vault, 'utf8');
     const both = await runCli(runArgs(vault), { env: { PAYCONNECT_VAULT_JSON: before } });

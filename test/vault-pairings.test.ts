@@ -17,19 +17,46 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-interface StoredPairing { webhookUrl: string | null; ephemeralRun?: string; credentials: { client_id: string } }
+interface StoredPairing {
+  webhookUrl: string | null;
+  ephemeralRun?: string;
+  credentials: { client_id: string };
+}
 const pairingsIn = (vault: string): StoredPairing[] => (JSON.parse(readFileSync(vault, 'utf8')) as { pairings: StoredPairing[] }).pairings;
 
 /** A pairing as an earlier run left it: made on that run's receiver, long gone. */
 async function staleVault(dir: string): Promise<string> {
   const vault = join(dir, 'vault.json');
-  const r = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', sim.mintOtp(), '--vault', vault, '--webhook-url', 'http://127.0.0.1:9/webhooks/1-gone']);
+  const r = await runCli([
+    'pair',
+    '--target',
+    sim.url,
+    '--integrator-id',
+    sim.integratorId,
+    '--otp',
+    sim.mintOtp(),
+    '--vault',
+    vault,
+    '--webhook-url',
+    'http://127.0.0.1:9/webhooks/1-gone',
+  ]);
   expect(r.code, r.stderr).toBe(0);
   expect(pairingsIn(vault)).toHaveLength(1);
   return vault;
 }
 
-const common = () => ['--target', sim.url, '--integrator-id', sim.integratorId, '--deadline', '5s', '--settle', '100ms', '--terminals', '2'];
+const common = () => [
+  '--target',
+  sim.url,
+  '--integrator-id',
+  sim.integratorId,
+  '--deadline',
+  '5s',
+  '--settle',
+  '100ms',
+  '--terminals',
+  '2',
+];
 
 test('against a sandbox that mints OTPs, a stale vault pairing is passed over, and the run releases what it made', async () => {
   const dir = tempDir();
@@ -54,12 +81,32 @@ test('where the vault pairing must be used, a test whose webhooks went unobserve
   const vault = await staleVault(dir);
   const reports = join(dir, 'reports');
   // Not a sandbox: no OTP is minted, the vault's pairing is the one to use, and a person would drive the terminal.
-  const r = await runCli(['run', ...common(), '--profile', 'public', '--terminal', 'observe', '--vault', vault, '--suite', 'payment', '--grep', 'approve', '--reports', reports]);
+  const r = await runCli([
+    'run',
+    ...common(),
+    '--profile',
+    'public',
+    '--terminal',
+    'observe',
+    '--vault',
+    vault,
+    '--suite',
+    'payment',
+    '--grep',
+    'approve',
+    '--reports',
+    reports,
+  ]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as { counts: { notChecked?: number }; notChecked?: { test: string; what: string[] }[] };
+  const summary = JSON.parse(readFileSync(join(reports, 'summary.json'), 'utf8')) as {
+    counts: { notChecked?: number };
+    notChecked?: { test: string; what: string[] }[];
+  };
   expect(summary.counts.notChecked).toBeGreaterThan(0);
   const first = summary.notChecked![0]!;
-  expect(first.what[0]).toMatch(/^webhooks: the vault pairing's webhook_url http:\/\/127\.0\.0\.1:9\/webhooks\/1-gone is not this run's receiver/);
+  expect(first.what[0]).toMatch(
+    /^webhooks: the vault pairing's webhook_url http:\/\/127\.0\.0\.1:9\/webhooks\/1-gone is not this run's receiver/,
+  );
   expect(r.stdout).toMatch(/NOT CHECKED in \d+ tests? \(first: /);
   expect(r.stdout).toContain(`✓ ${first.test}`);
   expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).toContain('name="not-checked"');
@@ -67,7 +114,15 @@ test('where the vault pairing must be used, a test whose webhooks went unobserve
   expect(cert).toContain('## Not checked');
   expect(cert).toMatch(/could not observe part of what they judge/);
   expect(cert).toContain('NOT CERTIFIED');
-  const results = readdirSync(join(reports, 'allure-results')).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(reports, 'allure-results', f), 'utf8')) as { labels: { name: string; value: string }[]; description?: string });
+  const results = readdirSync(join(reports, 'allure-results'))
+    .filter((f) => f.endsWith('-result.json'))
+    .map(
+      (f) =>
+        JSON.parse(readFileSync(join(reports, 'allure-results', f), 'utf8')) as {
+          labels: { name: string; value: string }[];
+          description?: string;
+        },
+    );
   const unseen = results.filter((x) => x.labels.some((l) => l.name === 'conformance' && l.value === 'not-checked'));
   expect(unseen.length).toBe(summary.counts.notChecked);
   expect(unseen[0]!.description).toContain('**Not checked**');

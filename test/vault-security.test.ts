@@ -28,9 +28,21 @@ describe('the vault on disk', () => {
 
   it('pair into a vault that cannot be written stops before the OTP is used (it still pairs afterwards)', async () => {
     const otp = sim.mintOtp();
-    const r = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', otp, '--vault', '/proc/pcc-nowhere/vault.json']);
+    const r = await runCli([
+      'pair',
+      '--target',
+      sim.url,
+      '--integrator-id',
+      sim.integratorId,
+      '--otp',
+      otp,
+      '--vault',
+      '/proc/pcc-nowhere/vault.json',
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^PCC_VAULT_WRITE: the vault \/proc\/pcc-nowhere\/vault\.json could not be written \(\w+\); nothing was sent, no OTP was used/);
+    expect(r.stderr).toMatch(
+      /^PCC_VAULT_WRITE: the vault \/proc\/pcc-nowhere\/vault\.json could not be written \(\w+\); nothing was sent, no OTP was used/,
+    );
     expect(r.stderr).not.toContain(otp);
     const cwd = tempDir('pcc-project-');
     const again = await runCli(['pair', '--target', sim.url, '--integrator-id', sim.integratorId, '--otp', otp], { cwd });
@@ -53,7 +65,11 @@ describe('the vault on disk', () => {
     for (const args of tries) {
       const r = await runCli(args, { cwd });
       expect(r.code, `${args[0]}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^PCC_VAULT_INSECURE: vault file ${vault.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is open to group or others \\(mode 0644\\)`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^PCC_VAULT_INSECURE: vault file ${vault.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is open to group or others \\(mode 0644\\)`,
+        ),
+      );
       expect(r.stderr).toContain(`chmod 600 ${vault}`);
       expect(r.stderr.trim().split('\n')).toHaveLength(2);
       expect(readFileSync(vault, 'utf8')).toBe(before);

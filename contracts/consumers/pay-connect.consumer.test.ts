@@ -10,8 +10,19 @@ import { PactV4 } from '@pact-foundation/pact';
 import { afterAll, describe, expect, test } from 'vitest';
 import { operations, webhooks } from '../../src/generated/contract.ts';
 import {
-  CONSUMER, DEFAULT_PACT_DIR, PROVIDER, checkPactAgainstContract, consumeWebhookMessage, declareHttp, declareMessage,
-  driveInteraction, httpInteractions, mockRecorded, readPact, webhookMessages, writeNormalizedPact,
+  CONSUMER,
+  DEFAULT_PACT_DIR,
+  PROVIDER,
+  checkPactAgainstContract,
+  consumeWebhookMessage,
+  declareHttp,
+  declareMessage,
+  driveInteraction,
+  httpInteractions,
+  mockRecorded,
+  readPact,
+  webhookMessages,
+  writeNormalizedPact,
 } from '../../src/pact/index.ts';
 
 const workDir = mkdtempSync(join(tmpdir(), 'pcc-consumer-pact-'));

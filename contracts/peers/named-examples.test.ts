@@ -20,7 +20,7 @@ const deref = (o: Json): Json => {
   return m ? deref(components[m[1]!]![m[2]!]!) : o;
 };
 const names = (examples: unknown) => Object.keys((examples ?? {}) as Json);
-const jsonMedia = (holder: Json | undefined) => ((holder?.content as Json | undefined)?.['application/json'] as Json | undefined);
+const jsonMedia = (holder: Json | undefined) => (holder?.content as Json | undefined)?.['application/json'] as Json | undefined;
 
 interface Op {
   id: string;
@@ -35,14 +35,16 @@ const ops: Op[] = Object.values(contract.paths as Record<string, Record<string, 
     params: ((op.parameters ?? []) as Json[]).map(deref),
     body: op.requestBody ? jsonMedia(deref(op.requestBody as Json)) : undefined,
     responses: Object.entries(op.responses as Record<string, Json>).map(([status, r]) => [status, deref(r)] as [string, Json]),
-  })));
+  })),
+);
 
 describe.each(ops.map((o) => [o.id, o] as const))('%s', (_id, op) => {
   const requestNames = [...new Set([...op.params.flatMap((p) => names(p.examples)), ...names(op.body?.examples)])];
 
   test('has named examples, and every required parameter and the body give each of them', () => {
     expect(requestNames.length).toBeGreaterThan(0);
-    for (const p of op.params.filter((x) => x.required === true)) expect(names(p.examples), `${String(p.in)} ${String(p.name)}`).toEqual(requestNames);
+    for (const p of op.params.filter((x) => x.required === true))
+      expect(names(p.examples), `${String(p.in)} ${String(p.name)}`).toEqual(requestNames);
     if (op.body) expect(names(op.body.examples), 'request body').toEqual(requestNames);
   });
 
@@ -80,7 +82,7 @@ describe.each(ops.map((o) => [o.id, o] as const))('%s', (_id, op) => {
   });
 });
 
-test('shared components carry no named examples (they would be read as every referring operation\'s)', () => {
+test("shared components carry no named examples (they would be read as every referring operation's)", () => {
   for (const [name, r] of Object.entries(components.responses ?? {})) expect(jsonMedia(r)?.examples, `responses ${name}`).toBeUndefined();
   for (const [name, p] of Object.entries(components.parameters ?? {})) expect(p.examples, `parameters ${name}`).toBeUndefined();
 });
@@ -90,12 +92,13 @@ test('every example sends the same integrator id, the one the IntegratorId schem
   const sent = new Set<string>();
   for (const op of ops) {
     const header = op.params.find((p) => p.in === 'header' && p.name === 'X-Pay-Connect-Integrator-Id');
-    for (const [name, e] of Object.entries((header?.examples ?? {}) as Record<string, Json>)) if (name !== 'OTHER_INTEGRATOR') sent.add(String(e.value));
+    for (const [name, e] of Object.entries((header?.examples ?? {}) as Record<string, Json>))
+      if (name !== 'OTHER_INTEGRATOR') sent.add(String(e.value));
   }
   expect([...sent]).toEqual([id]);
 });
 
-test('unpair is the last path: Specmatic runs the tests in document order, and unpair ends the run\'s pairing', () => {
+test("unpair is the last path: Specmatic runs the tests in document order, and unpair ends the run's pairing", () => {
   const ids = ops.map((o) => o.id);
   expect(ids.at(-1)).toBe('unpair');
   expect(ids.filter((id) => id === 'unpair')).toHaveLength(1);

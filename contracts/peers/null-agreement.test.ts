@@ -38,13 +38,16 @@ for (const item of Object.values(contract.paths as Record<string, Record<string,
   }
 }
 
-const cases: Case[] = operations.filter((o) => o.requestSchema !== null).flatMap((o) =>
-  Object.keys((schemas[o.requestSchema!]!.properties ?? {}) as Json).map((property) => ({
-    operationId: o.operationId,
-    schema: o.requestSchema!,
-    property,
-    example: firstExamples.get(o.operationId)!,
-  })));
+const cases: Case[] = operations
+  .filter((o) => o.requestSchema !== null)
+  .flatMap((o) =>
+    Object.keys((schemas[o.requestSchema!]!.properties ?? {}) as Json).map((property) => ({
+      operationId: o.operationId,
+      schema: o.requestSchema!,
+      property,
+      example: firstExamples.get(o.operationId)!,
+    })),
+  );
 
 let t: TestSim;
 beforeAll(async () => {
@@ -87,17 +90,23 @@ async function sendAs(client: Client, operationId: string, body: Json): Promise<
 /** The example with what it needs filled in: a fresh OTP, the pairing's live credentials. */
 function live(client: Client, c: Case): Json {
   if (c.operationId === 'pair') return { ...c.example, otp: t.sim.mintOtp() };
-  if (c.operationId === 'getToken') return { ...c.example, client_id: client.pairing.client_id, client_secret: client.pairing.client_secret };
+  if (c.operationId === 'getToken')
+    return { ...c.example, client_id: client.pairing.client_id, client_secret: client.pairing.client_secret };
   return { ...c.example };
 }
 
 describe('a null in a request body: the contract and the simulator agree', () => {
   test('the cases cover the three optional string fields a null slipped through', () => {
     const names = cases.map((c) => `${c.operationId}.${c.property}`);
-    expect(names).toEqual(expect.arrayContaining([
-      'pair.webhook_url', 'generateTransaction.client_transaction_id', 'generateTransaction.payment_method',
-      'startPreauth.client_transaction_id', 'independentRefund.client_transaction_id',
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'pair.webhook_url',
+        'generateTransaction.client_transaction_id',
+        'generateTransaction.payment_method',
+        'startPreauth.client_transaction_id',
+        'independentRefund.client_transaction_id',
+      ]),
+    );
   });
 
   test.each(cases.map((c) => [`${c.operationId} ${c.property}`, c] as const))('%s: null', async (_name, c) => {

@@ -71,12 +71,21 @@ async function startPrism(upstream: string): Promise<void> {
 }
 
 /** One exchange through the proxy. */
-async function send(label: string, method: 'GET' | 'POST', path: string, opts: { token?: string; integrator?: string | null; body?: unknown } = {}): Promise<Seen> {
+async function send(
+  label: string,
+  method: 'GET' | 'POST',
+  path: string,
+  opts: { token?: string; integrator?: string | null; body?: unknown } = {},
+): Promise<Seen> {
   const headers: Record<string, string> = {};
   if (opts.integrator !== null) headers['x-pay-connect-integrator-id'] = opts.integrator ?? INTEGRATOR;
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await request(`${proxyUrl}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await request(`${proxyUrl}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const text = await res.body.text();
   let body: unknown = text;
   try {
@@ -128,30 +137,77 @@ describe("Prism's validating proxy in front of the simulator", () => {
     const otp = sim.mintOtp();
     const paired = await add(send('pair', 'POST', '/v1/pay-connect/pair/', { body: { name: 'prism proxy', otp } }));
     expect(paired.status, JSON.stringify(paired.body)).toBe(200);
-    const token = field(await add(send('token', 'POST', '/v1/auth/token/', {
-      integrator: null,
-      body: { grant_type: 'client_credentials', client_id: field(paired, 'client_id'), client_secret: field(paired, 'client_secret') },
-    })), 'access_token');
+    const token = field(
+      await add(
+        send('token', 'POST', '/v1/auth/token/', {
+          integrator: null,
+          body: { grant_type: 'client_credentials', client_id: field(paired, 'client_id'), client_secret: field(paired, 'client_secret') },
+        }),
+      ),
+      'access_token',
+    );
     await add(send('configuration', 'GET', '/v1/pay-connect/config/', { token }));
 
-    const created = await add(send('generate', 'POST', '/v1/pay-connect/transactions/generate/', { token, body: { amount: 1250, client_transaction_id: 'prism-1', payment_method: 'CARD' } }));
+    const created = await add(
+      send('generate', 'POST', '/v1/pay-connect/transactions/generate/', {
+        token,
+        body: { amount: 1250, client_transaction_id: 'prism-1', payment_method: 'CARD' },
+      }),
+    );
     const tx = field(created, 'transaction_id');
-    const done = await pollFinal(seen, 'status', `/v1/pay-connect/transactions/${tx}/status/`, token, ['SUCCESS', 'DECLINED', 'FAILED', 'EXPIRED', 'CANCELED']);
+    const done = await pollFinal(seen, 'status', `/v1/pay-connect/transactions/${tx}/status/`, token, [
+      'SUCCESS',
+      'DECLINED',
+      'FAILED',
+      'EXPIRED',
+      'CANCELED',
+    ]);
     expect(field(done, 'status')).toBe('SUCCESS');
     await add(send('print slip', 'GET', `/v1/pay-connect/transactions/${tx}/print-slip/`, { token }));
 
-    const preauth = field(await add(send('preauth', 'POST', '/v1/pay-connect/transactions/preauth/', { token, body: { amount: 10000 } })), 'transaction_id');
-    await pollFinal(seen, 'preauth status', `/v1/pay-connect/transactions/${preauth}/status/`, token, ['SUCCESS', 'DECLINED', 'FAILED', 'EXPIRED', 'CANCELED']);
-    const op = field(await add(send('increment', 'POST', `/v1/pay-connect/transaction-operations/${preauth}/preauth-increment/`, { token, body: { amount: 2000 } })), 'operation_id');
-    const opDone = await pollFinal(seen, 'operation', `/v1/pay-connect/transaction-operations/${op}/`, token, ['SUCCESS', 'FAILED', 'EXPIRED']);
+    const preauth = field(
+      await add(send('preauth', 'POST', '/v1/pay-connect/transactions/preauth/', { token, body: { amount: 10000 } })),
+      'transaction_id',
+    );
+    await pollFinal(seen, 'preauth status', `/v1/pay-connect/transactions/${preauth}/status/`, token, [
+      'SUCCESS',
+      'DECLINED',
+      'FAILED',
+      'EXPIRED',
+      'CANCELED',
+    ]);
+    const op = field(
+      await add(
+        send('increment', 'POST', `/v1/pay-connect/transaction-operations/${preauth}/preauth-increment/`, {
+          token,
+          body: { amount: 2000 },
+        }),
+      ),
+      'operation_id',
+    );
+    const opDone = await pollFinal(seen, 'operation', `/v1/pay-connect/transaction-operations/${op}/`, token, [
+      'SUCCESS',
+      'FAILED',
+      'EXPIRED',
+    ]);
     expect((opDone.body as { metadata?: unknown }).metadata).toEqual({ amount: 2000 });
 
     // Requests the schema allows and the sandbox refuses: each gets a documented error answer.
-    await add(send('a payment method the configuration lacks', 'POST', '/v1/pay-connect/transactions/generate/', { token, body: { amount: 1250, payment_method: 'CASH' } }));
+    await add(
+      send('a payment method the configuration lacks', 'POST', '/v1/pay-connect/transactions/generate/', {
+        token,
+        body: { amount: 1250, payment_method: 'CASH' },
+      }),
+    );
     await add(send('an unknown transaction id', 'GET', '/v1/pay-connect/transactions/tx_unknown/status/', { token }));
     await add(send('another integrator id', 'GET', '/v1/pay-connect/config/', { token, integrator: `${INTEGRATOR}-other` }));
     await add(send('the OTP 000000', 'POST', '/v1/pay-connect/pair/', { body: { name: 'prism proxy', otp: '000000' } }));
-    await add(send('unknown client credentials', 'POST', '/v1/auth/token/', { integrator: null, body: { grant_type: 'client_credentials', client_id: 'unknown-client', client_secret: 'x' } }));
+    await add(
+      send('unknown client credentials', 'POST', '/v1/auth/token/', {
+        integrator: null,
+        body: { grant_type: 'client_credentials', client_id: 'unknown-client', client_secret: 'x' },
+      }),
+    );
 
     // Prism found nothing to report, in a header or in its log ...
     expect(seen.filter((s) => s.violations !== undefined).map((s) => `${s.label}: ${s.violations}`)).toEqual([]);
@@ -172,10 +228,13 @@ describe("Prism's validating proxy in front of the simulator", () => {
 
   test('a null where the contract says string: Prism refuses it without forwarding, and so does the simulator', async () => {
     const paired = await send('pair', 'POST', '/v1/pay-connect/pair/', { body: { name: 'prism proxy', otp: sim.mintOtp() } });
-    const token = field(await send('token', 'POST', '/v1/auth/token/', {
-      integrator: null,
-      body: { grant_type: 'client_credentials', client_id: field(paired, 'client_id'), client_secret: field(paired, 'client_secret') },
-    }), 'access_token');
+    const token = field(
+      await send('token', 'POST', '/v1/auth/token/', {
+        integrator: null,
+        body: { grant_type: 'client_credentials', client_id: field(paired, 'client_id'), client_secret: field(paired, 'client_secret') },
+      }),
+      'access_token',
+    );
     const nulls: [string, string, Record<string, unknown>, boolean][] = [
       ['webhook_url', '/v1/pay-connect/pair/', { name: 'prism proxy', otp: sim.mintOtp(), webhook_url: null }, false],
       ['client_transaction_id', '/v1/pay-connect/transactions/generate/', { amount: 1250, client_transaction_id: null }, true],
@@ -192,7 +251,11 @@ describe("Prism's validating proxy in front of the simulator", () => {
       expect(forwarded(), `${path} ${key} was forwarded`).toBe(before);
       const direct = await request(`${sim.url}${path}`, {
         method: 'POST',
-        headers: { 'x-pay-connect-integrator-id': INTEGRATOR, 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'x-pay-connect-integrator-id': INTEGRATOR,
+          'content-type': 'application/json',
+          ...(bearer ? { authorization: `Bearer ${token}` } : {}),
+        },
         body: JSON.stringify(body),
       });
       const detail = await direct.body.text();

@@ -88,7 +88,12 @@ class WebhookEndpoint {
           return;
         }
         const { transaction_id: id, status } = event.data ?? {};
-        if (typeof event.event === 'string' && event.event.startsWith('transaction.') && typeof id === 'string' && typeof status === 'string') {
+        if (
+          typeof event.event === 'string' &&
+          event.event.startsWith('transaction.') &&
+          typeof id === 'string' &&
+          typeof status === 'string'
+        ) {
           this.statuses.set(id, status);
         }
         res.writeHead(200).end();
@@ -101,7 +106,9 @@ class WebhookEndpoint {
   /** HMAC-SHA256 of the raw bytes with the webhook key, compared in constant time. */
   private verified(raw: Buffer, signature: string | string[] | undefined): boolean {
     if (this.key === null || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return false;
-    const expected = createHmac('sha256', Buffer.from(this.key, this.breakage.hexWebhookKey ? 'hex' : 'utf8')).update(raw).digest();
+    const expected = createHmac('sha256', Buffer.from(this.key, this.breakage.hexWebhookKey ? 'hex' : 'utf8'))
+      .update(raw)
+      .digest();
     return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
   }
 
@@ -132,13 +139,19 @@ class PayConnect {
   private token: string | null = null;
   credentials: Credentials | null = null;
 
-  constructor(private readonly base: string, private readonly integratorId: string, private readonly breakage: Breakage, ca?: string[]) {
+  constructor(
+    private readonly base: string,
+    private readonly integratorId: string,
+    private readonly breakage: Breakage,
+    ca?: string[],
+  ) {
     this.agent = new Agent({ keepAliveTimeout: 5_000, ...(ca ? { connect: { ca } } : {}) });
   }
 
   private async send(method: 'GET' | 'POST', path: string, body: unknown, headers: Record<string, string>): Promise<Answer> {
     const res = await request(`${this.base}${path}`, {
-      method, dispatcher: this.agent,
+      method,
+      dispatcher: this.agent,
       headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -153,9 +166,18 @@ class PayConnect {
   }
 
   async pair(otp: string, webhookUrl: string): Promise<Credentials> {
-    const a = await this.send('POST', '/v1/pay-connect/pair/', { name: 'pos-client example', otp, webhook_url: webhookUrl }, { 'x-pay-connect-integrator-id': this.integratorId });
+    const a = await this.send(
+      'POST',
+      '/v1/pay-connect/pair/',
+      { name: 'pos-client example', otp, webhook_url: webhookUrl },
+      { 'x-pay-connect-integrator-id': this.integratorId },
+    );
     if (a.status !== 200 || !a.json) throw new Error(`pairing answered ${a.status}`);
-    this.credentials = { clientId: String(a.json.client_id), clientSecret: String(a.json.client_secret), webhookKey: typeof a.json.webhook_secret_key === 'string' ? a.json.webhook_secret_key : null };
+    this.credentials = {
+      clientId: String(a.json.client_id),
+      clientSecret: String(a.json.client_secret),
+      webhookKey: typeof a.json.webhook_secret_key === 'string' ? a.json.webhook_secret_key : null,
+    };
     log(`paired with terminal ${String(a.json.terminal_id)}`);
     return this.credentials;
   }
@@ -163,7 +185,12 @@ class PayConnect {
   private async renewToken(): Promise<string> {
     const c = this.credentials;
     if (!c) throw new Error('not paired');
-    const a = await this.send('POST', '/v1/auth/token/', { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret }, {});
+    const a = await this.send(
+      'POST',
+      '/v1/auth/token/',
+      { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret },
+      {},
+    );
     if (a.status !== 200 || typeof a.json?.access_token !== 'string') throw new Error(`the token request answered ${a.status}`);
     this.token = a.json.access_token;
     return this.token;
@@ -192,7 +219,14 @@ const MIN_POLL_MS = 250;
 const MAX_POLL_MS = 2000;
 
 /** Waits for a transaction to reach one of `until`: webhooks first, polling (with back-off) as the fallback. */
-async function waitFor(api: PayConnect, hooks: WebhookEndpoint, id: string, until: (s: string) => boolean, breakage: Breakage, timeoutMs = 15_000): Promise<string> {
+async function waitFor(
+  api: PayConnect,
+  hooks: WebhookEndpoint,
+  id: string,
+  until: (s: string) => boolean,
+  breakage: Breakage,
+  timeoutMs = 15_000,
+): Promise<string> {
   let interval = breakage.tightPolling ? 20 : MIN_POLL_MS;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -216,7 +250,9 @@ async function waitFor(api: PayConnect, hooks: WebhookEndpoint, id: string, unti
 /** Starts a transaction; null when the terminal is busy (409). */
 async function startPayment(api: PayConnect, amount: number, method: string | undefined): Promise<{ status: number; id: string | null }> {
   const a = await api.call('POST', '/v1/pay-connect/transactions/generate/', {
-    amount, client_transaction_id: randomUUID(), ...(method ? { payment_method: method } : {}),
+    amount,
+    client_transaction_id: randomUUID(),
+    ...(method ? { payment_method: method } : {}),
   });
   return { status: a.status, id: a.status === 200 && typeof a.json?.transaction_id === 'string' ? a.json.transaction_id : null };
 }
@@ -239,7 +275,8 @@ export async function runPosClient(env: NodeJS.ProcessEnv, breakage: Breakage = 
     const config = await api.call('GET', '/v1/pay-connect/config/', undefined, { integratorHeader: !breakage.noIntegratorHeader });
     const methods = Array.isArray(config.json?.payment_methods) ? (config.json.payment_methods as { id?: unknown }[]) : [];
     const card = methods.some((m) => m.id === 'CARD') ? 'CARD' : undefined;
-    if (config.status === 200) log(`configuration ${String(config.json?.version)}: currency ${String(config.json?.currency)}, ${methods.length} payment methods`);
+    if (config.status === 200)
+      log(`configuration ${String(config.json?.version)}: currency ${String(config.json?.currency)}, ${methods.length} payment methods`);
     else log(`the configuration answered ${config.status}: the terminal will offer its payment methods`);
 
     for (let i = 0; i < payments; i++) {
@@ -266,7 +303,9 @@ export async function runPosClient(env: NodeJS.ProcessEnv, breakage: Breakage = 
       log(`payment ${i + 1}: ${final}`);
       const slip = await api.call('GET', `/v1/pay-connect/transactions/${encodeURIComponent(id)}/print-slip/`);
       if (slip.status !== 200) throw new Error(`the print slip answered ${slip.status}`);
-      log(`print slip: ${String(slip.json?.total_amount)} ${String(slip.json?.currency)}, ${String(slip.json?.payment_option ?? slip.json?.payment_method)}`);
+      log(
+        `print slip: ${String(slip.json?.total_amount)} ${String(slip.json?.currency)}, ${String(slip.json?.payment_option ?? slip.json?.payment_method)}`,
+      );
     }
 
     // A payment the customer walks away from: amount ...54 waits for a card until canceled.

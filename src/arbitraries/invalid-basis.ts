@@ -23,18 +23,41 @@ export interface InvalidBasis {
 
 /** How a variant breaks its schema (the start of its reason). */
 export type BreakageKind =
-  | 'wrong type' | 'outside enum' | 'bad date-time' | 'bad uri' | 'pattern mismatch' | 'fractional number' | 'below minimum' | 'above maximum' | 'missing required';
+  | 'wrong type'
+  | 'outside enum'
+  | 'bad date-time'
+  | 'bad uri'
+  | 'pattern mismatch'
+  | 'fractional number'
+  | 'below minimum'
+  | 'above maximum'
+  | 'missing required';
 
 const basis = (clause: string, ...quote: string[]): InvalidBasis => ({ rule: 'request.invalid-rejected', clause, quote });
 
 /** sandbox.md, Transactions: every `amount` of a body (the contract's Amount). */
-export const AMOUNT_BASIS = basis('sandbox#transactions', '`amount` is an integer from 1 to 99,999,999 cents; anything else (missing, zero, negative, a fraction, a string) answers 400.');
+export const AMOUNT_BASIS = basis(
+  'sandbox#transactions',
+  '`amount` is an integer from 1 to 99,999,999 cents; anything else (missing, zero, negative, a fraction, a string) answers 400.',
+);
 /** sandbox.md, Pairing: the OTP. */
-export const OTP_BASIS = basis('sandbox#pairing', 'A consumed, malformed or never-valid OTP answers 400.', 'An OTP is six digits. `000000` is never valid.');
+export const OTP_BASIS = basis(
+  'sandbox#pairing',
+  'A consumed, malformed or never-valid OTP answers 400.',
+  'An OTP is six digits. `000000` is never valid.',
+);
 /** sandbox.md, Configuration: generate's payment_method. */
-export const PAYMENT_METHOD_BASIS = basis('sandbox#configuration', 'A payment method\'s `id` is the value that `payment_method` takes in generate; a value that is not among them answers 400.');
+export const PAYMENT_METHOD_BASIS = basis(
+  'sandbox#configuration',
+  "A payment method's `id` is the value that `payment_method` takes in generate; a value that is not among them answers 400.",
+);
 /** public-profile.md: the body fields the public reference requires. */
-export const REQUIRED_BASIS = basis('profile#endpoints-the-spec-refers-to-but-does-not-show', 'Required body fields in the public reference: pairing `name` and `otp` (`webhook_url` optional); generate `amount` (`client_transaction_id` and `payment_method` optional; without a payment method the terminal shows a picker); preauth operations `amount`; token `grant_type`, `client_id`, `client_secret`.');
+export const REQUIRED_BASIS = basis(
+  'profile#endpoints-the-spec-refers-to-but-does-not-show',
+  'Required body fields in the public reference: pairing `name` and `otp` (`webhook_url` optional); ' +
+    'generate `amount` (`client_transaction_id` and `payment_method` optional; without a payment ' +
+    'method the terminal shows a picker); preauth operations `amount`; token `grant_type`, `client_id`, `client_secret`.',
+);
 
 /** The fields the profile's sentence calls required, by request schema. */
 const REQUIRED_BY_PROFILE: Readonly<Record<string, readonly string[]>> = {

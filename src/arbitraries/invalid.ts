@@ -53,21 +53,49 @@ function mutationsAt(node: SchemaNode, path: (string | number)[], label: string)
   const where = label || 'the root';
   // Keywords the contract marks as its own, on the property (or on the schema it refers to).
   const ours = new Set([...oursKeywords(node), ...oursKeywords(n)]);
-  const at = (kind: BreakageKind, keyword: string, bad: fc.Arbitrary<unknown>): Mutation =>
-    ({ path, reason: `${kind} at ${where}`, kind, keyword, ...(ours.has(keyword) ? { ours: keyword } : {}), bad });
+  const at = (kind: BreakageKind, keyword: string, bad: fc.Arbitrary<unknown>): Mutation => ({
+    path,
+    reason: `${kind} at ${where}`,
+    kind,
+    keyword,
+    ...(ours.has(keyword) ? { ours: keyword } : {}),
+    bad,
+  });
   if (types.length > 0) out.push(at('wrong type', 'type', wrongType(types)));
   if (n.enum) {
     const allowed = new Set(n.enum);
-    out.push(at('outside enum', 'enum', fc.string({ minLength: 1, maxLength: 12 }).map((s) => `X_${s}`).filter((s) => !allowed.has(s))));
+    out.push(
+      at(
+        'outside enum',
+        'enum',
+        fc
+          .string({ minLength: 1, maxLength: 12 })
+          .map((s) => `X_${s}`)
+          .filter((s) => !allowed.has(s)),
+      ),
+    );
   }
-  if (n.format === 'date-time') out.push(at('bad date-time', 'format', fc.constantFrom('22/11/2026 10:00', '2026-13-45T25:61:00Z', 'yesterday')));
+  if (n.format === 'date-time')
+    out.push(at('bad date-time', 'format', fc.constantFrom('22/11/2026 10:00', '2026-13-45T25:61:00Z', 'yesterday')));
   if (n.format === 'uri') out.push(at('bad uri', 'format', fc.constantFrom('not a url', '://missing-scheme', 'http//x')));
   if (n.pattern) {
     const re = new RegExp(n.pattern);
-    out.push(at('pattern mismatch', 'pattern', fc.string({ maxLength: 8 }).filter((s) => !re.test(s))));
+    out.push(
+      at(
+        'pattern mismatch',
+        'pattern',
+        fc.string({ maxLength: 8 }).filter((s) => !re.test(s)),
+      ),
+    );
   }
   if (types.includes('integer')) {
-    out.push(at('fractional number', 'type', fc.integer({ min: 0, max: 1000 }).map((i) => i + 0.5)));
+    out.push(
+      at(
+        'fractional number',
+        'type',
+        fc.integer({ min: 0, max: 1000 }).map((i) => i + 0.5),
+      ),
+    );
     if (n.minimum !== undefined) out.push(at('below minimum', 'minimum', fc.integer({ min: -1_000_000, max: n.minimum - 1 })));
     if (n.maximum !== undefined) out.push(at('above maximum', 'maximum', fc.integer({ min: n.maximum + 1, max: n.maximum + 1_000_000 })));
   }
@@ -79,7 +107,13 @@ function mutationsAt(node: SchemaNode, path: (string | number)[], label: string)
     // Only walk into properties that are objects or scalars, never through a nullable/oneOf parent.
     if (typesOf(n).length <= 1) out.push(...mutationsAt(v, [...path, k], child));
   }
-  for (const r of n.required ?? []) out.push({ drop: [...path.map(String), r], reason: `missing required ${label ? `${label}.` : ''}${r}`, kind: 'missing required', keyword: 'required' });
+  for (const r of n.required ?? [])
+    out.push({
+      drop: [...path.map(String), r],
+      reason: `missing required ${label ? `${label}.` : ''}${r}`,
+      kind: 'missing required',
+      keyword: 'required',
+    });
   return out;
 }
 
@@ -109,7 +143,11 @@ function dropAt(root: unknown, path: string[], validChild: (k: string[]) => unkn
 }
 
 /** Variants of `node`, each breaking it by one of `muts`, labelled (and with `extra` of its mutation). */
-function variantsOf(node: SchemaNode, muts: readonly Mutation[], extra: (m: Mutation) => Partial<InvalidVariant> = () => ({})): fc.Arbitrary<InvalidVariant> {
+function variantsOf(
+  node: SchemaNode,
+  muts: readonly Mutation[],
+  extra: (m: Mutation) => Partial<InvalidVariant> = () => ({}),
+): fc.Arbitrary<InvalidVariant> {
   return fc.tuple(validOf(node), fc.constantFrom(...muts)).chain(([valid, m]) => {
     const label = { reason: m.reason, ...(m.ours ? { ours: m.ours } : {}), ...extra(m) };
     if ('drop' in m) {

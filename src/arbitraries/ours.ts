@@ -22,7 +22,8 @@ export function oursKeywords(node: SchemaNode): readonly string[] {
 
 function walk(schema: string, node: SchemaNode, field: string, out: OursConstraint[]): void {
   for (const keyword of oursKeywords(node)) {
-    if (node[keyword] === undefined) throw new Error(`${schema}${field ? `.${field}` : ''} marks ${keyword} as ours (x-ours) but has no ${keyword}`);
+    if (node[keyword] === undefined)
+      throw new Error(`${schema}${field ? `.${field}` : ''} marks ${keyword} as ours (x-ours) but has no ${keyword}`);
     out.push({ schema, field, keyword, value: typeof node[keyword] === 'string' ? node[keyword] : JSON.stringify(node[keyword]) });
   }
   for (const [k, v] of Object.entries(node.properties ?? {})) walk(schema, v, field ? `${field}.${k}` : k, out);

@@ -30,7 +30,9 @@ let cache: Map<string, SchemaNode> | undefined;
 export function allSchemas(): Map<string, SchemaNode> {
   if (!cache) {
     cache = new Map();
-    for (const f of readdirSync(DIR).filter((n) => n.endsWith('.json')).sort()) {
+    for (const f of readdirSync(DIR)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       cache.set(f.slice(0, -5), JSON.parse(readFileSync(DIR + f, 'utf8')) as SchemaNode);
     }
   }

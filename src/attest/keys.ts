@@ -15,7 +15,12 @@ function readKeyFile(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ToolkitError('PCC_CONFIG_INVALID', `${what} ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'check the path and its permissions', { cause: e });
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `${what} ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      'check the path and its permissions',
+      { cause: e },
+    );
   }
 }
 
@@ -28,11 +33,21 @@ export function loadSigningKey(file: string, env: NodeJS.ProcessEnv): { privateK
     privateKey = createPrivateKey({ key: pem, format: 'pem', ...(passphrase ? { passphrase } : {}) });
   } catch (e) {
     const encrypted = /ENCRYPTED/.test(pem);
-    throw new ToolkitError('PCC_CONFIG_INVALID', `signing key ${file} is not a readable private key${encrypted ? ' (it is encrypted: the passphrase is missing or wrong)' : ''}`,
-      encrypted ? `set ${SIGNING_PASSPHRASE_ENV} to its passphrase` : 'give an Ed25519 private key in PEM, e.g. made with: openssl genpkey -algorithm ed25519 -out signing.pem', { cause: e });
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `signing key ${file} is not a readable private key${encrypted ? ' (it is encrypted: the passphrase is missing or wrong)' : ''}`,
+      encrypted
+        ? `set ${SIGNING_PASSPHRASE_ENV} to its passphrase`
+        : 'give an Ed25519 private key in PEM, e.g. made with: openssl genpkey -algorithm ed25519 -out signing.pem',
+      { cause: e },
+    );
   }
   if (privateKey.asymmetricKeyType !== 'ed25519') {
-    throw new ToolkitError('PCC_CONFIG_INVALID', `signing key ${file} is a ${privateKey.asymmetricKeyType ?? 'non-asymmetric'} key, not Ed25519`, 'make one with: openssl genpkey -algorithm ed25519 -out signing.pem');
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `signing key ${file} is a ${privateKey.asymmetricKeyType ?? 'non-asymmetric'} key, not Ed25519`,
+      'make one with: openssl genpkey -algorithm ed25519 -out signing.pem',
+    );
   }
   return { privateKey, keyid: keyIdOf(privateKey) };
 }
@@ -44,8 +59,18 @@ export function loadPublicKey(file: string): KeyObject {
   try {
     key = createPublicKey(pem);
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', `public key ${file} is not a PEM public key`, 'give the public half of the signing key, e.g. openssl pkey -in signing.pem -pubout -out signing.pub', { cause: e });
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `public key ${file} is not a PEM public key`,
+      'give the public half of the signing key, e.g. openssl pkey -in signing.pem -pubout -out signing.pub',
+      { cause: e },
+    );
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new ToolkitError('PCC_USAGE', `public key ${file} is ${key.asymmetricKeyType}, not Ed25519`, 'give the public half of the Ed25519 signing key');
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `public key ${file} is ${key.asymmetricKeyType}, not Ed25519`,
+      'give the public half of the Ed25519 signing key',
+    );
   return key;
 }

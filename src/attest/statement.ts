@@ -63,10 +63,14 @@ const UNSIGNED = new Set([CERTIFICATE_FILE, 'allure-report', 'allure-history.jso
 
 /** The files of a reports folder that the signature covers, as sorted folder-relative `/` paths. */
 export function signedFilesOf(dir: string): string[] {
-  return readdirSync(dir).filter((n) => !UNSIGNED.has(n) && !n.startsWith('.')).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  }).map((f) => relative(dir, f).split(sep).join('/')).sort();
+  return readdirSync(dir)
+    .filter((n) => !UNSIGNED.has(n) && !n.startsWith('.'))
+    .flatMap((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() ? filesUnder(p) : [p];
+    })
+    .map((f) => relative(dir, f).split(sep).join('/'))
+    .sort();
 }
 
 function filesUnder(dir: string): string[] {

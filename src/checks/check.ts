@@ -28,10 +28,7 @@ export interface FindingDraft {
   evidence?: unknown;
 }
 
-export type CheckOutcome =
-  | { kind: 'pass' }
-  | { kind: 'skip'; reason: string }
-  | { kind: 'fail'; findings: FindingDraft[] };
+export type CheckOutcome = { kind: 'pass' } | { kind: 'skip'; reason: string } | { kind: 'fail'; findings: FindingDraft[] };
 
 /** A registered check. `I` is its input: an exchange for automatic checks, an observation otherwise. */
 export interface Check<I = unknown, Id extends string = string> {
@@ -49,8 +46,7 @@ export interface Check<I = unknown, Id extends string = string> {
 
 export const pass = (): CheckOutcome => ({ kind: 'pass' });
 export const skip = (reason: string): CheckOutcome => ({ kind: 'skip', reason });
-export const fail = (...findings: FindingDraft[]): CheckOutcome =>
-  findings.length === 0 ? { kind: 'pass' } : { kind: 'fail', findings };
+export const fail = (...findings: FindingDraft[]): CheckOutcome => (findings.length === 0 ? { kind: 'pass' } : { kind: 'fail', findings });
 
 /** Defines a check; `Id` keeps its id as a literal type, so `scope.check(id, input)` knows the input type. */
 export function defineCheck<I, const Id extends string = string>(check: Check<I, Id>): Check<I, Id> {

@@ -19,11 +19,24 @@ describe('--disable-check validation', () => {
     expect(editDistance('', 'abc')).toBe(3);
   });
 
-  it('accepts each command\'s own ids, once each, and a former id as its rule\'s current id', () => {
-    expect(validateDisableCheck(['webhook.retried', 'response.schema', 'webhook.retried'], 'run')).toEqual(['webhook.retried', 'response.schema']);
-    expect(validateDisableCheck(['receiver.duplicate-accepted', 'receiver.answered-in-time'], 'check-receiver')).toEqual(['receiver.duplicate-accepted', 'receiver.answered-in-time']);
-    expect(validateDisableCheck(['client.webhook-accepted', 'client.poll-rate'], 'certify-client')).toEqual(['receiver.valid-accepted', 'client.poll-rate']);
-    expect(explainDisableCheck('client.webhook-forged-rejected', 'certify-client')).toEqual({ ok: true, id: 'receiver.wrong-signature-refused', renamedFrom: 'client.webhook-forged-rejected' });
+  it("accepts each command's own ids, once each, and a former id as its rule's current id", () => {
+    expect(validateDisableCheck(['webhook.retried', 'response.schema', 'webhook.retried'], 'run')).toEqual([
+      'webhook.retried',
+      'response.schema',
+    ]);
+    expect(validateDisableCheck(['receiver.duplicate-accepted', 'receiver.answered-in-time'], 'check-receiver')).toEqual([
+      'receiver.duplicate-accepted',
+      'receiver.answered-in-time',
+    ]);
+    expect(validateDisableCheck(['client.webhook-accepted', 'client.poll-rate'], 'certify-client')).toEqual([
+      'receiver.valid-accepted',
+      'client.poll-rate',
+    ]);
+    expect(explainDisableCheck('client.webhook-forged-rejected', 'certify-client')).toEqual({
+      ok: true,
+      id: 'receiver.wrong-signature-refused',
+      renamedFrom: 'client.webhook-forged-rejected',
+    });
     expect(validateDisableCheck(['pact.interaction-possible'], 'check-pact')).toEqual(['pact.interaction-possible']);
     expect(validateDisableCheck([], 'run')).toEqual([]);
   });
@@ -44,11 +57,12 @@ describe('--disable-check validation', () => {
     expect(e.message).toBe('--disable-check receiver.tampered-refused: a rule of check-receiver, not of certify-client');
     expect(e.hint).toMatch(/^pass it to check-receiver;/);
     expect(failure(() => validateDisableCheck(['client.poll-rate'], 'run')).message).toMatch(/a rule of certify-client, not of run/);
-    expect(failure(() => validateDisableCheck(['receiver.tampered-refsed'], 'run')).message)
-      .toBe('--disable-check names no rule: receiver.tampered-refsed; did you mean receiver.tampered-refused (a rule of check-receiver, not of run)?');
+    expect(failure(() => validateDisableCheck(['receiver.tampered-refsed'], 'run')).message).toBe(
+      '--disable-check names no rule: receiver.tampered-refsed; did you mean receiver.tampered-refused (a rule of check-receiver, not of run)?',
+    );
   });
 
-  it('offers no guess for an id far from every rule, and takes the caller\'s code and wording', () => {
+  it("offers no guess for an id far from every rule, and takes the caller's code and wording", () => {
     const e = failure(() => validateDisableCheck(['zzz'], 'run', { where: 'checks.disable', code: 'PCC_CONFIG_INVALID' }));
     expect(e.code).toBe('PCC_CONFIG_INVALID');
     expect(e.message).toBe('checks.disable names no rule: zzz');

@@ -13,7 +13,11 @@ export { editDistance } from '../core/index.ts';
 /** The registered id (or former id) nearest to `id`, preferring `judge`'s own; undefined when none is near. */
 export function nearestRuleId(id: string, judge?: Judge): string | undefined {
   const far = Math.max(3, Math.floor(id.length / 4));
-  const best = (ids: readonly string[]) => ids.map((k) => ({ k, d: editDistance(id, k) })).filter((x) => x.d <= far).sort((x, y) => x.d - y.d || (x.k < y.k ? -1 : 1))[0];
+  const best = (ids: readonly string[]) =>
+    ids
+      .map((k) => ({ k, d: editDistance(id, k) }))
+      .filter((x) => x.d <= far)
+      .sort((x, y) => x.d - y.d || (x.k < y.k ? -1 : 1))[0];
   const own = judge ? best(RULE_IDS_BY_JUDGE[judge]) : undefined;
   const any = best([...RULES.keys(), ...RULE_ALIASES.keys()]);
   const pick = own && (!any || own.d <= any.d) ? own : any;
@@ -23,9 +27,7 @@ export function nearestRuleId(id: string, judge?: Judge): string | undefined {
 const judgesOf = (id: string) => ruleById(id)!.judges.join(' and ');
 
 /** One id of a disable list: the rule's current id, or why `judge` cannot turn it off (and a hint). */
-export type DisableCheckVerdict =
-  | { ok: true; id: string; renamedFrom?: string }
-  | { ok: false; message: string; hint: string };
+export type DisableCheckVerdict = { ok: true; id: string; renamedFrom?: string } | { ok: false; message: string; hint: string };
 
 /** Whether `judge` judges the rule `id` names (current or former id), and if not, why not. */
 export function explainDisableCheck(id: string, judge: Judge, where = '--disable-check'): DisableCheckVerdict {
@@ -44,7 +46,10 @@ export function explainDisableCheck(id: string, judge: Judge, where = '--disable
   return {
     ok: false,
     message: `${where} names no rule: ${id}${near ? `; did you mean ${near}${ruleById(near)!.judges.includes(judge) ? '' : ` (a rule of ${judgesOf(near)}, not of ${judge})`}?` : ''}`,
-    hint: area.length > 0 ? `ids are as the reports show them; of its area ${judge} judges ${area.join(', ')}` : `ids are as the reports show them; ${list}`,
+    hint:
+      area.length > 0
+        ? `ids are as the reports show them; of its area ${judge} judges ${area.join(', ')}`
+        : `ids are as the reports show them; ${list}`,
   };
 }
 

@@ -27,7 +27,13 @@ function layeredRefusal<const Id extends string>(id: Id, rule: { clause: string;
       const s = ex.response?.status;
       if (s === undefined) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
       if (s === 400) return pass();
-      if (s >= 200 && s < 300) return fail({ source: rule.source, clause: rule.clause, message: `${what}: ${answered(ex)}; it must be refused (400)`, evidence: { status: s } });
+      if (s >= 200 && s < 300)
+        return fail({
+          source: rule.source,
+          clause: rule.clause,
+          message: `${what}: ${answered(ex)}; it must be refused (400)`,
+          evidence: { status: s },
+        });
       return fail({ message: `${what}: ${answered(ex)}; expected 400`, evidence: { status: s } });
     },
   });
@@ -50,8 +56,13 @@ export const clientTransactionIdEchoed = defineCheck<{ sent: string; record?: Re
     if (!record) return skip('no status record was read');
     const got = record.client_transaction_id;
     if (got === sent) return pass();
-    const cps = (s: unknown) => (codePoints(s)?.length ?? 99) <= 16 ? ` (${codePoints(s)!.join(' ')})` : '';
-    const how = typeof got === 'string' && got.normalize('NFC') === sent.normalize('NFC') ? ': normalised to another Unicode form' : typeof got === 'string' && got === sent.trim() ? ': trimmed' : '';
+    const cps = (s: unknown) => ((codePoints(s)?.length ?? 99) <= 16 ? ` (${codePoints(s)!.join(' ')})` : '');
+    const how =
+      typeof got === 'string' && got.normalize('NFC') === sent.normalize('NFC')
+        ? ': normalised to another Unicode form'
+        : typeof got === 'string' && got === sent.trim()
+          ? ': trimmed'
+          : '';
     return fail({
       message: `client_transaction_id ${JSON.stringify(sent)}${cps(sent)} came back as ${got === undefined ? 'nothing' : `${JSON.stringify(got)}${cps(got)}`}${how}`,
       evidence: { sent, got, sentCodePoints: codePoints(sent), gotCodePoints: codePoints(got) },
@@ -74,8 +85,14 @@ export const paymentMethodRecorded = defineCheck<{ sent?: string; expectedPick?:
     if (want === undefined) return skip('no method sent and no pick expected in this terminal mode');
     const got = record.payment_method;
     if (got === want) return pass();
-    const how = sent !== undefined ? `payment_method ${JSON.stringify(sent)} was sent` : `no payment_method was sent, so the virtual customer picks ${want}`;
-    return fail({ message: `status record of ${String(record.transaction_id)} (${String(record.status)}) has payment_method ${JSON.stringify(got)}; ${how}`, evidence: { sent, expectedPick, got } });
+    const how =
+      sent !== undefined
+        ? `payment_method ${JSON.stringify(sent)} was sent`
+        : `no payment_method was sent, so the virtual customer picks ${want}`;
+    return fail({
+      message: `status record of ${String(record.transaction_id)} (${String(record.status)}) has payment_method ${JSON.stringify(got)}; ${how}`,
+      evidence: { sent, expectedPick, got },
+    });
   },
 });
 
@@ -89,10 +106,14 @@ export const cancelFinalUnchanged = defineCheck<{ before: Rec; after?: Rec; canc
   title: 'Cancel of a final transaction changes nothing',
   run({ before, after, cancelStatus }) {
     if (!after) return skip('the status was not read after the cancel');
-    const changed = ['status', 'canceled_at', 'completed_at', 'amount', 'tip_amount'].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+    const changed = ['status', 'canceled_at', 'completed_at', 'amount', 'tip_amount'].filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
     if (changed.length === 0) return pass();
     return fail({
-      message: `cancel of final transaction ${String(before.transaction_id)} (answered ${cancelStatus}) changed ${changed.map((k) => `${k} ${JSON.stringify(before[k])} -> ${JSON.stringify(after[k])}`).join(', ')}`,
+      message:
+        `cancel of final transaction ${String(before.transaction_id)} (answered ${cancelStatus}) changed ` +
+        `${changed.map((k) => `${k} ${JSON.stringify(before[k])} -> ${JSON.stringify(after[k])}`).join(', ')}`,
       evidence: { before, after },
     });
   },
@@ -107,7 +128,10 @@ export const cancelRaceOutcome = defineCheck<{ amount: number; actual?: string }
   run({ amount, actual }) {
     if (actual === undefined) return skip('no final status observed');
     if (actual === 'CANCELED' || actual === 'SUCCESS') return pass();
-    return fail({ message: `amount ${amount} canceled while IN_PROGRESS ended ${actual}; the sandbox allows only CANCELED or SUCCESS`, evidence: { amount, actual } });
+    return fail({
+      message: `amount ${amount} canceled while IN_PROGRESS ended ${actual}; the sandbox allows only CANCELED or SUCCESS`,
+      evidence: { amount, actual },
+    });
   },
 });
 
@@ -151,7 +175,10 @@ function answerNames<const Id extends string>(id: Id, clause: string, title: str
       if (typeof expected !== 'string' || expected === '') return skip(`no ${field} to expect`);
       if (!(field in answer)) return skip(`the ${what} has no ${field} (judged by the schema check)`);
       if (answer[field] === expected) return pass();
-      return fail({ message: `the ${what} says ${field} ${JSON.stringify(answer[field])}, expected ${JSON.stringify(expected)}`, evidence: { field, expected, got: answer[field] } });
+      return fail({
+        message: `the ${what} says ${field} ${JSON.stringify(answer[field])}, expected ${JSON.stringify(expected)}`,
+        evidence: { field, expected, got: answer[field] },
+      });
     },
   });
 }
@@ -160,13 +187,25 @@ function answerNames<const Id extends string>(id: Id, clause: string, title: str
  * The print slip is the slip of the transaction its path names (spec: GET .../{transaction_id}/print-slip/
  * "Returns print slip details for a completed transaction"): its `transaction_id` is the path's.
  */
-export const slipTransactionId = answerNames('print-slip.transaction-id', 'spec#get-v1pay-connecttransactionstransaction_idprint-slip', "The print slip's transaction_id is the transaction_id of its path", 'transaction_id', 'print slip');
+export const slipTransactionId = answerNames(
+  'print-slip.transaction-id',
+  'spec#get-v1pay-connecttransactionstransaction_idprint-slip',
+  "The print slip's transaction_id is the transaction_id of its path",
+  'transaction_id',
+  'print slip',
+);
 
 /**
  * The print slip's `terminal_id` is the paired terminal's (spec: the integrator pairs with a terminal,
  * and a transaction it starts "is sent to the terminal"), the `terminal_id` of the pairing result.
  */
-export const slipTerminalId = answerNames('print-slip.terminal-id', 'spec#what-the-service-does', "The print slip's terminal_id is the paired terminal's", 'terminal_id', 'print slip');
+export const slipTerminalId = answerNames(
+  'print-slip.terminal-id',
+  'spec#what-the-service-does',
+  "The print slip's terminal_id is the paired terminal's",
+  'terminal_id',
+  'print slip',
+);
 
 /**
  * The print slip describes the same transaction as the status record (sandbox#status-and-print-slip).
@@ -183,7 +222,10 @@ export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec; excha
     const keys = ['status', 'amount', 'tip_amount', 'total_amount', 'tags'].filter((k) => k in record && record[k] !== null);
     const bad = keys.filter((k) => JSON.stringify(slip[k]) !== JSON.stringify(record[k]));
     if (bad.length === 0) return pass();
-    return fail({ message: `print slip of ${String(record.transaction_id)} disagrees with its status record: ${bad.map((k) => `${k} ${JSON.stringify(slip[k])} vs ${JSON.stringify(record[k])}`).join('; ')}`, evidence: { slip: Object.fromEntries(bad.map((k) => [k, slip[k]])), record: Object.fromEntries(bad.map((k) => [k, record[k]])) } });
+    return fail({
+      message: `print slip of ${String(record.transaction_id)} disagrees with its status record: ${bad.map((k) => `${k} ${JSON.stringify(slip[k])} vs ${JSON.stringify(record[k])}`).join('; ')}`,
+      evidence: { slip: Object.fromEntries(bad.map((k) => [k, slip[k]])), record: Object.fromEntries(bad.map((k) => [k, record[k]])) },
+    });
   },
 });
 
@@ -195,7 +237,10 @@ export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec; excha
  * authorized amount fails; after completion every operation fails). `expected` lists the statuses
  * allowed; `why` says which row or rule applies.
  */
-export const operationOutcome = defineCheck<{ type: string; amount?: number; expected: readonly string[]; actual?: string; why: string }, 'sandbox.operation-outcome'>({
+export const operationOutcome = defineCheck<
+  { type: string; amount?: number; expected: readonly string[]; actual?: string; why: string },
+  'sandbox.operation-outcome'
+>({
   id: 'sandbox.operation-outcome',
   clause: 'sandbox#preauthorization',
   source: 'sandbox',
@@ -203,7 +248,10 @@ export const operationOutcome = defineCheck<{ type: string; amount?: number; exp
   run(o) {
     if (o.actual === undefined) return skip('no final operation status observed');
     if (o.expected.includes(o.actual)) return pass();
-    return fail({ message: `${o.type}${o.amount === undefined ? '' : ` of ${o.amount}`} ended ${o.actual}, expected ${o.expected.join(' or ')} (${o.why})`, evidence: o });
+    return fail({
+      message: `${o.type}${o.amount === undefined ? '' : ` of ${o.amount}`} ended ${o.actual}, expected ${o.expected.join(' or ')} (${o.why})`,
+      evidence: o,
+    });
   },
 });
 
@@ -214,11 +262,19 @@ export const completedAmount = defineCheck<{ completed: number; record?: Rec; sl
   source: 'sandbox',
   title: "A successful complete sets the transaction's amount to the completed amount",
   run({ completed, record, slip }) {
-    const seen = [['status record', record], ['print slip', slip]] as const;
-    const bad = seen.filter(([, r]) => r !== undefined && r.amount !== completed).map(([w, r]) => `${w} amount ${JSON.stringify(r!.amount)}`);
+    const seen = [
+      ['status record', record],
+      ['print slip', slip],
+    ] as const;
+    const bad = seen
+      .filter(([, r]) => r !== undefined && r.amount !== completed)
+      .map(([w, r]) => `${w} amount ${JSON.stringify(r!.amount)}`);
     if (!record && !slip) return skip('neither the status record nor the print slip was read');
     if (bad.length === 0) return pass();
-    return fail({ message: `after completing ${completed}: ${bad.join(', ')}; expected ${completed}`, evidence: { completed, record: record?.amount, slip: slip?.amount } });
+    return fail({
+      message: `after completing ${completed}: ${bad.join(', ')}; expected ${completed}`,
+      evidence: { completed, record: record?.amount, slip: slip?.amount },
+    });
   },
 });
 
@@ -231,17 +287,32 @@ export const authorizedOnly = defineCheck<Exchange, 'preauth.authorized-only'>({
   run(ex) {
     const s = ex.response?.status;
     if (s === undefined) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
-    return s === 400 ? pass() : fail({ message: `${answered(ex)} for a transaction that is not a successful preauthorization; expected 400`, evidence: { status: s } });
+    return s === 400
+      ? pass()
+      : fail({
+          message: `${answered(ex)} for a transaction that is not a successful preauthorization; expected 400`,
+          evidence: { status: s },
+        });
   },
 });
 
 // ---------------------------------------------------------------- revert and refund
 
 /** Revert of a SUCCESS transaction that is not the terminal's most recent one is refused (profile), with 400 (sandbox). */
-export const revertLatestOnly = layeredRefusal('revert.latest-only', { clause: 'profile#rules-of-behaviour', source: 'profile' }, "Only the terminal's most recent SUCCESS transaction can be reverted", 'revert of an older SUCCESS transaction');
+export const revertLatestOnly = layeredRefusal(
+  'revert.latest-only',
+  { clause: 'profile#rules-of-behaviour', source: 'profile' },
+  "Only the terminal's most recent SUCCESS transaction can be reverted",
+  'revert of an older SUCCESS transaction',
+);
 
 /** A linked refund of a transaction that is not SUCCESS is refused (profile), with 400 (sandbox). */
-export const refundSuccessOnly = layeredRefusal('refund.success-only', { clause: 'profile#rules-of-behaviour', source: 'profile' }, 'A linked refund needs a SUCCESS transaction', 'linked refund of a transaction that is not SUCCESS');
+export const refundSuccessOnly = layeredRefusal(
+  'refund.success-only',
+  { clause: 'profile#rules-of-behaviour', source: 'profile' },
+  'A linked refund needs a SUCCESS transaction',
+  'linked refund of a transaction that is not SUCCESS',
+);
 
 /** A linked refund of more than the unrefunded remainder answers 400 (sandbox). */
 export const refundWithinRemainder = defineCheck<{ remainder: number; exchange: Exchange }, 'refund.within-remainder'>({
@@ -254,7 +325,10 @@ export const refundWithinRemainder = defineCheck<{ remainder: number; exchange: 
     if (s === undefined) return skip(`no response (${exchange.error?.code ?? 'unknown error'})`);
     if (s === 400) return pass();
     const amount = (exchange.request.body as { amount?: unknown } | undefined)?.amount;
-    return fail({ message: `linked refund of ${String(amount)} with ${remainder} left unrefunded: ${answered(exchange)}; expected 400`, evidence: { remainder, amount, status: s } });
+    return fail({
+      message: `linked refund of ${String(amount)} with ${remainder} left unrefunded: ${answered(exchange)}; expected 400`,
+      evidence: { remainder, amount, status: s },
+    });
   },
 });
 
@@ -267,13 +341,19 @@ export const revertedRecord = defineCheck<{ record?: Rec; slip?: Rec }, 'revert.
   run({ record, slip }) {
     if (!record && !slip) return skip('neither the status record nor the print slip was read');
     const problems: string[] = [];
-    for (const [w, r] of [['status record', record], ['print slip', slip]] as const) {
+    for (const [w, r] of [
+      ['status record', record],
+      ['print slip', slip],
+    ] as const) {
       if (!r) continue;
       if (r.status !== 'REVERTED') problems.push(`${w} status ${JSON.stringify(r.status)}`);
       if (typeof r.reverted_at !== 'string' || r.reverted_at === '') problems.push(`${w} reverted_at ${JSON.stringify(r.reverted_at)}`);
     }
     if (problems.length === 0) return pass();
-    return fail({ message: `after a SUCCESS revert of ${String((record ?? slip)!.transaction_id)}: ${problems.join(', ')}; expected REVERTED with reverted_at`, evidence: { record, slip } });
+    return fail({
+      message: `after a SUCCESS revert of ${String((record ?? slip)!.transaction_id)}: ${problems.join(', ')}; expected REVERTED with reverted_at`,
+      evidence: { record, slip },
+    });
   },
 });
 
@@ -299,7 +379,10 @@ export const refundTagged = defineCheck<{ linked: boolean; where: string; record
 });
 
 /** On a SUCCESS linked refund, the original's refund_total_amount grows by the refund's amount, else stays (sandbox). */
-export const refundTotalGrows = defineCheck<{ before: unknown; after: unknown; refundAmount: number; refundStatus?: string }, 'refund.total-grows'>({
+export const refundTotalGrows = defineCheck<
+  { before: unknown; after: unknown; refundAmount: number; refundStatus?: string },
+  'refund.total-grows'
+>({
   id: 'refund.total-grows',
   clause: 'sandbox#revert-and-refund',
   source: 'sandbox',
@@ -307,11 +390,17 @@ export const refundTotalGrows = defineCheck<{ before: unknown; after: unknown; r
   run({ before, after, refundAmount, refundStatus }) {
     if (refundStatus === undefined) return skip('the refund reached no final status');
     const b = before === null || before === undefined ? 0 : before;
-    if (typeof b !== 'number' || (after !== null && after !== undefined && typeof after !== 'number')) return skip('refund_total_amount is not a number');
+    if (typeof b !== 'number' || (after !== null && after !== undefined && typeof after !== 'number'))
+      return skip('refund_total_amount is not a number');
     const a = after ?? 0;
     const want = refundStatus === 'SUCCESS' ? b + refundAmount : b;
     if (a === want) return pass();
-    return fail({ message: `refund of ${refundAmount} ended ${refundStatus}: the original's refund_total_amount went ${JSON.stringify(before)} -> ${JSON.stringify(after)}, expected ${want}`, evidence: { before, after, refundAmount, refundStatus } });
+    return fail({
+      message:
+        `refund of ${refundAmount} ended ${refundStatus}: the original's refund_total_amount went ${JSON.stringify(before)} ` +
+        `-> ${JSON.stringify(after)}, expected ${want}`,
+      evidence: { before, after, refundAmount, refundStatus },
+    });
   },
 });
 
@@ -319,7 +408,10 @@ export const refundTotalGrows = defineCheck<{ before: unknown; after: unknown; r
  * The waiting rows of the outcome table: `amount % 100` 55 stays INITIATED (the terminal is offline)
  * and 54 waits IN_PROGRESS for a card, each until canceled or expired (sandbox#transactions).
  */
-export const waitingStatus = defineCheck<{ amount: number; expected: 'INITIATED' | 'IN_PROGRESS'; actual?: string }, 'sandbox.waiting-status'>({
+export const waitingStatus = defineCheck<
+  { amount: number; expected: 'INITIATED' | 'IN_PROGRESS'; actual?: string },
+  'sandbox.waiting-status'
+>({
   id: 'sandbox.waiting-status',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -330,7 +422,10 @@ export const waitingStatus = defineCheck<{ amount: number; expected: 'INITIATED'
     // The wait ends at the sandbox's deadline, which is not published (at most 10 s): a transaction
     // read EXPIRED already waited as long as that service lets it.
     if (actual === 'EXPIRED') return skip('the transaction had expired by the time its status was read');
-    return fail({ message: `amount ${amount}: status ${actual} while it should wait ${expected} until canceled or expired`, evidence: { amount, expected, actual } });
+    return fail({
+      message: `amount ${amount}: status ${actual} while it should wait ${expected} until canceled or expired`,
+      evidence: { amount, expected, actual },
+    });
   },
 });
 
@@ -338,13 +433,22 @@ export const waitingStatus = defineCheck<{ amount: number; expected: 'INITIATED'
  * The operation reference of a preauthorization operation names the transaction of its path (spec:
  * "Run preauthorization operations on a transaction"; the reference is the operation's result).
  */
-export const operationReferenceTransaction = answerNames('operation.reference-transaction-id', 'spec#what-the-service-does', "A preauthorization operation's reference names the transaction_id of its path", 'transaction_id', 'operation reference');
+export const operationReferenceTransaction = answerNames(
+  'operation.reference-transaction-id',
+  'spec#what-the-service-does',
+  "A preauthorization operation's reference names the transaction_id of its path",
+  'transaction_id',
+  'operation reference',
+);
 
 /**
  * The operation reference and the operation record name the operation that was started: its
  * transaction and its `operation_type` (public profile, operation details).
  */
-export const operationRecordMatches = defineCheck<{ transactionId: string; type: string; reference?: Rec; record?: Rec }, 'operation.record-matches'>({
+export const operationRecordMatches = defineCheck<
+  { transactionId: string; type: string; reference?: Rec; record?: Rec },
+  'operation.record-matches'
+>({
   id: 'operation.record-matches',
   clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
   source: 'profile',
@@ -352,10 +456,14 @@ export const operationRecordMatches = defineCheck<{ transactionId: string; type:
   run({ transactionId, type, reference, record }) {
     if (!reference && !record) return skip('neither the reference nor the record was read');
     const bad: string[] = [];
-    if (reference && reference.transaction_id !== transactionId) bad.push(`reference transaction_id ${JSON.stringify(reference.transaction_id)}`);
+    if (reference && reference.transaction_id !== transactionId)
+      bad.push(`reference transaction_id ${JSON.stringify(reference.transaction_id)}`);
     if (record && record.transaction_id !== transactionId) bad.push(`record transaction_id ${JSON.stringify(record.transaction_id)}`);
     if (record && record.operation_type !== type) bad.push(`record operation_type ${JSON.stringify(record.operation_type)}`);
     if (bad.length === 0) return pass();
-    return fail({ message: `${type} on ${transactionId}: ${bad.join(', ')}; expected transaction ${transactionId} and type ${type}`, evidence: { reference, record } });
+    return fail({
+      message: `${type} on ${transactionId}: ${bad.join(', ')}; expected transaction ${transactionId} and type ${type}`,
+      evidence: { reference, record },
+    });
   },
 });

@@ -38,7 +38,8 @@ export function keptAskingToWait(ex: Exchange): string {
   const mark = waitMarkOf(ex);
   if (!mark || mark.honoured) return '';
   const n = mark.inARow ?? 1;
-  const what = n > 1 ? `it kept answering ${mark.status} with Retry-After (${n} times in a row)` : `it answered ${mark.status} with Retry-After`;
+  const what =
+    n > 1 ? `it kept answering ${mark.status} with Retry-After (${n} times in a row)` : `it answered ${mark.status} with Retry-After`;
   return ` (${what}, and the client stopped waiting: ${mark.reason ?? 'no reason recorded'})`;
 }
 

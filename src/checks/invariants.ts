@@ -37,10 +37,14 @@ export const totalAmount = defineCheck<Exchange | { body: unknown }, 'invariant.
   auto: true,
   run(input) {
     const o = subject(input);
-    if (!o || !['amount', 'tip_amount', 'total_amount'].every((k) => Number.isInteger(o[k]))) return skip('no integer amount, tip_amount and total_amount');
+    if (!o || !['amount', 'tip_amount', 'total_amount'].every((k) => Number.isInteger(o[k])))
+      return skip('no integer amount, tip_amount and total_amount');
     const [a, t, total] = [o.amount, o.tip_amount, o.total_amount] as number[];
     if (a! + t! === total) return pass();
-    return fail({ message: `total_amount ${total} != amount ${a} + tip_amount ${t}`, evidence: { amount: a, tip_amount: t, total_amount: total } });
+    return fail({
+      message: `total_amount ${total} != amount ${a} + tip_amount ${t}`,
+      evidence: { amount: a, tip_amount: t, total_amount: total },
+    });
   },
 });
 
@@ -55,7 +59,9 @@ export const currencyCode = defineCheck<Exchange | { body: unknown }, 'invariant
     const o = subject(input);
     if (!o || !('currency' in o) || !('transaction_id' in o)) return skip('no transaction currency');
     if (o.currency === null || o.currency === undefined) return skip('currency not set');
-    return isIso4217(o.currency) ? pass() : fail({ message: `currency ${JSON.stringify(o.currency)} is not an ISO 4217 alpha-3 code`, evidence: { currency: o.currency } });
+    return isIso4217(o.currency)
+      ? pass()
+      : fail({ message: `currency ${JSON.stringify(o.currency)} is not an ISO 4217 alpha-3 code`, evidence: { currency: o.currency } });
   },
 });
 
@@ -69,6 +75,11 @@ export const countryCode = defineCheck<Exchange | { body: unknown }, 'invariant.
   run(input) {
     const org = subject(input)?.organization;
     if (!isObj(org) || !('country' in org)) return skip('no organization.country');
-    return isIso3166Alpha2(org.country) ? pass() : fail({ message: `organization.country ${JSON.stringify(org.country)} is not an ISO 3166-1 alpha-2 code`, evidence: { country: org.country } });
+    return isIso3166Alpha2(org.country)
+      ? pass()
+      : fail({
+          message: `organization.country ${JSON.stringify(org.country)} is not an ISO 3166-1 alpha-2 code`,
+          evidence: { country: org.country },
+        });
   },
 });

@@ -34,7 +34,11 @@ export const modelAnswer = defineCheck<ModelAnswerInput, 'model.answer'>({
     if (o.actual === undefined) return skip('no answer');
     if (o.expected.includes(o.actual) && o.note === undefined) return pass();
     const msg = o.note ?? `expected ${o.expected.join(' or ')} (${o.why})`;
-    return fail({ clause: o.clause, message: `${o.command}: ${o.request} answered ${o.actual}; ${msg}`, evidence: { expected: o.expected, actual: o.actual, why: o.why, body: o.body } });
+    return fail({
+      clause: o.clause,
+      message: `${o.command}: ${o.request} answered ${o.actual}; ${msg}`,
+      evidence: { expected: o.expected, actual: o.actual, why: o.why, body: o.body },
+    });
   },
 });
 
@@ -67,16 +71,24 @@ export const modelFinalState = defineCheck<ModelStateInput, 'model.final-state'>
     if (!r) return skip('no record');
     const problems: string[] = [];
     const status = r.status;
-    if (typeof status !== 'string' || !o.expected.status.includes(status)) problems.push(`status ${String(status)}, expected ${o.expected.status.join(' or ')}`);
+    if (typeof status !== 'string' || !o.expected.status.includes(status))
+      problems.push(`status ${String(status)}, expected ${o.expected.status.join(' or ')}`);
     if (r.amount !== o.expected.amount) problems.push(`amount ${String(r.amount)}, expected ${o.expected.amount}`);
     const tip = typeof status === 'string' ? o.expected.tipBy[status] : undefined;
     if (tip !== undefined && r.tip_amount !== tip) problems.push(`tip_amount ${String(r.tip_amount)}, expected ${tip}`);
     const refunded = r.refund_total_amount ?? 0;
-    if ('refund_total_amount' in r && !o.expected.refundTotal.includes(refunded as number)) problems.push(`refund_total_amount ${String(r.refund_total_amount)}, expected ${o.expected.refundTotal.join(' or ')}`);
-    if (o.expected.refund && Array.isArray(r.tags) && !r.tags.includes('refund')) problems.push(`tags ${JSON.stringify(r.tags)} without "refund"`);
-    if (status === 'REVERTED' && 'reverted_at' in r && (r.reverted_at === null || r.reverted_at === undefined)) problems.push('REVERTED without reverted_at');
+    if ('refund_total_amount' in r && !o.expected.refundTotal.includes(refunded as number))
+      problems.push(`refund_total_amount ${String(r.refund_total_amount)}, expected ${o.expected.refundTotal.join(' or ')}`);
+    if (o.expected.refund && Array.isArray(r.tags) && !r.tags.includes('refund'))
+      problems.push(`tags ${JSON.stringify(r.tags)} without "refund"`);
+    if (status === 'REVERTED' && 'reverted_at' in r && (r.reverted_at === null || r.reverted_at === undefined))
+      problems.push('REVERTED without reverted_at');
     if (problems.length === 0) return pass();
-    return fail({ clause: o.clause, message: `${o.command}: ${o.what} of ${o.label}: ${problems.join('; ')}`, evidence: { expected: o.expected, actual: pick(r) } });
+    return fail({
+      clause: o.clause,
+      message: `${o.command}: ${o.what} of ${o.label}: ${problems.join('; ')}`,
+      evidence: { expected: o.expected, actual: pick(r) },
+    });
   },
 });
 
@@ -110,10 +122,16 @@ export const modelOperationOutcome = defineCheck<ModelOperationInput, 'model.ope
     const problems: string[] = [];
     if (!o.expected.includes(o.actual)) problems.push(`ended ${o.actual}, expected ${o.expected.join(' or ')} (${o.why})`);
     const rec = o.record ?? {};
-    if ('operation_type' in rec && rec.operation_type !== o.operationType) problems.push(`operation_type ${String(rec.operation_type)}, expected ${o.operationType}`);
-    if ('transaction_id' in rec && rec.transaction_id !== o.transactionId) problems.push(`transaction_id ${String(rec.transaction_id)}, expected ${o.transactionId}`);
+    if ('operation_type' in rec && rec.operation_type !== o.operationType)
+      problems.push(`operation_type ${String(rec.operation_type)}, expected ${o.operationType}`);
+    if ('transaction_id' in rec && rec.transaction_id !== o.transactionId)
+      problems.push(`transaction_id ${String(rec.transaction_id)}, expected ${o.transactionId}`);
     if (problems.length === 0) return pass();
-    return fail({ clause: o.clause, message: `${o.command}: ${o.operationType} on ${o.label} ${problems.join('; ')}`, evidence: { expected: o.expected, actual: o.actual, why: o.why, record: o.record } });
+    return fail({
+      clause: o.clause,
+      message: `${o.command}: ${o.operationType} on ${o.label} ${problems.join('; ')}`,
+      evidence: { expected: o.expected, actual: o.actual, why: o.why, record: o.record },
+    });
   },
 });
 

@@ -23,7 +23,9 @@ export const transitionLegal = defineCheck<ConvergenceObservation, 'transition.l
       const [a, b] = [o.polled[i - 1]!.status, o.polled[i]!.status];
       if (!isReachable(graph, a, b)) bad.push(`${a} -> ${b}`);
     }
-    return bad.length === 0 ? pass() : fail({ message: `${o.kind} ${o.id}: illegal transition ${bad.join(', ')}`, evidence: { polled: o.polled } });
+    return bad.length === 0
+      ? pass()
+      : fail({ message: `${o.kind} ${o.id}: illegal transition ${bad.join(', ')}`, evidence: { polled: o.polled } });
   },
 });
 
@@ -40,8 +42,13 @@ export const convergesInTime = defineCheck<ConvergenceObservation, 'convergence.
   run(o) {
     if (!o.timedOut) return pass();
     const last = o.polled.at(-1)?.status ?? 'nothing';
-    const operation = o.kind === 'operation' ? { source: 'profile' as const, clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show' } : {};
-    return fail({ message: `${o.kind} ${o.id} still ${last} after ${o.deadlineMs} ms`, ...operation, evidence: { polled: o.polled, webhooks: o.webhooks, deadlineMs: o.deadlineMs } });
+    const operation =
+      o.kind === 'operation' ? { source: 'profile' as const, clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show' } : {};
+    return fail({
+      message: `${o.kind} ${o.id} still ${last} after ${o.deadlineMs} ms`,
+      ...operation,
+      evidence: { polled: o.polled, webhooks: o.webhooks, deadlineMs: o.deadlineMs },
+    });
   },
 });
 
@@ -55,7 +62,10 @@ export const webhookAgreesWithPolling = defineCheck<ConvergenceObservation, 'web
     if (!o.webhooksObservable) return skip('webhooks are not observable for this pairing');
     if (!o.finalByPoll || !o.finalByWebhook) return skip('no final status on both channels');
     if (o.finalByPoll === o.finalByWebhook) return pass();
-    return fail({ message: `${o.kind} ${o.id}: polling says ${o.finalByPoll}, webhook says ${o.finalByWebhook}`, evidence: { polled: o.polled, webhooks: o.webhooks } });
+    return fail({
+      message: `${o.kind} ${o.id}: polling says ${o.finalByPoll}, webhook says ${o.finalByWebhook}`,
+      evidence: { polled: o.polled, webhooks: o.webhooks },
+    });
   },
 });
 
@@ -70,7 +80,10 @@ export const webhookDelivered = defineCheck<ConvergenceObservation, 'webhook.del
     if (!o.finalByPoll) return skip('no final status by polling');
     if (o.webhooks.some((w) => w.status === o.finalByPoll)) return pass();
     // The status stays out of the message: a missing webhook is one defect whatever the outcome.
-    return fail({ message: `${o.kind} ${o.id}: no valid webhook for its final status within the deadline`, evidence: { finalByPoll: o.finalByPoll, webhooks: o.webhooks } });
+    return fail({
+      message: `${o.kind} ${o.id}: no valid webhook for its final status within the deadline`,
+      evidence: { finalByPoll: o.finalByPoll, webhooks: o.webhooks },
+    });
   },
 });
 
@@ -96,7 +109,10 @@ export const webhookSignature = defineCheck<DeliveryObservation, 'webhook.signat
 });
 
 /** The sandbox outcome table: final status and tip by `amount % 100`. */
-export const sandboxOutcome = defineCheck<{ amount: number; expected: string; actual?: string; expectedTip?: number; actualTip?: unknown; what?: string }, 'sandbox.outcome'>({
+export const sandboxOutcome = defineCheck<
+  { amount: number; expected: string; actual?: string; expectedTip?: number; actualTip?: unknown; what?: string },
+  'sandbox.outcome'
+>({
   id: 'sandbox.outcome',
   clause: 'sandbox#transactions',
   source: 'sandbox',
@@ -105,20 +121,32 @@ export const sandboxOutcome = defineCheck<{ amount: number; expected: string; ac
     if (o.actual === undefined) return skip('no final status observed');
     const problems: string[] = [];
     if (o.actual !== o.expected) problems.push(`final ${o.actual}, expected ${o.expected}`);
-    if (o.expectedTip !== undefined && o.actualTip !== undefined && o.actualTip !== o.expectedTip) problems.push(`tip_amount ${String(o.actualTip)}, expected ${o.expectedTip}`);
+    if (o.expectedTip !== undefined && o.actualTip !== undefined && o.actualTip !== o.expectedTip)
+      problems.push(`tip_amount ${String(o.actualTip)}, expected ${o.expectedTip}`);
     return problems.length === 0 ? pass() : fail({ message: `${o.what ?? 'amount'} ${o.amount}: ${problems.join('; ')}`, evidence: o });
   },
 });
 
 /** The print slip's currency and timezone equal the configuration's (sandbox). */
-export const slipMatchesConfig = defineCheck<{ slip: Record<string, unknown>; config: Record<string, unknown> }, 'print-slip.matches-config'>({
+export const slipMatchesConfig = defineCheck<
+  { slip: Record<string, unknown>; config: Record<string, unknown> },
+  'print-slip.matches-config'
+>({
   id: 'print-slip.matches-config',
   clause: 'sandbox#status-and-print-slip',
   source: 'sandbox',
   title: "The print slip's currency and timezone equal the configuration's",
   run({ slip, config }) {
     const bad = (['currency', 'timezone'] as const).filter((k) => slip[k] !== config[k]);
-    return bad.length === 0 ? pass() : fail({ message: bad.map((k) => `slip ${k} ${JSON.stringify(slip[k])} != config ${JSON.stringify(config[k])}`).join('; '), evidence: { slip: { currency: slip.currency, timezone: slip.timezone }, config: { currency: config.currency, timezone: config.timezone } } });
+    return bad.length === 0
+      ? pass()
+      : fail({
+          message: bad.map((k) => `slip ${k} ${JSON.stringify(slip[k])} != config ${JSON.stringify(config[k])}`).join('; '),
+          evidence: {
+            slip: { currency: slip.currency, timezone: slip.timezone },
+            config: { currency: config.currency, timezone: config.timezone },
+          },
+        });
   },
 });
 
@@ -129,7 +157,9 @@ export const pairingEchoesName = defineCheck<{ sentName: string; result: Record<
   source: 'spec',
   title: 'pay_connect_name is the name supplied at pairing',
   run({ sentName, result }) {
-    return result.pay_connect_name === sentName ? pass() : fail({ message: `pay_connect_name ${JSON.stringify(result.pay_connect_name)} != ${JSON.stringify(sentName)}` });
+    return result.pay_connect_name === sentName
+      ? pass()
+      : fail({ message: `pay_connect_name ${JSON.stringify(result.pay_connect_name)} != ${JSON.stringify(sentName)}` });
   },
 });
 
@@ -140,8 +170,11 @@ export const pairingWebhookKey = defineCheck<{ webhookUrlGiven: boolean; result:
   title: 'webhook_secret_key is a non-empty string with a webhook_url, null without',
   run({ webhookUrlGiven, result }) {
     const k = result.webhook_secret_key;
-    if (webhookUrlGiven) return typeof k === 'string' && k.length > 0 ? pass() : fail({ message: 'no webhook_secret_key although a webhook_url was given' });
-    return k === null ? pass() : fail({ message: `webhook_secret_key is ${k === undefined ? 'missing' : 'not null'} although no webhook_url was given` });
+    if (webhookUrlGiven)
+      return typeof k === 'string' && k.length > 0 ? pass() : fail({ message: 'no webhook_secret_key although a webhook_url was given' });
+    return k === null
+      ? pass()
+      : fail({ message: `webhook_secret_key is ${k === undefined ? 'missing' : 'not null'} although no webhook_url was given` });
   },
 });
 

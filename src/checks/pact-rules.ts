@@ -6,7 +6,10 @@
 import { defineRule } from './rule.ts';
 
 export const interactionPossible = defineRule({
-  id: 'pact.interaction-possible', judges: ['check-pact'], source: 'spec', clause: 'spec#endpoints',
+  id: 'pact.interaction-possible',
+  judges: ['check-pact'],
+  source: 'spec',
+  clause: 'spec#endpoints',
   title: 'every interaction of the pact is possible under the contract',
   fix: 'change the interaction to an operation, headers, body and documented status the contract allows (each reason names the part)',
 });

@@ -30,7 +30,9 @@ function exactRefusal<const Id extends string>(id: Id, clause: string, title: st
       if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
       const s = ex.response.status;
       if (!is4xx(s)) return skip(`not a 4xx refusal (${s}): judged by the refusal check`);
-      return expected.includes(s) ? pass() : fail({ message: `${describe(ex)}; the sandbox answers ${expected.join(' or ')}`, evidence: { status: s } });
+      return expected.includes(s)
+        ? pass()
+        : fail({ message: `${describe(ex)}; the sandbox answers ${expected.join(' or ')}`, evidence: { status: s } });
     },
   });
 }
@@ -48,7 +50,10 @@ function exactStatus<const Id extends string>(id: Id, clause: string, title: str
       if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
       const s = ex.response.status;
       if (expected.includes(s)) return pass();
-      return fail({ message: `${describe(ex)} (${what}${is2xx(s) ? ': accepted' : ''}); the sandbox answers ${expected.join(' or ')}`, evidence: { status: s } });
+      return fail({
+        message: `${describe(ex)} (${what}${is2xx(s) ? ': accepted' : ''}); the sandbox answers ${expected.join(' or ')}`,
+        evidence: { status: s },
+      });
     },
   });
 }
@@ -68,7 +73,10 @@ export const badOtpRefused = defineCheck<Exchange, 'pairing.bad-otp-refused'>({
     if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
     const s = ex.response.status;
     if (is4xx(s)) return pass();
-    return fail({ message: `${describe(ex)} for a malformed or never-valid OTP; expected a 4xx refusal${is2xx(s) ? ' (it paired)' : ''}`, evidence: { status: s } });
+    return fail({
+      message: `${describe(ex)} for a malformed or never-valid OTP; expected a 4xx refusal${is2xx(s) ? ' (it paired)' : ''}`,
+      evidence: { status: s },
+    });
   },
 });
 
@@ -79,7 +87,10 @@ export const badOtp400 = exactRefusal('pairing.bad-otp-400', 'sandbox#pairing', 
  * spec#what-the-service-does: the integrator pairs with a terminal and reads "the terminal
  * configuration": the configuration's terminal_id is the paired terminal's, on any target.
  */
-export const terminalMatchesConfig = defineCheck<{ pairingTerminalId: unknown; configTerminalId: unknown }, 'pairing.terminal-matches-config'>({
+export const terminalMatchesConfig = defineCheck<
+  { pairingTerminalId: unknown; configTerminalId: unknown },
+  'pairing.terminal-matches-config'
+>({
   id: 'pairing.terminal-matches-config',
   clause: 'spec#what-the-service-does',
   source: 'spec',
@@ -89,7 +100,9 @@ export const terminalMatchesConfig = defineCheck<{ pairingTerminalId: unknown; c
     if (typeof o.configTerminalId !== 'string') return skip('no terminal_id in the configuration');
     return o.pairingTerminalId === o.configTerminalId
       ? pass()
-      : fail({ message: `pairing terminal_id ${JSON.stringify(o.pairingTerminalId)} != configuration terminal_id ${JSON.stringify(o.configTerminalId)}` });
+      : fail({
+          message: `pairing terminal_id ${JSON.stringify(o.pairingTerminalId)} != configuration terminal_id ${JSON.stringify(o.configTerminalId)}`,
+        });
   },
 });
 
@@ -109,8 +122,11 @@ export const uniquePayConnectId = defineCheck<{ a: PairingIdentity; b: PairingId
   source: 'spec',
   title: 'Two pairings have different pay_connect_id values',
   run({ a, b }) {
-    if (typeof a.pay_connect_id !== 'string' || typeof b.pay_connect_id !== 'string') return skip('pay_connect_id missing (judged by the schema check)');
-    return a.pay_connect_id !== b.pay_connect_id ? pass() : fail({ message: `two pairings share pay_connect_id ${JSON.stringify(a.pay_connect_id)}` });
+    if (typeof a.pay_connect_id !== 'string' || typeof b.pay_connect_id !== 'string')
+      return skip('pay_connect_id missing (judged by the schema check)');
+    return a.pay_connect_id !== b.pay_connect_id
+      ? pass()
+      : fail({ message: `two pairings share pay_connect_id ${JSON.stringify(a.pay_connect_id)}` });
   },
 });
 
@@ -138,26 +154,56 @@ export const unpairAccepted = defineCheck<Exchange, 'pairing.unpair-accepted'>({
   title: 'An authenticated unpair is accepted (2xx)',
   run(ex) {
     if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
-    return is2xx(ex.response.status) ? pass() : fail({ message: `${describe(ex)}; expected 200 (no body)`, evidence: { status: ex.response.status } });
+    return is2xx(ex.response.status)
+      ? pass()
+      : fail({ message: `${describe(ex)}; expected 200 (no body)`, evidence: { status: ex.response.status } });
   },
 });
 
 /** sandbox#pairing: after unpair the pairing's client credentials no longer obtain a token (400 or 401). */
-export const credentialsRevoked = exactStatus('auth.credentials-revoked-after-unpair', 'sandbox#pairing', "After unpair the pairing's client credentials no longer obtain a token (400 or 401)", [400, 401], 'a token request with unpaired credentials');
+export const credentialsRevoked = exactStatus(
+  'auth.credentials-revoked-after-unpair',
+  'sandbox#pairing',
+  "After unpair the pairing's client credentials no longer obtain a token (400 or 401)",
+  [400, 401],
+  'a token request with unpaired credentials',
+);
 
 // --- auth ------------------------------------------------------------------------------------------
 
 /** sandbox#tokens: a missing, unknown, expired or revoked bearer token answers 401. */
-export const refused401 = exactRefusal('auth.refused-401', 'sandbox#tokens', 'A missing, unknown, expired or revoked bearer token answers 401', [401]);
+export const refused401 = exactRefusal(
+  'auth.refused-401',
+  'sandbox#tokens',
+  'A missing, unknown, expired or revoked bearer token answers 401',
+  [401],
+);
 
 /** sandbox#pairing: a missing integrator header answers 400. */
-export const integratorMissing400 = exactRefusal('auth.integrator-missing-400', 'sandbox#pairing', 'A request without the integrator header answers 400', [400]);
+export const integratorMissing400 = exactRefusal(
+  'auth.integrator-missing-400',
+  'sandbox#pairing',
+  'A request without the integrator header answers 400',
+  [400],
+);
 
 /** sandbox#pairing: another integrator id than the pairing's answers 401. */
-export const otherIntegratorRefused = exactStatus('auth.other-integrator-refused', 'sandbox#pairing', "A request with another integrator id than the pairing's answers 401", [401], 'a request with another integrator id');
+export const otherIntegratorRefused = exactStatus(
+  'auth.other-integrator-refused',
+  'sandbox#pairing',
+  "A request with another integrator id than the pairing's answers 401",
+  [401],
+  'a request with another integrator id',
+);
 
 /** sandbox#tokens: the token endpoint works with the integrator header too. */
-export const tokenWithIntegrator = exactStatus('auth.token-with-integrator', 'sandbox#tokens', 'The token endpoint works with the integrator header', [200], 'a token request with the integrator header');
+export const tokenWithIntegrator = exactStatus(
+  'auth.token-with-integrator',
+  'sandbox#tokens',
+  'The token endpoint works with the integrator header',
+  [200],
+  'a token request with the integrator header',
+);
 
 /** spec#authentication: client credentials that did not come from pairing obtain no token. */
 export const badCredentialsRefused = defineCheck<Exchange, 'auth.bad-credentials-refused'>({
@@ -168,7 +214,9 @@ export const badCredentialsRefused = defineCheck<Exchange, 'auth.bad-credentials
   run(ex) {
     if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
     const s = ex.response.status;
-    return is4xx(s) ? pass() : fail({ message: `${describe(ex)} for a wrong client_secret; expected a 4xx refusal`, evidence: { status: s } });
+    return is4xx(s)
+      ? pass()
+      : fail({ message: `${describe(ex)} for a wrong client_secret; expected a 4xx refusal`, evidence: { status: s } });
   },
 });
 
@@ -191,7 +239,10 @@ export interface RefusedToken {
  * calls (`calls`), and by the scope on any request of any test whose own token was refused while
  * younger than its `expires_in` (`early`): that request's own rule is not judged then, this is the root.
  */
-export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?: unknown; early?: RefusedToken }, 'auth.token-lifetime-honoured'>({
+export const tokenLifetimeHonoured = defineCheck<
+  { calls: Exchange[]; expiresIn?: unknown; early?: RefusedToken },
+  'auth.token-lifetime-honoured'
+>({
   id: 'auth.token-lifetime-honoured',
   clause: 'sandbox#tokens',
   source: 'sandbox',
@@ -201,18 +252,28 @@ export const tokenLifetimeHonoured = defineCheck<{ calls: Exchange[]; expiresIn?
     if (off) return off;
     if (early) {
       if (early.exchange.response?.status !== 401) return pass();
-      if (early.tokenAgeMs >= early.lifetimeMs) return skip(`the token was ${early.tokenAgeMs} ms old, past its lifetime of ${early.lifetimeMs} ms`);
+      if (early.tokenAgeMs >= early.lifetimeMs)
+        return skip(`the token was ${early.tokenAgeMs} ms old, past its lifetime of ${early.lifetimeMs} ms`);
       // The age stays out of the message: every request the early death refuses is one defect.
       return fail({
         message: `a bearer token answered 401 before the expires_in ${JSON.stringify(expiresIn)} (seconds) it was issued with ran out`,
-        evidence: { request: describe(early.exchange), tokenAgeMs: early.tokenAgeMs, expiresIn, lifetimeMs: early.lifetimeMs, tokenRequestSeq: early.tokenSeq, refusedSeq: early.exchange.seq },
+        evidence: {
+          request: describe(early.exchange),
+          tokenAgeMs: early.tokenAgeMs,
+          expiresIn,
+          lifetimeMs: early.lifetimeMs,
+          tokenRequestSeq: early.tokenSeq,
+          refusedSeq: early.exchange.seq,
+        },
       });
     }
     if (calls.length === 0) return skip('no bearer request was made');
     const refused = calls.filter((c) => c.response?.status === 401);
     if (refused.length === 0) return pass();
     return fail({
-      message: `${refused.length} of ${calls.length} bearer requests answered 401 with a token renewed by expires_in ${JSON.stringify(expiresIn)} (seconds): ${refused.map(describe).join('; ')}`,
+      message:
+        `${refused.length} of ${calls.length} bearer requests answered 401 with a token renewed by ` +
+        `expires_in ${JSON.stringify(expiresIn)} (seconds): ${refused.map(describe).join('; ')}`,
       evidence: { refused: refused.map((c) => ({ seq: c.seq, path: c.request.path, startedAt: c.startedAt })) },
     });
   },
@@ -233,7 +294,9 @@ export const paymentMethodsIncludeCard = defineCheck<{ config: Record<string, un
     if (!Array.isArray(list)) return skip('payment_methods is not an array (judged by the schema check)');
     if (list.length === 0) return fail({ message: 'payment_methods is empty' });
     const ids = list.map((m) => (m as { id?: unknown } | null)?.id);
-    return ids.includes('CARD') ? pass() : fail({ message: `payment_methods ${JSON.stringify(ids)} do not include CARD`, evidence: { ids } });
+    return ids.includes('CARD')
+      ? pass()
+      : fail({ message: `payment_methods ${JSON.stringify(ids)} do not include CARD`, evidence: { ids } });
   },
 });
 
@@ -248,15 +311,29 @@ export const sandboxConfigValues = defineCheck<{ config: Record<string, unknown>
     if (off) return off;
     const want = { currency: 'EUR', timezone: 'Europe/Ljubljana' } as const;
     const bad = (Object.keys(want) as (keyof typeof want)[]).filter((k) => typeof config[k] === 'string' && config[k] !== want[k]);
-    return bad.length === 0 ? pass() : fail({ message: bad.map((k) => `${k} ${JSON.stringify(config[k])}, the sandbox says ${want[k]}`).join('; ') });
+    return bad.length === 0
+      ? pass()
+      : fail({ message: bad.map((k) => `${k} ${JSON.stringify(config[k])}, the sandbox says ${want[k]}`).join('; ') });
   },
 });
 
 /** sandbox#configuration: a payment method's id is a value `payment_method` takes in generate. */
-export const paymentMethodAccepted = exactStatus('config.payment-method-accepted', 'sandbox#configuration', "generate accepts each configured payment method's id as payment_method", [200], 'generate with a configured payment method');
+export const paymentMethodAccepted = exactStatus(
+  'config.payment-method-accepted',
+  'sandbox#configuration',
+  "generate accepts each configured payment method's id as payment_method",
+  [200],
+  'generate with a configured payment method',
+);
 
 /** sandbox#configuration: a `payment_method` that is not among the configuration's answers 400. */
-export const unknownPaymentMethodRefused = exactStatus('config.unknown-payment-method-refused', 'sandbox#configuration', "generate with a payment_method not among the configuration's answers 400", [400], 'generate with an unknown payment_method');
+export const unknownPaymentMethodRefused = exactStatus(
+  'config.unknown-payment-method-refused',
+  'sandbox#configuration',
+  "generate with a payment_method not among the configuration's answers 400",
+  [400],
+  'generate with an unknown payment_method',
+);
 
 /** sandbox#status-and-print-slip: the status record's payment_method is the one generate was given. */
 export const paymentMethodApplied = defineCheck<{ requested: string; record?: Record<string, unknown> }, 'config.payment-method-applied'>({
@@ -269,6 +346,8 @@ export const paymentMethodApplied = defineCheck<{ requested: string; record?: Re
     if (off) return off;
     if (!record) return skip('no status record');
     if (!('payment_method' in record)) return skip('the status record has no payment_method');
-    return record.payment_method === requested ? pass() : fail({ message: `payment_method ${JSON.stringify(record.payment_method)}, generate was given ${requested}` });
+    return record.payment_method === requested
+      ? pass()
+      : fail({ message: `payment_method ${JSON.stringify(record.payment_method)}, generate was given ${requested}` });
   },
 });

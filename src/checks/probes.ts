@@ -11,7 +11,14 @@ import { PROFILE_ENDPOINTS, PROFILE_ENDPOINT_ROWS } from './rule-quotes.ts';
 const describe = (ex: Exchange) => answered(ex);
 
 /** A check that passes when the probe's status satisfies `ok`. */
-function statusProbe<const Id extends string>(id: Id, clause: string, source: RuleSource, title: string, expected: string, ok: (s: number) => boolean): Check<Exchange, Id> {
+function statusProbe<const Id extends string>(
+  id: Id,
+  clause: string,
+  source: RuleSource,
+  title: string,
+  expected: string,
+  ok: (s: number) => boolean,
+): Check<Exchange, Id> {
   return defineCheck<Exchange, Id>({
     id,
     clause,
@@ -19,24 +26,109 @@ function statusProbe<const Id extends string>(id: Id, clause: string, source: Ru
     title,
     run(ex) {
       if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
-      return ok(ex.response.status) ? pass() : fail({ message: `${describe(ex)}; expected ${expected}`, evidence: { status: ex.response.status } });
+      return ok(ex.response.status)
+        ? pass()
+        : fail({ message: `${describe(ex)}; expected ${expected}`, evidence: { status: ex.response.status } });
     },
   });
 }
 
-
-export const bearerRequired = statusProbe('auth.bearer-required', 'spec#authentication', 'spec', 'A request without a bearer token is refused', 'a 4xx refusal', is4xx);
-export const invalidTokenRefused = statusProbe('auth.invalid-token-refused', 'spec#authentication', 'spec', 'A request with an invalid bearer token is refused', 'a 4xx refusal', is4xx);
-export const integratorRequired = statusProbe('auth.integrator-required', 'spec#endpoints', 'spec', 'A request without X-Pay-Connect-Integrator-Id is refused', 'a 4xx refusal', is4xx);
-export const tokenWithoutIntegrator = statusProbe('auth.token-without-integrator', 'spec#endpoints', 'spec', 'The token endpoint works without the integrator header', '200', (s) => s === 200);
-export const revokedAfterUnpair = statusProbe('auth.revoked-after-unpair', 'sandbox#pairing', 'sandbox', 'After unpair the old token is refused', 'a 4xx refusal', is4xx);
-export const otpOneTime = statusProbe('pairing.otp-one-time', 'spec#post-v1pay-connectpair', 'spec', 'A consumed OTP does not pair again', 'a 4xx refusal', is4xx);
-export const foreignIdRefused = statusProbe('isolation.foreign-id', 'sandbox#isolation', 'sandbox', "A pairing cannot read or act on another pairing's transactions", 'a 4xx refusal', is4xx);
-export const foreignIdNotFound = statusProbe('isolation.not-found', 'sandbox#isolation', 'sandbox', "Another pairing's id answers 404, like an unknown id", '404', (s) => s === 404);
-export const unknownIdNotFound = statusProbe('errors.unknown-id', 'sandbox#errors', 'sandbox', 'An unknown transaction or operation id answers 404', '404', (s) => s === 404);
-export const busyConflict = statusProbe('sandbox.busy', 'sandbox#transactions', 'sandbox', 'A second transaction while one is pending answers 409', '409', (s) => s === 409);
-export const cancelFinalRefused = statusProbe('sandbox.cancel-final', 'sandbox#transactions', 'sandbox', 'Cancel of a final transaction answers 400', '400', (s) => s === 400);
-export const slipFinalOnly = statusProbe('print-slip.final-only', 'sandbox#status-and-print-slip', 'sandbox', 'The print slip of a transaction not yet final is refused', '400', (s) => s === 400);
+export const bearerRequired = statusProbe(
+  'auth.bearer-required',
+  'spec#authentication',
+  'spec',
+  'A request without a bearer token is refused',
+  'a 4xx refusal',
+  is4xx,
+);
+export const invalidTokenRefused = statusProbe(
+  'auth.invalid-token-refused',
+  'spec#authentication',
+  'spec',
+  'A request with an invalid bearer token is refused',
+  'a 4xx refusal',
+  is4xx,
+);
+export const integratorRequired = statusProbe(
+  'auth.integrator-required',
+  'spec#endpoints',
+  'spec',
+  'A request without X-Pay-Connect-Integrator-Id is refused',
+  'a 4xx refusal',
+  is4xx,
+);
+export const tokenWithoutIntegrator = statusProbe(
+  'auth.token-without-integrator',
+  'spec#endpoints',
+  'spec',
+  'The token endpoint works without the integrator header',
+  '200',
+  (s) => s === 200,
+);
+export const revokedAfterUnpair = statusProbe(
+  'auth.revoked-after-unpair',
+  'sandbox#pairing',
+  'sandbox',
+  'After unpair the old token is refused',
+  'a 4xx refusal',
+  is4xx,
+);
+export const otpOneTime = statusProbe(
+  'pairing.otp-one-time',
+  'spec#post-v1pay-connectpair',
+  'spec',
+  'A consumed OTP does not pair again',
+  'a 4xx refusal',
+  is4xx,
+);
+export const foreignIdRefused = statusProbe(
+  'isolation.foreign-id',
+  'sandbox#isolation',
+  'sandbox',
+  "A pairing cannot read or act on another pairing's transactions",
+  'a 4xx refusal',
+  is4xx,
+);
+export const foreignIdNotFound = statusProbe(
+  'isolation.not-found',
+  'sandbox#isolation',
+  'sandbox',
+  "Another pairing's id answers 404, like an unknown id",
+  '404',
+  (s) => s === 404,
+);
+export const unknownIdNotFound = statusProbe(
+  'errors.unknown-id',
+  'sandbox#errors',
+  'sandbox',
+  'An unknown transaction or operation id answers 404',
+  '404',
+  (s) => s === 404,
+);
+export const busyConflict = statusProbe(
+  'sandbox.busy',
+  'sandbox#transactions',
+  'sandbox',
+  'A second transaction while one is pending answers 409',
+  '409',
+  (s) => s === 409,
+);
+export const cancelFinalRefused = statusProbe(
+  'sandbox.cancel-final',
+  'sandbox#transactions',
+  'sandbox',
+  'Cancel of a final transaction answers 400',
+  '400',
+  (s) => s === 400,
+);
+export const slipFinalOnly = statusProbe(
+  'print-slip.final-only',
+  'sandbox#status-and-print-slip',
+  'sandbox',
+  'The print slip of a transaction not yet final is refused',
+  '400',
+  (s) => s === 400,
+);
 /**
  * An input a document calls invalid, as sent: its exchange, and what makes it invalid (the heading and
  * the sentence: an amount by sandbox.md Transactions, an OTP by sandbox.md Pairing, a missing field by
@@ -65,11 +157,20 @@ export const invalidRejected = defineCheck<Exchange | InvalidInput, 'request.inv
     const ex = because ? (input as InvalidInput).exchange : (input as Exchange);
     if (!ex.response) return skip(`no response (${ex.error?.code ?? 'unknown error'})`);
     if (is4xx(ex.response.status)) return pass();
-    const cited = because ? { clause: because.clause, quote: because.quote, source: SOURCES[because.clause.split('#')[0]!] ?? 'sandbox' } : {};
+    const cited = because
+      ? { clause: because.clause, quote: because.quote, source: SOURCES[because.clause.split('#')[0]!] ?? 'sandbox' }
+      : {};
     return fail({ message: `${describe(ex)}; expected a 4xx`, evidence: { status: ex.response.status }, ...cited });
   },
 });
-export const validAccepted = statusProbe('request.valid-accepted', 'profile#endpoints-the-spec-refers-to-but-does-not-show', 'profile', 'A valid request body is accepted (2xx, or 409 while busy)', '2xx or 409', (s) => is2xx(s) || s === 409);
+export const validAccepted = statusProbe(
+  'request.valid-accepted',
+  'profile#endpoints-the-spec-refers-to-but-does-not-show',
+  'profile',
+  'A valid request body is accepted (2xx, or 409 while busy)',
+  '2xx or 409',
+  (s) => is2xx(s) || s === 409,
+);
 /**
  * A well-formed request the scenario needs answers 200. An endpoint of the spec is held to the spec
  * (a failure); one the spec refers to but does not show (status, operation details, unpair,

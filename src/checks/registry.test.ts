@@ -16,7 +16,9 @@ const modules = { flow, invariants, model, observations, pairing, probes, respon
 
 describe('the check registry', () => {
   it('holds every check of the check modules, with ids of the form area.rule', () => {
-    const exported = Object.values(modules).flatMap((m) => Object.values(m)).filter((v) => typeof v === 'object' && v !== null && 'run' in v);
+    const exported = Object.values(modules)
+      .flatMap((m) => Object.values(m))
+      .filter((v) => typeof v === 'object' && v !== null && 'run' in v);
     expect(CHECKS.size).toBe(exported.length);
     for (const id of CHECKS.keys()) expect(id).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
     expect(AUTO_CHECKS.map((c) => c.id)).toContain('response.schema');
@@ -25,7 +27,10 @@ describe('the check registry', () => {
 
   it('every registered check is exercised by a unit test beside it (by its export name or its id)', () => {
     const dir = new URL('./', import.meta.url);
-    const tests = readdirSync(dir).filter((f) => f.endsWith('.test.ts') && f !== 'registry.test.ts').map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
+    const tests = readdirSync(dir)
+      .filter((f) => f.endsWith('.test.ts') && f !== 'registry.test.ts')
+      .map((f) => readFileSync(new URL(f, dir), 'utf8'))
+      .join('\n');
     const untested: string[] = [];
     for (const m of Object.values(modules)) {
       for (const [name, v] of Object.entries(m)) {

@@ -21,15 +21,24 @@ import * as webhook from './webhook-checks.ts';
 const isCheck = (v: unknown): v is Check<never> =>
   typeof v === 'object' && v !== null && typeof (v as Check).id === 'string' && typeof (v as Check).run === 'function';
 
-const all: Check<never>[] = [response, invariants, probes, observations, pairing, flow, webhook, model, service].flatMap((m) => Object.values(m).filter(isCheck));
+const all: Check<never>[] = [response, invariants, probes, observations, pairing, flow, webhook, model, service].flatMap((m) =>
+  Object.values(m).filter(isCheck),
+);
 const duplicate = all.find((c, i) => all.findIndex((d) => d.id === c.id) !== i);
 if (duplicate) throw new Error(`check id ${duplicate.id} is registered twice`);
 
 type Exported<M> = M[keyof M];
 /** Every registered check, each with its literal id and input type. */
 type Registered = Extract<
-  Exported<typeof response> | Exported<typeof invariants> | Exported<typeof probes> | Exported<typeof observations> | Exported<typeof pairing>
-  | Exported<typeof flow> | Exported<typeof webhook> | Exported<typeof model> | Exported<typeof service>,
+  | Exported<typeof response>
+  | Exported<typeof invariants>
+  | Exported<typeof probes>
+  | Exported<typeof observations>
+  | Exported<typeof pairing>
+  | Exported<typeof flow>
+  | Exported<typeof webhook>
+  | Exported<typeof model>
+  | Exported<typeof service>,
   Check<never, string>
 >;
 /** The id of a registered check. */
@@ -62,7 +71,8 @@ export interface CheckRun {
 export function runCheck<I>(check: Check<I>, input: I, ctx: CheckContext): CheckRun {
   try {
     const outcome = check.run(input, ctx);
-    if (outcome.kind !== 'fail') return { check: check.id, outcome: outcome.kind, reason: outcome.kind === 'skip' ? outcome.reason : undefined, findings: [] };
+    if (outcome.kind !== 'fail')
+      return { check: check.id, outcome: outcome.kind, reason: outcome.kind === 'skip' ? outcome.reason : undefined, findings: [] };
     return {
       check: check.id,
       outcome: 'fail',
@@ -79,7 +89,15 @@ export function runCheck<I>(check: Check<I>, input: I, ctx: CheckContext): Check
     return {
       check: check.id,
       outcome: 'fail',
-      findings: [{ check: 'check.crashed', severity: 'failure', clause: check.clause, message: `check ${check.id} crashed: ${(e as Error).message}`, evidence: { stack: (e as Error).stack } }],
+      findings: [
+        {
+          check: 'check.crashed',
+          severity: 'failure',
+          clause: check.clause,
+          message: `check ${check.id} crashed: ${(e as Error).message}`,
+          evidence: { stack: (e as Error).stack },
+        },
+      ],
     };
   }
 }
@@ -88,7 +106,8 @@ export function runCheck<I>(check: Check<I>, input: I, ctx: CheckContext): Check
 export { operationFor };
 
 /** Why no automatic check judges an answer that asked to wait and was waited out. */
-export const WAITED_OUT = 'the service asked to wait (Retry-After) and the client did, then sent the request again: the re-send\'s answer is judged';
+export const WAITED_OUT =
+  "the service asked to wait (Retry-After) and the client did, then sent the request again: the re-send's answer is judged";
 
 /**
  * Runs every automatic check on an exchange. An answer that asked the client to wait, which it did

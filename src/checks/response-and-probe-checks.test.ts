@@ -12,9 +12,17 @@ import { contentTypeJson, responseEnum, responseFormat, responseSchema, statusDo
 
 function exchange(method: string, path: string, status: number, body?: unknown, contentType = 'application/json'): Exchange {
   const rawBody = body === undefined ? '' : JSON.stringify(body);
-  return { seq: 1, request: { method, path, headers: {} }, response: { status, headers: { 'content-type': contentType }, body, rawBody } } as unknown as Exchange;
+  return {
+    seq: 1,
+    request: { method, path, headers: {} },
+    response: { status, headers: { 'content-type': contentType }, body, rawBody },
+  } as unknown as Exchange;
 }
-const ctxFor = (ex: Exchange, strict = false): CheckContext => ({ profile: resolveProfile('sandbox'), strict, operation: operationFor(ex.request.method, ex.request.path) });
+const ctxFor = (ex: Exchange, strict = false): CheckContext => ({
+  profile: resolveProfile('sandbox'),
+  strict,
+  operation: operationFor(ex.request.method, ex.request.path),
+});
 const judge = (check: Check<Exchange>, ex: Exchange, strict = false) => runCheck(check, ex, ctxFor(ex, strict));
 
 const token = { access_token: 'a', expires_in: '3600', token_type: 'Bearer', scope: 'default' };
@@ -27,7 +35,9 @@ describe('response checks', () => {
     expect(off.reason).toMatch(/^opt-in: no --max-response-time given/);
     expect(runCheck(timeWithinLimit, slow, { ...ctxFor(slow), maxResponseTimeMs: 5000 }).outcome).toBe('pass');
     const r = runCheck(timeWithinLimit, slow, { ...ctxFor(slow), maxResponseTimeMs: 2000 });
-    expect(r.findings.map((f) => [f.severity, f.message])).toEqual([['warning', 'pair answered 400 after 3100 ms; --max-response-time is 2000 ms']]);
+    expect(r.findings.map((f) => [f.severity, f.message])).toEqual([
+      ['warning', 'pair answered 400 after 3100 ms; --max-response-time is 2000 ms'],
+    ]);
     expect(runCheck(timeWithinLimit, slow, { ...ctxFor(slow, true), maxResponseTimeMs: 2000 }).findings[0]!.severity).toBe('failure');
   });
 
@@ -64,23 +74,37 @@ describe('response checks', () => {
 
   it('an answer that asked to wait and was waited out (429/503 with Retry-After, then a re-send) is judged by no automatic check', () => {
     const status = '/v1/pay-connect/transactions/t-1/status/';
-    const asked = { ...exchange('GET', status, 429, 'slow down', 'text/plain'), retryAfter: { status: 429, waitMs: 1000, honoured: true, inARow: 1 } } as Exchange;
+    const asked = {
+      ...exchange('GET', status, 429, 'slow down', 'text/plain'),
+      retryAfter: { status: 429, waitMs: 1000, honoured: true, inARow: 1 },
+    } as Exchange;
     const runs = runAutoChecks(asked, { profile: resolveProfile('sandbox'), strict: false });
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.every((r) => r.outcome === 'skip' && r.reason === WAITED_OUT && r.findings.length === 0)).toBe(true);
     // The same 429 taken as the answer (the client stopped waiting) is judged as any other, and says why.
-    const kept = { ...asked, retryAfter: { status: 429, waitMs: 1000, honoured: false, inARow: 4, reason: 'still asked to wait after 3 re-sends' } } as Exchange;
+    const kept = {
+      ...asked,
+      retryAfter: { status: 429, waitMs: 1000, honoured: false, inARow: 4, reason: 'still asked to wait after 3 re-sends' },
+    } as Exchange;
     const judged = runAutoChecks(kept, { profile: resolveProfile('sandbox'), strict: false }).flatMap((r) => r.findings);
     expect(judged.map((f) => f.check).sort()).toEqual(['response.content-type', 'response.status-documented']);
-    expect(judged.find((f) => f.check === 'response.status-documented')!.message)
-      .toBe('getTransactionStatus answered 429; documented: 200, 400, 401, 404 (it kept answering 429 with Retry-After (4 times in a row), and the client stopped waiting: still asked to wait after 3 re-sends)');
+    expect(judged.find((f) => f.check === 'response.status-documented')!.message).toBe(
+      'getTransactionStatus answered 429; documented: 200, 400, 401, 404 (it kept answering 429 with ' +
+        'Retry-After (4 times in a row), and the client stopped waiting: still asked to wait after 3 re-sends)',
+    );
     // A 429 without Retry-After asked nothing: judged as today.
-    expect(runAutoChecks(exchange('GET', status, 429, {}), { profile: resolveProfile('sandbox'), strict: false }).some((r) => r.outcome === 'fail')).toBe(true);
+    expect(
+      runAutoChecks(exchange('GET', status, 429, {}), { profile: resolveProfile('sandbox'), strict: false }).some(
+        (r) => r.outcome === 'fail',
+      ),
+    ).toBe(true);
   });
 
   it('response.content-type: JSON (and +json) passes; text/plain fails; an empty body is skipped', () => {
     expect(judge(contentTypeJson, exchange('POST', '/v1/auth/token/', 200, token)).outcome).toBe('pass');
-    expect(judge(contentTypeJson, exchange('POST', '/v1/auth/token/', 400, { detail: 'x' }, 'application/problem+json')).outcome).toBe('pass');
+    expect(judge(contentTypeJson, exchange('POST', '/v1/auth/token/', 400, { detail: 'x' }, 'application/problem+json')).outcome).toBe(
+      'pass',
+    );
     const r = judge(contentTypeJson, exchange('POST', '/v1/auth/token/', 200, token, 'text/plain'));
     expect(r.findings[0]!.message).toBe('getToken 200: content-type is "text/plain", not application/json');
     expect(judge(contentTypeJson, exchange('POST', '/v1/pay-connect/unpair/', 204)).outcome).toBe('skip');
@@ -107,15 +131,20 @@ const PROBES: [Check<Exchange>, number, number][] = [
 ];
 
 describe('status probes', () => {
-  it.each(PROBES.map(([check, ok, bad]) => ({ id: check.id, check, ok, bad })))('$id passes $ok and fails $bad, saying what it expected', ({ check, ok, bad }) => {
-    expect(judge(check, exchange('GET', '/v1/pay-connect/config/', ok, {})).outcome).toBe('pass');
-    const r = judge(check, exchange('GET', '/v1/pay-connect/config/', bad, {}));
-    expect(r.outcome).toBe('fail');
-    expect(r.findings[0]!.message).toMatch(new RegExp(`^GET /v1/pay-connect/config/ answered ${bad}; expected `));
-  });
+  it.each(PROBES.map(([check, ok, bad]) => ({ id: check.id, check, ok, bad })))(
+    '$id passes $ok and fails $bad, saying what it expected',
+    ({ check, ok, bad }) => {
+      expect(judge(check, exchange('GET', '/v1/pay-connect/config/', ok, {})).outcome).toBe('pass');
+      const r = judge(check, exchange('GET', '/v1/pay-connect/config/', bad, {}));
+      expect(r.outcome).toBe('fail');
+      expect(r.findings[0]!.message).toMatch(new RegExp(`^GET /v1/pay-connect/config/ answered ${bad}; expected `));
+    },
+  );
 
   it('every probe of probes.ts is in the table above', () => {
-    const ids = Object.values(probes).filter((v) => typeof v === 'object' && v !== null && 'run' in v).map((c) => (c as Check<Exchange>).id);
+    const ids = Object.values(probes)
+      .filter((v) => typeof v === 'object' && v !== null && 'run' in v)
+      .map((c) => (c as Check<Exchange>).id);
     expect(PROBES.map(([c]) => c.id).sort()).toEqual(ids.sort());
   });
 });

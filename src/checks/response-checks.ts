@@ -94,7 +94,9 @@ export const timeWithinLimit = defineCheck<Exchange, 'response.time-within-limit
     if (!ex.response) return skip('no response');
     if (ex.durationMs <= limit) return pass();
     return fail({
-      message: `${ctx.operation?.operationId ?? `${ex.request.method} ${ex.request.path}`} answered ${ex.response.status} after ${Math.round(ex.durationMs)} ms; --max-response-time is ${limit} ms`,
+      message:
+        `${ctx.operation?.operationId ?? `${ex.request.method} ${ex.request.path}`} answered ${ex.response.status} ` +
+        `after ${Math.round(ex.durationMs)} ms; --max-response-time is ${limit} ms`,
       evidence: { durationMs: ex.durationMs, limitMs: limit },
     });
   },

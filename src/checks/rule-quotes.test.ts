@@ -14,10 +14,14 @@ import { PROFILE_ENDPOINT_ROWS, RULE_ASSUMPTIONS, RULE_QUOTES, SENTENCE } from '
 import { RULES, listRules } from './rule-registry.ts';
 
 const answered = (status: number): Exchange =>
-  ({ seq: 7, request: { method: 'POST', path: '/v1/pay-connect/pair/', headers: {} }, response: { status, headers: {}, body: {}, rawBody: '{}' } }) as unknown as Exchange;
+  ({
+    seq: 7,
+    request: { method: 'POST', path: '/v1/pay-connect/pair/', headers: {} },
+    response: { status, headers: {}, body: {}, rawBody: '{}' },
+  }) as unknown as Exchange;
 const ctx = { profile: resolveProfile('sandbox'), strict: false };
 
-describe('the rules\' quotes', () => {
+describe("the rules' quotes", () => {
   it('give every rule a quote, or name it an assumption (never both)', () => {
     const lacking = [...RULES.values()].filter((r) => (r.quote ?? []).length === 0 && !r.assumption).map((r) => r.id);
     const both = [...RULES.values()].filter((r) => (r.quote ?? []).length > 0 && r.assumption).map((r) => r.id);
@@ -32,9 +36,15 @@ describe('the rules\' quotes', () => {
     expect(missing).toEqual([]);
   });
 
-  it('cites as each rule\'s clause a heading its first sentence stands under', () => {
-    const wrong = listRules().filter((r) => r.quote.length > 0 && !isUnder(r.quote[0]!, r.clause))
-      .map((r) => `${r.id}: ${r.clause}, but its sentence is under ${locate(r.quote[0]!).map((l) => `${l.source}#${l.anchors[0]}`).join(', ')}`);
+  it("cites as each rule's clause a heading its first sentence stands under", () => {
+    const wrong = listRules()
+      .filter((r) => r.quote.length > 0 && !isUnder(r.quote[0]!, r.clause))
+      .map(
+        (r) =>
+          `${r.id}: ${r.clause}, but its sentence is under ${locate(r.quote[0]!)
+            .map((l) => `${l.source}#${l.anchors[0]}`)
+            .join(', ')}`,
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -57,28 +67,42 @@ describe('the rules\' quotes', () => {
 });
 
 describe('a finding', () => {
-  it('carries its rule\'s quote', () => {
+  it("carries its rule's quote", () => {
     const r = runCheck(probes.bearerRequired, answered(200), ctx);
     expect(r.findings[0]!.quote).toEqual(RULE_QUOTES['auth.bearer-required']);
     expect(WEBHOOK_ENDPOINT_RULES.every((rule) => rule.quote.length > 0 || RULE_ASSUMPTIONS[rule.id])).toBe(true);
   });
 
-  it('of a request the scenario needs cites the spec for a spec endpoint, the profile\'s row (a warning) for one the spec does not show', () => {
-    const of = (operationId: string, path: string) => ({ ...answered(201), operationId, request: { method: 'POST', path, headers: {} } }) as unknown as Exchange;
+  it("of a request the scenario needs cites the spec for a spec endpoint, the profile's row (a warning) for one the spec does not show", () => {
+    const of = (operationId: string, path: string) =>
+      ({ ...answered(201), operationId, request: { method: 'POST', path, headers: {} } }) as unknown as Exchange;
     const refund = runCheck(probes.acceptedOk, of('independentRefund', '/v1/pay-connect/transactions/refund/'), ctx).findings[0]!;
-    expect(refund).toMatchObject({ clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show', severity: 'warning', quote: [PROFILE_ENDPOINT_ROWS.independentRefund] });
+    expect(refund).toMatchObject({
+      clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show',
+      severity: 'warning',
+      quote: [PROFILE_ENDPOINT_ROWS.independentRefund],
+    });
     expect(isUnder(PROFILE_ENDPOINT_ROWS.independentRefund!, refund.clause)).toBe(true);
     const generate = runCheck(probes.acceptedOk, of('generateTransaction', '/v1/pay-connect/transactions/generate/'), ctx).findings[0]!;
     expect(generate).toMatchObject({ clause: 'spec#endpoints', severity: 'failure', quote: RULE_QUOTES['request.accepted'] });
-    for (const row of Object.values(PROFILE_ENDPOINT_ROWS)) expect(isUnder(row, 'profile#endpoints-the-spec-refers-to-but-does-not-show'), row).toBe(true);
+    for (const row of Object.values(PROFILE_ENDPOINT_ROWS))
+      expect(isUnder(row, 'profile#endpoints-the-spec-refers-to-but-does-not-show'), row).toBe(true);
   });
 
-  it('of an invalid input cites the sentence that makes it invalid, with its clause and its document\'s weight', () => {
+  it("of an invalid input cites the sentence that makes it invalid, with its clause and its document's weight", () => {
     const otp = { clause: 'sandbox#pairing', quote: [SENTENCE.otpRefused] };
     const r = runCheck(probes.invalidRejected, { exchange: answered(200), because: otp }, ctx);
-    expect(r.findings[0]).toMatchObject({ check: 'request.invalid-rejected', clause: 'sandbox#pairing', quote: [SENTENCE.otpRefused], severity: 'warning' });
+    expect(r.findings[0]).toMatchObject({
+      check: 'request.invalid-rejected',
+      clause: 'sandbox#pairing',
+      quote: [SENTENCE.otpRefused],
+      severity: 'warning',
+    });
     expect(runCheck(probes.invalidRejected, { exchange: answered(400), because: otp }, ctx).outcome).toBe('pass');
     // Given the exchange alone: the rule's own clause and quote (the amounts).
-    expect(runCheck(probes.invalidRejected, answered(201), ctx).findings[0]).toMatchObject({ clause: 'sandbox#transactions', quote: RULE_QUOTES['request.invalid-rejected'] });
+    expect(runCheck(probes.invalidRejected, answered(201), ctx).findings[0]).toMatchObject({
+      clause: 'sandbox#transactions',
+      quote: RULE_QUOTES['request.invalid-rejected'],
+    });
   });
 });

@@ -12,8 +12,13 @@ import { RULE_ALIASES, RULE_IDS_BY_JUDGE, RULES, canonicalRuleId, listRules, rul
 import { JUDGES } from './rule.ts';
 
 describe('the rule registry', () => {
-  it('holds every rule of every judge once: run\'s checks, the webhook endpoint\'s, certify-client\'s, check-pact\'s', () => {
-    const every = [...[...CHECKS.keys()].sort(), ...WEBHOOK_ENDPOINT_RULES.map((r) => r.id), ...CLIENT_ONLY_RULES.map((r) => r.id), ...PACT_RULES.map((r) => r.id)];
+  it("holds every rule of every judge once: run's checks, the webhook endpoint's, certify-client's, check-pact's", () => {
+    const every = [
+      ...[...CHECKS.keys()].sort(),
+      ...WEBHOOK_ENDPOINT_RULES.map((r) => r.id),
+      ...CLIENT_ONLY_RULES.map((r) => r.id),
+      ...PACT_RULES.map((r) => r.id),
+    ];
     expect(new Set(every).size).toBe(every.length);
     expect([...RULES.keys()]).toEqual(every);
     for (const id of RULES.keys()) expect(id).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
@@ -23,9 +28,15 @@ describe('the rule registry', () => {
 
   // A clause is a heading's anchor as GitHub makes it: endpoint headings keep their underscores (transaction_id).
   it('gives every rule a clause, a severity source, a title, a fix and at least one command', () => {
-    const lacking = [...RULES.values()].filter((r) =>
-      !/^(spec|profile|sandbox|contract)#[a-z0-9_-]+$/.test(r.clause) || !['spec', 'profile', 'sandbox'].includes(r.source) ||
-      r.title.trim().length < 10 || r.fix.trim().length < 10 || r.fix.includes('\n') || r.judges.length === 0);
+    const lacking = [...RULES.values()].filter(
+      (r) =>
+        !/^(spec|profile|sandbox|contract)#[a-z0-9_-]+$/.test(r.clause) ||
+        !['spec', 'profile', 'sandbox'].includes(r.source) ||
+        r.title.trim().length < 10 ||
+        r.fix.trim().length < 10 ||
+        r.fix.includes('\n') ||
+        r.judges.length === 0,
+    );
     expect(lacking.map((r) => r.id)).toEqual([]);
   });
 
@@ -52,7 +63,11 @@ describe('the rule registry', () => {
   it('lists each rule with its commands, severity in words, clause and fix, for the docs', () => {
     const rows = listRules();
     expect(rows).toHaveLength(RULES.size);
-    expect(rows.find((r) => r.id === 'webhook.retried')).toMatchObject({ judges: ['run'], severity: 'warning (failure with --strict)', clause: 'profile#webhooks' });
+    expect(rows.find((r) => r.id === 'webhook.retried')).toMatchObject({
+      judges: ['run'],
+      severity: 'warning (failure with --strict)',
+      clause: 'profile#webhooks',
+    });
     expect(rows.find((r) => r.id === 'pact.interaction-possible')).toMatchObject({ judges: ['check-pact'], severity: 'failure' });
     expect(rows.find((r) => r.id === 'receiver.valid-accepted')!.formerly).toEqual(['client.webhook-accepted']);
   });

@@ -14,9 +14,18 @@ import { type Assumption, type Judge, JUDGES, type Rule, severityText, withQuote
 import { RUN_FIXES } from './run-fixes.ts';
 
 // By id: the order of a module namespace's exports differs between loaders (tsx, vite), the docs' may not.
-const runRules: Rule[] = [...CHECKS.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((c) => withQuote({
-  id: c.id, judges: ['run'] as Judge[], source: c.source, clause: c.clause, title: c.title, fix: (RUN_FIXES as Record<string, string>)[c.id] ?? '',
-}));
+const runRules: Rule[] = [...CHECKS.values()]
+  .sort((a, b) => (a.id < b.id ? -1 : 1))
+  .map((c) =>
+    withQuote({
+      id: c.id,
+      judges: ['run'] as Judge[],
+      source: c.source,
+      clause: c.clause,
+      title: c.title,
+      fix: (RUN_FIXES as Record<string, string>)[c.id] ?? '',
+    }),
+  );
 
 const all: readonly Rule[] = [...runRules, ...WEBHOOK_ENDPOINT_RULES, ...CLIENT_ONLY_RULES, ...PACT_RULES];
 
@@ -45,17 +54,25 @@ export function canonicalRuleId(id: string): string | undefined {
 
 /** Certify-client shows its own rules first, then its webhook endpoint's (as it always has). */
 const ORDER: Readonly<Record<Judge, (r: Rule) => number>> = {
-  'run': () => 0, 'check-receiver': () => 0, 'check-pact': () => 0,
+  run: () => 0,
+  'check-receiver': () => 0,
+  'check-pact': () => 0,
   'certify-client': (r) => (r.id.startsWith('client.') ? 0 : 1),
 };
 
 /** The rules `judge` judges, in its report order. */
 export function rulesOf(judge: Judge): Rule[] {
-  return all.filter((r) => r.judges.includes(judge)).map((r, i) => ({ r, i })).sort((a, b) => ORDER[judge](a.r) - ORDER[judge](b.r) || a.i - b.i).map((x) => x.r);
+  return all
+    .filter((r) => r.judges.includes(judge))
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => ORDER[judge](a.r) - ORDER[judge](b.r) || a.i - b.i)
+    .map((x) => x.r);
 }
 
 /** The ids of every command's rules. */
-export const RULE_IDS_BY_JUDGE: Readonly<Record<Judge, readonly string[]>> = Object.fromEntries(JUDGES.map((j) => [j, rulesOf(j).map((r) => r.id)])) as Record<Judge, string[]>;
+export const RULE_IDS_BY_JUDGE: Readonly<Record<Judge, readonly string[]>> = Object.fromEntries(
+  JUDGES.map((j) => [j, rulesOf(j).map((r) => r.id)]),
+) as Record<Judge, string[]>;
 
 /** One line of the list of rules (the docs are generated from it). */
 export interface RuleListing {
@@ -77,7 +94,15 @@ export interface RuleListing {
 /** Every rule, with the commands that judge it and its severity in words. */
 export function listRules(): RuleListing[] {
   return all.map((r) => ({
-    id: r.id, judges: r.judges, severity: severityText(r.source), source: r.source, clause: r.clause, title: r.title, fix: r.fix, formerly: r.formerly ?? [],
-    quote: r.quote ?? [], ...(r.assumption ? { assumption: r.assumption } : {}),
+    id: r.id,
+    judges: r.judges,
+    severity: severityText(r.source),
+    source: r.source,
+    clause: r.clause,
+    title: r.title,
+    fix: r.fix,
+    formerly: r.formerly ?? [],
+    quote: r.quote ?? [],
+    ...(r.assumption ? { assumption: r.assumption } : {}),
   }));
 }

@@ -10,7 +10,6 @@ import { jsonBody } from './check.ts';
 
 export type SchemaErrorClass = 'schema' | 'enum' | 'format';
 
-
 export interface SchemaVerdict {
   schema: string;
   source: RuleSource;

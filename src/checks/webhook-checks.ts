@@ -57,8 +57,16 @@ export const serviceSendsWebhooks = defineCheck<RunWebhookObservation, 'webhook.
   run(o) {
     if (o.observedFinals === 0) return skip('no status became final where this run could see deliveries');
     if (o.validDeliveries > 0) return pass();
-    const seen = o.deliveries === 0 ? 'no delivery arrived at all' : `${o.deliveries} deliver${o.deliveries === 1 ? 'y' : 'ies'} arrived, none validly signed with the pairing's webhook_secret_key`;
-    return fail({ message: `the service sent no valid webhook in the whole run: ${seen}, while ${o.observedFinals} transactions and operations reached a final status where deliveries were observable`, evidence: o });
+    const seen =
+      o.deliveries === 0
+        ? 'no delivery arrived at all'
+        : `${o.deliveries} deliver${o.deliveries === 1 ? 'y' : 'ies'} arrived, none validly signed with the pairing's webhook_secret_key`;
+    return fail({
+      message:
+        `the service sent no valid webhook in the whole run: ${seen}, while ${o.observedFinals} transactions ` +
+        `and operations reached a final status where deliveries were observable`,
+      evidence: o,
+    });
   },
 });
 
@@ -116,7 +124,8 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?
  * order, else the same JSON.
  */
 function sameValue(a: unknown, b: unknown): boolean {
-  if (typeof a === 'string' && typeof b === 'string' && DATE_TIME.test(a) && DATE_TIME.test(b)) return Math.abs(Date.parse(a) - Date.parse(b)) < 1000;
+  if (typeof a === 'string' && typeof b === 'string' && DATE_TIME.test(a) && DATE_TIME.test(b))
+    return Math.abs(Date.parse(a) - Date.parse(b)) < 1000;
   const sorted = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...v].sort() : v);
   return canonicalJson(sorted(a)) === canonicalJson(sorted(b));
 }
@@ -148,7 +157,13 @@ export const webhookDataMatchesRecord = defineCheck<WebhookDataObservation, 'web
         if (field === 'status' || value === null || value === undefined) continue;
         const polled = same.map((r) => r[field]).filter((v) => v !== null && v !== undefined);
         if (polled.length === 0 || polled.some((v) => sameValue(value, v))) continue;
-        if (!bad.some((b) => b.event === d.event && b.field === field)) bad.push({ ...(d.event === undefined ? {} : { event: d.event }), field, webhook: value, polled: [...new Map(polled.map((v) => [canonicalJson(v), v])).values()] });
+        if (!bad.some((b) => b.event === d.event && b.field === field))
+          bad.push({
+            ...(d.event === undefined ? {} : { event: d.event }),
+            field,
+            webhook: value,
+            polled: [...new Map(polled.map((v) => [canonicalJson(v), v])).values()],
+          });
       }
     }
     if (compared === 0) return skip('no delivery arrived in a status polling also read');

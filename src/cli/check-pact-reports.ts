@@ -18,18 +18,40 @@ const CLAUSE = interactionPossible.clause;
 
 /** The run record of a check-pact report: one test per interaction, in file order. */
 export function checkPactRecord(report: CheckPactReport, startedAt: string, durationMs: number): RunRecord {
-  const tests: TestRecord[] = report.files.flatMap((f) => f.interactions.map((i): TestRecord => {
-    const name = `${PACT_CAPABILITY} > ${f.consumer}: ${i.kind === 'message' ? '[message] ' : ''}${interactionLabel(i)}`;
-    const findings: Finding[] = i.reasons.map((reason) => ({
-      check: PACT_POSSIBLE_CHECK, severity: 'failure', clause: CLAUSE, quote: interactionPossible.quote, message: reason, test: name,
-      evidence: { pact: f.file, interaction: i.description, ...(i.operation ? { operation: i.operation } : {}) },
-    }));
-    return {
-      name, capability: PACT_CAPABILITY, clause: CLAUSE, file: f.file, state: i.possible ? 'passed' : 'failed',
-      durationMs: 0, findings, errors: [], exchanges: [], exchangeCount: 0, startedAt,
-      parameters: { consumer: f.consumer, provider: f.provider, specification: f.specification, ...(i.operation ? { operation: i.operation } : {}), ...(i.states.length ? { states: i.states.join(', ') } : {}) },
-    };
-  }));
+  const tests: TestRecord[] = report.files.flatMap((f) =>
+    f.interactions.map((i): TestRecord => {
+      const name = `${PACT_CAPABILITY} > ${f.consumer}: ${i.kind === 'message' ? '[message] ' : ''}${interactionLabel(i)}`;
+      const findings: Finding[] = i.reasons.map((reason) => ({
+        check: PACT_POSSIBLE_CHECK,
+        severity: 'failure',
+        clause: CLAUSE,
+        quote: interactionPossible.quote,
+        message: reason,
+        test: name,
+        evidence: { pact: f.file, interaction: i.description, ...(i.operation ? { operation: i.operation } : {}) },
+      }));
+      return {
+        name,
+        capability: PACT_CAPABILITY,
+        clause: CLAUSE,
+        file: f.file,
+        state: i.possible ? 'passed' : 'failed',
+        durationMs: 0,
+        findings,
+        errors: [],
+        exchanges: [],
+        exchangeCount: 0,
+        startedAt,
+        parameters: {
+          consumer: f.consumer,
+          provider: f.provider,
+          specification: f.specification,
+          ...(i.operation ? { operation: i.operation } : {}),
+          ...(i.states.length ? { states: i.states.join(', ') } : {}),
+        },
+      };
+    }),
+  );
   return { tests, unhandled: [], startedAt, durationMs };
 }
 
@@ -41,7 +63,14 @@ export function checkPactJudgement(report: CheckPactReport, startedAt: string): 
     record: checkPactRecord(report, startedAt, Date.parse(finishedAt) - Date.parse(startedAt)),
     facts: {
       target: { kind: 'pact-files', baseUrl: report.files.map((f) => f.file).join(', ') },
-      profile: 'public', terminalMode: 'none', seed: 0, strict: false, integratorId: '', labels: {}, startedAt, finishedAt,
+      profile: 'public',
+      terminalMode: 'none',
+      seed: 0,
+      strict: false,
+      integratorId: '',
+      labels: {},
+      startedAt,
+      finishedAt,
     },
     certification: { subject: `consumer pact${consumers.length === 1 ? '' : 's'} of ${consumers.join(', ')}`, required: [PACT_CAPABILITY] },
   };

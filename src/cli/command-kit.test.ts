@@ -67,15 +67,20 @@ describe('the command kit, on every command', () => {
     for (const [name, { spec }] of Object.entries(SPECS)) expect(spec.name).toBe(name);
   });
 
-  it.each(Object.entries(SPECS))('%s: a misspelt flag is one message naming it and a suggestion, exit 2, nothing written', async (name, { typo, meant }) => {
-    const { out, io: x } = io();
-    // A value after the flag, as a user would type it; and a reports folder the command would use.
-    const code = await main([name, typo, '1', '--reports', 'out'], { PAYCONNECT_WEBHOOK_SECRET: 's3cret-value' }, x);
-    expect(code).toBe(2);
-    expect(out.stderr).toBe(`PCC_USAGE: unknown flag ${typo}; did you mean ${meant}?\n  fix: run "payconnect-conformance ${name} --help" to list every flag\n`);
-    expect(out.stdout).toBe('');
-    expect(readdirSync(dir)).toEqual([]);
-  });
+  it.each(Object.entries(SPECS))(
+    '%s: a misspelt flag is one message naming it and a suggestion, exit 2, nothing written',
+    async (name, { typo, meant }) => {
+      const { out, io: x } = io();
+      // A value after the flag, as a user would type it; and a reports folder the command would use.
+      const code = await main([name, typo, '1', '--reports', 'out'], { PAYCONNECT_WEBHOOK_SECRET: 's3cret-value' }, x);
+      expect(code).toBe(2);
+      expect(out.stderr).toBe(
+        `PCC_USAGE: unknown flag ${typo}; did you mean ${meant}?\n  fix: run "payconnect-conformance ${name} --help" to list every flag\n`,
+      );
+      expect(out.stdout).toBe('');
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 
   it.each(Object.entries(SPECS))('%s --help: exit 0, the help made from the rows, every row listed', async (name, { spec }) => {
     const { out, io: x } = io();
@@ -92,18 +97,35 @@ describe('the command kit, on every command', () => {
 });
 
 describe('one duration parser for every duration flag', () => {
-  it.each([['2s', 2000], ['1500ms', 1500], ['1.5s', 1500], ['1500', 1500]])('run: %s', async (text, ms) => {
+  it.each([
+    ['2s', 2000],
+    ['1500ms', 1500],
+    ['1.5s', 1500],
+    ['1500', 1500],
+  ])('run: %s', async (text, ms) => {
     // The step delay is the simulator's, at most 1s (and a deadline takes more than two): as sim's test below gives it.
     const step = text === '2s' ? '0.5s' : '500ms';
-    const c = await resolveConfig({ argv: ['--deadline', text, '--max-duration', text, '--settle', text, '--sim-step-delay', step, '--sim-deadline', text], env: {}, cwd: tmpdir() });
+    const c = await resolveConfig({
+      argv: ['--deadline', text, '--max-duration', text, '--settle', text, '--sim-step-delay', step, '--sim-deadline', text],
+      env: {},
+      cwd: tmpdir(),
+    });
     expect([c.deadlineMs, c.maxDurationMs, c.settleMs, c.sim.stepDelayMs, c.sim.deadlineMs]).toEqual([ms, ms, ms, 500, ms]);
   });
 
-  it.each([['2s', 2000], ['1500ms', 1500]])('check-receiver --timeout %s', (text, ms) => {
-    expect(parseCheckReceiverArgs(['--url', 'http://x/', '--timeout', text], { PAYCONNECT_WEBHOOK_SECRET: 'k' })).toMatchObject({ timeoutMs: ms });
+  it.each([
+    ['2s', 2000],
+    ['1500ms', 1500],
+  ])('check-receiver --timeout %s', (text, ms) => {
+    expect(parseCheckReceiverArgs(['--url', 'http://x/', '--timeout', text], { PAYCONNECT_WEBHOOK_SECRET: 'k' })).toMatchObject({
+      timeoutMs: ms,
+    });
   });
 
-  it.each([['2s', 2000], ['1500ms', 1500]])('certify-client durations %s', (text, ms) => {
+  it.each([
+    ['2s', 2000],
+    ['1500ms', 1500],
+  ])('certify-client durations %s', (text, ms) => {
     const o = parseCertifyClientArgs(['--timeout', text, '--min-poll-interval', text, '--busy-retry-min', text, '--', 'x']);
     expect(o).not.toBe('help');
     if (o === 'help') return;
@@ -112,8 +134,22 @@ describe('one duration parser for every duration flag', () => {
     expect(step !== 'help' && step.stepDelayMs).toBe(500);
   });
 
-  it.each([['2s', 2000], ['1500ms', 1500]])('sim durations %s', (text, ms) => {
-    const { values } = parseCommandLine(SIM_COMMAND, ['--step-delay', '0.5s', '--deadline', text, '--terminal', 'manual', '--manual-deadline', text, '--keep-alive', text]);
+  it.each([
+    ['2s', 2000],
+    ['1500ms', 1500],
+  ])('sim durations %s', (text, ms) => {
+    const { values } = parseCommandLine(SIM_COMMAND, [
+      '--step-delay',
+      '0.5s',
+      '--deadline',
+      text,
+      '--terminal',
+      'manual',
+      '--manual-deadline',
+      text,
+      '--keep-alive',
+      text,
+    ]);
     const { options } = simOptionsOf(values);
     expect([options.stepDelayMs, options.deadlineMs, options.manualDeadlineMs, options.keepAlive]).toEqual([500, ms, ms, ms]);
   });
@@ -127,8 +163,10 @@ describe('one duration parser for every duration flag', () => {
     }
   });
 
-  it('verify-pacts takes --deadline as a row of run\'s table, resolved by resolveConfig', () => {
-    const row = VERIFY_PACTS_COMMAND.sections.flatMap((s) => s.flags as readonly { name: string; key?: string }[]).find((f) => f.name === 'deadline');
+  it("verify-pacts takes --deadline as a row of run's table, resolved by resolveConfig", () => {
+    const row = VERIFY_PACTS_COMMAND.sections
+      .flatMap((s) => s.flags as readonly { name: string; key?: string }[])
+      .find((f) => f.name === 'deadline');
     expect(row).toMatchObject({ key: 'deadline', placeholder: '<duration>' });
   });
 });

@@ -39,15 +39,28 @@ export async function writeJudged(io: RunIo, out: JudgedOutput, j: Judgement): P
   const info = runInfoOf(j.facts);
   const transcript = j.transcript;
   const result = await writeRecordReports({
-    dir: out.reportsDir, record: j.record, info, html: out.html, certification: j.certification, stderr: io.stderr,
-    ...(transcript ? {
-      onRecord: async (scrubbed: RunRecord, summary: RecordReportsResult['summary']) => {
-        await transcript.tx.write(out.reportsDir, {
-          info, settings: { profile: info.profile, strict: info.strict, disabledChecks: [...transcript.disabledChecks] },
-          options: transcript.options, summary: summaryExtras(summary),
-        }, scrubbed);
-      },
-    } : {}),
+    dir: out.reportsDir,
+    record: j.record,
+    info,
+    html: out.html,
+    certification: j.certification,
+    stderr: io.stderr,
+    ...(transcript
+      ? {
+          onRecord: async (scrubbed: RunRecord, summary: RecordReportsResult['summary']) => {
+            await transcript.tx.write(
+              out.reportsDir,
+              {
+                info,
+                settings: { profile: info.profile, strict: info.strict, disabledChecks: [...transcript.disabledChecks] },
+                options: transcript.options,
+                summary: summaryExtras(summary),
+              },
+              scrubbed,
+            );
+          },
+        }
+      : {}),
   });
   return { ...result, info };
 }

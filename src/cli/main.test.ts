@@ -12,7 +12,10 @@ describe('the command table', () => {
       const { out, io: x } = io();
       expect(await main([cmd], {}, x)).toBe(2);
       expect(out.stderr).toContain(`PCC_USAGE: unknown command "${cmd}"`);
-      expect(out.stderr).toContain('run, sim, pair, unpair, report, merge-reports, compare, rejudge, verify-certificate, baseline, verify-pacts, publish-pacts, check-pact, check-receiver, certify-client');
+      expect(out.stderr).toContain(
+        'run, sim, pair, unpair, report, merge-reports, compare, rejudge, verify-certificate, baseline, ' +
+          'verify-pacts, publish-pacts, check-pact, check-receiver, certify-client',
+      );
     }
   });
 
@@ -26,7 +29,19 @@ describe('the command table', () => {
   });
 
   it('--help of every command prints its usage and exits 0', async () => {
-    for (const cmd of ['run', 'sim', 'pair', 'unpair', 'report', 'merge-reports', 'verify-pacts', 'publish-pacts', 'check-pact', 'check-receiver', 'certify-client']) {
+    for (const cmd of [
+      'run',
+      'sim',
+      'pair',
+      'unpair',
+      'report',
+      'merge-reports',
+      'verify-pacts',
+      'publish-pacts',
+      'check-pact',
+      'check-receiver',
+      'certify-client',
+    ]) {
       const { out, io: x } = io();
       expect(await main([cmd, '--help'], {}, x), cmd).toBe(0);
       expect(out.stdout.toLowerCase(), cmd).toMatch(/^usage: /);

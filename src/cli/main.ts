@@ -9,7 +9,10 @@ import { COMMAND_LIST } from './commands/index.ts';
 function usage(): string {
   const width = Math.max(...COMMAND_LIST.map((c) => c.name.length)) + 2;
   const lines = COMMAND_LIST.map((c) => `  ${c.name.padEnd(width)}${c.summary}`);
-  return `usage: payconnect-conformance <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n'payconnect-conformance <command> --help' lists the flags of a command.\n`;
+  return (
+    `usage: payconnect-conformance <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n'payconnect-conformance ` +
+    `<command> --help' lists the flags of a command.\n`
+  );
 }
 
 /** The name of every command, in the order the usage lists them. */
@@ -17,7 +20,12 @@ export const COMMAND_NAMES: readonly string[] = COMMAND_LIST.map((c) => c.name);
 
 /** Runs a command line; returns the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io?: RunIo): Promise<number> {
-  const out: RunIo = io ?? { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY), progress: Boolean(process.stdout.isTTY) && !env.CI };
+  const out: RunIo = io ?? {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    progress: Boolean(process.stdout.isTTY) && !env.CI,
+  };
   const [command, ...rest] = argv;
   try {
     if (command === undefined || ['help', '--help', '-h'].includes(command)) {

@@ -12,9 +12,18 @@ import type { TargetRequest } from '../targets/index.ts';
 export const NETWORK = { heading: 'Network (TLS and proxies towards the service)', flags: NETWORK_FLAGS };
 
 /** run's target rows, said as pair and unpair take them: a service's base URL only, never sim or pact. */
-export const TARGET = TARGET_FLAGS.map((f) => (f.name === 'target'
-  ? { ...f, placeholder: '<url>', description: 'The service\'s base URL (http or https; a path where a gateway mounts the API)', defaultText: undefined }
-  : f.name === 'integrator-id' ? { ...f, defaultText: undefined } : f));
+export const TARGET = TARGET_FLAGS.map((f) =>
+  f.name === 'target'
+    ? {
+        ...f,
+        placeholder: '<url>',
+        description: "The service's base URL (http or https; a path where a gateway mounts the API)",
+        defaultText: undefined,
+      }
+    : f.name === 'integrator-id'
+      ? { ...f, defaultText: undefined }
+      : f,
+);
 
 /**
  * The target of pair/unpair through resolveConfig (flag > env > file > default), as `run` resolves it.
@@ -23,12 +32,20 @@ export const TARGET = TARGET_FLAGS.map((f) => (f.name === 'target'
  */
 export async function targetOf(values: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv) {
   const config = await resolveConfig({ argv: argvOf([...TARGET_FLAGS, ...NETWORK_FLAGS], values), env, cwd: process.cwd() });
-  if (config.target.kind !== 'url') throw new ToolkitError('PCC_USAGE', `--target must be the service's base URL (got ${config.target.kind})`, 'pass --target https://your-sandbox.example');
+  if (config.target.kind !== 'url')
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--target must be the service's base URL (got ${config.target.kind})`,
+      'pass --target https://your-sandbox.example',
+    );
   const request: TargetRequest = {
-    kind: 'url', baseUrl: config.target.baseUrl, integratorId: config.integratorId,
-    vaultPath: config.vaultPath, profile: resolveProfile('public'), allowProduction: config.allowProduction,
+    kind: 'url',
+    baseUrl: config.target.baseUrl,
+    integratorId: config.integratorId,
+    vaultPath: config.vaultPath,
+    profile: resolveProfile('public'),
+    allowProduction: config.allowProduction,
     transport: loadTransport(config.transport, env),
   };
   return { config, request, vaultPath: config.vaultPath };
 }
-

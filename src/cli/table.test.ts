@@ -9,7 +9,12 @@ const target = { kind: 'url', baseUrl: 'http://127.0.0.1:1' };
 
 describe('the final table', () => {
   it('leads with the finding that blocked tests, says how many, and counts the blocked tests', () => {
-    const token = finding({ check: 'auth.token-obtained', clause: 'spec#authentication', message: 'no token: 401', test: 'config > first' });
+    const token = finding({
+      check: 'auth.token-obtained',
+      clause: 'spec#authentication',
+      message: 'no token: 401',
+      test: 'config > first',
+    });
     const root = { check: token.check, severity: token.severity, clause: token.clause, message: token.message, test: 'config > first' };
     const run = runRecord([
       testRecord({ capability: 'print-slip', scenario: 'slip', state: 'failed', findings: [finding({ test: 'print-slip > slip' })] }),
@@ -26,7 +31,11 @@ describe('the final table', () => {
 
   it('names the tests a time budget stopped, and calls an internal error a bug of the toolkit', () => {
     const run = runRecord([
-      testRecord({ scenario: 'crash', state: 'failed', toolkitError: { code: 'PCC_INTERNAL', message: 'TypeError: x is undefined\n    at y' } }),
+      testRecord({
+        scenario: 'crash',
+        state: 'failed',
+        toolkitError: { code: 'PCC_INTERNAL', message: 'TypeError: x is undefined\n    at y' },
+      }),
       testRecord({ scenario: 'late', state: 'skipped', notFinished: 'run budget exceeded' }),
     ]);
     const text = formatFinalTable(run, buildSummary(run, tool, target), 'summary.json');
@@ -36,15 +45,29 @@ describe('the final table', () => {
 });
 
 describe('re-running a failure', () => {
-  it('prints, under each failure, the command that runs its test again with the run\'s seed', () => {
-    const run = runRecord([testRecord({ capability: 'print-slip', scenario: "slip of a SUCCESS (amount 2.50) isn't off", state: 'failed', findings: [finding({ test: "print-slip > slip of a SUCCESS (amount 2.50) isn't off" })] })]);
-    const summary = buildSummary(run, tool, target, { seed: 42, startedAt: '2026-11-25T10:00:00.000Z', finishedAt: '2026-11-25T10:00:01.000Z' });
+  it("prints, under each failure, the command that runs its test again with the run's seed", () => {
+    const run = runRecord([
+      testRecord({
+        capability: 'print-slip',
+        scenario: "slip of a SUCCESS (amount 2.50) isn't off",
+        state: 'failed',
+        findings: [finding({ test: "print-slip > slip of a SUCCESS (amount 2.50) isn't off" })],
+      }),
+    ]);
+    const summary = buildSummary(run, tool, target, {
+      seed: 42,
+      startedAt: '2026-11-25T10:00:00.000Z',
+      finishedAt: '2026-11-25T10:00:01.000Z',
+    });
     const lines = formatFinalTable(run, summary, 'summary.json').split('\n');
     const at = lines.findIndex((l) => l.startsWith('FAIL invariant.total-amount'));
-    expect(lines[at + 1]).toBe(`  re-run: payconnect-conformance run --seed 42 --grep 'slip of a SUCCESS \\(amount 2\\.50\\) isn'\\''t off' (plus this run's target and --sim-fault options)`);
+    expect(lines[at + 1]).toBe(
+      `  re-run: payconnect-conformance run --seed 42 --grep 'slip of a SUCCESS \\(amount 2\\.50\\) ` +
+        `isn'\\''t off' (plus this run's target and --sim-fault options)`,
+    );
   });
 
-  it('gives a --grep that matches the test\'s name and only names with that text', () => {
+  it("gives a --grep that matches the test's name and only names with that text", () => {
     const cmd = rerunCommand(7, 'payment > amount 1.5 (rejected)');
     const pattern = /--grep '(.*)' \(/.exec(cmd)![1]!;
     expect(new RegExp(pattern).test('payment amount 1.5 (rejected)')).toBe(true);
@@ -54,10 +77,41 @@ describe('re-running a failure', () => {
 
 describe('the re-run line of a run', () => {
   it('carries every option of the run that shaped the test, not those that picked or reported it', () => {
-    const argv = ['--target', 'https://staging.example', '--sim-fault', 'slip.bad-tag', '--strict', '--profile', 'public', '--suite', 'print-slip', '--grep', 'slip', '--reports', 'out', '--no-html', '--seed', '9', '--otp', '123456', '--disable-check=webhook.retried'];
-    expect(shapingOptions(argv)).toEqual(['--target', 'https://staging.example', '--sim-fault', 'slip.bad-tag', '--strict', '--profile', 'public', '--disable-check=webhook.retried']);
+    const argv = [
+      '--target',
+      'https://staging.example',
+      '--sim-fault',
+      'slip.bad-tag',
+      '--strict',
+      '--profile',
+      'public',
+      '--suite',
+      'print-slip',
+      '--grep',
+      'slip',
+      '--reports',
+      'out',
+      '--no-html',
+      '--seed',
+      '9',
+      '--otp',
+      '123456',
+      '--disable-check=webhook.retried',
+    ];
+    expect(shapingOptions(argv)).toEqual([
+      '--target',
+      'https://staging.example',
+      '--sim-fault',
+      'slip.bad-tag',
+      '--strict',
+      '--profile',
+      'public',
+      '--disable-check=webhook.retried',
+    ]);
     expect(rerunCommand(7, 'payment > amount 1.5 (rejected)', argv)).toBe(
-      "payconnect-conformance run --target https://staging.example --sim-fault slip.bad-tag --strict --profile public --disable-check=webhook.retried --seed 7 --grep 'amount 1\\.5 \\(rejected\\)'");
+      'payconnect-conformance run --target https://staging.example --sim-fault slip.bad-tag --strict ' +
+        "--profile public --disable-check=webhook.retried --seed 7 --grep 'amount 1\\.5 \\(rejected\\)'",
+    );
   });
 
   it('never prints a password a URL option holds', () => {

@@ -4,7 +4,17 @@
  */
 import { shapingOptions } from '../config/index.ts';
 import { normaliseMessage } from '../core/index.ts';
-import { type RunRecord, type Summary, type SummaryFinding, confirmationText, coverageLine, foldFindings, followUpLine, knownText, warningsOf } from '../report/index.ts';
+import {
+  type RunRecord,
+  type Summary,
+  type SummaryFinding,
+  confirmationText,
+  coverageLine,
+  foldFindings,
+  followUpLine,
+  knownText,
+  warningsOf,
+} from '../report/index.ts';
 
 /** What the table says about the report files, when they were written. */
 export interface TableReports {
@@ -27,7 +37,8 @@ export function rerunCommand(seed: number | undefined, test: string, argv?: read
   const scenario = test.includes(' > ') ? test.slice(test.indexOf(' > ') + 3) : test;
   const grep = scenario.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const seedFlag = seed !== undefined ? ` --seed ${seed}` : '';
-  if (argv === undefined) return `payconnect-conformance run${seedFlag} --grep ${shellQuote(grep)} (plus this run's target and --sim-fault options)`;
+  if (argv === undefined)
+    return `payconnect-conformance run${seedFlag} --grep ${shellQuote(grep)} (plus this run's target and --sim-fault options)`;
   return `${runWith(argv)}${seedFlag} --grep ${shellQuote(grep)}`;
 }
 
@@ -41,7 +52,13 @@ const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s)
  * The table. `argv`: the run's command line (after `run`), for re-run lines that carry its options;
  * absent for a merge or a re-judging, whose runs' command lines are not known.
  */
-export function formatFinalTable(record: RunRecord, summary: Summary, summaryPath: string, reports: TableReports = {}, argv?: readonly string[]): string {
+export function formatFinalTable(
+  record: RunRecord,
+  summary: Summary,
+  summaryPath: string,
+  reports: TableReports = {},
+  argv?: readonly string[],
+): string {
   const caps = new Map<string, { pass: number; fail: number; skip: number; warn: number }>();
   for (const t of record.tests) {
     const c = caps.get(t.capability) ?? { pass: 0, fail: 0, skip: 0, warn: 0 };
@@ -51,13 +68,21 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     c.warn += warningsOf(t).length;
     caps.set(t.capability, c);
   }
-  const rows = [['capability', 'pass', 'fail', 'skip', 'warn'], ...[...caps].map(([k, c]) => [k, String(c.pass), String(c.fail), String(c.skip), String(c.warn)])];
+  const rows = [
+    ['capability', 'pass', 'fail', 'skip', 'warn'],
+    ...[...caps].map(([k, c]) => [k, String(c.pass), String(c.fail), String(c.skip), String(c.warn)]),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  '));
   const out = ['', ...lines, ''];
   const consequencesOf = (f: SummaryFinding) => {
-    const blocked = summary.blocked.filter((b) => b.check === f.check && b.test === f.test && b.message === f.message).reduce((n, b) => n + b.count, 0);
-    const consequences = [blocked > 0 ? `blocked ${blocked} test${blocked === 1 ? '' : 's'}` : '', f.repeats > 0 ? `seen again ${f.repeats}x in ${f.repeatedIn.length} test${f.repeatedIn.length === 1 ? '' : 's'}` : ''].filter(Boolean);
+    const blocked = summary.blocked
+      .filter((b) => b.check === f.check && b.test === f.test && b.message === f.message)
+      .reduce((n, b) => n + b.count, 0);
+    const consequences = [
+      blocked > 0 ? `blocked ${blocked} test${blocked === 1 ? '' : 's'}` : '',
+      f.repeats > 0 ? `seen again ${f.repeats}x in ${f.repeatedIn.length} test${f.repeatedIn.length === 1 ? '' : 's'}` : '',
+    ].filter(Boolean);
     if (f.confirmation) consequences.unshift(confirmationText(f.confirmation));
     return consequences.length > 0 ? ` [${consequences.join('; ')}]` : '';
   };
@@ -67,34 +92,63 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
     out.push(`${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${f.check} (${f.clause}) ${f.test}: ${f.message}${consequencesOf(f)}`);
     // A verdict over the whole run is only given again by the whole run.
     const whole = record.tests.some((t) => t.wholeRun && t.name === f.test);
-    const wholeRun = argv !== undefined
-      ? `${runWith(argv)}${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests)`
-      : `payconnect-conformance run${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests; plus this run's target and --sim-fault options)`;
+    const wholeRun =
+      argv !== undefined
+        ? `${runWith(argv)}${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the whole run: this verdict is over all its tests)`
+        : `payconnect-conformance run${summary.seed !== undefined ? ` --seed ${summary.seed}` : ''} (the ` +
+          `whole run: this verdict is over all its tests; plus this run's target and --sim-fault options)`;
     if (f.severity === 'failure') out.push(`  re-run: ${whole ? wholeRun : rerunCommand(summary.seed, f.test, argv)}`);
     out.push(...followUps(more));
   }
   for (const { finding: f, followUps: more } of foldFindings(summary.known ?? [])) {
     out.push(`KNOWN ${f.check} (${f.clause}) ${f.test}: ${f.message} [${knownText(f.known!)}]`, ...followUps(more));
   }
-  for (const e of summary.baseline?.expired ?? []) out.push(`EXPIRED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}) was due ${e.expires}: ${e.reason} (fix the defect, or renew the entry's date)`);
-  for (const e of summary.baseline?.resolved ?? []) out.push(`RESOLVED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}): nothing in this complete run matched it; remove it from ${summary.baseline!.file}`);
-  if (summary.incomplete) out.push(`INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`);
+  for (const e of summary.baseline?.expired ?? [])
+    out.push(
+      `EXPIRED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}) was due ${e.expires}: ` +
+        `${e.reason} (fix the defect, or renew the entry's date)`,
+    );
+  for (const e of summary.baseline?.resolved ?? [])
+    out.push(
+      `RESOLVED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}): nothing ` +
+        `in this complete run matched it; remove it from ${summary.baseline!.file}`,
+    );
+  if (summary.incomplete)
+    out.push(
+      `INCOMPLETE ${summary.incomplete.reason}: ${summary.incomplete.tests.length} test${summary.incomplete.tests.length === 1 ? '' : 's'} ` +
+        `not finished (${summary.incomplete.tests.slice(0, 5).join('; ')}${summary.incomplete.tests.length > 5 ? '; ...' : ''})`,
+    );
   for (const t of record.tests.filter((x) => x.toolkitError)) {
-    const bug = t.toolkitError!.code === 'PCC_INTERNAL' ? ' (this is a bug in payconnect-conformance: please report it; the stack trace is in junit.xml and the Allure report)' : '';
+    const bug =
+      t.toolkitError!.code === 'PCC_INTERNAL'
+        ? ' (this is a bug in payconnect-conformance: please report it; the stack trace is in junit.xml and the Allure report)'
+        : '';
     out.push(`ERROR ${t.toolkitError!.code} in ${t.name}: ${t.toolkitError!.message.split('\n')[0]}${bug}`);
   }
   for (const u of record.unhandled) out.push(`ERROR ${u.split('\n')[0]}`);
   const required = summary.coverage?.uncovered ?? [];
-  for (const u of required.slice(0, 50)) out.push(`UNCOVERED ${u.kind} ${u.item}: ${u.reason} (--require-coverage ${summary.coverage!.required!.join(',')})`);
+  for (const u of required.slice(0, 50))
+    out.push(`UNCOVERED ${u.kind} ${u.item}: ${u.reason} (--require-coverage ${summary.coverage!.required!.join(',')})`);
   if (required.length > 50) out.push(`UNCOVERED ... and ${required.length - 50} more (coverage.json lists them all)`);
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
-  out.push('', `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ${c.failures} failures, ${c.warnings} warnings${c.folded ? ` (${c.folded} folded under their root)` : ''}${c.known ? `, ${c.known} known` : ''}${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} (${(record.durationMs / 1000).toFixed(1)} s)`);
+  out.push(
+    '',
+    `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ` +
+      `${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ` +
+      `${c.failures} failures, ${c.warnings} warnings${c.folded ? ` (${c.folded} folded under their root)` : ''}${c.known ? `, ${c.known} known` : ''}${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} ` +
+      `(${(record.durationMs / 1000).toFixed(1)} s)`,
+  );
   if (summary.coverage) out.push(coverageLine(summary.coverage));
   const h = summary.harness;
   if (h && (h.overloaded || h.remeasured > 0)) {
-    out.push(`${h.overloaded ? 'HARNESS OVERLOADED' : 'harness'}: ${h.terminals === undefined ? '' : `${h.terminals} terminals, `}longest event-loop stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-seconds; ${h.remeasured} wait${h.remeasured === 1 ? '' : 's'} measured again after a stall`);
-    for (const o of h.overloadedTests ?? []) out.push(`  not judged in ${o.test}: ${o.what.join('; ')} (fix: fewer --terminals, or a quieter machine)`);
+    out.push(
+      `${h.overloaded ? 'HARNESS OVERLOADED' : 'harness'}: ${h.terminals === undefined ? '' : `${h.terminals} terminals, `}longest ` +
+        `event-loop stall ${h.maxEventLoopDelayMs} ms, ${h.cpuSeconds} CPU-seconds; ${h.remeasured} ` +
+        `wait${h.remeasured === 1 ? '' : 's'} measured again after a stall`,
+    );
+    for (const o of h.overloadedTests ?? [])
+      out.push(`  not judged in ${o.test}: ${o.what.join('; ')} (fix: fewer --terminals, or a quieter machine)`);
   }
   // One line per reason (ids aside), with how many tests it left not checked and the first of them.
   const reasons = new Map<string, { what: string; tests: string[] }>();
@@ -106,10 +160,15 @@ export function formatFinalTable(record: RunRecord, summary: Summary, summaryPat
       reasons.set(key, hit);
     }
   }
-  for (const r of reasons.values()) out.push(`NOT CHECKED in ${r.tests.length} test${r.tests.length === 1 ? '' : 's'} (first: ${r.tests[0]}): ${r.what}`);
+  for (const r of reasons.values())
+    out.push(`NOT CHECKED in ${r.tests.length} test${r.tests.length === 1 ? '' : 's'} (first: ${r.tests[0]}): ${r.what}`);
   if (reports.certification) {
     const cert = reports.certification;
-    out.push(cert.certified ? 'certification: CERTIFIED' : `certification: NOT CERTIFIED (${cert.reasons.length} reason${cert.reasons.length === 1 ? '' : 's'}; first: ${cert.reasons[0]})`);
+    out.push(
+      cert.certified
+        ? 'certification: CERTIFIED'
+        : `certification: NOT CERTIFIED (${cert.reasons.length} reason${cert.reasons.length === 1 ? '' : 's'}; first: ${cert.reasons[0]})`,
+    );
   }
   out.push(`summary: ${summaryPath}`);
   if (reports.junit) out.push(`junit: ${reports.junit}`);

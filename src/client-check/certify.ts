@@ -36,12 +36,12 @@ export interface CertifyClientOptions {
   settings: ClientProfile;
 }
 
-
 /** `s` with every secret the simulator handed out replaced (the client's own output may print them). */
 function scrubber(sim: SimulatorHandle | null): (s: string) => string {
   return (s) => {
     let out = s;
-    for (const secret of sim?.issuedSecrets() ?? []) if (secret.length >= 8 && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+    for (const secret of sim?.issuedSecrets() ?? [])
+      if (secret.length >= 8 && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
     return out;
   };
 }
@@ -77,7 +77,13 @@ interface CommandEnd {
 }
 
 /** Runs the command with the simulator's coordinates; kills its process group after `timeoutMs`. */
-async function runCommand(command: string[], env: NodeJS.ProcessEnv, timeoutMs: number, io: RunIo, scrub: (s: string) => string): Promise<CommandEnd> {
+async function runCommand(
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  io: RunIo,
+  scrub: (s: string) => string,
+): Promise<CommandEnd> {
   const child = spawn(command[0]!, command.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
   const flushOut = forward(child.stdout!, io.stdout, scrub);
   const flushErr = forward(child.stderr!, io.stderr, scrub);
@@ -98,8 +104,14 @@ async function runCommand(command: string[], env: NodeJS.ProcessEnv, timeoutMs: 
   }, timeoutMs);
   try {
     return await new Promise<CommandEnd>((resolve, reject) => {
-      child.once('error', (e) => reject(usage(`the command ${quote(command[0]!)} could not be started (${(e as NodeJS.ErrnoException).code ?? e.message})`,
-        'give a command that exists on PATH, or its path, after --')));
+      child.once('error', (e) =>
+        reject(
+          usage(
+            `the command ${quote(command[0]!)} could not be started (${(e as NodeJS.ErrnoException).code ?? e.message})`,
+            'give a command that exists on PATH, or its path, after --',
+          ),
+        ),
+      );
       child.once('close', (code, signal) => resolve({ code, signal, timedOut, endedAt: Date.now() }));
     });
   } finally {
@@ -113,14 +125,24 @@ async function runCommand(command: string[], env: NodeJS.ProcessEnv, timeoutMs: 
 
 /** The test that the command ran to completion: it fails (no finding: no rule) when the command was killed or exited non-zero. */
 function completionTest(end: CommandEnd, timeoutMs: number, startedAt: string, started: number): TestRecord {
-  const error = end.timedOut ? `the command did not finish within ${timeoutMs / 1000} s and was killed: a client must end on its own`
-    : end.code !== 0 ? `the command exited with ${end.code === null ? `signal ${end.signal}` : `code ${end.code}`}: a certified client completes its flow and exits 0`
+  const error = end.timedOut
+    ? `the command did not finish within ${timeoutMs / 1000} s and was killed: a client must end on its own`
+    : end.code !== 0
+      ? `the command exited with ${end.code === null ? `signal ${end.signal}` : `code ${end.code}`}: a certified client completes its flow and exits 0`
       : undefined;
   return {
-    name: `${CLIENT_CAPABILITY} > the command ran its flow to completion and exited 0`, capability: CLIENT_CAPABILITY, clause: 'spec#what-the-service-does',
-    file: 'certify-client', state: error ? 'failed' : 'passed', durationMs: end.endedAt - started, findings: [], errors: error ? [error] : [],
+    name: `${CLIENT_CAPABILITY} > the command ran its flow to completion and exited 0`,
+    capability: CLIENT_CAPABILITY,
+    clause: 'spec#what-the-service-does',
+    file: 'certify-client',
+    state: error ? 'failed' : 'passed',
+    durationMs: end.endedAt - started,
+    findings: [],
+    errors: error ? [error] : [],
     parameters: { exit: end.timedOut ? 'killed after the timeout' : end.code === null ? `signal ${end.signal}` : String(end.code) },
-    exchanges: [], exchangeCount: 0, startedAt,
+    exchanges: [],
+    exchangeCount: 0,
+    startedAt,
   };
 }
 
@@ -133,15 +155,36 @@ export const TLS_TEST_NAME = `${CLIENT_CAPABILITY} > connected over TLS, trustin
  */
 function tlsTest(requests: number, tlsLines: readonly string[], caFile: string, startedAt: string, durationMs: number): TestRecord {
   // The CA's folder is gone once the run ends: the reports name the variable, not the path.
-  const reasons = [...new Set(tlsLines.map((l) => l.replace(/^TLS: /, '').split(caFile).join('the CA in PAYCONNECT_CA_FILE')))];
-  const error = requests > 0 ? undefined
-    : tlsLines.length > 0 ? `the client made no request: ${tlsLines.length === 1 ? 'its connection' : `all ${tlsLines.length} of its connections`} to the simulator ended in the TLS handshake: ${reasons.join('; ')}`
-      : 'the client made no request and no TLS connection reached the simulator (did it use PAYCONNECT_BASE_URL?)';
+  const reasons = [
+    ...new Set(
+      tlsLines.map((l) =>
+        l
+          .replace(/^TLS: /, '')
+          .split(caFile)
+          .join('the CA in PAYCONNECT_CA_FILE'),
+      ),
+    ),
+  ];
+  const error =
+    requests > 0
+      ? undefined
+      : tlsLines.length > 0
+        ? `the client made no request: ${tlsLines.length === 1 ? 'its connection' : `all ${tlsLines.length} of its connections`} ` +
+          `to the simulator ended in the TLS handshake: ${reasons.join('; ')}`
+        : 'the client made no request and no TLS connection reached the simulator (did it use PAYCONNECT_BASE_URL?)';
   return {
-    name: TLS_TEST_NAME, capability: CLIENT_CAPABILITY, clause: 'spec#what-the-service-does',
-    file: 'certify-client', state: error ? 'failed' : 'passed', durationMs, findings: [], errors: error ? [error] : [],
+    name: TLS_TEST_NAME,
+    capability: CLIENT_CAPABILITY,
+    clause: 'spec#what-the-service-does',
+    file: 'certify-client',
+    state: error ? 'failed' : 'passed',
+    durationMs,
+    findings: [],
+    errors: error ? [error] : [],
     parameters: { requests: String(requests), 'failed TLS connections': String(tlsLines.length) },
-    exchanges: [], exchangeCount: 0, startedAt,
+    exchanges: [],
+    exchangeCount: 0,
+    startedAt,
   };
 }
 
@@ -151,7 +194,12 @@ function tlsTest(requests: number, tlsLines: readonly string[], caFile: string, 
  * (the recording is its input), and the tests the command judged live (its exit, TLS) as check lines
  * that cannot be judged again.
  */
-function clientTranscript(entries: readonly SimRecordEntry[], tests: readonly TestRecord[], more: Record<string, unknown>, secrets: readonly string[]): CommandTranscript {
+function clientTranscript(
+  entries: readonly SimRecordEntry[],
+  tests: readonly TestRecord[],
+  more: Record<string, unknown>,
+  secrets: readonly string[],
+): CommandTranscript {
   const tx = new CommandTranscript('certify-client', secrets);
   for (const e of entries) tx.recording(e);
   const rules = new Set<string>(CLIENT_RULES.map((r) => r.id));
@@ -161,7 +209,9 @@ function clientTranscript(entries: readonly SimRecordEntry[], tests: readonly Te
     if (rule !== undefined && rules.has(rule)) tx.check(t.name, rule, more, outcome, t.findings);
     else {
       const id = t.name === TLS_TEST_NAME ? 'certify-client.tls-connected' : 'certify-client.command-completed';
-      tx.check(t.name, id, undefined, outcome, t.findings, { unjudgeable: 'judged from the live run (the client command\'s exit, its TLS handshakes), not from recorded data' });
+      tx.check(t.name, id, undefined, outcome, t.findings, {
+        unjudgeable: "judged from the live run (the client command's exit, its TLS handshakes), not from recorded data",
+      });
     }
   }
   return tx;
@@ -193,7 +243,12 @@ export interface Certification {
  * recording is read, before the client is started: bad input loses no earlier reports, and a folder
  * that cannot be used is said before anything runs.
  */
-export async function certifyClient(o: CertifyClientOptions, env: NodeJS.ProcessEnv, io: RunIo, hooks: CertifyClientHooks = {}): Promise<Certification> {
+export async function certifyClient(
+  o: CertifyClientOptions,
+  env: NodeJS.ProcessEnv,
+  io: RunIo,
+  hooks: CertifyClientHooks = {},
+): Promise<Certification> {
   let sim: SimulatorHandle | null = null;
   try {
     const started = Date.now();
@@ -224,7 +279,8 @@ export async function certifyClient(o: CertifyClientOptions, env: NodeJS.Process
       const command = o.command!;
       subject = command.map(quote).join(' ');
       sim = await startSimulator({
-        record: (e) => entries.push(e), forgeWebhook: true,
+        record: (e) => entries.push(e),
+        forgeWebhook: true,
         ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
         ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs, deadlineMs: Math.max(3000, 2 * o.stepDelayMs + 1) } : {}),
         ...(o.seed !== undefined ? { seed: o.seed } : {}),
@@ -235,9 +291,14 @@ export async function certifyClient(o: CertifyClientOptions, env: NodeJS.Process
       target = { kind: 'sim', baseUrl: sim.url };
       seed = sim.seed;
       const ca = sim.caFile !== null ? `, PAYCONNECT_CA_FILE ${sim.caFile}` : '';
-      io.stdout(`certify-client: running ${subject} against the simulator at ${sim.url} (integrator id ${o.integratorId}${ca}, timeout ${o.timeoutMs / 1000} s)\n`);
+      io.stdout(
+        `certify-client: running ${subject} against the simulator at ${sim.url} (integrator id ${o.integratorId}${ca}, timeout ${o.timeoutMs / 1000} s)\n`,
+      );
       const childEnv = {
-        ...env, PAYCONNECT_BASE_URL: sim.url, PAYCONNECT_INTEGRATOR_ID: o.integratorId, PAYCONNECT_OTP: sim.mintOtp(),
+        ...env,
+        PAYCONNECT_BASE_URL: sim.url,
+        PAYCONNECT_INTEGRATOR_ID: o.integratorId,
+        PAYCONNECT_OTP: sim.mintOtp(),
         ...(sim.caFile !== null ? { PAYCONNECT_CA_FILE: sim.caFile } : {}),
       };
       const end = await runCommand(command, childEnv, o.timeoutMs, io, scrubber(sim));
@@ -249,7 +310,11 @@ export async function certifyClient(o: CertifyClientOptions, env: NodeJS.Process
       completion = completionTest(end, o.timeoutMs, startedAt, started);
     }
     if (sim) secrets.push(...sim.issuedSecrets());
-    const more = { settings: o.settings, ...(o.recording === null ? { integratorId: o.integratorId } : {}), ...(endedAt !== undefined ? { endedAt } : {}) };
+    const more = {
+      settings: o.settings,
+      ...(o.recording === null ? { integratorId: o.integratorId } : {}),
+      ...(endedAt !== undefined ? { endedAt } : {}),
+    };
     const run = clientRunOf(entries, more);
     const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: target.baseUrl, disabled: o.disabled });
     if (caFile !== null) tests.push(tlsTest(run.requests.length, tlsLines, caFile, startedAt, Date.now() - started));
@@ -257,14 +322,26 @@ export async function certifyClient(o: CertifyClientOptions, env: NodeJS.Process
     return {
       record: { tests, unhandled: [], startedAt, durationMs: Date.now() - started },
       facts: {
-        target, profile: 'client', terminalMode: 'auto', seed, strict: o.strict, integratorId: o.integratorId,
-        ...(o.disabled.length > 0 ? { checksDisabled: o.disabled } : {}), labels: { client: subject }, startedAt,
+        target,
+        profile: 'client',
+        terminalMode: 'auto',
+        seed,
+        strict: o.strict,
+        integratorId: o.integratorId,
+        ...(o.disabled.length > 0 ? { checksDisabled: o.disabled } : {}),
+        labels: { client: subject },
+        startedAt,
       },
       subject,
       transcript: clientTranscript(entries, tests, more, secrets),
       options: {
-        client: o.recording === null ? 'run' : 'recording', timeoutMs: o.timeoutMs, tls: o.tls, integratorId: o.integratorId, clientProfile: o.settings,
-        ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}), ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs } : {}),
+        client: o.recording === null ? 'run' : 'recording',
+        timeoutMs: o.timeoutMs,
+        tls: o.tls,
+        integratorId: o.integratorId,
+        clientProfile: o.settings,
+        ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
+        ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs } : {}),
       },
       run,
       tlsLines,

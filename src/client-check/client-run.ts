@@ -68,8 +68,11 @@ export function readRecordingFile(file: string): SimRecordEntry[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', `--recording ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-      'give the file that `sim --record FILE` wrote');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--recording ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      'give the file that `sim --record FILE` wrote',
+    );
   }
   const entries: SimRecordEntry[] = [];
   text.split('\n').forEach((line, i) => {
@@ -82,12 +85,20 @@ export function readRecordingFile(file: string): SimRecordEntry[] {
     }
     const type = (e as { type?: unknown } | undefined)?.type;
     if (type !== 'start' && type !== 'request' && type !== 'delivery') {
-      throw new ToolkitError('PCC_USAGE', `--recording ${file}: line ${i + 1} is not a recording entry`,
-        'give a file written by `sim --record FILE` (one JSON object per line)');
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `--recording ${file}: line ${i + 1} is not a recording entry`,
+        'give a file written by `sim --record FILE` (one JSON object per line)',
+      );
     }
     entries.push(e as SimRecordEntry);
   });
-  if (entries.length === 0) throw new ToolkitError('PCC_USAGE', `--recording ${file} is empty`, 'record a client first: sim --record FILE, then run the client against it');
+  if (entries.length === 0)
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--recording ${file} is empty`,
+      'record a client first: sim --record FILE, then run the client against it',
+    );
   return entries;
 }
 
@@ -112,8 +123,18 @@ export function toExchange(r: RecordedRequest, baseUrl = ''): Record<string, unk
   return {
     seq: r.seq,
     ...(op ? { operationId: op.operationId } : {}),
-    request: { method: r.method, url: `${baseUrl}${r.path ?? ''}${r.query ? `?${r.query}` : ''}`, path: r.path ?? '', headers: r.headers, ...(r.body !== undefined ? { body: r.body } : r.bodyText !== undefined ? { body: r.bodyText } : {}) },
-    response: { status: r.status, headers: {}, ...(r.response !== undefined ? { body: r.response, rawBody: JSON.stringify(r.response) } : {}) },
+    request: {
+      method: r.method,
+      url: `${baseUrl}${r.path ?? ''}${r.query ? `?${r.query}` : ''}`,
+      path: r.path ?? '',
+      headers: r.headers,
+      ...(r.body !== undefined ? { body: r.body } : r.bodyText !== undefined ? { body: r.bodyText } : {}),
+    },
+    response: {
+      status: r.status,
+      headers: {},
+      ...(r.response !== undefined ? { body: r.response, rawBody: JSON.stringify(r.response) } : {}),
+    },
     startedAt: r.at,
     durationMs: r.durationMs,
   };
@@ -122,9 +143,23 @@ export function toExchange(r: RecordedRequest, baseUrl = ''): Record<string, unk
 /** A recorded delivery as the reports' delivery view. */
 export function toDeliveryView(d: RecordedDelivery): Record<string, unknown> {
   return {
-    seq: d.seq, receivedAt: d.at, method: 'POST', url: d.url, event: d.event, ...(d.eventId ? { eventId: d.eventId } : {}),
-    ...(d.answer !== null ? { status: d.answer } : {}), failedOnPurpose: d.forged,
-    body: { event: d.event, transaction_id: d.transactionId, operation_id: d.operationId, status: d.status, attempt: d.attempt, forged: d.forged, ...(d.error ? { error: d.error } : {}) },
+    seq: d.seq,
+    receivedAt: d.at,
+    method: 'POST',
+    url: d.url,
+    event: d.event,
+    ...(d.eventId ? { eventId: d.eventId } : {}),
+    ...(d.answer !== null ? { status: d.answer } : {}),
+    failedOnPurpose: d.forged,
+    body: {
+      event: d.event,
+      transaction_id: d.transactionId,
+      operation_id: d.operationId,
+      status: d.status,
+      attempt: d.attempt,
+      forged: d.forged,
+      ...(d.error ? { error: d.error } : {}),
+    },
   };
 }
 

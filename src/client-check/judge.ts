@@ -16,9 +16,16 @@ export const CLIENT_CAPABILITY = 'client';
 /** Which recorded requests each rule shows as its evidence (the rest of the recording is in the first test). */
 const RELEVANT: Readonly<Record<string, (r: RecordedRequest) => boolean>> = {
   'client.token-reuse': (r) => operationOf(r)?.operationId === 'getToken' || r.status === 401,
-  'client.generate-resend': (r) => ['generateTransaction', 'startPreauth', 'independentRefund', 'linkedRefund', 'getTransactionStatus'].includes(operationOf(r)?.operationId ?? ''),
+  'client.generate-resend': (r) =>
+    ['generateTransaction', 'startPreauth', 'independentRefund', 'linkedRefund', 'getTransactionStatus'].includes(
+      operationOf(r)?.operationId ?? '',
+    ),
   'client.poll-rate': (r) => ['getTransactionStatus', 'getOperation'].includes(operationOf(r)?.operationId ?? ''),
-  'client.busy-retry': (r) => r.status === 409 || ['generateTransaction', 'startPreauth', 'independentRefund', 'linkedRefund', 'getTransactionStatus'].includes(operationOf(r)?.operationId ?? ''),
+  'client.busy-retry': (r) =>
+    r.status === 409 ||
+    ['generateTransaction', 'startPreauth', 'independentRefund', 'linkedRefund', 'getTransactionStatus'].includes(
+      operationOf(r)?.operationId ?? '',
+    ),
   'client.slip-after-final': (r) => ['getPrintSlip', 'getTransactionStatus'].includes(operationOf(r)?.operationId ?? ''),
   [webhookAccepted.id]: (r) => operationOf(r)?.operationId === 'pair',
   [webhookForgedRejected.id]: (r) => operationOf(r)?.operationId === 'pair',
@@ -34,7 +41,10 @@ export function ruleTestName(id: string, title: string): string {
  * One test record per rule, but for the rules `o.disabled` turns off (current ids, as
  * checks/disable-check.ts validateDisableCheck returns them): those are neither run nor filed.
  */
-export function judgeClient(run: ClientRun, o: { strict: boolean; startedAt: string; baseUrl?: string; disabled?: readonly string[] }): TestRecord[] {
+export function judgeClient(
+  run: ClientRun,
+  o: { strict: boolean; startedAt: string; baseUrl?: string; disabled?: readonly string[] },
+): TestRecord[] {
   const ctx = { profile: resolveProfile('sandbox'), strict: o.strict };
   return CLIENT_RULES.filter((rule) => !o.disabled?.includes(rule.id)).map((rule): TestRecord => {
     const began = performance.now();

@@ -8,7 +8,13 @@
  */
 import { type CheckOutcome, type FindingDraft, defineCheck, fail, pass, skip } from '../checks/check.ts';
 import {
-  busyRetryRule, generateResendRule, integratorHeaderRule, pollRateRule, requestContractRule, slipAfterFinalRule, tokenReuseRule,
+  busyRetryRule,
+  generateResendRule,
+  integratorHeaderRule,
+  pollRateRule,
+  requestContractRule,
+  slipAfterFinalRule,
+  tokenReuseRule,
 } from '../checks/client-rules.ts';
 import { validAccepted, wrongSignatureRefused } from '../checks/receiver-rules.ts';
 import { documentedErrors, enums, schemaSources, validators } from '../generated/contract.ts';
@@ -43,10 +49,28 @@ export function webhookUrlsOf(run: ClientRun): string[] {
 /** Whether the client saw transaction `id` with a status (a poll answered 200, or a delivery it accepted) in (from, to). */
 function statusSeen(run: ClientRun, id: string, from: number, to: number, final = false): boolean {
   const ok = (s: unknown) => typeof s === 'string' && (!final || FINAL_TXN.has(s));
-  const polled = run.requests.some((r) => r.t >= from && r.t < to && opId(r) === 'getTransactionStatus' && r.status === 200 &&
-    resourceId(r) === id && ok((r.response as { status?: unknown } | undefined)?.status));
-  return polled || run.deliveries.some((d) => !d.forged && d.t >= from && d.t < to && is2xx(d.answer) && d.transactionId === id && ok(d.status) &&
-    (d.event.startsWith('transaction.') || !final));
+  const polled = run.requests.some(
+    (r) =>
+      r.t >= from &&
+      r.t < to &&
+      opId(r) === 'getTransactionStatus' &&
+      r.status === 200 &&
+      resourceId(r) === id &&
+      ok((r.response as { status?: unknown } | undefined)?.status),
+  );
+  return (
+    polled ||
+    run.deliveries.some(
+      (d) =>
+        !d.forged &&
+        d.t >= from &&
+        d.t < to &&
+        is2xx(d.answer) &&
+        d.transactionId === id &&
+        ok(d.status) &&
+        (d.event.startsWith('transaction.') || !final),
+    )
+  );
 }
 
 /** Whether the client polled transaction `id` (any status) in (from, to). */
@@ -57,8 +81,19 @@ function polled(run: ClientRun, id: string, from: number, to: number): boolean {
 /** Whether the client learnt that some transaction ended (a final status polled, or a final-status webhook accepted) in (from, to). */
 function anyFinalSeen(run: ClientRun, from: number, to: number): boolean {
   const final = (s: unknown) => typeof s === 'string' && FINAL_TXN.has(s);
-  return run.requests.some((r) => r.t > from && r.t < to && POLLS.has(opId(r) ?? '') && r.status === 200 && final((r.response as { status?: unknown } | undefined)?.status)) ||
-    run.deliveries.some((d) => !d.forged && d.t > from && d.t < to && is2xx(d.answer) && d.event.startsWith('transaction.') && final(d.status));
+  return (
+    run.requests.some(
+      (r) =>
+        r.t > from &&
+        r.t < to &&
+        POLLS.has(opId(r) ?? '') &&
+        r.status === 200 &&
+        final((r.response as { status?: unknown } | undefined)?.status),
+    ) ||
+    run.deliveries.some(
+      (d) => !d.forged && d.t > from && d.t < to && is2xx(d.answer) && d.event.startsWith('transaction.') && final(d.status),
+    )
+  );
 }
 
 /** The end of a request, ms on the recording's clock. */
@@ -70,16 +105,25 @@ export const integratorHeader = defineCheck<ClientRun, 'client.integrator-header
     const needing = run.requests.filter((r) => operationOf(r)?.integratorHeader ?? (r.path ?? '').startsWith('/v1/pay-connect/'));
     if (needing.length === 0) return skip('the client made no call that needs the integrator header');
     const missing = needing.filter((r) => (r.headers[INTEGRATOR_HEADER] ?? '').trim() === '');
-    const other = run.integratorId === undefined ? [] : needing.filter((r) => {
-      const v = (r.headers[INTEGRATOR_HEADER] ?? '').trim();
-      return v !== '' && v !== run.integratorId;
-    });
+    const other =
+      run.integratorId === undefined
+        ? []
+        : needing.filter((r) => {
+            const v = (r.headers[INTEGRATOR_HEADER] ?? '').trim();
+            return v !== '' && v !== run.integratorId;
+          });
     const out: FindingDraft[] = [];
     if (missing.length > 0) {
-      out.push({ message: `${missing.length} of ${needing.length} calls carry no X-Pay-Connect-Integrator-Id header: ${examples(missing)}`, evidence: { requests: missing.map((r) => r.seq) } });
+      out.push({
+        message: `${missing.length} of ${needing.length} calls carry no X-Pay-Connect-Integrator-Id header: ${examples(missing)}`,
+        evidence: { requests: missing.map((r) => r.seq) },
+      });
     }
     if (other.length > 0) {
-      out.push({ message: `${other.length} calls carry another integrator id than the one given (${run.integratorId}): ${examples(other)}`, evidence: { requests: other.map((r) => r.seq) } });
+      out.push({
+        message: `${other.length} calls carry another integrator id than the one given (${run.integratorId}): ${examples(other)}`,
+        evidence: { requests: other.map((r) => r.seq) },
+      });
     }
     return fail(...out);
   },
@@ -102,7 +146,9 @@ export const tokenReuse = defineCheck<ClientRun, 'client.token-reuse'>({
       const res = prev.response as { access_token?: unknown; expires_in?: unknown } | undefined;
       const alias = typeof res?.access_token === 'string' ? res.access_token.replace(/^\[|\]$/g, '') : undefined;
       const lifetimeMs = Number(res?.expires_in) * 1000;
-      const renewFrom = Number.isFinite(lifetimeMs) ? endOf(prev) + lifetimeMs - Math.min(run.settings.renewMarginMs, lifetimeMs / 10) : -Infinity;
+      const renewFrom = Number.isFinite(lifetimeMs)
+        ? endOf(prev) + lifetimeMs - Math.min(run.settings.renewMarginMs, lifetimeMs / 10)
+        : -Infinity;
       if (r.t >= renewFrom) continue; // expired, or about to
       const rejected = run.requests.some((p) => p.t > prev.t && p.t < r.t && p.status === 401 && p.token === alias);
       if (rejected) continue;
@@ -111,7 +157,8 @@ export const tokenReuse = defineCheck<ClientRun, 'client.token-reuse'>({
     const out: FindingDraft[] = [];
     if (needless.length > 0) {
       out.push({
-        message: `${needless.length} of ${tokenReqs.length} token requests came while the previous token was still valid and no call had been answered 401 ` +
+        message:
+          `${needless.length} of ${tokenReqs.length} token requests came while the previous token was still valid and no call had been answered 401 ` +
           `(a token per call): ${examples(needless)}. Keep the token until it expires (expires_in) or a call is answered 401`,
         evidence: { requests: needless.map((r) => r.seq) },
       });
@@ -124,7 +171,10 @@ export const tokenReuse = defineCheck<ClientRun, 'client.token-reuse'>({
       if (again && !after401.includes(again)) after401.push(again);
     }
     if (after401.length > 0) {
-      out.push({ message: `a token answered 401 was used again instead of getting a new one: ${examples(after401)}`, evidence: { requests: after401.map((r) => r.seq) } });
+      out.push({
+        message: `a token answered 401 was used again instead of getting a new one: ${examples(after401)}`,
+        evidence: { requests: after401.map((r) => r.seq) },
+      });
     }
     return fail(...out);
   },
@@ -147,12 +197,15 @@ export const generateResend = defineCheck<ClientRun, 'client.generate-resend'>({
         }
       }
     }
-    return fail(...resent.slice(0, EXAMPLES).map(({ r, earlier, id }) => ({
-      message: `${ref(r)} started a transaction again without reading the status of transaction ${id} that ${ref(earlier)} had started ` +
-        '(neither polled nor a webhook about it accepted): if the first answer was lost, the customer may be charged twice. ' +
-        'Read the earlier transaction\'s status before starting another',
-      evidence: { request: r.seq, earlier: earlier.seq, transaction_id: id },
-    })));
+    return fail(
+      ...resent.slice(0, EXAMPLES).map(({ r, earlier, id }) => ({
+        message:
+          `${ref(r)} started a transaction again without reading the status of transaction ${id} that ${ref(earlier)} had started ` +
+          '(neither polled nor a webhook about it accepted): if the first answer was lost, the customer may be charged twice. ' +
+          "Read the earlier transaction's status before starting another",
+        evidence: { request: r.seq, earlier: earlier.seq, transaction_id: id },
+      })),
+    );
   },
 });
 
@@ -174,15 +227,23 @@ export const pollRate = defineCheck<ClientRun, 'client.poll-rate'>({
       if (polls.length >= s.backoffAfterPolls && gaps.length > 0) {
         const first = gaps[0]!.gap;
         const last = gaps.at(-1)!.gap;
-        if (last < s.backoffCapMs && last < first * s.backoffFactor) steady.push(`${path}: ${polls.length} polls, intervals ${gaps.map((g) => g.gap).join(', ')} ms`);
+        if (last < s.backoffCapMs && last < first * s.backoffFactor)
+          steady.push(`${path}: ${polls.length} polls, intervals ${gaps.map((g) => g.gap).join(', ')} ms`);
       }
     }
     const out: FindingDraft[] = [];
     if (tight.length > 0) {
-      out.push({ message: `${tight.length} polls came less than ${s.minPollIntervalMs} ms after the previous poll of the same resource: ${examples(tight)}`, evidence: { requests: tight.map((r) => r.seq) } });
+      out.push({
+        message: `${tight.length} polls came less than ${s.minPollIntervalMs} ms after the previous poll of the same resource: ${examples(tight)}`,
+        evidence: { requests: tight.map((r) => r.seq) },
+      });
     }
     if (steady.length > 0) {
-      out.push({ message: `no back-off: the interval between polls did not grow by ${s.backoffFactor}x (nor reach ${s.backoffCapMs} ms) over ${s.backoffAfterPolls} or more polls: ${steady.slice(0, EXAMPLES).join('; ')}` });
+      out.push({
+        message:
+          `no back-off: the interval between polls did not grow by ${s.backoffFactor}x (nor reach ${s.backoffCapMs} ` +
+          `ms) over ${s.backoffAfterPolls} or more polls: ${steady.slice(0, EXAMPLES).join('; ')}`,
+      });
     }
     return fail(...out);
   },
@@ -200,11 +261,19 @@ export const busyRetry = defineCheck<ClientRun, 'client.busy-retry'>({
       const readStatus = anyFinalSeen(run, r.t, next.t);
       if (!readStatus && next.t - endOf(r) < run.settings.busyRetryMinMs) tight.push(next);
     }
-    return fail(...(tight.length > 0 ? [{
-      message: `${tight.length} requests were retried less than ${run.settings.busyRetryMinMs} ms after a 409 (terminal busy), without seeing a transaction end meanwhile: ${examples(tight)}. ` +
-        'Wait for the running transaction to finish (poll it with back-off, or wait for its final webhook) before starting another',
-      evidence: { requests: tight.map((r) => r.seq) },
-    }] : []));
+    return fail(
+      ...(tight.length > 0
+        ? [
+            {
+              message:
+                `${tight.length} requests were retried less than ${run.settings.busyRetryMinMs} ms after a ` +
+                `409 (terminal busy), without seeing a transaction end meanwhile: ${examples(tight)}. ` +
+                'Wait for the running transaction to finish (poll it with back-off, or wait for its final webhook) before starting another',
+              evidence: { requests: tight.map((r) => r.seq) },
+            },
+          ]
+        : []),
+    );
   },
 });
 
@@ -217,41 +286,68 @@ export const slipAfterFinal = defineCheck<ClientRun, 'client.slip-after-final'>(
       const id = resourceId(r);
       return id === undefined || !statusSeen(run, id, -Infinity, r.t, true);
     });
-    return fail(...(early.length > 0 ? [{
-      message: `${early.length} print slips were fetched before the client had seen the transaction in a final status (by polling or an accepted webhook): ${examples(early)}. ` +
-        'A print slip is for a completed transaction: wait for the final status first',
-      evidence: { requests: early.map((r) => r.seq) },
-    }] : []));
+    return fail(
+      ...(early.length > 0
+        ? [
+            {
+              message:
+                `${early.length} print slips were fetched before the client had seen the transaction in a final ` +
+                `status (by polling or an accepted webhook): ${examples(early)}. ` +
+                'A print slip is for a completed transaction: wait for the final status first',
+              evidence: { requests: early.map((r) => r.seq) },
+            },
+          ]
+        : []),
+    );
   },
 });
 
 export const requestContract = defineCheck<ClientRun, 'client.request-contract'>({
   ...requestContractRule,
   run(run) {
-    if (run.requests.length === 0) return fail({ message: 'the client made no request to the simulator: there is nothing to certify (did it use PAYCONNECT_BASE_URL?)' });
+    if (run.requests.length === 0)
+      return fail({
+        message: 'the client made no request to the simulator: there is nothing to certify (did it use PAYCONNECT_BASE_URL?)',
+      });
     const out: FindingDraft[] = [];
     const unknown = run.requests.filter((r) => !operationOf(r));
-    if (unknown.length > 0) out.push({ message: `${unknown.length} requests are not an operation of the contract (method and path; every path ends with a slash): ${examples(unknown)}`, evidence: { requests: unknown.map((r) => r.seq) } });
+    if (unknown.length > 0)
+      out.push({
+        message: `${unknown.length} requests are not an operation of the contract (method and path; every path ends with a slash): ${examples(unknown)}`,
+        evidence: { requests: unknown.map((r) => r.seq) },
+      });
     const noBearer = run.requests.filter((r) => operationOf(r)?.bearer && !/^Bearer /i.test(r.headers.authorization ?? ''));
-    if (noBearer.length > 0) out.push({ message: `${noBearer.length} calls carry no Authorization: Bearer token: ${examples(noBearer)}`, evidence: { requests: noBearer.map((r) => r.seq) } });
+    if (noBearer.length > 0)
+      out.push({
+        message: `${noBearer.length} calls carry no Authorization: Bearer token: ${examples(noBearer)}`,
+        evidence: { requests: noBearer.map((r) => r.seq) },
+      });
     const bySchema = new Map<string, { r: RecordedRequest; why: string }[]>();
     for (const r of run.requests) {
       const op = operationOf(r);
       if (!op?.requestSchema) continue;
       let why: string | undefined;
       if (r.body === undefined) why = r.bodyText === undefined ? 'no body' : 'a body that is not JSON';
-      else if (!/^application\/json\b/i.test(r.headers['content-type'] ?? '')) why = `content-type ${JSON.stringify(r.headers['content-type'] ?? '(none)')}, not application/json`;
+      else if (!/^application\/json\b/i.test(r.headers['content-type'] ?? ''))
+        why = `content-type ${JSON.stringify(r.headers['content-type'] ?? '(none)')}, not application/json`;
       else {
         const validate = validators[op.requestSchema]!;
         // A constraint of the contract's own (x-ours: a webhook_url's pattern, say) is no document's: never held against a client.
         const errors = validate(r.body) ? [] : documentedErrors(op.requestSchema, validate.errors);
-        if (errors.length > 0) why = errors.slice(0, 3).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim()).join(', ');
+        if (errors.length > 0)
+          why = errors
+            .slice(0, 3)
+            .map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`.trim())
+            .join(', ');
       }
       if (why !== undefined) bySchema.set(op.requestSchema, [...(bySchema.get(op.requestSchema) ?? []), { r, why }]);
     }
     for (const [schema, bad] of bySchema) {
       out.push({
-        message: `${bad.length} request bodies do not match ${schema}: ${bad.slice(0, EXAMPLES).map((b) => `${ref(b.r)}: ${b.why}`).join('; ')}`,
+        message: `${bad.length} request bodies do not match ${schema}: ${bad
+          .slice(0, EXAMPLES)
+          .map((b) => `${ref(b.r)}: ${b.why}`)
+          .join('; ')}`,
         source: schemaSources[schema] ?? 'spec',
         evidence: { requests: bad.map((b) => b.r.seq) },
       });
@@ -269,7 +365,8 @@ function judgedDeliveries(run: ClientRun): RecordedDelivery[] {
 export const webhookAccepted = defineCheck<ClientRun, 'receiver.valid-accepted'>({
   ...validAccepted,
   run(run) {
-    if (webhookUrlsOf(run).length === 0) return skip('the client gave no webhook_url at pairing (it has no webhook endpoint; it confirms by polling)');
+    if (webhookUrlsOf(run).length === 0)
+      return skip('the client gave no webhook_url at pairing (it has no webhook endpoint; it confirms by polling)');
     const genuine = judgedDeliveries(run).filter((d) => !d.forged);
     if (genuine.length === 0) return skip('no webhook delivery was sent to the client while it ran');
     const refused = genuine.filter((d) => !is2xx(d.answer));
@@ -279,18 +376,32 @@ export const webhookAccepted = defineCheck<ClientRun, 'receiver.valid-accepted'>
     // told apart, as it names the usual cause (the key decoded as hex, the body re-serialised).
     const badSignature = refused.filter((d) => d.answer === 401 || d.answer === 403);
     const other = refused.filter((d) => !badSignature.includes(d));
-    const line = (ds: typeof refused) => ds.slice(0, EXAMPLES).map((d) => `${d.event} (attempt ${d.attempt + 1}) → ${d.answer ?? d.error ?? 'no answer'}`).join('; ');
+    const line = (ds: typeof refused) =>
+      ds
+        .slice(0, EXAMPLES)
+        .map((d) => `${d.event} (attempt ${d.attempt + 1}) → ${d.answer ?? d.error ?? 'no answer'}`)
+        .join('; ');
     return fail(
-      ...(badSignature.length > 0 ? [{
-        message: `${badSignature.length} of ${genuine.length} correctly signed deliveries were refused as wrongly signed: ${line(badSignature)}. ` +
-          'Verify the HMAC-SHA256 over the raw body bytes, keyed with webhook_secret_key as UTF-8 text, and answer 200',
-        evidence: { deliveries: badSignature.map((d) => d.seq) },
-      }] : []),
-      ...(other.length > 0 ? [{
-        message: `${other.length} of ${genuine.length} correctly signed deliveries were not answered 2xx: ${line(other)}. ` +
-          'Answer 200 to every delivery whose signature verifies (a 5xx is retried, but each retry delays the news)',
-        evidence: { deliveries: other.map((d) => d.seq) },
-      }] : []),
+      ...(badSignature.length > 0
+        ? [
+            {
+              message:
+                `${badSignature.length} of ${genuine.length} correctly signed deliveries were refused as wrongly signed: ${line(badSignature)}. ` +
+                'Verify the HMAC-SHA256 over the raw body bytes, keyed with webhook_secret_key as UTF-8 text, and answer 200',
+              evidence: { deliveries: badSignature.map((d) => d.seq) },
+            },
+          ]
+        : []),
+      ...(other.length > 0
+        ? [
+            {
+              message:
+                `${other.length} of ${genuine.length} correctly signed deliveries were not answered 2xx: ${line(other)}. ` +
+                'Answer 200 to every delivery whose signature verifies (a 5xx is retried, but each retry delays the news)',
+              evidence: { deliveries: other.map((d) => d.seq) },
+            },
+          ]
+        : []),
     );
   },
 });
@@ -300,23 +411,34 @@ export const webhookForgedRejected = defineCheck<ClientRun, 'receiver.wrong-sign
   run(run) {
     if (webhookUrlsOf(run).length === 0) return skip('the client gave no webhook_url at pairing (it has no webhook endpoint)');
     const forged = run.deliveries.filter((d) => d.forged);
-    if (forged.length === 0) return skip('no forged delivery was sent: the client\'s endpoint never accepted a genuine delivery first');
+    if (forged.length === 0) return skip("no forged delivery was sent: the client's endpoint never accepted a genuine delivery first");
     const accepted = forged.filter((d) => is2xx(d.answer));
     if (accepted.length > 0) {
       return fail({
-        message: `the webhook endpoint accepted a delivery signed with a wrong key (${accepted.map((d) => `${d.event} → ${d.answer}`).join('; ')}): ` +
-          'anyone who can reach it can fake a payment. Compare the Signature header with the HMAC-SHA256 of the raw body (webhook_secret_key), in constant time, and answer 403 on a mismatch',
+        message:
+          `the webhook endpoint accepted a delivery signed with a wrong key (${accepted.map((d) => `${d.event} → ${d.answer}`).join('; ')}): ` +
+          ('anyone who can reach it can fake a payment. Compare the Signature header with the HMAC-SHA256 ' +
+            'of the raw body (webhook_secret_key), in constant time, and answer 403 on a mismatch'),
         evidence: { deliveries: accepted.map((d) => d.seq) },
       });
     }
-    if (forged.every((d) => d.answer === null && d.error === 'ECONNREFUSED')) return skip('the forged delivery found the endpoint closed (ECONNREFUSED): the client had stopped listening');
+    if (forged.every((d) => d.answer === null && d.error === 'ECONNREFUSED'))
+      return skip('the forged delivery found the endpoint closed (ECONNREFUSED): the client had stopped listening');
     return pass();
   },
 });
 
 /** Every rule of certify-client, in report order (the registry's `rulesOf('certify-client')`; a test proves it). */
 export const CLIENT_RULES = [
-  integratorHeader, tokenReuse, generateResend, pollRate, busyRetry, slipAfterFinal, requestContract, webhookAccepted, webhookForgedRejected,
+  integratorHeader,
+  tokenReuse,
+  generateResend,
+  pollRate,
+  busyRetry,
+  slipAfterFinal,
+  requestContract,
+  webhookAccepted,
+  webhookForgedRejected,
 ] as const;
 
 const ids = CLIENT_RULES.map((r) => r.id);

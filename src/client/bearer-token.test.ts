@@ -16,7 +16,11 @@ describe('bearerToken', () => {
     const [token, config] = server.seen;
     expect(token?.url).toBe('/v1/auth/token/');
     expect(token?.headers).not.toHaveProperty('authorization');
-    expect(JSON.parse(token?.body ?? '')).toEqual({ grant_type: 'client_credentials', client_id: 'cid-1', client_secret: 'cs-very-secret-1' });
+    expect(JSON.parse(token?.body ?? '')).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'cid-1',
+      client_secret: 'cs-very-secret-1',
+    });
     expect(config?.headers.authorization).toBe('Bearer tok-1');
   });
 
@@ -84,7 +88,10 @@ describe('bearerToken', () => {
     expect(res.status).toBe(200);
     expect(authOf(fake.calls(server))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
     expect(exchanges.map((e) => `${e.request.path} ${e.response?.status}`)).toEqual([
-      '/v1/auth/token/ 200', '/v1/pay-connect/config/ 401', '/v1/auth/token/ 200', '/v1/pay-connect/config/ 200',
+      '/v1/auth/token/ 200',
+      '/v1/pay-connect/config/ 401',
+      '/v1/auth/token/ 200',
+      '/v1/pay-connect/config/ 200',
     ]);
     expect(res.exchange).toBe(exchanges[3]);
   });
@@ -135,7 +142,8 @@ describe('bearerToken', () => {
   it('gets a token from a service that wrongly wants the integrator header on the token endpoint', async () => {
     const fake = fakePayConnect();
     const { server, client } = await start((req, res, n, raw) => {
-      if (req.url === '/v1/auth/token/' && !req.headers['x-pay-connect-integrator-id']) return sendJson(res, { detail: 'integrator required' }, 400);
+      if (req.url === '/v1/auth/token/' && !req.headers['x-pay-connect-integrator-id'])
+        return sendJson(res, { detail: 'integrator required' }, 400);
       return fake.route(req, res, n, raw);
     });
     expect((await client.request(CONFIG)).status).toBe(200);

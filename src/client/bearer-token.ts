@@ -22,10 +22,7 @@ export interface BearerTokenOptions extends TokenCacheOptions {
  *
  * @param tokens - a token source, or a cache to share with the client (to invalidate it from outside)
  */
-export function bearerToken(
-  tokens: TokenSource | TokenCache,
-  options: BearerTokenOptions = {},
-): Dispatcher.DispatcherComposeInterceptor {
+export function bearerToken(tokens: TokenSource | TokenCache, options: BearerTokenOptions = {}): Dispatcher.DispatcherComposeInterceptor {
   const cache = tokens instanceof TokenCache ? tokens : new TokenCache(tokens, options);
   const exempt = options.exemptPaths ?? [TOKEN_PATH, PAIR_PATH];
   return (dispatch) => (opts, handler) => {
@@ -63,8 +60,9 @@ class BearerRelay extends AttemptRelay implements Dispatcher.DispatchHandler {
       const headers = { ...this.opts.headers, authorization: `Bearer ${this.#token}` };
       this.dispatch({ ...this.opts, headers }, this);
     } catch (err) {
-      const error = isToolkitError(err) ? err : new ToolkitError('PCC_AUTH_FAILED',
-        `no bearer token: ${asError(err).message}`, 'check the credentials', { cause: err });
+      const error = isToolkitError(err)
+        ? err
+        : new ToolkitError('PCC_AUTH_FAILED', `no bearer token: ${asError(err).message}`, 'check the credentials', { cause: err });
       failLater(this.outer, error, this.controller);
     }
   }

@@ -14,7 +14,11 @@ export type OperationCall = Omit<PayConnectRequest, 'method' | 'path'> & { reado
  * Sends operation `id` through `client`.
  * @throws ToolkitError PCC_INTERNAL, before sending anything, when a path parameter is missing
  */
-export function callOperation(client: Pick<PayConnectClient, 'request'>, id: OperationId, call: OperationCall = {}): Promise<PayConnectResponse> {
+export function callOperation(
+  client: Pick<PayConnectClient, 'request'>,
+  id: OperationId,
+  call: OperationCall = {},
+): Promise<PayConnectResponse> {
   const { params, ...request } = call;
   let path: string;
   try {

@@ -31,8 +31,11 @@ describe('createPayConnectClient', () => {
     await client.request({ method: 'GET', path: '/v1/pay-connect/transactions/tx-1/status?wait=1', auth: 'none' });
     const recorded: { url: string; path: string; operationId?: string }[] = [];
     const prefixed = createPayConnectClient({
-      baseUrl: `${server.url}/api/`, integratorId: 'i', resolveOperation: (m, p) => (m === 'GET' && p === '/v1/pay-connect/config/' ? 'getConfiguration' : undefined),
-      onExchange: (ex) => recorded.push({ url: ex.request.url, path: ex.request.path, ...(ex.operationId ? { operationId: ex.operationId } : {}) }),
+      baseUrl: `${server.url}/api/`,
+      integratorId: 'i',
+      resolveOperation: (m, p) => (m === 'GET' && p === '/v1/pay-connect/config/' ? 'getConfiguration' : undefined),
+      onExchange: (ex) =>
+        recorded.push({ url: ex.request.url, path: ex.request.path, ...(ex.operationId ? { operationId: ex.operationId } : {}) }),
     });
     try {
       await prefixed.request({ method: 'GET', path: 'v1/pay-connect/config', auth: 'none' });
@@ -40,16 +43,26 @@ describe('createPayConnectClient', () => {
       await prefixed.close();
     }
     expect(server.seen.map((r) => r.url)).toEqual([
-      '/v1/pay-connect/transactions/tx-1/print-slip/', '/v1/pay-connect/transactions/tx-1/status/?wait=1', '/api/v1/pay-connect/config/',
+      '/v1/pay-connect/transactions/tx-1/print-slip/',
+      '/v1/pay-connect/transactions/tx-1/status/?wait=1',
+      '/api/v1/pay-connect/config/',
     ]);
     // The record's path is the API's (the operation found under a gateway's prefix); its URL as sent.
-    expect(recorded).toEqual([{ url: `${server.url}/api/v1/pay-connect/config/`, path: '/v1/pay-connect/config/', operationId: 'getConfiguration' }]);
+    expect(recorded).toEqual([
+      { url: `${server.url}/api/v1/pay-connect/config/`, path: '/v1/pay-connect/config/', operationId: 'getConfiguration' },
+    ]);
   });
 
-  it('sends body as JSON, rawBody verbatim, and the caller\'s headers', async () => {
+  it("sends body as JSON, rawBody verbatim, and the caller's headers", async () => {
     const { server, client } = await start((_req, res) => sendJson(res, {}), echo);
     await client.request({ method: 'POST', path: '/v1/a/', body: { amount: 1 }, auth: 'none' });
-    await client.request({ method: 'POST', path: '/v1/b/', rawBody: '{"amount":', headers: { 'Content-Type': 'application/json; x=1' }, auth: 'none' });
+    await client.request({
+      method: 'POST',
+      path: '/v1/b/',
+      rawBody: '{"amount":',
+      headers: { 'Content-Type': 'application/json; x=1' },
+      auth: 'none',
+    });
     const [json, raw] = server.seen;
     expect(json?.body).toBe('{"amount":1}');
     expect(json?.headers['content-type']).toBe('application/json');
@@ -59,7 +72,10 @@ describe('createPayConnectClient', () => {
   });
 
   it('answers error statuses and non-JSON bodies instead of throwing', async () => {
-    const { client } = await start((_req, res) => res.writeHead(500, { 'content-type': 'text/plain', 'x-trace': 't1' }).end('Internal oops'), echo);
+    const { client } = await start(
+      (_req, res) => res.writeHead(500, { 'content-type': 'text/plain', 'x-trace': 't1' }).end('Internal oops'),
+      echo,
+    );
     const res = await client.request({ method: 'GET', path: '/v1/pay-connect/config/', auth: 'none' });
     expect(res).toMatchObject({ status: 500, body: undefined, rawBody: 'Internal oops' });
     expect(res.headers['x-trace']).toBe('t1');
@@ -79,7 +95,10 @@ describe('createPayConnectClient', () => {
 
   it('a failing onExchange sink does not break the request', async () => {
     const { client } = await start((_req, res) => sendJson(res, { ok: 1 }), {
-      ...echo, onExchange: () => { throw new Error('sink broke'); },
+      ...echo,
+      onExchange: () => {
+        throw new Error('sink broke');
+      },
     });
     const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
     const res = await client.request({ method: 'GET', path: '/v1/x/', auth: 'none' });

@@ -105,11 +105,19 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
   const transport = options.transport ?? defaultTransport();
   let credentials = options.credentials;
   redactor.register(credentials?.client_secret);
-  const fromCredentials = (): TokenSource => credentialsTokenSource(
-    (r) => request(r), () => credentials, options.integratorOnTokenRequest ? 'auto' : 'none');
+  const fromCredentials = (): TokenSource =>
+    credentialsTokenSource(
+      (r) => request(r),
+      () => credentials,
+      options.integratorOnTokenRequest ? 'auto' : 'none',
+    );
   const tokens = new TokenCache(options.tokenSource ?? fromCredentials(), options.token);
   const { dispatcher, close } = createPayConnectDispatcher({
-    integratorId: options.integratorId, tokens, redactor, timeoutMs: options.timeoutMs, basePath: prefix,
+    integratorId: options.integratorId,
+    tokens,
+    redactor,
+    timeoutMs: options.timeoutMs,
+    basePath: prefix,
     ...(options.resolveOperation ? { resolveOperation: options.resolveOperation } : {}),
     ...(options.nextSeq ? { nextSeq: options.nextSeq } : {}),
     ...(options.retryAfter ? { retryAfter: options.retryAfter } : {}),
@@ -130,10 +138,15 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
     }
     const exchanges: Exchange[] = [];
     const opts: PccDispatchOptions = {
-      origin: base.origin, path: prefix + withTrailingSlash(req.path), method: req.method, headers,
+      origin: base.origin,
+      path: prefix + withTrailingSlash(req.path),
+      method: req.method,
+      headers,
       ...(body === undefined ? {} : { body }),
       pcc: {
-        auth: req.auth ?? 'auto', integrator: req.integrator ?? 'auto', onExchange: (e) => exchanges.push(e),
+        auth: req.auth ?? 'auto',
+        integrator: req.integrator ?? 'auto',
+        onExchange: (e) => exchanges.push(e),
         ...(req.maxWaitMs === undefined ? {} : { maxWaitMs: req.maxWaitMs }),
       },
     };

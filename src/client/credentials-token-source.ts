@@ -36,14 +36,21 @@ export function credentialsTokenSource(
   return async () => {
     const creds = credentials();
     if (!creds) {
-      throw new ToolkitError('PCC_NO_PAIRING', 'no client credentials to obtain a bearer token',
-        'pair first, or pass credentials / tokenSource to the client');
+      throw new ToolkitError(
+        'PCC_NO_PAIRING',
+        'no client credentials to obtain a bearer token',
+        'pair first, or pass credentials / tokenSource to the client',
+      );
     }
     const { client_id, client_secret } = creds;
-    const ask = (mode: IntegratorMode) => send({
-      method: 'POST', path: TOKEN_PATH, auth: 'none', integrator: mode,
-      body: { grant_type: 'client_credentials', client_id, client_secret },
-    });
+    const ask = (mode: IntegratorMode) =>
+      send({
+        method: 'POST',
+        path: TOKEN_PATH,
+        auth: 'none',
+        integrator: mode,
+        body: { grant_type: 'client_credentials', client_id, client_secret },
+      });
     let answer = await ask(integrator);
     // A service that wrongly wants the integrator header here is reported by the auth suite
     // (auth.token-without-integrator); the rest of the run still needs a token, so ask once more
@@ -52,9 +59,11 @@ export function credentialsTokenSource(
     if (answer.status === 400 && integrator === 'none') answer = await ask('auto');
     const body = (answer.body ?? {}) as { access_token?: unknown; expires_in?: unknown };
     if (answer.status !== 200 || typeof body.access_token !== 'string') {
-      throw new ToolkitError('PCC_AUTH_FAILED',
+      throw new ToolkitError(
+        'PCC_AUTH_FAILED',
         `the token endpoint answered ${answer.status}${typeof body.access_token === 'string' ? '' : ' without an access_token'}`,
-        'check client_id / client_secret; lost credentials need an unpair and a new pairing');
+        'check client_id / client_secret; lost credentials need an unpair and a new pairing',
+      );
     }
     return { access_token: body.access_token, expires_in: String(body.expires_in) };
   };

@@ -12,7 +12,12 @@ import { createPayConnectClient, type PayConnectClient } from './client.ts';
 
 type Behaviour = 'idle-1s' | 'race-on-reuse' | 'close-always' | 'drop-posts';
 
-interface Seen { method: string; url: string; connection: number; onReusedConnection: boolean }
+interface Seen {
+  method: string;
+  url: string;
+  connection: number;
+  onReusedConnection: boolean;
+}
 
 /** A server that answers `{"ok":true}` and closes connections as `behaviour` says. */
 async function startClosingServer(behaviour: Behaviour) {
@@ -37,7 +42,13 @@ async function startClosingServer(behaviour: Behaviour) {
       if (behaviour === 'close-always') headers.connection = 'close';
       res.writeHead(200, headers);
       res.end(body);
-      if (behaviour === 'idle-1s') res.on('finish', () => idle.set(socket, setTimeout(() => socket.destroy(), 1000)));
+      if (behaviour === 'idle-1s')
+        res.on('finish', () =>
+          idle.set(
+            socket,
+            setTimeout(() => socket.destroy(), 1000),
+          ),
+        );
     });
   });
   // No Keep-Alive header and no timer of Node's own: the close is the server's, unannounced.
@@ -47,10 +58,11 @@ async function startClosingServer(behaviour: Behaviour) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -62,18 +74,29 @@ afterEach(async () => {
 async function setUp(behaviour: Behaviour) {
   const server = await startClosingServer(behaviour);
   const exchanges: Exchange[] = [];
-  const client = createPayConnectClient({ baseUrl: server.url, integratorId: 'int-1', timeoutMs: 5_000, onExchange: (e) => exchanges.push(e) });
-  open.push(() => server.close(), () => client.close());
+  const client = createPayConnectClient({
+    baseUrl: server.url,
+    integratorId: 'int-1',
+    timeoutMs: 5_000,
+    onExchange: (e) => exchanges.push(e),
+  });
+  open.push(
+    () => server.close(),
+    () => client.close(),
+  );
   return { server, client, exchanges };
 }
 
 const get = (client: PayConnectClient) => client.request({ method: 'GET', path: '/v1/pay-connect/config/', auth: 'none' });
-const post = (client: PayConnectClient, n: number) => client.request({ method: 'POST', path: '/v1/pay-connect/transactions/generate/', body: { amount: n }, auth: 'none' });
+const post = (client: PayConnectClient, n: number) =>
+  client.request({ method: 'POST', path: '/v1/pay-connect/transactions/generate/', body: { amount: n }, auth: 'none' });
 
 /** Keeps the event loop busy, as CPU-heavy work on a loaded runner does: nothing else runs meanwhile. */
 function stall(ms: number): void {
   const until = Date.now() + ms;
-  while (Date.now() < until) { /* busy */ }
+  while (Date.now() < until) {
+    /* busy */
+  }
 }
 
 describe('connections that close', () => {
@@ -92,7 +115,7 @@ describe('connections that close', () => {
     expect(exchanges.filter((e) => e.response?.status === 200)).toHaveLength(6);
   });
 
-  it('a client whose event loop stalled past the server\'s unannounced 1 s keep-alive loses nothing', async () => {
+  it("a client whose event loop stalled past the server's unannounced 1 s keep-alive loses nothing", async () => {
     const { server, client } = await setUp('idle-1s');
     expect((await get(client)).status).toBe(200);
     expect((await post(client, 1)).status).toBe(200);

@@ -5,13 +5,9 @@
 import { isToolkitError, ToolkitError } from '../core/errors.ts';
 import { asError } from './attempt-controller.ts';
 
-const UNREACHABLE = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN',
-]);
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
 const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']);
-const TIMEOUT = new Set([
-  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT',
-]);
+const TIMEOUT = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 
 /** The errno or undici code of `err` (or of its cause), if any. */
 export function networkCodeOf(err: unknown): string | undefined {
@@ -40,17 +36,25 @@ export function toToolkitError(err: unknown): ToolkitError {
   const code = networkCodeOf(e);
   const detail = `${code ? `${code}: ` : ''}${e.message}`;
   if (code && UNREACHABLE.has(code)) {
-    return new ToolkitError('PCC_TARGET_UNREACHABLE', `the target could not be reached (${detail})`,
-      'check the base URL and that the service is running', { cause: e });
+    return new ToolkitError(
+      'PCC_TARGET_UNREACHABLE',
+      `the target could not be reached (${detail})`,
+      'check the base URL and that the service is running',
+      { cause: e },
+    );
   }
   if (code && RESET.has(code)) {
-    return new ToolkitError('PCC_TARGET_UNREACHABLE',
+    return new ToolkitError(
+      'PCC_TARGET_UNREACHABLE',
       `the connection was closed by the target before a complete answer (${detail})`,
-      'check the service logs; the request was not re-sent if it was a POST', { cause: e });
+      'check the service logs; the request was not re-sent if it was a POST',
+      { cause: e },
+    );
   }
   if (code && TIMEOUT.has(code)) {
-    return new ToolkitError('PCC_TIMEOUT', `the request timed out (${detail})`,
-      'raise timeoutMs or check that the target answers', { cause: e });
+    return new ToolkitError('PCC_TIMEOUT', `the request timed out (${detail})`, 'raise timeoutMs or check that the target answers', {
+      cause: e,
+    });
   }
   return new ToolkitError('PCC_INTERNAL', `the request failed (${detail})`, undefined, { cause: e });
 }

@@ -68,15 +68,24 @@ async function sendTwice(first: (res: ServerResponse) => void, method: 'GET' | '
   const server = await startTestServer((_req, res, n) => (n === 1 ? first(res) : sendJson(res, { second: true })));
   const agent = new Agent();
   const exchanges: Exchange[] = [];
-  const again: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => dispatch(opts, {
-    onRequestStart: () => {},
-    onResponseEnd: () => dispatch({ ...opts, ...(attempt ? { attempt } : {}) } as Dispatcher.DispatchOptions, handler),
-    onResponseError: (c, e) => handler.onResponseError?.(c, e),
-  });
+  const again: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) =>
+    dispatch(opts, {
+      onRequestStart: () => {},
+      onResponseEnd: () => dispatch({ ...opts, ...(attempt ? { attempt } : {}) } as Dispatcher.DispatchOptions, handler),
+      onResponseError: (c, e) => handler.onResponseError?.(c, e),
+    });
   try {
-    const sent = agent.compose(postGuard(), recorder({ sink: (e) => exchanges.push(e) }), again)
-      .request({ origin: server.url, path: '/v1/x/', method, body: method === 'POST' ? '{}' : undefined, pcc: {} } as Dispatcher.RequestOptions);
-    const outcome = await sent.then(async (r) => (await r.body.text(), r.statusCode), (e: { code?: string }) => e.code);
+    const sent = agent.compose(postGuard(), recorder({ sink: (e) => exchanges.push(e) }), again).request({
+      origin: server.url,
+      path: '/v1/x/',
+      method,
+      body: method === 'POST' ? '{}' : undefined,
+      pcc: {},
+    } as Dispatcher.RequestOptions);
+    const outcome = await sent.then(
+      async (r) => (await r.body.text(), r.statusCode),
+      (e: { code?: string }) => e.code,
+    );
     return { outcome, sends: server.seen.length, recorded: exchanges.map((e) => e.error?.code ?? e.response?.status) };
   } finally {
     await agent.close();

@@ -27,9 +27,14 @@ export function postGuard(): Dispatcher.DispatcherComposeInterceptor {
     ctx.sends = (ctx.sends ?? 0) + 1;
     const allowed = ctx.sends === 1 || (ctx.refusedWithRetryAfter === true && attemptOf(opts)?.resend?.after === 'retry-after');
     if (!allowed) {
-      failLater(handler, new ToolkitError('PCC_RETRY_FORBIDDEN',
-        `refused to send ${opts.method} ${opts.path} a second time (send #${ctx.sends})`,
-        'a state-changing request is never retried automatically (only after a 429/503 with Retry-After); this is a toolkit bug'));
+      failLater(
+        handler,
+        new ToolkitError(
+          'PCC_RETRY_FORBIDDEN',
+          `refused to send ${opts.method} ${opts.path} a second time (send #${ctx.sends})`,
+          'a state-changing request is never retried automatically (only after a 429/503 with Retry-After); this is a toolkit bug',
+        ),
+      );
       return true;
     }
     ctx.refusedWithRetryAfter = false;
@@ -39,13 +44,21 @@ export function postGuard(): Dispatcher.DispatcherComposeInterceptor {
 
 /** Passes everything on, noting in the request context whether the answer asked to wait. */
 class RefusalWatch implements Dispatcher.DispatchHandler {
-  constructor(readonly outer: Dispatcher.DispatchHandler, readonly ctx: RequestContext) {}
+  constructor(
+    readonly outer: Dispatcher.DispatchHandler,
+    readonly ctx: RequestContext,
+  ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.outer.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[]>, message?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[]>,
+    message?: string,
+  ): void {
     this.ctx.refusedWithRetryAfter = WAIT_STATUSES.has(status) && flattenHeaders(headers)['retry-after'] !== undefined;
     this.outer.onResponseStart?.(controller, status, headers, message);
   }

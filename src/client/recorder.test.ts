@@ -11,12 +11,15 @@ const EXACT = Buffer.from('{ "b" : 1,\n  "a": "é€😀", "n": 1.50 }\n', 'utf8
 
 describe('recorder', () => {
   it('records the exact bytes, split across chunks mid-character, and still delivers them', async () => {
-    const { client } = await start((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const cut = EXACT.indexOf('😀') + 2; // inside the 4-byte emoji
-      res.write(EXACT.subarray(0, cut));
-      setTimeout(() => res.end(EXACT.subarray(cut)), 20);
-    }, { credentials: undefined });
+    const { client } = await start(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const cut = EXACT.indexOf('😀') + 2; // inside the 4-byte emoji
+        res.write(EXACT.subarray(0, cut));
+        setTimeout(() => res.end(EXACT.subarray(cut)), 20);
+      },
+      { credentials: undefined },
+    );
     const res = await client.request({ method: 'GET', path: '/raw/', auth: 'none' });
     expect(Buffer.from(res.rawBody, 'utf8').equals(EXACT)).toBe(true);
     expect(res.exchange.response?.rawBody).toBe(EXACT.toString('utf8'));
@@ -27,14 +30,17 @@ describe('recorder', () => {
 
   it('records method, url, path, headers, parsed request body, operationId, seq and timing', async () => {
     const resolveOperation = vi.fn((method: string, path: string) =>
-      method === 'POST' && path === '/v1/pay-connect/transactions/generate/' ? 'generateTransaction' : undefined);
+      method === 'POST' && path === '/v1/pay-connect/transactions/generate/' ? 'generateTransaction' : undefined,
+    );
     const fake = fakePayConnect({ answer: (_req, res) => sendJson(res, { transaction_id: 'tx-1' }) });
     const { server, client, exchanges } = await start(fake.route, { resolveOperation });
     const res = await client.request({ method: 'POST', path: '/v1/pay-connect/transactions/generate?x=1', body: { amount: 150 } });
     const ex = res.exchange;
     expect(ex.request).toMatchObject({
-      method: 'POST', url: `${server.url}/v1/pay-connect/transactions/generate/?x=1`,
-      path: '/v1/pay-connect/transactions/generate/', body: { amount: 150 },
+      method: 'POST',
+      url: `${server.url}/v1/pay-connect/transactions/generate/?x=1`,
+      path: '/v1/pay-connect/transactions/generate/',
+      body: { amount: 150 },
     });
     expect(ex.request.headers).toMatchObject({ 'content-type': 'application/json', 'x-pay-connect-integrator-id': 'int-1' });
     expect(ex.operationId).toBe('generateTransaction');
@@ -47,10 +53,13 @@ describe('recorder', () => {
   });
 
   it('keeps a non-JSON answer as raw text only (body undefined), and an empty one as empty', async () => {
-    const { client } = await start((req, res) => {
-      if (req.url === '/empty/') return res.writeHead(204).end();
-      res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
-    }, { credentials: undefined });
+    const { client } = await start(
+      (req, res) => {
+        if (req.url === '/empty/') return res.writeHead(204).end();
+        res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
+      },
+      { credentials: undefined },
+    );
     const html = await client.request({ method: 'GET', path: '/html', auth: 'none' });
     expect(html).toMatchObject({ status: 502, body: undefined, rawBody: '<html>bad gateway</html>' });
     expect(html.exchange.response).toMatchObject({ status: 502, rawBody: '<html>bad gateway</html>' });
@@ -63,7 +72,9 @@ describe('recorder', () => {
   it('records an error when there is no answer', async () => {
     const exchanges: Exchange[] = [];
     const { client } = await start(() => {}, { baseUrl: `http://127.0.0.1:${await closedPort()}`, onExchange: (e) => exchanges.push(e) });
-    await expect(client.request({ method: 'POST', path: '/v1/x/', body: {}, auth: 'none' })).rejects.toMatchObject({ code: 'PCC_TARGET_UNREACHABLE' });
+    await expect(client.request({ method: 'POST', path: '/v1/x/', body: {}, auth: 'none' })).rejects.toMatchObject({
+      code: 'PCC_TARGET_UNREACHABLE',
+    });
     expect(exchanges).toHaveLength(1);
     expect(exchanges[0]?.response).toBeUndefined();
     expect(exchanges[0]?.error).toMatchObject({ code: 'PCC_TARGET_UNREACHABLE', message: expect.stringContaining('ECONNREFUSED') });

@@ -84,7 +84,12 @@ class Recording implements Dispatcher.DispatchHandler {
     this.outer.onRequestStart?.(controller, context);
   }
 
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[]>, message?: string): void {
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[]>,
+    message?: string,
+  ): void {
     if (status >= 200) this.#response = { status, headers: flattenHeaders(headers) };
     this.outer.onResponseStart?.(controller, status, headers, message);
   }

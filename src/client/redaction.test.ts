@@ -5,17 +5,24 @@ import { sendJson } from './test-server.ts';
 
 const start = useClient();
 const PAIRING = {
-  pay_connect_id: 'pc-1', pay_connect_name: 'till', terminal_id: 'T1',
-  client_id: 'cid-9', client_secret: 'cs-from-pairing-9', webhook_secret_key: 'wh-from-pairing-9',
+  pay_connect_id: 'pc-1',
+  pay_connect_name: 'till',
+  terminal_id: 'T1',
+  client_id: 'cid-9',
+  client_secret: 'cs-from-pairing-9',
+  webhook_secret_key: 'wh-from-pairing-9',
 };
 
 describe('redaction of Exchange records', () => {
   it('scrubs a pairing answer in its own record, learns its secrets, and hands the caller the real ones', async () => {
     const redactor = new Redactor();
-    const { client, exchanges } = await start((req, res) => req.url.startsWith('/v1/pay-connect/pair/')
-      ? sendJson(res, PAIRING)
-      : res.writeHead(200, { 'content-type': 'text/plain' }).end(`echo ${PAIRING.client_secret} / ${PAIRING.webhook_secret_key}`),
-    { redactor, credentials: undefined });
+    const { client, exchanges } = await start(
+      (req, res) =>
+        req.url.startsWith('/v1/pay-connect/pair/')
+          ? sendJson(res, PAIRING)
+          : res.writeHead(200, { 'content-type': 'text/plain' }).end(`echo ${PAIRING.client_secret} / ${PAIRING.webhook_secret_key}`),
+      { redactor, credentials: undefined },
+    );
     const paired = await client.request({ method: 'POST', path: '/v1/pay-connect/pair/', body: { name: 'till', otp: '123456' } });
     expect(paired.body).toEqual(PAIRING);
     expect(paired.rawBody).toContain(PAIRING.client_secret);
@@ -45,7 +52,7 @@ describe('redaction of Exchange records', () => {
     expect(client.redactor.redactText('tok-1')).toBe(REDACTED);
   });
 
-  it('scrubs a probe\'s own bearer value and secrets given with setCredentials', async () => {
+  it("scrubs a probe's own bearer value and secrets given with setCredentials", async () => {
     const fake = fakePayConnect({ answer: (_req, res) => sendJson(res, { seen: 'probe-bearer-77 and cs-set-later' }) });
     const { client, exchanges } = await start(fake.route);
     client.setCredentials({ client_id: 'c', client_secret: 'cs-set-later' });

@@ -52,8 +52,11 @@ describe('Redactor', () => {
 
   it('redactHeaders: Authorization keeps its scheme only; other headers are scrubbed', () => {
     const r = new Redactor(['sekret-1']);
-    expect(r.redactHeaders({ authorization: 'Bearer abc.def', 'Proxy-Authorization': 'Basic Zm9v', x: 'v sekret-1' }))
-      .toEqual({ authorization: `Bearer ${REDACTED}`, 'Proxy-Authorization': `Basic ${REDACTED}`, x: `v ${REDACTED}` });
+    expect(r.redactHeaders({ authorization: 'Bearer abc.def', 'Proxy-Authorization': 'Basic Zm9v', x: 'v sekret-1' })).toEqual({
+      authorization: `Bearer ${REDACTED}`,
+      'Proxy-Authorization': `Basic ${REDACTED}`,
+      x: `v ${REDACTED}`,
+    });
     expect(r.redactHeaders({ authorization: 'garbage' })).toEqual({ authorization: REDACTED });
   });
 
@@ -61,8 +64,16 @@ describe('Redactor', () => {
     const r = new Redactor();
     const raw = '{"client_id":"c1","client_secret":"cs-learned","webhook_secret_key":"wh-learned"}';
     const exchange: Exchange = {
-      seq: 1, startedAt: '2024-01-01T00:00:00.000Z', durationMs: 1,
-      request: { method: 'POST', url: 'http://h/v1/pay-connect/pair/', path: '/v1/pay-connect/pair/', headers: { authorization: 'Bearer tok-in-header' }, body: { otp: '1234' } },
+      seq: 1,
+      startedAt: '2024-01-01T00:00:00.000Z',
+      durationMs: 1,
+      request: {
+        method: 'POST',
+        url: 'http://h/v1/pay-connect/pair/',
+        path: '/v1/pay-connect/pair/',
+        headers: { authorization: 'Bearer tok-in-header' },
+        body: { otp: '1234' },
+      },
       response: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.parse(raw), rawBody: raw },
     };
     const out = r.redactExchange(exchange);

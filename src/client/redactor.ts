@@ -101,7 +101,9 @@ export class Redactor {
       this.register(escaped);
       try {
         this.register(JSON.parse(`"${escaped}"`));
-      } catch { /* not a valid JSON string: the escaped form is registered */ }
+      } catch {
+        /* not a valid JSON string: the escaped form is registered */
+      }
     }
   }
 
@@ -131,9 +133,7 @@ export class Redactor {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
       const scheme = /^\s*(\S+)\s+\S/.exec(value)?.[1];
-      out[name] = AUTH_HEADERS.has(name.toLowerCase())
-        ? (scheme ? `${scheme} ${REDACTED}` : REDACTED)
-        : this.redactText(value);
+      out[name] = AUTH_HEADERS.has(name.toLowerCase()) ? (scheme ? `${scheme} ${REDACTED}` : REDACTED) : this.redactText(value);
     }
     return out;
   }
@@ -157,14 +157,16 @@ export class Redactor {
         headers: this.redactHeaders(request.headers),
         ...(request.body === undefined ? {} : { body: this.redactValue(request.body) }),
       },
-      ...(response === undefined ? {} : {
-        response: {
-          ...response,
-          headers: this.redactHeaders(response.headers),
-          ...(response.body === undefined ? {} : { body: this.redactValue(response.body) }),
-          ...(response.rawBody === undefined ? {} : { rawBody: this.redactText(response.rawBody) }),
-        },
-      }),
+      ...(response === undefined
+        ? {}
+        : {
+            response: {
+              ...response,
+              headers: this.redactHeaders(response.headers),
+              ...(response.body === undefined ? {} : { body: this.redactValue(response.body) }),
+              ...(response.rawBody === undefined ? {} : { rawBody: this.redactText(response.rawBody) }),
+            },
+          }),
       ...(error === undefined ? {} : { error: { ...error, message: this.redactText(error.message) } }),
     };
   }

@@ -40,7 +40,7 @@ class ResetRelay extends AttemptRelay implements Dispatcher.DispatchHandler {
 
   send(): boolean {
     const again = this.#sent++ > 0;
-    return this.dispatch(again ? { ...this.opts, freshConnection: true } as PccDispatchOptions : this.opts, this);
+    return this.dispatch(again ? ({ ...this.opts, freshConnection: true } as PccDispatchOptions) : this.opts, this);
   }
 
   onResponseStart(_c: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[]>, message?: string): void {

@@ -16,9 +16,12 @@ const open = { credentials: undefined } as const;
 const GET = { method: 'GET', path: '/v1/pay-connect/transactions/tx-1/status/', auth: 'none' } as const;
 const POST = { method: 'POST', path: '/v1/pay-connect/transactions/generate/', body: { amount: 100 }, auth: 'none' } as const;
 
-const marks = (exchanges: Exchange[]) => (exchanges as RecordedExchange[]).map((e) => ({
-  status: e.response?.status ?? e.error?.code, ...(e.retryAfter ? { retryAfter: e.retryAfter } : {}), ...(e.resend ? { resend: e.resend } : {}),
-}));
+const marks = (exchanges: Exchange[]) =>
+  (exchanges as RecordedExchange[]).map((e) => ({
+    status: e.response?.status ?? e.error?.code,
+    ...(e.retryAfter ? { retryAfter: e.retryAfter } : {}),
+    ...(e.resend ? { resend: e.resend } : {}),
+  }));
 
 describe('parseRetryAfter', () => {
   it('reads delay-seconds and HTTP dates; anything else asks nothing', () => {
@@ -28,13 +31,17 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('0', now)).toBe(0);
     expect(parseRetryAfter('Wed, 21 Oct 2026 07:28:02 GMT', now)).toBe(2000);
     expect(parseRetryAfter('Wed, 21 Oct 2026 07:27:00 GMT', now)).toBe(0); // in the past: no wait
-    for (const bad of [undefined, '', '1.5', '-1', '1e3', 'soon', 'Wed, 99 Foo 2026 GMT']) expect(parseRetryAfter(bad, now)).toBeUndefined();
+    for (const bad of [undefined, '', '1.5', '-1', '1e3', 'soon', 'Wed, 99 Foo 2026 GMT'])
+      expect(parseRetryAfter(bad, now)).toBeUndefined();
   });
 });
 
 describe('retryAfter', () => {
   it('waits as a 429 asks, sends the GET again, and records both attempts', async () => {
-    const { server, client, exchanges } = await start((_req, res, n) => (n === 1 ? refuse(res, 429, '1') : sendJson(res, { status: 'SUCCESS' })), open);
+    const { server, client, exchanges } = await start(
+      (_req, res, n) => (n === 1 ? refuse(res, 429, '1') : sendJson(res, { status: 'SUCCESS' })),
+      open,
+    );
     const t0 = Date.now();
     const res = await client.request(GET);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
@@ -50,7 +57,10 @@ describe('retryAfter', () => {
   });
 
   it('sends a POST refused with 429 and Retry-After once more after the wait, on the record as such', async () => {
-    const { server, client, exchanges } = await start((_req, res, n) => (n === 1 ? refuse(res, 429, '0') : sendJson(res, { transaction_id: 'tx-1' })), open);
+    const { server, client, exchanges } = await start(
+      (_req, res, n) => (n === 1 ? refuse(res, 429, '0') : sendJson(res, { transaction_id: 'tx-1' })),
+      open,
+    );
     const res = await client.request(POST);
     expect(res).toMatchObject({ status: 200, body: { transaction_id: 'tx-1' } });
     expect(server.seen.map((r) => `${r.method} ${r.body}`)).toEqual(['POST {"amount":100}', 'POST {"amount":100}']);
@@ -61,7 +71,9 @@ describe('retryAfter', () => {
   });
 
   it('honours a 503 with an HTTP date, and the bearer token rides along on the re-send', async () => {
-    const fake = fakePayConnect({ answer: (_req, res, n) => (n === 2 ? refuse(res, 503, new Date(Date.now() - 5000).toUTCString()) : sendJson(res, { ok: true })) });
+    const fake = fakePayConnect({
+      answer: (_req, res, n) => (n === 2 ? refuse(res, 503, new Date(Date.now() - 5000).toUTCString()) : sendJson(res, { ok: true })),
+    });
     const { server, client, exchanges } = await start(fake.route);
     const res = await client.request({ ...POST, auth: 'auto' });
     expect(res.status).toBe(200);
@@ -88,7 +100,13 @@ describe('retryAfter', () => {
     }
     await new Promise((r) => setTimeout(r, 100)); // room for a (wrong) late re-send to show up
     expect(server.seen.map((r) => r.url)).toEqual(Object.keys(answers));
-    expect(marks(exchanges)).toEqual([{ status: 500 }, { status: 500 }, { status: 503 }, { status: 400 }, { status: 'PCC_TARGET_UNREACHABLE' }]);
+    expect(marks(exchanges)).toEqual([
+      { status: 500 },
+      { status: 500 },
+      { status: 503 },
+      { status: 400 },
+      { status: 'PCC_TARGET_UNREACHABLE' },
+    ]);
   });
 
   it('a POST whose re-send after Retry-After gets no answer is not sent a third time', async () => {
@@ -105,7 +123,10 @@ describe('retryAfter', () => {
     expect(res.status).toBe(429);
     expect(server.seen).toHaveLength(4);
     expect((exchanges as RecordedExchange[]).map((e) => [e.retryAfter?.honoured, e.retryAfter?.inARow, e.resend?.n])).toEqual([
-      [true, 1, undefined], [true, 2, 1], [true, 3, 2], [false, 4, 3],
+      [true, 1, undefined],
+      [true, 2, 1],
+      [true, 3, 2],
+      [false, 4, 3],
     ]);
     expect((res.exchange as RecordedExchange).retryAfter?.reason).toMatch(/still asked to wait after 3 re-sends/);
   });
@@ -119,11 +140,18 @@ describe('retryAfter', () => {
     expect([long.status, short.status]).toEqual([429, 429]);
     expect(server.seen).toHaveLength(2);
     expect((exchanges as RecordedExchange[]).map((e) => e.retryAfter?.reason)).toEqual([
-      'a wait of 600000 ms is longer than the 5000 ms the client waits', 'a wait of 1000 ms is longer than the 500 ms the request had left',
+      'a wait of 600000 ms is longer than the 5000 ms the client waits',
+      'a wait of 1000 ms is longer than the 500 ms the request had left',
     ]);
-    const capped = await start((_req, res, n) => (n === 1 ? refuse(res, 503, '1') : sendJson(res, {})), { ...open, retryAfter: { maxWaitMs: 200 } });
+    const capped = await start((_req, res, n) => (n === 1 ? refuse(res, 503, '1') : sendJson(res, {})), {
+      ...open,
+      retryAfter: { maxWaitMs: 200 },
+    });
     expect((await capped.client.request(GET)).status).toBe(503);
-    const none = await start((_req, res, n) => (n === 1 ? refuse(res, 429, '0') : sendJson(res, {})), { ...open, retryAfter: { maxResends: 0 } });
+    const none = await start((_req, res, n) => (n === 1 ? refuse(res, 429, '0') : sendJson(res, {})), {
+      ...open,
+      retryAfter: { maxResends: 0 },
+    });
     expect((await none.client.request(POST)).status).toBe(429);
     expect(none.server.seen).toHaveLength(1);
   });

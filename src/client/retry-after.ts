@@ -81,7 +81,8 @@ class RetryAfterRelay extends AttemptRelay implements Dispatcher.DispatchHandler
   /** Why a wait of `waitMs` is not honoured, or undefined when it is. */
   #notHonoured(waitMs: number): string | undefined {
     const { maxWaitMs, maxResends } = this.caps;
-    if (this.#resends >= maxResends) return `still asked to wait after ${this.#resends} re-send${this.#resends === 1 ? '' : 's'} (the client's limit)`;
+    if (this.#resends >= maxResends)
+      return `still asked to wait after ${this.#resends} re-send${this.#resends === 1 ? '' : 's'} (the client's limit)`;
     if (waitMs > maxWaitMs) return `a wait of ${waitMs} ms is longer than the ${maxWaitMs} ms the client waits`;
     const left = (contextOf(this.opts)?.maxWaitMs ?? Infinity) - this.#waitedMs;
     if (waitMs > left) return `a wait of ${waitMs} ms is longer than the ${Math.max(0, left)} ms the request had left`;
@@ -111,7 +112,13 @@ class RetryAfterRelay extends AttemptRelay implements Dispatcher.DispatchHandler
     const waitMs = WAIT_STATUSES.has(status) ? parseRetryAfter(flattenHeaders(headers)['retry-after'], this.caps.now()) : undefined;
     if (waitMs !== undefined) {
       const reason = this.#notHonoured(waitMs);
-      this.#note.retryAfter = { status, waitMs, honoured: reason === undefined, ...(reason === undefined ? {} : { reason }), inARow: ++this.#inARow };
+      this.#note.retryAfter = {
+        status,
+        waitMs,
+        honoured: reason === undefined,
+        ...(reason === undefined ? {} : { reason }),
+        inARow: ++this.#inARow,
+      };
       // The answer is recorded (the recorder is inside) but not passed on: the caller gets the re-send's.
       if (reason === undefined) {
         this.#honouring = waitMs;

@@ -44,10 +44,11 @@ export async function startTestServer(route: TestRoute): Promise<TestServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -61,7 +62,11 @@ export function sendJson(res: ServerResponse, body: unknown, status = 200): void
 /** Answers `status` with a JSON detail and, when given, `Retry-After: retryAfter`. */
 export function refuse(res: ServerResponse, status: number, retryAfter?: string): void {
   const text = JSON.stringify({ detail: 'slow down' });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) });
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }),
+  });
   res.end(text);
 }
 

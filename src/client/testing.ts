@@ -31,7 +31,12 @@ export function fakePayConnect(
   const route: TestRoute = (req, res, n) => {
     if (req.url.startsWith('/v1/auth/token/')) {
       issued++;
-      return sendJson(res, { access_token: `tok-${issued}`, expires_in: options.expiresIn ?? '3600', token_type: 'Bearer', scope: 'default' });
+      return sendJson(res, {
+        access_token: `tok-${issued}`,
+        expires_in: options.expiresIn ?? '3600',
+        token_type: 'Bearer',
+        scope: 'default',
+      });
     }
     const token = req.headers.authorization?.replace(/^Bearer /, '');
     const open = req.url.startsWith('/v1/pay-connect/pair/');
@@ -60,8 +65,12 @@ export function useClient(): (route: TestRoute, options?: Partial<PayConnectClie
     open.push(() => server.close());
     const exchanges: Exchange[] = [];
     const client = createPayConnectClient({
-      baseUrl: server.url, integratorId: 'int-1', credentials: CREDS, timeoutMs: 5_000,
-      onExchange: (e) => exchanges.push(e), ...options,
+      baseUrl: server.url,
+      integratorId: 'int-1',
+      credentials: CREDS,
+      timeoutMs: 5_000,
+      onExchange: (e) => exchanges.push(e),
+      ...options,
     });
     open.push(() => client.close());
     return { server, client, exchanges };

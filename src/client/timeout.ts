@@ -37,7 +37,11 @@ class TimeoutRelay implements Dispatcher.DispatchHandler {
   #graced = false;
   #done = false;
 
-  constructor(readonly outer: Dispatcher.DispatchHandler, readonly ms: number, readonly what: string) {
+  constructor(
+    readonly outer: Dispatcher.DispatchHandler,
+    readonly ms: number,
+    readonly what: string,
+  ) {
     this.#due = Date.now() + ms;
     this.#timer = setTimeout(() => this.#expire(), ms);
   }
@@ -56,8 +60,11 @@ class TimeoutRelay implements Dispatcher.DispatchHandler {
 
   #fail(): void {
     if (this.#done) return;
-    const err = new ToolkitError('PCC_TIMEOUT', `${this.what}: no complete answer within ${this.ms} ms`,
-      'raise timeoutMs, or check why the target is slow');
+    const err = new ToolkitError(
+      'PCC_TIMEOUT',
+      `${this.what}: no complete answer within ${this.ms} ms`,
+      'raise timeoutMs, or check why the target is slow',
+    );
     // Answer the caller now, then abort the attempt; whatever it reports afterwards is ignored.
     this.onResponseError(this.controller, err);
     this.controller.abort(err);
@@ -90,10 +97,12 @@ class TimeoutRelay implements Dispatcher.DispatchHandler {
   onResponseError(_c: Dispatcher.DispatchController, error: Error): void {
     if (!this.#finish()) return;
     const code = networkCodeOf(error);
-    const mapped = code && UNDICI_TIMEOUTS.has(code)
-      ? new ToolkitError('PCC_TIMEOUT', `${this.what}: ${error.message} (${code})`,
-        'raise timeoutMs, or check why the target is slow', { cause: error })
-      : error;
+    const mapped =
+      code && UNDICI_TIMEOUTS.has(code)
+        ? new ToolkitError('PCC_TIMEOUT', `${this.what}: ${error.message} (${code})`, 'raise timeoutMs, or check why the target is slow', {
+            cause: error,
+          })
+        : error;
     this.outer.onResponseError?.(this.controller, mapped);
   }
 }

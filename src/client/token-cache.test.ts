@@ -54,9 +54,12 @@ describe('TokenCache', () => {
 
   it('does not cache a token fetched before an invalidation or a source switch', async () => {
     let release!: () => void;
-    const slow = vi.fn(() => new Promise<{ access_token: string; expires_in: string }>((r) => {
-      release = () => r({ access_token: 'old', expires_in: '100' });
-    }));
+    const slow = vi.fn(
+      () =>
+        new Promise<{ access_token: string; expires_in: string }>((r) => {
+          release = () => r({ access_token: 'old', expires_in: '100' });
+        }),
+    );
     const cache = new TokenCache(slow);
     const pending = cache.get();
     cache.setSource(async () => ({ access_token: 'new', expires_in: '100' }));
@@ -67,7 +70,9 @@ describe('TokenCache', () => {
   });
 
   it('fails with PCC_AUTH_FAILED when the source fails or answers without access_token', async () => {
-    const failing = new TokenCache(async () => { throw new Error('boom'); });
+    const failing = new TokenCache(async () => {
+      throw new Error('boom');
+    });
     await expect(failing.get()).rejects.toMatchObject({ code: 'PCC_AUTH_FAILED', message: expect.stringContaining('boom') });
     const empty = new TokenCache(async () => ({ access_token: '', expires_in: '1' }));
     await expect(empty.get()).rejects.toMatchObject({ code: 'PCC_AUTH_FAILED' });

@@ -30,8 +30,7 @@ export interface TokenCacheOptions {
  * Returns undefined for anything else; the spec does not publish the unit, seconds is the reading.
  */
 export function parseExpiresIn(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value
-    : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
   return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
@@ -97,18 +96,26 @@ export class TokenCache {
       answer = await this.#source();
     } catch (err) {
       if (isToolkitError(err)) throw err;
-      throw new ToolkitError('PCC_AUTH_FAILED', `the token source failed: ${(err as Error)?.message ?? err}`,
-        'check the client credentials and the token endpoint', { cause: err });
+      throw new ToolkitError(
+        'PCC_AUTH_FAILED',
+        `the token source failed: ${(err as Error)?.message ?? err}`,
+        'check the client credentials and the token endpoint',
+        { cause: err },
+      );
     }
     const value = answer?.access_token;
     if (typeof value !== 'string' || value === '') {
-      throw new ToolkitError('PCC_AUTH_FAILED', 'the token answer has no access_token',
-        'check the client credentials and the token endpoint');
+      throw new ToolkitError(
+        'PCC_AUTH_FAILED',
+        'the token answer has no access_token',
+        'check the client credentials and the token endpoint',
+      );
     }
     const seconds = parseExpiresIn(answer.expires_in);
     if (seconds === undefined) {
-      this.#note(`expires_in ${JSON.stringify(answer.expires_in)} is not a positive number of seconds; ` +
-        `assuming ${this.#fallback / 1000} s`);
+      this.#note(
+        `expires_in ${JSON.stringify(answer.expires_in)} is not a positive number of seconds; ` + `assuming ${this.#fallback / 1000} s`,
+      );
     }
     const lifetime = seconds === undefined ? this.#fallback : seconds * 1000;
     const renewAt = start + lifetime - Math.min(this.#margin, lifetime * 0.2);

@@ -4,7 +4,15 @@
  * and timings that changed both much and significantly. Pure: data in, data out.
  */
 import { type Finding, entryMatches } from '../core/index.ts';
-import { type SummaryFinding, TIMING_THRESHOLDS, type TimingChange, entryFor, paceRatio, scaledFigure, timingChange } from '../report/index.ts';
+import {
+  type SummaryFinding,
+  TIMING_THRESHOLDS,
+  type TimingChange,
+  entryFor,
+  paceRatio,
+  scaledFigure,
+  timingChange,
+} from '../report/index.ts';
 import { TIMING_SERIES, type TimingSeriesName } from '../core/index.ts';
 import type { RunView } from './load.ts';
 import { SHAPE_KINDS, type Shapes } from './shapes.ts';
@@ -48,12 +56,20 @@ export interface Comparison {
    * base's samples are taken at that pace before anything is judged, and each change's `base` figures are so.
    */
   timing: {
-    method: string; thresholds: typeof TIMING_THRESHOLDS; pace: number; regressions: TimingChange[]; improvements: TimingChange[];
+    method: string;
+    thresholds: typeof TIMING_THRESHOLDS;
+    pace: number;
+    regressions: TimingChange[];
+    improvements: TimingChange[];
     /**
      * When a run was a manual session (`--terminal manual`): which, and the changes of the series that
      * wait for the person at the terminal ({@link OPERATOR_PACED}), shown but never a regression.
      */
-    operatorPaced: { manual: ('base' | 'candidate')[]; series: readonly TimingSeriesName[]; changes: (TimingChange & { kind: 'slower' | 'quicker' })[] };
+    operatorPaced: {
+      manual: ('base' | 'candidate')[];
+      series: readonly TimingSeriesName[];
+      changes: (TimingChange & { kind: 'slower' | 'quicker' })[];
+    };
   };
 }
 
@@ -83,8 +99,13 @@ function outcomeOf(t: RunView['tests'][number]): Outcome {
 
 const rank: Record<Outcome, number> = { passed: 0, 'not-checked': 1, skipped: 2, failed: 3 };
 
-const refOf = (f: Pick<SummaryFinding, 'check' | 'severity' | 'clause' | 'message'> & { test?: string }, test = ''): FindingRef =>
-  ({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, test: f.test ?? test });
+const refOf = (f: Pick<SummaryFinding, 'check' | 'severity' | 'clause' | 'message'> & { test?: string }, test = ''): FindingRef => ({
+  check: f.check,
+  severity: f.severity,
+  clause: f.clause,
+  message: f.message,
+  test: f.test ?? test,
+});
 
 /** The finding that explains a test's outcome: its first failure, else its first finding, else what blocked it. */
 function explain(t: RunView['tests'][number] | undefined): Pick<Flip, 'finding' | 'why'> {
@@ -156,7 +177,14 @@ function shapesDiff(a: Shapes, b: Shapes): Comparison['shapes'] {
 }
 
 function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'regressions' | 'improvements' | 'pace' | 'operatorPaced'> {
-  const manual = ([['base', base], ['candidate', cand]] as const).filter(([, v]) => v.terminalMode === 'manual').map(([w]) => w);
+  const manual = (
+    [
+      ['base', base],
+      ['candidate', cand],
+    ] as const
+  )
+    .filter(([, v]) => v.terminalMode === 'manual')
+    .map(([w]) => w);
   const operatorPaced: Comparison['timing']['operatorPaced'] = { manual, series: manual.length > 0 ? OPERATOR_PACED : [], changes: [] };
   const out = { regressions: [] as TimingChange[], improvements: [] as TimingChange[], pace: 1, operatorPaced };
   const [a, b] = [base.summary.timing, cand.summary.timing];
@@ -185,13 +213,18 @@ function timingDiff(base: RunView, cand: RunView): Pick<Comparison['timing'], 'r
 }
 
 const sideOf = (v: RunView): RunSide => ({
-  dir: v.dir, labels: { ...(v.summary.labels ?? {}) }, verdict: v.summary.verdict,
-  ...(v.summary.startedAt ? { startedAt: v.summary.startedAt } : {}), ...(v.summary.seed !== undefined ? { seed: v.summary.seed } : {}), tests: v.tests.length,
+  dir: v.dir,
+  labels: { ...(v.summary.labels ?? {}) },
+  verdict: v.summary.verdict,
+  ...(v.summary.startedAt ? { startedAt: v.summary.startedAt } : {}),
+  ...(v.summary.seed !== undefined ? { seed: v.summary.seed } : {}),
+  tests: v.tests.length,
 });
 
-export const TIMING_METHOD = 'Mann-Whitney U rank test on the recorded samples (two-sided, tie-corrected, normal approximation), p < 0.01, ' +
+export const TIMING_METHOD =
+  'Mann-Whitney U rank test on the recorded samples (two-sided, tie-corrected, normal approximation), p < 0.01, ' +
   'with a large effect (probability of superiority A >= 0.8), and a difference of at least 1.5x on p50 or p95 and at least 50 ms (p95: 100 ms), ' +
-  'beyond the pace of the whole run (the median ratio of the operations\' answer times)';
+  "beyond the pace of the whole run (the median ratio of the operations' answer times)";
 
 /** `base` against `cand`. */
 export function compareRuns(base: RunView, cand: RunView): Comparison {

@@ -45,7 +45,10 @@ const capped = (body: unknown) => body !== null && typeof body === 'object' && '
  * transcript (`rawBody`), the parsed JSON in a test's record (`body`, what `run --compare-to` has):
  * either is read, so both ways of comparing see the same webhook fields.
  */
-export function shapesOf(exchanges: readonly Exchange[], deliveries: readonly { event?: string; rawBody?: unknown; body?: unknown }[]): Shapes {
+export function shapesOf(
+  exchanges: readonly Exchange[],
+  deliveries: readonly { event?: string; rawBody?: unknown; body?: unknown }[],
+): Shapes {
   const sets = { fields: new Set<string>(), enums: new Set<string>(), statuses: new Set<string>(), events: new Set<string>() };
   const enumFields = contractEnumFields();
   for (const ex of exchanges) {

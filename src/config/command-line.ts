@@ -106,7 +106,11 @@ export function parseCommandLine<const S extends CommandSpec>(spec: S, argv: rea
   const help = values.help === true;
   delete values.help;
   if (!help && parsed.positionals.length > 0 && !spec.positionals) {
-    throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(parsed.positionals[0])}: ${spec.name} takes flags only`, helpHint(spec));
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `unexpected argument ${JSON.stringify(parsed.positionals[0])}: ${spec.name} takes flags only`,
+      helpHint(spec),
+    );
   }
   return { values: values as FlagValues<S>, positionals: parsed.positionals, help, rest };
 }
@@ -114,7 +118,9 @@ export function parseCommandLine<const S extends CommandSpec>(spec: S, argv: rea
 type Options = Record<string, { type: 'string' | 'boolean'; multiple: boolean; short?: string }>;
 
 function optionsOf(spec: CommandSpec): Options {
-  return Object.fromEntries(rowsOf(spec).map((f) => [f.name, { type: f.type, multiple: f.multiple ?? false, ...(f.short ? { short: f.short } : {}) }]));
+  return Object.fromEntries(
+    rowsOf(spec).map((f) => [f.name, { type: f.type, multiple: f.multiple ?? false, ...(f.short ? { short: f.short } : {}) }]),
+  );
 }
 
 /**
@@ -140,8 +146,14 @@ function usageError(spec: CommandSpec, error: unknown, argv: readonly string[], 
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const spellings = spellingsOf(spec);
     // The flag as the user spelled it, never its value (`--secret=...` is named `--secret`).
-    const flag = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, allowNegative: true, tokens: true }).tokens
-      .find((t) => t.kind === 'option' && !spellings.includes(t.rawName));
+    const flag = parseArgs({
+      args: [...argv],
+      options,
+      strict: false,
+      allowPositionals: true,
+      allowNegative: true,
+      tokens: true,
+    }).tokens.find((t) => t.kind === 'option' && !spellings.includes(t.rawName));
     const name = flag?.kind === 'option' ? flag.rawName : '(unknown)';
     return new ToolkitError('PCC_USAGE', `unknown flag ${name}${didYouMean(name, spellings)}`, helpHint(spec), { cause: error });
   }
@@ -160,7 +172,8 @@ export function flagValue<T>(flag: string, value: string | undefined, parse: Par
   try {
     return parse(value, true);
   } catch (error) {
-    if (error instanceof InvalidValue) throw new ToolkitError('PCC_USAGE', `invalid --${flag} ${JSON.stringify(value)}: ${error.reason}`, error.hint, { cause: error });
+    if (error instanceof InvalidValue)
+      throw new ToolkitError('PCC_USAGE', `invalid --${flag} ${JSON.stringify(value)}: ${error.reason}`, error.hint, { cause: error });
     throw error;
   }
 }
@@ -192,7 +205,9 @@ export function wrap(text: string, width: number): string[] {
 }
 
 function describe(flag: FlagRow): string[] {
-  const extra = [flag.defaultText ? `default: ${flag.defaultText}` : '', flag.envText ? `env: ${flag.envText}` : ''].filter(Boolean).join('; ');
+  const extra = [flag.defaultText ? `default: ${flag.defaultText}` : '', flag.envText ? `env: ${flag.envText}` : '']
+    .filter(Boolean)
+    .join('; ');
   return [...wrap(flag.description, WIDTH - COLUMN), ...(extra ? wrap(`(${extra})`, WIDTH - COLUMN) : [])];
 }
 

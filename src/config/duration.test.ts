@@ -37,6 +37,11 @@ describe('parseDuration', () => {
   });
 
   it('formats the short way round', () => {
-    expect([formatDuration(10_000), formatDuration(120_000), formatDuration(1500), formatDuration(0)]).toEqual(['10s', '2m', '1500ms', '0ms']);
+    expect([formatDuration(10_000), formatDuration(120_000), formatDuration(1500), formatDuration(0)]).toEqual([
+      '10s',
+      '2m',
+      '1500ms',
+      '0ms',
+    ]);
   });
 });

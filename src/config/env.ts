@@ -27,17 +27,17 @@ const NO_HTML = 'PAYCONNECT_NO_HTML';
 const OTHER_VARIABLES: Readonly<Record<string, string>> = {
   [SIGNING_KEY_FILE]: 'the signing key, as the documentation names it',
   [NO_HTML]: 'no HTML report',
-  PAYCONNECT_SIGNING_KEY_PASSPHRASE: 'the signing key\'s passphrase (attest)',
-  PAYCONNECT_CLIENT_KEY_PASSPHRASE: 'the client key\'s passphrase (transport)',
+  PAYCONNECT_SIGNING_KEY_PASSPHRASE: "the signing key's passphrase (attest)",
+  PAYCONNECT_CLIENT_KEY_PASSPHRASE: "the client key's passphrase (transport)",
   PAYCONNECT_VAULT_JSON: 'a whole vault for CI (vault)',
-  PAYCONNECT_MODULE_CACHE: 'the suites\' module cache folder (engine)',
+  PAYCONNECT_MODULE_CACHE: "the suites' module cache folder (engine)",
   PAYCONNECT_SPEC_BASE_URL: 'where the reports link the spec documents (report)',
   PAYCONNECT_STATEFUL_REPLAY: 'a model-based counterexample to replay (suites)',
   PAYCONNECT_STATEFUL_REPLAY_COMMANDS: 'its commands (suites)',
   PAYCONNECT_STATEFUL_TRACE: 'trace the model-based runs (suites)',
-  PAYCONNECT_TEST_CRASH_AFTER_PAIRING: 'the selftests\' crash switch (runtime)',
-  PAYCONNECT_WEBHOOK_SECRET: 'check-receiver\'s webhook secret',
-  PAYCONNECT_BASE_URL: 'given to the integrator\'s client by certify-client',
+  PAYCONNECT_TEST_CRASH_AFTER_PAIRING: "the selftests' crash switch (runtime)",
+  PAYCONNECT_WEBHOOK_SECRET: "check-receiver's webhook secret",
+  PAYCONNECT_BASE_URL: "given to the integrator's client by certify-client",
   PAYCONNECT_TOKEN: 'named in the reproducers (curl) the reports print',
   PAYCONNECT_CLIENT_SECRET: 'named in the reproducers (curl) the reports print',
   PAYCONNECT_WEBHOOK_KEY: 'named in the reproducers (curl) the reports print',
@@ -64,7 +64,11 @@ export function readEnv(env: NodeJS.ProcessEnv): Candidates {
   const signKey = readVariable(env, SIGNING_KEY_FILE, false, 'signKey');
   if (signKey) {
     if (out.signKey && out.signKey.value !== signKey.value) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `invalid signKey from environment variables ${SIGNING_KEY_FILE} and PAYCONNECT_SIGN_KEY: they name different files`, `set only one of ${SIGNING_KEY_FILE} and PAYCONNECT_SIGN_KEY`);
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `invalid signKey from environment variables ${SIGNING_KEY_FILE} and PAYCONNECT_SIGN_KEY: they name different files`,
+        `set only one of ${SIGNING_KEY_FILE} and PAYCONNECT_SIGN_KEY`,
+      );
     }
     out.signKey ??= signKey;
   }
@@ -72,8 +76,11 @@ export function readEnv(env: NodeJS.ProcessEnv): Candidates {
   if (noHtml) {
     const html: Candidate = { ...noHtml, value: !noHtml.value };
     if (out.html && out.html.value !== html.value) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `invalid html from environment variables ${NO_HTML} and PAYCONNECT_HTML: they contradict each other`,
-        `set only one of ${NO_HTML} and PAYCONNECT_HTML`);
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `invalid html from environment variables ${NO_HTML} and PAYCONNECT_HTML: they contradict each other`,
+        `set only one of ${NO_HTML} and PAYCONNECT_HTML`,
+      );
     }
     out.html ??= html;
   }
@@ -81,19 +88,30 @@ export function readEnv(env: NodeJS.ProcessEnv): Candidates {
 }
 
 function refuseEmptyOrUnknown(env: NodeJS.ProcessEnv): void {
-  const ours = Object.keys(env).filter((name) => name.startsWith('PAYCONNECT_')).sort();
+  const ours = Object.keys(env)
+    .filter((name) => name.startsWith('PAYCONNECT_'))
+    .sort();
   const empty = ours.find((name) => env[name]!.trim() === '');
   if (empty) {
-    throw new ToolkitError('PCC_CONFIG_INVALID', `environment variable ${empty} is set but empty`,
-      `give ${empty} a value, or unset it (a CI variable that is not defined often arrives empty)`);
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `environment variable ${empty} is set but empty`,
+      `give ${empty} a value, or unset it (a CI variable that is not defined often arrives empty)`,
+    );
   }
   const unknown = ours.find((name) => !KNOWN_VARIABLES.includes(name));
   if (unknown) {
     // Compared without the prefix every name shares, which would make every short name look near.
     const stem = (name: string) => name.slice('PAYCONNECT_'.length);
-    const near = didYouMean(unknown, closest(stem(unknown), KNOWN_VARIABLES.map(stem)).map((s) => `PAYCONNECT_${s}`));
-    throw new ToolkitError('PCC_CONFIG_INVALID', `unknown environment variable ${unknown}${near}`,
-      `rename or unset ${unknown}; the variables are PAYCONNECT_ and a flag in upper snake case (run --help lists each flag's variable)`);
+    const near = didYouMean(
+      unknown,
+      closest(stem(unknown), KNOWN_VARIABLES.map(stem)).map((s) => `PAYCONNECT_${s}`),
+    );
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `unknown environment variable ${unknown}${near}`,
+      `rename or unset ${unknown}; the variables are PAYCONNECT_ and a flag in upper snake case (run --help lists each flag's variable)`,
+    );
   }
 }
 
@@ -105,5 +123,10 @@ function readVariable(env: NodeJS.ProcessEnv, name: string, isBoolean: boolean, 
   const word = raw.trim().toLowerCase();
   if (TRUE.includes(word)) return { ...candidate, value: true };
   if (FALSE.includes(word)) return { ...candidate, value: false };
-  throw invalidValue(key, candidate, 'expected 1, true, 0 or false', `set ${name}=1 (or true) to turn it on, ${name}=0 (or false) to turn it off`);
+  throw invalidValue(
+    key,
+    candidate,
+    'expected 1, true, 0 or false',
+    `set ${name}=1 (or true) to turn it on, ${name}=0 (or false) to turn it off`,
+  );
 }

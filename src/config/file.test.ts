@@ -67,7 +67,11 @@ describe('readConfigFile', () => {
     const dir = await dirWith({ 'payconnect.config.ts': `export default {\n  target: 'sim',,\n};\n` });
     const error = await rejection(readConfigFile(undefined, dir));
     expect(error.code).toBe('PCC_CONFIG_INVALID');
-    expect(error.message).toMatch(new RegExp(`^config file ${join(dir, 'payconnect.config.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:17: .*\\(in: target: 'sim',,\\)$`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^config file ${join(dir, 'payconnect.config.ts').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:17: .*\\(in: target: 'sim',,\\)$`,
+      ),
+    );
     expect(readdirSync(dir)).toEqual(['payconnect.config.ts']);
   });
 

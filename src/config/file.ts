@@ -22,7 +22,12 @@ export interface LoadedConfigFile {
 
 const FILE_KEYS = RUN_FLAGS.map((f) => f.key).filter((k): k is Exclude<OptionKey, 'config'> => k !== 'config');
 /** Nested sections of a config file (`sim: { ... }`, `checks: { ... }`) and the example each hint shows. */
-const SECTIONS = { sim: 'sim: { faults: [...], stepDelay: "20ms", deadline: "1500ms" }', checks: 'checks: { disable: ["webhook.retried"] }', coverage: 'coverage: { require: ["operations", "statuses"], exclude: [{ item: "getToken 500", reason: "..." }] }', tls: 'tls: { caFile: "ca.pem", clientCert: "client.pem", clientKey: "client.key" }' } as const;
+const SECTIONS = {
+  sim: 'sim: { faults: [...], stepDelay: "20ms", deadline: "1500ms" }',
+  checks: 'checks: { disable: ["webhook.retried"] }',
+  coverage: 'coverage: { require: ["operations", "statuses"], exclude: [{ item: "getToken 500", reason: "..." }] }',
+  tls: 'tls: { caFile: "ca.pem", clientCert: "client.pem", clientKey: "client.key" }',
+} as const;
 type Section = keyof typeof SECTIONS;
 const sectionOf = (key: string): Section | undefined => (Object.keys(SECTIONS) as Section[]).find((s) => key.startsWith(`${s}.`));
 const TOP_KEYS: string[] = [...FILE_KEYS.filter((k) => !sectionOf(k)), ...Object.keys(SECTIONS)];
@@ -43,8 +48,12 @@ export async function readConfigFile(named: Candidate | undefined, cwd: string):
     path = resolve(cwd, String(named.value));
     const kind = await kindOf(path);
     if (kind !== 'file') {
-      throw invalidValue('config', named, kind === 'missing' ? `${path} does not exist` : `${path} is not a file`,
-        `check the path, or leave the config file out to use ${DEFAULTS.configFiles.join(', ')} from the working directory`);
+      throw invalidValue(
+        'config',
+        named,
+        kind === 'missing' ? `${path} does not exist` : `${path} is not a file`,
+        `check the path, or leave the config file out to use ${DEFAULTS.configFiles.join(', ')} from the working directory`,
+      );
     }
   } else {
     const found = await findConfigFile(cwd);
@@ -89,7 +98,12 @@ async function importConfig(path: string): Promise<Record<string, unknown>> {
     if (error instanceof ToolkitError) throw error;
     const e = error as { code?: unknown; message?: unknown };
     const why = typeof e.message === 'string' ? e.message.split('\n')[0] : String(error);
-    throw new ToolkitError('PCC_CONFIG_INVALID', `config file ${path} could not be loaded: ${why}`, `fix the error in the file; ${SHAPE_HINT}`, { cause: error });
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `config file ${path} could not be loaded: ${why}`,
+      `fix the error in the file; ${SHAPE_HINT}`,
+      { cause: error },
+    );
   }
   let config = mod.default;
   // A .ts file outside an ESM package is compiled to CommonJS: its default export arrives wrapped once more.
@@ -105,10 +119,15 @@ async function importConfig(path: string): Promise<Record<string, unknown>> {
 
 /** esbuild's error for `path`, as a config error with file:line:column and the line's text. */
 function syntaxError(path: string, error: unknown): ToolkitError {
-  const first = (error as { errors?: { text: string; location?: { line: number; column: number; lineText: string } | null }[] }).errors?.[0];
+  const first = (error as { errors?: { text: string; location?: { line: number; column: number; lineText: string } | null }[] })
+    .errors?.[0];
   const at = first?.location ? `${path}:${first.location.line}:${first.location.column + 1}` : path;
-  return new ToolkitError('PCC_CONFIG_INVALID', `config file ${at}: ${first?.text ?? (error as Error).message}${first?.location ? ` (in: ${first.location.lineText.trim()})` : ''}`,
-    `fix the file at that line; ${SHAPE_HINT}`, { cause: error });
+  return new ToolkitError(
+    'PCC_CONFIG_INVALID',
+    `config file ${at}: ${first?.text ?? (error as Error).message}${first?.location ? ` (in: ${first.location.lineText.trim()})` : ''}`,
+    `fix the file at that line; ${SHAPE_HINT}`,
+    { cause: error },
+  );
 }
 
 /** A JavaScript config's syntax, checked by esbuild (which says where) before Node imports it. */
@@ -158,7 +177,11 @@ function toCandidates(config: Record<string, unknown>, path: string): Candidates
   for (const s of Object.keys(SECTIONS) as Section[]) {
     const section = config[s];
     if (section !== undefined && !isPlainObject(section)) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `invalid ${s} from config file ${path}: expected an object, got ${typeOf(section)}`, `write ${SECTIONS[s]}`);
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `invalid ${s} from config file ${path}: expected an object, got ${typeOf(section)}`,
+        `write ${SECTIONS[s]}`,
+      );
     }
     if (section) checkKeys(section, sectionKeys(s), `${s}.`, path);
   }
@@ -174,8 +197,11 @@ function toCandidates(config: Record<string, unknown>, path: string): Candidates
 function checkKeys(object: Record<string, unknown>, known: string[], prefix: string, path: string): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
-    throw new ToolkitError('PCC_CONFIG_INVALID', `unknown key ${prefix}${key} in config file ${path}${didYouMean(key, known)}`,
-      `the ${prefix ? `${prefix.slice(0, -1)} ` : ''}keys are: ${known.join(', ')}`);
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `unknown key ${prefix}${key} in config file ${path}${didYouMean(key, known)}`,
+      `the ${prefix ? `${prefix.slice(0, -1)} ` : ''}keys are: ${known.join(', ')}`,
+    );
   }
 }
 

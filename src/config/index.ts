@@ -3,8 +3,32 @@ export { DEFAULTS } from './defaults.ts';
 export { defineConfig } from './define-config.ts';
 export { formatDuration, parseDuration } from './duration.ts';
 export { InvalidValue, choice, duration, durationWithin, integer, listen, port, probability, type Parser } from './parsers.ts';
-export { NETWORK_FLAGS, REPORT_FLAGS, RUN_COMMAND, RUN_FLAGS, TARGET_FLAGS, WEBHOOK_FLAGS, envVarOf, runFlagsNamed, type RunFlag, type RunFlagGroup } from './flags.ts';
-export { HELP_FLAG, argvOf, type CommandLine, type CommandSpec, type FlagRow, type FlagSection, type FlagValues, flagValue, formatCommandHelp, parseCommandLine, spellingsOf, wrap } from './command-line.ts';
+export {
+  NETWORK_FLAGS,
+  REPORT_FLAGS,
+  RUN_COMMAND,
+  RUN_FLAGS,
+  TARGET_FLAGS,
+  WEBHOOK_FLAGS,
+  envVarOf,
+  runFlagsNamed,
+  type RunFlag,
+  type RunFlagGroup,
+} from './flags.ts';
+export {
+  HELP_FLAG,
+  argvOf,
+  type CommandLine,
+  type CommandSpec,
+  type FlagRow,
+  type FlagSection,
+  type FlagValues,
+  flagValue,
+  formatCommandHelp,
+  parseCommandLine,
+  spellingsOf,
+  wrap,
+} from './command-line.ts';
 export { formatRunHelp } from './help.ts';
 export { networkSettingsFrom } from './network-flags.ts';
 export { resolveConfig } from './resolve.ts';

@@ -11,10 +11,29 @@ const validate = new Ajv2020({ allErrors: true, strict: true }).compile(configJs
 const { dirWithConfig } = useTempDirs();
 
 const GOOD: UserConfig = {
-  target: 'https://staging.example', integratorId: 'acme', otp: ['123456'], vault: '.payconnect/vault.json', profile: 'public',
-  terminal: 'observe', webhookListen: '0.0.0.0:8080', webhookPublicUrl: 'https://tunnel.example', deadline: '2m', maxDuration: 900000,
-  settle: '1s', seed: -5, suites: ['payment', 'refund'], grep: 'slip', runs: 'thorough', terminals: 4, shard: '1/2', strict: true,
-  allowProduction: false, checks: { disable: ['webhook.retried'] }, maxAmount: 100, reports: 'reports', html: false,
+  target: 'https://staging.example',
+  integratorId: 'acme',
+  otp: ['123456'],
+  vault: '.payconnect/vault.json',
+  profile: 'public',
+  terminal: 'observe',
+  webhookListen: '0.0.0.0:8080',
+  webhookPublicUrl: 'https://tunnel.example',
+  deadline: '2m',
+  maxDuration: 900000,
+  settle: '1s',
+  seed: -5,
+  suites: ['payment', 'refund'],
+  grep: 'slip',
+  runs: 'thorough',
+  terminals: 4,
+  shard: '1/2',
+  strict: true,
+  allowProduction: false,
+  checks: { disable: ['webhook.retried'] },
+  maxAmount: 100,
+  reports: 'reports',
+  html: false,
   sim: { faults: ['webhook.none'], stepDelay: '20ms', deadline: 1500 },
 };
 
@@ -35,6 +54,8 @@ describe('configJsonSchema', () => {
     ['a boolean as a string', { strict: 'yes' }],
   ])('refuses %s, as the resolver does', async (_what, config) => {
     expect(validate(config)).toBe(false);
-    await expect(resolveIn(await dirWithConfig(config as UserConfig))).rejects.toMatchObject({ code: expect.stringMatching(/^PCC_(CONFIG_INVALID|USAGE)$/) });
+    await expect(resolveIn(await dirWithConfig(config as UserConfig))).rejects.toMatchObject({
+      code: expect.stringMatching(/^PCC_(CONFIG_INVALID|USAGE)$/),
+    });
   });
 });

@@ -22,7 +22,7 @@ export function configJsonSchema(): Schema {
   for (const flag of RUN_FLAGS) {
     if (flag.key === 'config') continue;
     const schema = { ...OPTION_SCHEMAS[flag.key], ...(OPTION_SCHEMAS[flag.key].description ? {} : { description: flag.description }) };
-    const [section, key] = flag.key.includes('.') ? flag.key.split('.') as [string, string] : [undefined, flag.key];
+    const [section, key] = flag.key.includes('.') ? (flag.key.split('.') as [string, string]) : [undefined, flag.key];
     if (section) (sections[section] ??= {})[key] = schema;
     else top[key] = schema;
   }

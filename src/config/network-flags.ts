@@ -31,9 +31,10 @@ export function networkSettingsFrom(values: Record<string, unknown>, env: NodeJS
     const fromEnv = env[envVarOf(flag)]?.trim() || undefined;
     const value = typeof fromFlag === 'string' ? fromFlag : fromEnv;
     if (value === undefined) continue;
-    const candidate = typeof fromFlag === 'string'
-      ? { value, source: 'flag' as const, where: `flag --${flag.name}` }
-      : { value, source: 'env' as const, where: `environment variable ${envVarOf(flag)}` };
+    const candidate =
+      typeof fromFlag === 'string'
+        ? { value, source: 'flag' as const, where: `flag --${flag.name}` }
+        : { value, source: 'env' as const, where: `environment variable ${envVarOf(flag)}` };
     try {
       // The row's own parser, as run's: a URL for the proxy, a path for the rest (made absolute here).
       const parsed = flag.value.parse(value, true) as string;

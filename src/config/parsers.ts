@@ -50,7 +50,8 @@ export function choice<T extends string>(choices: readonly T[]): Parser<T> {
   };
 }
 
-const TARGET_HINT = 'use sim, pact, or a base URL such as https://pay.example.com or https://gw.example.com/paycon (no query or credentials)';
+const TARGET_HINT =
+  'use sim, pact, or a base URL such as https://pay.example.com or https://gw.example.com/paycon (no query or credentials)';
 
 /**
  * `sim`, `pact`, or an http(s) base URL: its origin, plus the path a gateway mounts the API under
@@ -66,8 +67,10 @@ export const target: Parser<ResolvedTarget> = (value) => {
   if (url.username || url.password) throw new InvalidValue('a base URL must not carry credentials', TARGET_HINT);
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/v1(\/|$)/.test(path)) {
-    throw new InvalidValue(`the base URL already holds an operation's path (${url.pathname})`,
-      'give the address the API is mounted at, without /v1/...: the toolkit adds each operation\'s path');
+    throw new InvalidValue(
+      `the base URL already holds an operation's path (${url.pathname})`,
+      "give the address the API is mounted at, without /v1/...: the toolkit adds each operation's path",
+    );
   }
   return { kind: 'url', baseUrl: `${url.origin}${path}` };
 };
@@ -156,8 +159,10 @@ export function list<T extends string>(item: (s: string) => T, hint: string): Pa
 /** A pairing one-time password; the value is never echoed, it is nearly a secret. */
 export function otp(s: string): string {
   if (/^\d{6}$/.test(s)) return s;
-  throw new InvalidValue(`an OTP is six digits, got ${s.length} character(s)${/\D/.test(s) ? ' with non-digits' : ''}`,
-    'give the six-digit code shown by the terminal');
+  throw new InvalidValue(
+    `an OTP is six digits, got ${s.length} character(s)${/\D/.test(s) ? ' with non-digits' : ''}`,
+    'give the six-digit code shown by the terminal',
+  );
 }
 
 /** An item of a fixed set, for lists. */
@@ -294,13 +299,19 @@ export const shard: Parser<{ index: number; count: number }> = (value) => {
   return { index, count };
 };
 
-const LABEL_HINT = 'give labels as key=value, such as firmware=4.2.1 (keys: letters, digits, _ . -; values up to 200 characters on one line)';
+const LABEL_HINT =
+  'give labels as key=value, such as firmware=4.2.1 (keys: letters, digits, _ . -; values up to 200 characters on one line)';
 const LABEL_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 function label(key: string, value: string, out: Record<string, string>): void {
   if (!LABEL_KEY.test(key)) throw new InvalidValue(`label key ${JSON.stringify(key)} is not letters, digits, _ . - (up to 64)`, LABEL_HINT);
-  if (value === '' || value.length > 200 || /[\r\n]/.test(value)) throw new InvalidValue(`label ${key} needs a value of 1 to 200 characters on one line`, LABEL_HINT);
-  if (key in out && out[key] !== value) throw new InvalidValue(`label ${key} is given twice, as ${JSON.stringify(out[key])} and ${JSON.stringify(value)}`, 'give each label once');
+  if (value === '' || value.length > 200 || /[\r\n]/.test(value))
+    throw new InvalidValue(`label ${key} needs a value of 1 to 200 characters on one line`, LABEL_HINT);
+  if (key in out && out[key] !== value)
+    throw new InvalidValue(
+      `label ${key} is given twice, as ${JSON.stringify(out[key])} and ${JSON.stringify(value)}`,
+      'give each label once',
+    );
   out[key] = value;
 }
 
@@ -326,13 +337,18 @@ export const labels: Parser<Record<string, string>> = (value, fromText) => {
   return out;
 };
 
-const EXCLUDE_HINT = 'in the config file: coverage: { exclude: [{ item: "getToken 500", reason: "a server error cannot be caused from outside" }] }; '
-  + 'as a flag or variable: "getToken 500: a server error cannot be caused from outside" (several: repeat the flag, or separate with ;)';
+const EXCLUDE_HINT =
+  'in the config file: coverage: { exclude: [{ item: "getToken 500", reason: "a server error cannot be caused from outside" }] }; ' +
+  'as a flag or variable: "getToken 500: a server error cannot be caused from outside" (several: repeat the flag, or separate with ;)';
 
 /** One exclusion of `coverage.exclude`: a non-empty item and a non-empty reason. */
 function exclusion(item: unknown, reason: unknown, what: string): { item: string; reason: string } {
   if (typeof item !== 'string' || item.trim() === '') throw new InvalidValue(`${what} has no item`, EXCLUDE_HINT);
-  if (typeof reason !== 'string' || reason.trim() === '') throw new InvalidValue(`${what} (${JSON.stringify(item.trim())}) gives no reason: an exclusion says why the item cannot be covered`, EXCLUDE_HINT);
+  if (typeof reason !== 'string' || reason.trim() === '')
+    throw new InvalidValue(
+      `${what} (${JSON.stringify(item.trim())}) gives no reason: an exclusion says why the item cannot be covered`,
+      EXCLUDE_HINT,
+    );
   return { item: item.trim(), reason: reason.trim() };
 }
 
@@ -354,7 +370,8 @@ export const coverageExclusions: Parser<{ item: string; reason: string }[]> = (v
   }
   if (!Array.isArray(value)) throw new InvalidValue(`expected an array of { item, reason }, got ${typeOf(value)}`, EXCLUDE_HINT);
   value.forEach((entry: unknown, i) => {
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new InvalidValue(`entry ${i} is ${typeOf(entry)}, not { item, reason }`, EXCLUDE_HINT);
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+      throw new InvalidValue(`entry ${i} is ${typeOf(entry)}, not { item, reason }`, EXCLUDE_HINT);
     const extra = Object.keys(entry).find((k) => k !== 'item' && k !== 'reason');
     if (extra) throw new InvalidValue(`entry ${i} has the unknown key ${extra}${didYouMean(extra, ['item', 'reason'])}`, EXCLUDE_HINT);
     const e = entry as { item?: unknown; reason?: unknown };

@@ -86,13 +86,23 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     expect(config.maxAmount).toBe(300);
     expect(config.strict).toBe(true);
     expect(config.runs).toBe(50);
-    expect(config.sources).toMatchObject({ terminal: 'flag', deadline: 'env', maxAmount: 'file', strict: 'file', runs: 'default', config: 'default' });
+    expect(config.sources).toMatchObject({
+      terminal: 'flag',
+      deadline: 'env',
+      maxAmount: 'file',
+      strict: 'file',
+      runs: 'default',
+      config: 'default',
+    });
     expect(config.configFile).toBe(join(cwd, 'payconnect.config.mjs'));
   });
 
   it('replaces lists as a whole instead of merging them', async () => {
     const cwd = await dirWithConfig({ suites: ['payment'], otp: ['111111'] });
-    const config = await resolveIn(cwd, ['--suite', 'refund', '--suite', 'cancel,auth'], { PAYCONNECT_SUITE: 'pairing', PAYCONNECT_OTP: '222222, 333333' });
+    const config = await resolveIn(cwd, ['--suite', 'refund', '--suite', 'cancel,auth'], {
+      PAYCONNECT_SUITE: 'pairing',
+      PAYCONNECT_OTP: '222222, 333333',
+    });
     expect(config.suites).toEqual(['refund', 'cancel', 'auth']);
     expect(config.otps).toEqual(['222222', '333333']);
     expect(config.sources.suites).toBe('flag');
@@ -114,22 +124,59 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
 
   it('resolves sim settings, durations and runs presets', async () => {
     const cwd = await dirWithConfig({ sim: { stepDelay: 0, deadline: '2s' }, runs: 'thorough' });
-    const config = await resolveIn(cwd, ['--sim-fault', 'slip.bad-currency', '--sim-fault', 'token.type-lowercase'], { PAYCONNECT_SIM_DEADLINE: '750ms' });
-    expect(config.sim).toEqual({ faults: ['slip.bad-currency', 'token.type-lowercase'], faultRate: 1, stepDelayMs: 0, deadlineMs: 750, terminal: 'auto', liberal: false });
+    const config = await resolveIn(cwd, ['--sim-fault', 'slip.bad-currency', '--sim-fault', 'token.type-lowercase'], {
+      PAYCONNECT_SIM_DEADLINE: '750ms',
+    });
+    expect(config.sim).toEqual({
+      faults: ['slip.bad-currency', 'token.type-lowercase'],
+      faultRate: 1,
+      stepDelayMs: 0,
+      deadlineMs: 750,
+      terminal: 'auto',
+      liberal: false,
+    });
     expect((await resolveIn(cwd, ['--sim-fault', 'slip.bad-tag', '--sim-fault-rate', '0.3'])).sim.faultRate).toBe(0.3);
     expect((await resolveIn(await dirWithConfig({ sim: { faultRate: 0.5 } }))).sim.faultRate).toBe(0.5);
-    expect((await resolveIn(cwd, ['--require-coverage', 'operations,statuses', '--require-coverage', 'events'])).requireCoverage).toEqual(['operations', 'statuses', 'events']);
+    expect((await resolveIn(cwd, ['--require-coverage', 'operations,statuses', '--require-coverage', 'events'])).requireCoverage).toEqual([
+      'operations',
+      'statuses',
+      'events',
+    ]);
     expect((await resolveIn(await dirWithConfig({ coverage: { require: ['clauses'] } }))).requireCoverage).toEqual(['clauses']);
-    await expect(resolveIn(cwd, ['--require-coverage', 'operation'])).rejects.toMatchObject({ message: expect.stringContaining('operation') });
+    await expect(resolveIn(cwd, ['--require-coverage', 'operation'])).rejects.toMatchObject({
+      message: expect.stringContaining('operation'),
+    });
     // coverage.exclude: an array of { item, reason } in a file; `item: reason` texts from a flag (repeated or ;-separated).
     const exclude = [{ item: 'getToken 500', reason: 'a server error cannot be caused from outside, not even by a bad body' }];
     expect((await resolveIn(await dirWithConfig({ coverage: { exclude } }))).coverageExclude).toEqual(exclude);
-    expect((await resolveIn(cwd, ['--coverage-exclude', 'getToken 500: a server error, caused by nobody; pair 401: no document says when', '--coverage-exclude', 'operation INITIATED -> FAILED: via IN_PROGRESS'])).coverageExclude)
-      .toEqual([{ item: 'getToken 500', reason: 'a server error, caused by nobody' }, { item: 'pair 401', reason: 'no document says when' }, { item: 'operation INITIATED -> FAILED', reason: 'via IN_PROGRESS' }]);
-    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: [{ item: 'getToken 500', reason: ' ' }] } }))).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining('gives no reason') });
-    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: [{ item: 'getToken 500', reson: 'x' }] } } as never))).rejects.toMatchObject({ message: expect.stringContaining('unknown key reson; did you mean reason') });
-    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: ['getToken 500'] } } as never))).rejects.toMatchObject({ message: expect.stringContaining('not { item, reason }') });
-    await expect(resolveIn(cwd, ['--coverage-exclude', 'getToken 500'])).rejects.toMatchObject({ code: 'PCC_USAGE', message: expect.stringContaining('is not "item: reason"') });
+    expect(
+      (
+        await resolveIn(cwd, [
+          '--coverage-exclude',
+          'getToken 500: a server error, caused by nobody; pair 401: no document says when',
+          '--coverage-exclude',
+          'operation INITIATED -> FAILED: via IN_PROGRESS',
+        ])
+      ).coverageExclude,
+    ).toEqual([
+      { item: 'getToken 500', reason: 'a server error, caused by nobody' },
+      { item: 'pair 401', reason: 'no document says when' },
+      { item: 'operation INITIATED -> FAILED', reason: 'via IN_PROGRESS' },
+    ]);
+    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: [{ item: 'getToken 500', reason: ' ' }] } }))).rejects.toMatchObject({
+      code: 'PCC_CONFIG_INVALID',
+      message: expect.stringContaining('gives no reason'),
+    });
+    await expect(
+      resolveIn(await dirWithConfig({ coverage: { exclude: [{ item: 'getToken 500', reson: 'x' }] } } as never)),
+    ).rejects.toMatchObject({ message: expect.stringContaining('unknown key reson; did you mean reason') });
+    await expect(resolveIn(await dirWithConfig({ coverage: { exclude: ['getToken 500'] } } as never))).rejects.toMatchObject({
+      message: expect.stringContaining('not { item, reason }'),
+    });
+    await expect(resolveIn(cwd, ['--coverage-exclude', 'getToken 500'])).rejects.toMatchObject({
+      code: 'PCC_USAGE',
+      message: expect.stringContaining('is not "item: reason"'),
+    });
     expect(config.runs).toBe(1000);
     expect((await resolveIn(cwd, ['--runs', '7'])).runs).toBe(7);
     expect(config.sources).toMatchObject({ 'sim.faults': 'flag', 'sim.stepDelay': 'file', 'sim.deadline': 'env' });
@@ -142,9 +189,17 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     expect(flagged.disabledChecks).toEqual(['response.enum', 'invariant.currency']);
     expect(flagged.sources['checks.disable']).toBe('flag');
     expect((await resolveIn(cwd, [], { PAYCONNECT_DISABLE_CHECK: 'a.b,c.d' })).disabledChecks).toEqual(['a.b', 'c.d']);
-    await expect(resolveIn(await dirWithConfig({ checks: { disabel: ['x.y'] } } as never))).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining('checks.disabel') });
-    await expect(resolveIn(await dirWithConfig({ checks: ['x.y'] } as never))).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining('invalid checks') });
-    await expect(resolveIn(cwd, ['--disable-check', 'Not A Check'])).rejects.toMatchObject({ message: expect.stringContaining('is not a check id') });
+    await expect(resolveIn(await dirWithConfig({ checks: { disabel: ['x.y'] } } as never))).rejects.toMatchObject({
+      code: 'PCC_CONFIG_INVALID',
+      message: expect.stringContaining('checks.disabel'),
+    });
+    await expect(resolveIn(await dirWithConfig({ checks: ['x.y'] } as never))).rejects.toMatchObject({
+      code: 'PCC_CONFIG_INVALID',
+      message: expect.stringContaining('invalid checks'),
+    });
+    await expect(resolveIn(cwd, ['--disable-check', 'Not A Check'])).rejects.toMatchObject({
+      message: expect.stringContaining('is not a check id'),
+    });
   });
 
   it('normalizes a URL target to its origin and keeps the integrator id', async () => {
@@ -153,9 +208,23 @@ describe('resolveConfig precedence: flag > env > file > default', () => {
     expect(config.integratorId).toBe('acme-1');
     // A sandbox driven by amount expires a waiting transaction within 10 s (sandbox.md).
     expect(config.deadlineMs).toBe(20_000);
-    const observed = await resolveIn(await emptyDir(), ['--target', 'https://pay.example.com', '--integrator-id', 'acme-1', '--terminal', 'observe']);
+    const observed = await resolveIn(await emptyDir(), [
+      '--target',
+      'https://pay.example.com',
+      '--integrator-id',
+      'acme-1',
+      '--terminal',
+      'observe',
+    ]);
     expect(observed.deadlineMs).toBe(120_000);
-    const publicProfile = await resolveIn(await emptyDir(), ['--target', 'https://pay.example.com', '--integrator-id', 'acme-1', '--profile', 'public']);
+    const publicProfile = await resolveIn(await emptyDir(), [
+      '--target',
+      'https://pay.example.com',
+      '--integrator-id',
+      'acme-1',
+      '--profile',
+      'public',
+    ]);
     expect(publicProfile.deadlineMs).toBe(120_000);
   });
 
@@ -210,7 +279,10 @@ describe('--grep', () => {
     const cwd = process.cwd();
     expect((await resolveConfig({ argv: ['--grep', 'tip|busy'], env: {}, cwd })).grep).toBe('tip|busy');
     expect((await resolveConfig({ argv: [], env: { PAYCONNECT_GREP: 'cancel' }, cwd })).grep).toBe('cancel');
-    await expect(resolveConfig({ argv: ['--grep', '('], env: {}, cwd })).rejects.toMatchObject({ code: 'PCC_USAGE', message: expect.stringMatching(/--grep.*not a regular expression/) });
+    await expect(resolveConfig({ argv: ['--grep', '('], env: {}, cwd })).rejects.toMatchObject({
+      code: 'PCC_USAGE',
+      message: expect.stringMatching(/--grep.*not a regular expression/),
+    });
   });
 });
 
@@ -226,7 +298,7 @@ describe('SUITE_NAMES', () => {
 });
 
 describe('terminals and shards', () => {
-  it('takes --terminals, PAYCONNECT_TERMINALS and a file\'s terminals, and parses --shard i/n', async () => {
+  it("takes --terminals, PAYCONNECT_TERMINALS and a file's terminals, and parses --shard i/n", async () => {
     expect((await resolveIn(await emptyDir(), ['--terminals', '3', '--shard', '2/3'])).terminals).toBe(3);
     expect((await resolveIn(await emptyDir(), ['--shard', ' 2 / 3 '])).shard).toEqual({ index: 2, count: 3 });
     const fromEnv = await resolveIn(await emptyDir(), [], { PAYCONNECT_TERMINALS: '6' });
@@ -239,7 +311,7 @@ describe('terminals and shards', () => {
 });
 
 describe('negative numbers', () => {
-  it('takes a negative value after a flag as its value (--seed -5), for the flag\'s own check to judge', async () => {
+  it("takes a negative value after a flag as its value (--seed -5), for the flag's own check to judge", async () => {
     expect((await resolveIn(await emptyDir(), ['--seed', '-5'])).seed).toBe(-5);
     expect((await resolveIn(await emptyDir(), ['--seed=-6'])).seed).toBe(-6);
   });
@@ -247,8 +319,14 @@ describe('negative numbers', () => {
 
 describe('labels', () => {
   it('takes key=value from repeated flags, the environment (comma-separated) and the config file, flag first', async () => {
-    expect((await resolveIn(await emptyDir(), ['--label', 'firmware=4.2.1', '--label', 'terminal = SN-0042'])).labels).toEqual({ firmware: '4.2.1', terminal: 'SN-0042' });
-    expect((await resolveIn(await emptyDir(), [], { PAYCONNECT_LABEL: 'firmware=4.2.1,tester=Ana Lima' })).labels).toEqual({ firmware: '4.2.1', tester: 'Ana Lima' });
+    expect((await resolveIn(await emptyDir(), ['--label', 'firmware=4.2.1', '--label', 'terminal = SN-0042'])).labels).toEqual({
+      firmware: '4.2.1',
+      terminal: 'SN-0042',
+    });
+    expect((await resolveIn(await emptyDir(), [], { PAYCONNECT_LABEL: 'firmware=4.2.1,tester=Ana Lima' })).labels).toEqual({
+      firmware: '4.2.1',
+      tester: 'Ana Lima',
+    });
     const cwd = await dirWithConfig({ labels: { firmware: '4.2.0', site: 'lab 2' } });
     expect((await resolveIn(cwd)).labels).toEqual({ firmware: '4.2.0', site: 'lab 2' });
     expect((await resolveIn(cwd, ['--label', 'firmware=4.2.1'])).labels).toEqual({ firmware: '4.2.1' });
@@ -262,13 +340,19 @@ describe('labels', () => {
     [['--label', 'firmware='], /needs a value/],
     [['--label', 'a=1', '--label', 'a=2'], /given twice/],
   ])('refuses %j with one message naming the flag', async (argv, message) => {
-    const err = await resolveIn(await emptyDir(), argv).then(() => undefined, (e: Error) => e);
+    const err = await resolveIn(await emptyDir(), argv).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(message);
     expect(err?.message).toMatch(/--label/);
   });
 
   it('refuses a label of the config file that is not a string', async () => {
-    const err = await resolveIn(await dirWithConfig({ labels: { firmware: 4 } as never })).then(() => undefined, (e: Error) => e);
+    const err = await resolveIn(await dirWithConfig({ labels: { firmware: 4 } as never })).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).toMatch(/label firmware is a number, not a string/);
   });
 });
@@ -283,9 +367,15 @@ describe('--sim-terminal', () => {
   });
 
   it('refuses a manual virtual terminal driven in auto mode, and an unknown mode', async () => {
-    const conflict = await resolveIn(await emptyDir(), ['--sim-terminal', 'manual', '--terminal', 'auto']).then(() => undefined, (e: Error) => e);
+    const conflict = await resolveIn(await emptyDir(), ['--sim-terminal', 'manual', '--terminal', 'auto']).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(conflict?.message).toMatch(/manual/);
-    const bad = await resolveIn(await emptyDir(), ['--sim-terminal', 'robot']).then(() => undefined, (e: Error) => e);
+    const bad = await resolveIn(await emptyDir(), ['--sim-terminal', 'robot']).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(bad?.message).toMatch(/sim-terminal/);
   });
 });
@@ -296,7 +386,10 @@ describe('--sim-liberal', () => {
     expect((await resolveIn(await emptyDir(), ['--sim-liberal'])).sim.liberal).toBe(true);
     expect((await resolveIn(await emptyDir(), [], { PAYCONNECT_SIM_LIBERAL: 'true' })).sim.liberal).toBe(true);
     expect((await resolveIn(await dirWithConfig({ sim: { liberal: true } }))).sim.liberal).toBe(true);
-    const stray = await resolveIn(await emptyDir(), ['--sim-liberal', '--target', 'http://127.0.0.1:9', '--integrator-id', 'x']).then(() => undefined, (e: Error) => e);
+    const stray = await resolveIn(await emptyDir(), ['--sim-liberal', '--target', 'http://127.0.0.1:9', '--integrator-id', 'x']).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(stray?.message).toMatch(/simulator settings apply to --target sim only/);
   });
 });

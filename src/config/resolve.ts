@@ -19,7 +19,17 @@ import { type ConfigSource, type OptionKey, type ResolveConfigInput, type Resolv
 /** The options `run` sets the simulator's settings with (its table's rows that have one). */
 const SIM_KEYS: readonly OptionKey[] = Object.values(S).flatMap((row) => ('runKey' in row ? [row.runKey] : []));
 /** The options that hold a path (made absolute against the cwd, or the config file's folder). */
-type PathKey = 'vault' | 'reports' | 'webhookTlsCert' | 'webhookTlsKey' | 'tls.caFile' | 'tls.clientCert' | 'tls.clientKey' | 'baseline' | 'compareTo' | 'signKey';
+type PathKey =
+  | 'vault'
+  | 'reports'
+  | 'webhookTlsCert'
+  | 'webhookTlsKey'
+  | 'tls.caFile'
+  | 'tls.clientCert'
+  | 'tls.clientKey'
+  | 'baseline'
+  | 'compareTo'
+  | 'signKey';
 /** What only a URL target reads: given for the simulator, it is refused (see resolveConfig). */
 const URL_ONLY_KEYS = ['integratorId', 'tls.caFile', 'tls.clientCert', 'tls.clientKey', 'proxy'] as const;
 
@@ -60,14 +70,19 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   function webhookTlsOf(cert: { certFile?: string }, key: { keyFile?: string }): ResolvedConfig['webhookTls'] {
     if (cert.certFile && key.keyFile) return { certFile: cert.certFile, keyFile: key.keyFile };
     if (!cert.certFile && !key.keyFile) return undefined;
-    const [given, missing] = cert.certFile ? ['webhookTlsCert', 'webhook-tls-key'] as const : ['webhookTlsKey', 'webhook-tls-cert'] as const;
-    throw conflict([{ key: given, value: cert.certFile ?? key.keyFile, from: from[given] }],
-      'the webhook receiver\'s HTTPS needs both a certificate and its key', `give --${missing} too, or neither`);
+    const [given, missing] = cert.certFile
+      ? (['webhookTlsCert', 'webhook-tls-key'] as const)
+      : (['webhookTlsKey', 'webhook-tls-cert'] as const);
+    throw conflict(
+      [{ key: given, value: cert.certFile ?? key.keyFile, from: from[given] }],
+      "the webhook receiver's HTTPS needs both a certificate and its key",
+      `give --${missing} too, or neither`,
+    );
   }
   /** An optional path option, absolute, as `{ [name]: path }` or nothing. */
   function optionalPath<K extends string>(key: PathKey, name: K): Partial<Record<K, string>> {
     const text = take(key);
-    return text === undefined ? {} : { [name]: resolvePath(from[key]?.baseDir ?? cwd, text) } as Partial<Record<K, string>>;
+    return text === undefined ? {} : ({ [name]: resolvePath(from[key]?.baseDir ?? cwd, text) } as Partial<Record<K, string>>);
   }
   /** A path option, absolute: relative to the config file's folder when it came from there. */
   function takePath(key: PathKey, fallback: string): string {
@@ -79,7 +94,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const profile = take('profile') ?? DEFAULTS.profile;
   if (target.kind === 'sim' && profile === 'public') {
     throw conflict(
-      [{ key: 'target', value: 'sim', from: from.target }, { key: 'profile', value: profile, from: from.profile }],
+      [
+        { key: 'target', value: 'sim', from: from.target },
+        { key: 'profile', value: profile, from: from.profile },
+      ],
       'the simulator implements the sandbox profile only',
       'drop the public profile to test the simulator, or give the base URL of a service with --target',
     );
@@ -97,7 +115,9 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
 
   const proxy = take('proxy');
   const transport = {
-    ...optionalPath('tls.caFile', 'caFile'), ...optionalPath('tls.clientCert', 'clientCert'), ...optionalPath('tls.clientKey', 'clientKey'),
+    ...optionalPath('tls.caFile', 'caFile'),
+    ...optionalPath('tls.clientCert', 'clientCert'),
+    ...optionalPath('tls.clientKey', 'clientKey'),
     ...(proxy ? { proxy } : {}),
   };
   // Settings that only a URL target reads, given for the embedded simulator: the user meant staging
@@ -105,9 +125,12 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const urlOnly = target.kind === 'sim' && input.usesTarget !== false ? URL_ONLY_KEYS.find((key) => from[key]) : undefined;
   if (urlOnly) {
     throw conflict(
-      [{ key: urlOnly, value: from[urlOnly]!.value, from: from[urlOnly] }, { key: 'target', value: 'sim', from: from.target }],
+      [
+        { key: urlOnly, value: from[urlOnly]!.value, from: from[urlOnly] },
+        { key: 'target', value: 'sim', from: from.target },
+      ],
       'this setting is for a URL target, and the run would test the embedded simulator without it',
-      'give the service\'s base URL with --target (or PAYCONNECT_TARGET), or drop the setting to test the simulator',
+      "give the service's base URL with --target (or PAYCONNECT_TARGET), or drop the setting to test the simulator",
     );
   }
   const sim = {
@@ -121,8 +144,11 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   // Checked here, where the user's words are known: the simulator would refuse it naming its own option.
   if (target.kind === 'sim' && !holdsTwoSteps(sim.deadlineMs, sim.stepDelayMs)) {
     throw conflict(
-      [{ key: 'sim.deadline', value: sim.deadlineMs, from: from['sim.deadline'] }, { key: 'sim.stepDelay', value: sim.stepDelayMs, from: from['sim.stepDelay'] }],
-      'the virtual terminal\'s deadline must be more than two step delays (a pick-up and a finish)',
+      [
+        { key: 'sim.deadline', value: sim.deadlineMs, from: from['sim.deadline'] },
+        { key: 'sim.stepDelay', value: sim.stepDelayMs, from: from['sim.stepDelay'] },
+      ],
+      "the virtual terminal's deadline must be more than two step delays (a pick-up and a finish)",
       `give a --${flagOf('sim.deadline').name} above ${2 * sim.stepDelayMs}ms, or a shorter --${flagOf('sim.stepDelay').name}`,
     );
   }
@@ -131,7 +157,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const strayFlag = target.kind === 'sim' ? undefined : SIM_KEYS.find((key) => from[key]?.source === 'flag');
   if (strayFlag) {
     throw conflict(
-      [{ key: strayFlag, value: from[strayFlag]!.value, from: from[strayFlag] }, { key: 'target', value: target.kind === 'url' ? target.baseUrl : target.kind, from: from.target }],
+      [
+        { key: strayFlag, value: from[strayFlag]!.value, from: from[strayFlag] },
+        { key: 'target', value: target.kind === 'url' ? target.baseUrl : target.kind, from: from.target },
+      ],
       'simulator settings apply to --target sim only',
       'drop the --sim-* flags, or use --target sim',
     );
@@ -141,7 +170,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const terminal = take('terminal') ?? (target.kind === 'sim' && sim.terminal === 'manual' ? 'manual' : DEFAULTS.terminal);
   if (target.kind === 'sim' && sim.terminal === 'manual' && terminal !== 'manual') {
     throw conflict(
-      [{ key: 'sim.terminal', value: 'manual', from: from['sim.terminal'] }, { key: 'terminal', value: terminal, from: from.terminal }],
+      [
+        { key: 'sim.terminal', value: 'manual', from: from['sim.terminal'] },
+        { key: 'terminal', value: terminal, from: from.terminal },
+      ],
       'a manual virtual terminal waits for operator actions, so the run must drive it in manual mode',
       'drop --terminal (manual follows from --sim-terminal manual), or drop --sim-terminal manual',
     );
@@ -150,7 +182,10 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
   const confirm = take('confirm') ?? DEFAULTS.confirm;
   if (confirm > 0 && terminal === 'manual') {
     throw conflict(
-      [{ key: 'confirm', value: confirm, from: from.confirm }, { key: 'terminal', value: terminal, from: from.terminal }],
+      [
+        { key: 'confirm', value: confirm, from: from.confirm },
+        { key: 'terminal', value: terminal, from: from.terminal },
+      ],
       'confirming failures runs each failed test again, which in manual mode would ask a person to repeat every step',
       'drop --confirm in a manual session, and re-run a failed test with --grep instead',
     );
@@ -168,10 +203,19 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     webhookTls: webhookTlsOf(optionalPath('webhookTlsCert', 'certFile'), optionalPath('webhookTlsKey', 'keyFile')),
     // A person at the terminal needs minutes, not the virtual terminal's seconds; a sandbox driven by
     // amount has a published upper bound.
-    deadlineMs: take('deadline') ?? (terminal === 'manual' ? DEFAULTS.deadlineManualMs : target.kind === 'sim' ? DEFAULTS.deadlineSimMs
-      : target.kind === 'url' && profile === 'sandbox' && terminal === 'auto' ? DEFAULTS.deadlineSandboxMs : DEFAULTS.deadlineMs),
+    deadlineMs:
+      take('deadline') ??
+      (terminal === 'manual'
+        ? DEFAULTS.deadlineManualMs
+        : target.kind === 'sim'
+          ? DEFAULTS.deadlineSimMs
+          : target.kind === 'url' && profile === 'sandbox' && terminal === 'auto'
+            ? DEFAULTS.deadlineSandboxMs
+            : DEFAULTS.deadlineMs),
     settleMs: take('settle'),
-    maxDurationMs: take('maxDuration') ?? (terminal === 'manual' ? DEFAULTS.maxDurationManualMs : target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
+    maxDurationMs:
+      take('maxDuration') ??
+      (terminal === 'manual' ? DEFAULTS.maxDurationManualMs : target.kind === 'sim' ? DEFAULTS.maxDurationSimMs : DEFAULTS.maxDurationMs),
     maxResponseTimeMs: take('maxResponseTime'),
     seed: take('seed') ?? randomInt(0, 2 ** 31),
     suites: take('suites') ?? [],
@@ -183,7 +227,9 @@ export async function resolveConfig(input: ResolveConfigInput): Promise<Resolved
     maxAmount: take('maxAmount') ?? DEFAULTS.maxAmount,
     html: take('html') ?? DEFAULTS.html,
     runs: take('runs') ?? DEFAULTS.runsPresets[DEFAULTS.runs],
-    terminals: take('terminals') ?? (availableParallelism() <= 1 ? DEFAULTS.terminalsOneCore : target.kind === 'sim' ? DEFAULTS.terminalsSim : DEFAULTS.terminals),
+    terminals:
+      take('terminals') ??
+      (availableParallelism() <= 1 ? DEFAULTS.terminalsOneCore : target.kind === 'sim' ? DEFAULTS.terminalsSim : DEFAULTS.terminals),
     shard: take('shard'),
     labels: take('labels') ?? {},
     resume: take('resume') ?? false,

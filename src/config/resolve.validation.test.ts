@@ -8,15 +8,35 @@ const { dirWithConfig, emptyDir } = useTempDirs();
 
 describe('resolveConfig validation: code, option, source and fix', () => {
   it.each([
-    ['a target URL that holds an operation\'s path', ['--target', 'https://pay.example.com/api/v1/pay-connect/', '--integrator-id', 'x'], 'invalid target', 'already holds an operation\'s path'],
-    ['a proxy that is no proxy URL', ['--proxy', 'ftp://user:pw@proxy:21'], 'invalid proxy "ftp://***@proxy:21" from flag --proxy', 'not an http, https or socks5 proxy URL'],
+    [
+      "a target URL that holds an operation's path",
+      ['--target', 'https://pay.example.com/api/v1/pay-connect/', '--integrator-id', 'x'],
+      'invalid target',
+      "already holds an operation's path",
+    ],
+    [
+      'a proxy that is no proxy URL',
+      ['--proxy', 'ftp://user:pw@proxy:21'],
+      'invalid proxy "ftp://***@proxy:21" from flag --proxy',
+      'not an http, https or socks5 proxy URL',
+    ],
     ['a target that is no URL', ['--target', 'simulator'], 'invalid target "simulator"', 'not a URL'],
     ['a non-http target', ['--target', 'ftp://pay.example.com'], 'invalid target', 'only http and https'],
     ['a bad duration', ['--deadline', '10 minutes'], 'invalid deadline "10 minutes" from flag --deadline', 'not a duration'],
     ['a zero deadline', ['--deadline', '0'], 'invalid deadline', 'at least 1ms'],
-    ['a bad response-time limit', ['--max-response-time', 'quick'], 'invalid maxResponseTime "quick" from flag --max-response-time', 'not a duration'],
+    [
+      'a bad response-time limit',
+      ['--max-response-time', 'quick'],
+      'invalid maxResponseTime "quick" from flag --max-response-time',
+      'not a duration',
+    ],
     ['a bad sim duration', ['--sim-step-delay', 'fast'], 'invalid sim.stepDelay "fast" from flag --sim-step-delay', 'not a duration'],
-    ['a port out of range', ['--webhook-listen', '127.0.0.1:70000'], 'invalid webhookListen "127.0.0.1:70000" from flag --webhook-listen', 'port "70000"'],
+    [
+      'a port out of range',
+      ['--webhook-listen', '127.0.0.1:70000'],
+      'invalid webhookListen "127.0.0.1:70000" from flag --webhook-listen',
+      'port "70000"',
+    ],
     ['a bad host', ['--webhook-listen', 'bad host:80'], 'invalid webhookListen', 'not a valid host'],
     ['no port', ['--webhook-listen', 'localhost'], 'invalid webhookListen', 'not host:port'],
     ['a bad suite name', ['--suite', 'payment,paymnet'], 'invalid suites', 'unknown suite "paymnet"; did you mean payment?'],
@@ -62,7 +82,9 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     const cwd = await dirWithConfig({ sim: { deadline: 'later' } });
     const error = await failure(cwd);
     expect(error.code).toBe('PCC_CONFIG_INVALID');
-    expect(error.message).toBe(`invalid sim.deadline "later" from config file ${join(cwd, 'payconnect.config.mjs')} (key sim.deadline): not a duration`);
+    expect(error.message).toBe(
+      `invalid sim.deadline "later" from config file ${join(cwd, 'payconnect.config.mjs')} (key sim.deadline): not a duration`,
+    );
   });
 
   it.each([
@@ -101,7 +123,14 @@ describe('resolveConfig validation: code, option, source and fix', () => {
   });
 
   it('accepts the public profile with a URL target', async () => {
-    const config = await resolveIn(await emptyDir(), ['--target', 'https://pay.example.com', '--integrator-id', 'i', '--profile', 'public']);
+    const config = await resolveIn(await emptyDir(), [
+      '--target',
+      'https://pay.example.com',
+      '--integrator-id',
+      'i',
+      '--profile',
+      'public',
+    ]);
     expect(config.profile).toBe('public');
   });
 
@@ -120,7 +149,11 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     expect(byEnv.message).toContain('integratorId "acme-1" (from environment variable PAYCONNECT_INTEGRATOR_ID)');
     expect(byEnv.message).toContain('for a URL target');
     expect(byEnv.hint).toContain('--target');
-    for (const argv of [['--ca-file', 'ca.pem'], ['--proxy', 'http://127.0.0.1:3128'], ['--integrator-id', 'x', '--target', 'sim']]) {
+    for (const argv of [
+      ['--ca-file', 'ca.pem'],
+      ['--proxy', 'http://127.0.0.1:3128'],
+      ['--integrator-id', 'x', '--target', 'sim'],
+    ]) {
       const byFlag = await failure(await emptyDir(), argv);
       expect(byFlag.code, argv.join(' ')).toBe('PCC_USAGE');
       expect(byFlag.message, argv.join(' ')).toContain(`from flag ${argv[0]}`);
@@ -149,7 +182,7 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     expect(fromFile.message).toMatch(/sim\.faultRate/);
   });
 
-  it('refuses a simulator setting beyond the simulator\'s range, naming the flag, variable or key the user wrote', async () => {
+  it("refuses a simulator setting beyond the simulator's range, naming the flag, variable or key the user wrote", async () => {
     const byFlag = await failure(await emptyDir(), ['--sim-step-delay', '2s']);
     expect(byFlag.code).toBe('PCC_USAGE');
     expect(byFlag.message).toBe('invalid sim.stepDelay "2s" from flag --sim-step-delay: must be from 0ms to 1s');
@@ -159,16 +192,25 @@ describe('resolveConfig validation: code, option, source and fix', () => {
     const cwd = await dirWithConfig({ sim: { stepDelay: 2000 } });
     const byFile = await failure(cwd);
     expect(byFile.code).toBe('PCC_CONFIG_INVALID');
-    expect(byFile.message).toBe(`invalid sim.stepDelay 2000 from config file ${join(cwd, 'payconnect.config.mjs')} (key sim.stepDelay): must be from 0ms to 1s`);
-    expect((await failure(await emptyDir(), ['--sim-deadline', '20s'])).message).toBe('invalid sim.deadline "20s" from flag --sim-deadline: must be from 1ms to 10s');
+    expect(byFile.message).toBe(
+      `invalid sim.stepDelay 2000 from config file ${join(cwd, 'payconnect.config.mjs')} (key sim.stepDelay): must be from 0ms to 1s`,
+    );
+    expect((await failure(await emptyDir(), ['--sim-deadline', '20s'])).message).toBe(
+      'invalid sim.deadline "20s" from flag --sim-deadline: must be from 1ms to 10s',
+    );
   });
 
   it('refuses a simulator deadline of two step delays or less, naming the flag that made it so', async () => {
     const error = await failure(await emptyDir(), ['--sim-step-delay', '1s']);
     expect(error.code).toBe('PCC_USAGE');
-    expect(error.message).toMatch(/^sim\.deadline 1500 \(default\) and sim\.stepDelay 1000 \(from flag --sim-step-delay\): .*more than two step delays/);
+    expect(error.message).toMatch(
+      /^sim\.deadline 1500 \(default\) and sim\.stepDelay 1000 \(from flag --sim-step-delay\): .*more than two step delays/,
+    );
     expect(error.hint).toContain('--sim-deadline');
-    expect((await resolveIn(await emptyDir(), ['--sim-step-delay', '1s', '--sim-deadline', '2001ms'])).sim).toMatchObject({ stepDelayMs: 1000, deadlineMs: 2001 });
+    expect((await resolveIn(await emptyDir(), ['--sim-step-delay', '1s', '--sim-deadline', '2001ms'])).sim).toMatchObject({
+      stepDelayMs: 1000,
+      deadlineMs: 2001,
+    });
   });
 
   it('rejects --sim-* flags with another target, but lets file sim settings ride along', async () => {

@@ -8,9 +8,22 @@ import { RUN_FLAGS } from './flags.ts';
  * Options of a run's command line that do not shape what a test does, left out of its re-run: what
  * picked the tests (the re-run picks one), the session, shards, confirmations, signing and reports.
  */
-const NOT_SHAPING = new Set(['grep', 'suite', 'seed', 'resume', 'shard', 'confirm', 'sign-key', 'reports', 'html', 'quiet', 'label', 'require-coverage',
+const NOT_SHAPING = new Set([
+  'grep',
+  'suite',
+  'seed',
+  'resume',
+  'shard',
+  'confirm',
+  'sign-key',
+  'reports',
+  'html',
+  'quiet',
+  'label',
+  'require-coverage',
   // A one-time password is spent: the re-run pairs from the vault, where the first run saved the pairing.
-  'otp']);
+  'otp',
+]);
 
 /** A value as a log may show it: a URL's password (a proxy's, a target's) masked. */
 function shown(value: string): string {

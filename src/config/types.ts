@@ -225,7 +225,13 @@ export interface CoverageExclusionConfig {
 export type ConfigSource = 'flag' | 'env' | 'file' | 'default';
 
 /** The name of an option: a {@link UserConfig} key, `sim.*` dotted, or `config` (the file itself). */
-export type OptionKey = Exclude<keyof UserConfig, 'sim' | 'checks' | 'tls' | 'coverage'> | `sim.${keyof SimUserConfig}` | `checks.${keyof ChecksUserConfig}` | `tls.${keyof TlsUserConfig}` | `coverage.${keyof CoverageUserConfig}` | 'config';
+export type OptionKey =
+  | Exclude<keyof UserConfig, 'sim' | 'checks' | 'tls' | 'coverage'>
+  | `sim.${keyof SimUserConfig}`
+  | `checks.${keyof ChecksUserConfig}`
+  | `tls.${keyof TlsUserConfig}`
+  | `coverage.${keyof CoverageUserConfig}`
+  | 'config';
 
 /** The resolved target. */
 export type ResolvedTarget = { kind: 'sim' } | { kind: 'url'; baseUrl: string } | { kind: 'pact' };
@@ -279,7 +285,14 @@ export interface ResolvedConfig {
   readonly signKey: string | undefined;
   /** How many times each failed test runs again to confirm its findings; 0: none. */
   readonly confirm: number;
-  readonly sim: { faults: string[]; faultRate: number; stepDelayMs: number; deadlineMs: number; terminal: SimTerminalMode; liberal: boolean };
+  readonly sim: {
+    faults: string[];
+    faultRate: number;
+    stepDelayMs: number;
+    deadlineMs: number;
+    terminal: SimTerminalMode;
+    liberal: boolean;
+  };
   /** Check ids not to run (checked against the registry when the run starts). */
   readonly disabledChecks: string[];
   /** Coverage kinds the run must cover whole (`--require-coverage`); empty: none. */

@@ -47,9 +47,18 @@ export interface ValueKind<T> extends SettingValue<T> {
 const DURATION_TEXT = { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$' } as const;
 
 /** A kind whose typed values are of one JavaScript type and which its parser returns as they are. */
-function kind<T>(type: 'number' | 'string' | 'boolean', parse: p.Parser<T>, schema: JsonSchema, range: string, expected: string): ValueKind<T> {
+function kind<T>(
+  type: 'number' | 'string' | 'boolean',
+  parse: p.Parser<T>,
+  schema: JsonSchema,
+  range: string,
+  expected: string,
+): ValueKind<T> {
   return {
-    parse, schema, range, expected,
+    parse,
+    schema,
+    range,
+    expected,
     accepts: (value): value is T => {
       if (typeof value !== type) return false;
       try {
@@ -64,19 +73,35 @@ function kind<T>(type: 'number' | 'string' | 'boolean', parse: p.Parser<T>, sche
 
 /** An integer from `min` to `max`. */
 export function integerKind(min: number, max: number, hint: string): ValueKind<number> {
-  return kind('number', p.integer(min, max, hint), { type: 'integer', minimum: min, maximum: max }, `${min} to ${max}`, `an integer from ${min} to ${max}`);
+  return kind(
+    'number',
+    p.integer(min, max, hint),
+    { type: 'integer', minimum: min, maximum: max },
+    `${min} to ${max}`,
+    `an integer from ${min} to ${max}`,
+  );
 }
 
 /** A duration from `min` to `max` ms (`500ms`, `2s`, or milliseconds; a typed value is milliseconds). */
 export function durationKind(min: number, max: number): ValueKind<number> {
-  return kind('number', p.durationWithin(min, max),
+  return kind(
+    'number',
+    p.durationWithin(min, max),
     { oneOf: [{ type: 'integer', minimum: min, maximum: max, description: 'milliseconds' }, DURATION_TEXT] },
-    `${formatDuration(min)} to ${formatDuration(max)}`, `a whole number of milliseconds from ${min} to ${max}`);
+    `${formatDuration(min)} to ${formatDuration(max)}`,
+    `a whole number of milliseconds from ${min} to ${max}`,
+  );
 }
 
 /** A probability above 0 and at most 1. */
 export function probabilityKind(hint: string): ValueKind<number> {
-  return kind('number', p.probability(hint), { type: 'number', exclusiveMinimum: 0, maximum: 1 }, 'above 0, at most 1', 'a number above 0 and at most 1');
+  return kind(
+    'number',
+    p.probability(hint),
+    { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+    'above 0, at most 1',
+    'a number above 0 and at most 1',
+  );
 }
 
 /** One of a fixed set of words. */

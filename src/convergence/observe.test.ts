@@ -7,13 +7,28 @@ const FINAL = ['SUCCESS', 'FAILED', 'DECLINED', 'CANCELED', 'EXPIRED', 'REVERTED
 function script(...statuses: (string | undefined)[]) {
   let i = 0;
   const seen: number[] = [];
-  return { seen, poll: async () => { seen.push(Date.now()); return { status: statuses[Math.min(i++, statuses.length - 1)] }; } };
+  return {
+    seen,
+    poll: async () => {
+      seen.push(Date.now());
+      return { status: statuses[Math.min(i++, statuses.length - 1)] };
+    },
+  };
 }
 
 describe('observe', () => {
   it('follows polling to a final status, folding repeats, and keeps watching for the settle window', async () => {
     const s = script('INITIATED', 'INITIATED', 'IN_PROGRESS', 'SUCCESS');
-    const o = await observe({ kind: 'transaction', id: 't', poll: s.poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 60, initialIntervalMs: 5 });
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll: s.poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 2000,
+      settleMs: 60,
+      initialIntervalMs: 5,
+    });
     expect(o.polled.map((p) => p.status)).toEqual(['INITIATED', 'IN_PROGRESS', 'SUCCESS']);
     expect(o.finalByPoll).toBe('SUCCESS');
     expect(o.timedOut).toBe(false);
@@ -22,20 +37,38 @@ describe('observe', () => {
 
   it('sees a status that changes after it was final (within the settle window)', async () => {
     const s = script('SUCCESS', 'FAILED');
-    const o = await observe({ kind: 'transaction', id: 't', poll: s.poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 50, initialIntervalMs: 5 });
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll: s.poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 2000,
+      settleMs: 50,
+      initialIntervalMs: 5,
+    });
     expect(o.polled.map((p) => p.status)).toEqual(['SUCCESS', 'FAILED']);
   });
 
   it('polls the settle window once, at its end: a final status costs two polls, not five', async () => {
     const s = script('SUCCESS');
     const t0 = Date.now();
-    await observe({ kind: 'transaction', id: 't', poll: s.poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 80, initialIntervalMs: 5 });
+    await observe({
+      kind: 'transaction',
+      id: 't',
+      poll: s.poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 2000,
+      settleMs: 80,
+      initialIntervalMs: 5,
+    });
     expect(s.seen).toHaveLength(2);
     expect(s.seen[1]! - s.seen[0]!).toBeGreaterThanOrEqual(80);
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('scales the settle window to the service\'s quickest step seen, within its floor and ceiling', () => {
+  it("scales the settle window to the service's quickest step seen, within its floor and ceiling", () => {
     const at = (...xs: [string, number][]) => xs.map(([status, atMs]) => ({ status, channel: 'poll' as const, atMs }));
     const polled = at(['INITIATED', 5], ['IN_PROGRESS', 130], ['SUCCESS', 260]);
     const hooks = at(['INITIATED', 1], ['IN_PROGRESS', 101], ['SUCCESS', 201]);
@@ -53,12 +86,22 @@ describe('observe', () => {
     const statuses = ['IN_PROGRESS', 'SUCCESS', 'FAILED'];
     const started = Date.now();
     const poll = async () => ({ status: statuses[Math.min(Math.floor((Date.now() - started) / 60), 2)]! });
-    const o = await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 3000, settleMs: 2000, settleScale: { steps: 4, minMs: 100 }, initialIntervalMs: 10 });
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 3000,
+      settleMs: 2000,
+      settleScale: { steps: 4, minMs: 100 },
+      initialIntervalMs: 10,
+    });
     expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS', 'FAILED']);
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
-  it('against a URL watches a final status two of the service\'s steps, and still sees one that changes a step later', async () => {
+  it("against a URL watches a final status two of the service's steps, and still sees one that changes a step later", async () => {
     const at = (...xs: [string, number][]) => xs.map(([status, atMs]) => ({ status, channel: 'webhook' as const, atMs }));
     // sim --step-delay 100: the window is 200 ms, not the 400 ms four steps gave.
     expect(settleWindow(1000, URL_SETTLE_SCALE, [], at(['INITIATED', 1], ['IN_PROGRESS', 101], ['SUCCESS', 201]))).toBe(200);
@@ -67,13 +110,31 @@ describe('observe', () => {
     const statuses = ['IN_PROGRESS', 'SUCCESS', 'FAILED'];
     const started = Date.now();
     const poll = async () => ({ status: statuses[Math.min(Math.floor((Date.now() - started) / 100), 2)]! });
-    const o = await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 3000, settleMs: 1000, settleScale: URL_SETTLE_SCALE, initialIntervalMs: 10 });
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 3000,
+      settleMs: 1000,
+      settleScale: URL_SETTLE_SCALE,
+      initialIntervalMs: 10,
+    });
     expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS', 'FAILED']);
   });
 
   it('times out at the deadline when nothing is final, and says so', async () => {
     const t0 = Date.now();
-    const o = await observe({ kind: 'operation', id: 'op', poll: script('IN_PROGRESS').poll, webhooksObservable: false, final: FINAL, deadlineMs: 150, initialIntervalMs: 5 });
+    const o = await observe({
+      kind: 'operation',
+      id: 'op',
+      poll: script('IN_PROGRESS').poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 150,
+      initialIntervalMs: 5,
+    });
     expect(o.timedOut).toBe(true);
     expect(o.finalByPoll).toBeUndefined();
     expect(Date.now() - t0).toBeLessThan(1000);
@@ -87,8 +148,16 @@ describe('observe', () => {
       wake();
     }, 120);
     const o = await observe({
-      kind: 'transaction', id: 't', poll: script('SUCCESS').poll, webhooks: () => hooks,
-      subscribe: (w) => ((wake = w), () => {}), webhooksObservable: true, final: FINAL, deadlineMs: 2000, settleMs: 20, initialIntervalMs: 5,
+      kind: 'transaction',
+      id: 't',
+      poll: script('SUCCESS').poll,
+      webhooks: () => hooks,
+      subscribe: (w) => ((wake = w), () => {}),
+      webhooksObservable: true,
+      final: FINAL,
+      deadlineMs: 2000,
+      settleMs: 20,
+      initialIntervalMs: 5,
     });
     expect(o.finalByPoll).toBe('SUCCESS');
     expect(o.finalByWebhook).toBe('DECLINED');
@@ -98,8 +167,16 @@ describe('observe', () => {
 
   it('waits for a webhook of the final status only the grace after polling saw it, not to the deadline', async () => {
     const o = await observe({
-      kind: 'transaction', id: 't', poll: script('IN_PROGRESS', 'SUCCESS').poll, webhooks: () => [], webhooksObservable: true,
-      final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 150,
+      kind: 'transaction',
+      id: 't',
+      poll: script('IN_PROGRESS', 'SUCCESS').poll,
+      webhooks: () => [],
+      webhooksObservable: true,
+      final: FINAL,
+      deadlineMs: 5000,
+      settleMs: 20,
+      initialIntervalMs: 5,
+      webhookGraceMs: 150,
     });
     expect(o.finalByPoll).toBe('SUCCESS');
     expect(o.finalByWebhook).toBeUndefined();
@@ -108,7 +185,7 @@ describe('observe', () => {
     expect(o.elapsedMs).toBeLessThan(1500);
   });
 
-  it('when the final status changes after it was final, waits the grace for the change\'s webhook, not only any final one', async () => {
+  it("when the final status changes after it was final, waits the grace for the change's webhook, not only any final one", async () => {
     // SUCCESS by both channels, then FAILED by polling; the FAILED webhook comes 150 ms after.
     const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [{ status: 'SUCCESS', channel: 'webhook', atMs: 0 }];
     let wake = () => {};
@@ -118,8 +195,17 @@ describe('observe', () => {
       wake();
     }, 150);
     const o = await observe({
-      kind: 'transaction', id: 't', poll: s.poll, webhooks: () => hooks, subscribe: (w) => ((wake = w), () => {}),
-      webhooksObservable: true, final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 2000,
+      kind: 'transaction',
+      id: 't',
+      poll: s.poll,
+      webhooks: () => hooks,
+      subscribe: (w) => ((wake = w), () => {}),
+      webhooksObservable: true,
+      final: FINAL,
+      deadlineMs: 5000,
+      settleMs: 20,
+      initialIntervalMs: 5,
+      webhookGraceMs: 2000,
     });
     expect(o.polled.map((p) => p.status)).toEqual(['SUCCESS', 'FAILED']);
     expect(o.finalByPoll).toBe('FAILED');
@@ -127,8 +213,16 @@ describe('observe', () => {
     expect(o.elapsedMs).toBeLessThan(1500);
     // A change whose webhook never comes: waited the grace from the change, then what was seen is judged.
     const never = await observe({
-      kind: 'transaction', id: 't', poll: script('SUCCESS', 'FAILED').poll, webhooks: () => [{ status: 'SUCCESS', channel: 'webhook', atMs: 0 }],
-      webhooksObservable: true, final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 150,
+      kind: 'transaction',
+      id: 't',
+      poll: script('SUCCESS', 'FAILED').poll,
+      webhooks: () => [{ status: 'SUCCESS', channel: 'webhook', atMs: 0 }],
+      webhooksObservable: true,
+      final: FINAL,
+      deadlineMs: 5000,
+      settleMs: 20,
+      initialIntervalMs: 5,
+      webhookGraceMs: 150,
     });
     expect(never.finalByPoll).toBe('FAILED');
     expect(never.finalByWebhook).toBe('SUCCESS');
@@ -138,7 +232,10 @@ describe('observe', () => {
 
   it('tells each poll what is left of the deadline (the most it may wait for Retry-After)', async () => {
     const budgets: number[] = [];
-    const poll = async ({ remainingMs }: { remainingMs: number }) => { budgets.push(remainingMs); return { status: 'IN_PROGRESS' }; };
+    const poll = async ({ remainingMs }: { remainingMs: number }) => {
+      budgets.push(remainingMs);
+      return { status: 'IN_PROGRESS' };
+    };
     await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 200, initialIntervalMs: 20 });
     expect(budgets.length).toBeGreaterThan(2);
     expect(budgets[0]).toBeLessThanOrEqual(200);
@@ -156,7 +253,18 @@ describe('observe', () => {
       return { status: starts.length < 4 ? 'IN_PROGRESS' : 'SUCCESS' };
     };
     // Intervals 20, 400, 400: the third poll took longer than its 400 ms back-off.
-    await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 5000, settleMs: 0, initialIntervalMs: 20, factor: 20, maxIntervalMs: 400 });
+    await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 5000,
+      settleMs: 0,
+      initialIntervalMs: 20,
+      factor: 20,
+      maxIntervalMs: 400,
+    });
     expect(starts[2]! - starts[1]!).toBeGreaterThanOrEqual(390); // a quick poll keeps the whole back-off
     expect(starts[3]! - starts[2]!).toBeLessThan(650); // not 450 + 400
     expect(starts[3]! - ends[2]!).toBeGreaterThanOrEqual(15); // yet never back to back: the first interval (20 ms)
@@ -164,17 +272,33 @@ describe('observe', () => {
 
   it('cuts a Retry-After that reaches past the deadline at the deadline', async () => {
     const t0 = Date.now();
-    const o = await observe({ kind: 'transaction', id: 't', poll: async () => ({ status: undefined, retryAfterMs: 60_000 }), webhooksObservable: false, final: FINAL, deadlineMs: 200 });
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll: async () => ({ status: undefined, retryAfterMs: 60_000 }),
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 200,
+    });
     expect(o.timedOut).toBe(true);
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('stops waiting for a final status\'s webhook as soon as such waits are found futile', async () => {
+  it("stops waiting for a final status's webhook as soon as such waits are found futile", async () => {
     let futile = false;
     setTimeout(() => (futile = true), 100);
     const o = await observe({
-      kind: 'transaction', id: 't', poll: script('SUCCESS').poll, webhooks: () => [], webhooksObservable: true,
-      final: FINAL, deadlineMs: 5000, settleMs: 20, initialIntervalMs: 5, webhookGraceMs: 4000, webhookWaitFutile: () => futile,
+      kind: 'transaction',
+      id: 't',
+      poll: script('SUCCESS').poll,
+      webhooks: () => [],
+      webhooksObservable: true,
+      final: FINAL,
+      deadlineMs: 5000,
+      settleMs: 20,
+      initialIntervalMs: 5,
+      webhookGraceMs: 4000,
+      webhookWaitFutile: () => futile,
     });
     expect(o.finalByPoll).toBe('SUCCESS');
     expect(o.elapsedMs).toBeLessThan(1500);
@@ -183,8 +307,20 @@ describe('observe', () => {
   it('honours Retry-After between polls', async () => {
     let n = 0;
     const times: number[] = [];
-    const poll = async () => { times.push(Date.now()); return n++ === 0 ? { status: undefined, retryAfterMs: 200 } : { status: 'SUCCESS' }; };
-    await observe({ kind: 'transaction', id: 't', poll, webhooksObservable: false, final: FINAL, deadlineMs: 2000, settleMs: 10, initialIntervalMs: 5 });
+    const poll = async () => {
+      times.push(Date.now());
+      return n++ === 0 ? { status: undefined, retryAfterMs: 200 } : { status: 'SUCCESS' };
+    };
+    await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 2000,
+      settleMs: 10,
+      initialIntervalMs: 5,
+    });
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(190);
   });
 });

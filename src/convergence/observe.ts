@@ -111,7 +111,12 @@ export function quickestStep(sightings: readonly StatusSightingLike[]): number |
 export const URL_SETTLE_SCALE: Readonly<NonNullable<ObserveOptions['settleScale']>> = Object.freeze({ steps: 2, minMs: 200 });
 
 /** The settle window of an observation so far: see {@link ObserveOptions.settleScale}. */
-export function settleWindow(settleMs: number, scale: ObserveOptions['settleScale'], polled: readonly StatusSightingLike[], webhooks: readonly StatusSightingLike[]): number {
+export function settleWindow(
+  settleMs: number,
+  scale: ObserveOptions['settleScale'],
+  polled: readonly StatusSightingLike[],
+  webhooks: readonly StatusSightingLike[],
+): number {
   if (!scale) return settleMs;
   const steps = [quickestStep(polled), quickestStep(webhooks)].filter((x): x is number => x !== undefined);
   if (steps.length === 0) return settleMs;
@@ -160,7 +165,11 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         // first final did (a service posts the change after it makes it; under load, later than the poll).
         const latest = polled.at(-1)!.status;
         const awaited = changedAt === undefined ? webhookFinal() !== undefined : (o.webhooks?.() ?? []).some((w) => w.status === latest);
-        const webhookSeen = !o.webhooksObservable || awaited || at - (changedAt ?? finalAt) >= (o.webhookGraceMs ?? Infinity) || (o.webhookWaitFutile?.() ?? false);
+        const webhookSeen =
+          !o.webhooksObservable ||
+          awaited ||
+          at - (changedAt ?? finalAt) >= (o.webhookGraceMs ?? Infinity) ||
+          (o.webhookWaitFutile?.() ?? false);
         if (settled && webhookSeen) break;
       }
       // Once final, the settle window is left: the next poll is at its end, where a status that changed

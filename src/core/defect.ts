@@ -34,8 +34,13 @@ const VERSUS = /(<n>\s+(?:vs|!=|==)\s+)-?\d+\b/g;
 
 /** A message with the ids, large numbers and amounts that differ between occurrences of one defect taken out. */
 export function normaliseMessage(message: string): string {
-  return message.replace(UUID, '<id>').replace(ID_LIKE, '<id>').replace(LONG_NUMBER, '<n>')
-    .replace(AMOUNT_FIELD, '$1<n>').replace(SUMMED_AMOUNT, '$1<n>').replace(VERSUS, '$1<n>');
+  return message
+    .replace(UUID, '<id>')
+    .replace(ID_LIKE, '<id>')
+    .replace(LONG_NUMBER, '<n>')
+    .replace(AMOUNT_FIELD, '$1<n>')
+    .replace(SUMMED_AMOUNT, '$1<n>')
+    .replace(VERSUS, '$1<n>');
 }
 
 /** What makes two findings the same defect. */

@@ -64,7 +64,9 @@ export class ToolkitError extends Error {
 export function isToolkitError(e: unknown): e is ToolkitError {
   return (
     e instanceof ToolkitError ||
-    (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'ToolkitError' &&
+    (typeof e === 'object' &&
+      e !== null &&
+      (e as { name?: unknown }).name === 'ToolkitError' &&
       typeof (e as { code?: unknown }).code === 'string')
   );
 }

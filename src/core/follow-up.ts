@@ -69,7 +69,12 @@ function namedFields(f: Pick<Finding, 'evidence'>, rule: FollowUpRule): readonly
  * least as much as what follows from it (a failure never folds under a warning), and is no follow-up
  * itself. A finding marked already keeps its mark.
  */
-export function linkFollowUps<F extends Finding>(findings: readonly F[], seen: readonly SeenAgain[], rules: readonly FollowUpRule[], test?: string): F[] {
+export function linkFollowUps<F extends Finding>(
+  findings: readonly F[],
+  seen: readonly SeenAgain[],
+  rules: readonly FollowUpRule[],
+  test?: string,
+): F[] {
   return findings.map((f) => {
     if (f.followsFrom) return f;
     const seq = exchangeSeqOf(f);
@@ -78,10 +83,20 @@ export function linkFollowUps<F extends Finding>(findings: readonly F[], seen: r
       if (rule.check !== f.check) continue;
       const named = namedFields(f, rule);
       if (named.length === 0 || !named.every((k) => rule.fields.includes(k))) continue;
-      const own = findings.find((g) => g !== f && g.check === rule.from && !g.followsFrom && exchangeSeqOf(g) === seq && weight(g.severity) >= weight(f.severity));
-      const again = own ? undefined : seen.find((r) => r.check === rule.from && r.exchangeSeq === seq && weight(r.severity) >= weight(f.severity));
-      const root = own ? { check: own.check, clause: own.clause, message: own.message, test: own.test ?? f.test ?? test ?? '' } : again?.root;
-      if (root) return { ...f, followsFrom: { check: root.check, clause: root.clause, message: root.message, test: root.test, because: rule.because } };
+      const own = findings.find(
+        (g) => g !== f && g.check === rule.from && !g.followsFrom && exchangeSeqOf(g) === seq && weight(g.severity) >= weight(f.severity),
+      );
+      const again = own
+        ? undefined
+        : seen.find((r) => r.check === rule.from && r.exchangeSeq === seq && weight(r.severity) >= weight(f.severity));
+      const root = own
+        ? { check: own.check, clause: own.clause, message: own.message, test: own.test ?? f.test ?? test ?? '' }
+        : again?.root;
+      if (root)
+        return {
+          ...f,
+          followsFrom: { check: root.check, clause: root.clause, message: root.message, test: root.test, because: rule.because },
+        };
     }
     return f;
   });

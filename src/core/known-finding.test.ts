@@ -3,16 +3,27 @@ import { type BaselineEntry, countsAsFailure, entryMatches, isExpired, markKnown
 import type { Finding } from './finding.ts';
 
 const finding = (over: Partial<Finding> = {}): Finding => ({
-  check: 'request.accepted', severity: 'failure', clause: 'spec#endpoints', message: 'POST /v1/pay-connect/transactions/generate/ answered 500; expected 200',
-  evidence: { exchange: { operationId: 'generateTransaction' } }, ...over,
+  check: 'request.accepted',
+  severity: 'failure',
+  clause: 'spec#endpoints',
+  message: 'POST /v1/pay-connect/transactions/generate/ answered 500; expected 200',
+  evidence: { exchange: { operationId: 'generateTransaction' } },
+  ...over,
 });
-const entry = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({ check: 'request.accepted', reason: 'known', expires: '2099-12-31', ...over });
+const entry = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({
+  check: 'request.accepted',
+  reason: 'known',
+  expires: '2099-12-31',
+  ...over,
+});
 
 describe('baseline entries', () => {
   it('match on the check, and on operation, clause and message where the entry gives them', () => {
     expect(entryMatches(entry(), finding())).toBe(true);
     expect(entryMatches(entry({ check: 'response.schema' }), finding())).toBe(false);
-    expect(entryMatches(entry({ operation: 'generateTransaction', clause: 'spec#endpoints', match: 'answered 500' }), finding())).toBe(true);
+    expect(entryMatches(entry({ operation: 'generateTransaction', clause: 'spec#endpoints', match: 'answered 500' }), finding())).toBe(
+      true,
+    );
     expect(entryMatches(entry({ operation: 'cancelTransaction' }), finding())).toBe(false);
     expect(entryMatches(entry({ clause: 'sandbox#transactions' }), finding())).toBe(false);
     expect(entryMatches(entry({ match: 'answered 502' }), finding())).toBe(false);
@@ -29,7 +40,11 @@ describe('baseline entries', () => {
 
   it('mark the findings they know with the first live entry; an expired entry marks nothing', () => {
     const now = Date.parse('2026-11-26T00:00:00Z');
-    const [a, b] = markKnown([finding(), finding({ check: 'response.schema' })], [entry({ expires: '2026-01-01', ticket: 'OLD' }), entry({ ticket: 'PAY-1' })], now);
+    const [a, b] = markKnown(
+      [finding(), finding({ check: 'response.schema' })],
+      [entry({ expires: '2026-01-01', ticket: 'OLD' }), entry({ ticket: 'PAY-1' })],
+      now,
+    );
     expect(a!.known).toEqual({ entry: 2, reason: 'known', ticket: 'PAY-1', expires: '2099-12-31' });
     expect(countsAsFailure(a!)).toBe(false);
     expect(b!.known).toBeUndefined();

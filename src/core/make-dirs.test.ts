@@ -19,7 +19,7 @@ describe('makeDirs', () => {
     expect(await makeDirs(deep, 0o700)).toBeUndefined();
   });
 
-  it('fails with the file system\'s code under a file, and under /proc, where recursive mkdir spins', async () => {
+  it("fails with the file system's code under a file, and under /proc, where recursive mkdir spins", async () => {
     writeFileSync(join(dir, 'f'), '');
     await expect(makeDirs(join(dir, 'f', 'x'))).rejects.toMatchObject({ code: 'ENOTDIR' });
     await expect(makeDirs('/proc/pcc-no-such/x')).rejects.toMatchObject({ code: 'ENOENT' });

@@ -32,7 +32,8 @@ export function paceOf(exchanges: readonly Exchange[]): OperationPace[] {
     p.totalMs += Math.max(0, ex.durationMs || 0);
     by.set(key, p);
   }
-  return [...by].map(([operation, p]) => ({ operation, count: p.count, totalMs: p.totalMs, meanMs: p.totalMs / p.count }))
+  return [...by]
+    .map(([operation, p]) => ({ operation, count: p.count, totalMs: p.totalMs, meanMs: p.totalMs / p.count }))
     .sort((a, b) => b.totalMs - a.totalMs || (a.operation < b.operation ? -1 : 1));
 }
 

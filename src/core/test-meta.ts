@@ -142,7 +142,14 @@ export function mergeCoverageDigests(a: CoverageDigest, b: CoverageDigest): Cove
     }
     checks[id] = tally;
   }
-  return { calls: join(a.calls, b.calls), enums: join(a.enums, b.enums), transitions: join(a.transitions, b.transitions), events: join(a.events, b.events), checks, inputs: join(a.inputs, b.inputs) };
+  return {
+    calls: join(a.calls, b.calls),
+    enums: join(a.enums, b.enums),
+    transitions: join(a.transitions, b.transitions),
+    events: join(a.events, b.events),
+    checks,
+    inputs: join(a.inputs, b.inputs),
+  };
 }
 
 /** A field of a response or webhook schema that holds an enum: `TransactionRecord` `tags[]`, its values. */
@@ -152,7 +159,15 @@ export interface EnumField {
   values: string[];
 }
 
-type SchemaNode = { $ref?: string; enum?: unknown[]; properties?: Record<string, SchemaNode>; items?: SchemaNode; oneOf?: SchemaNode[]; anyOf?: SchemaNode[]; allOf?: SchemaNode[] };
+type SchemaNode = {
+  $ref?: string;
+  enum?: unknown[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  oneOf?: SchemaNode[];
+  anyOf?: SchemaNode[];
+  allOf?: SchemaNode[];
+};
 
 /**
  * The enum fields of each component schema (`schemas`: the contract's JSON Schemas by name, refs by
@@ -185,7 +200,8 @@ export function enumSightings(schema: string, body: unknown, fields: readonly En
   const seen = new Set<string>();
   for (const f of fields) {
     if (f.schema !== schema) continue;
-    for (const v of valuesAt(body, f.path.split('.'))) if (typeof v === 'string' && f.values.includes(v)) seen.add(`${schema}.${f.path}=${v}`);
+    for (const v of valuesAt(body, f.path.split('.')))
+      if (typeof v === 'string' && f.values.includes(v)) seen.add(`${schema}.${f.path}=${v}`);
   }
   return [...seen].sort();
 }
@@ -209,7 +225,8 @@ let contractFields: EnumField[] | undefined;
 export function contractEnumFields(): readonly EnumField[] {
   if (!contractFields) {
     const schemas: Record<string, unknown> = {};
-    for (const file of readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.json'))) schemas[file.slice(0, -5)] = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8'));
+    for (const file of readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.json')))
+      schemas[file.slice(0, -5)] = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8'));
     contractFields = enumFieldsOf(schemas);
   }
   return contractFields;

@@ -77,7 +77,8 @@ export const emptyTimingDigest = (): TimingDigest => ({ operations: {}, converge
 export function mergeTimingDigests(a: TimingDigest, b: TimingDigest): TimingDigest {
   const out = emptyTimingDigest();
   for (const s of TIMING_SERIES) {
-    for (const k of [...new Set([...Object.keys(a[s]), ...Object.keys(b[s])])].sort()) out[s][k] = mergeHistograms(a[s][k] ?? [], b[s][k] ?? []);
+    for (const k of [...new Set([...Object.keys(a[s]), ...Object.keys(b[s])])].sort())
+      out[s][k] = mergeHistograms(a[s][k] ?? [], b[s][k] ?? []);
   }
   const max: Record<string, number> = { ...(a.max ?? {}) };
   for (const [k, v] of Object.entries(b.max ?? {})) max[k] = Math.max(max[k] ?? -Infinity, v);
@@ -120,7 +121,8 @@ export class TimingRecorder {
     const sights = firstSights(o);
     const final = o.finalByPoll ?? o.finalByWebhook;
     const finalSight = final === undefined ? undefined : sights.find((s) => s.status === final);
-    if (finalSight && started !== undefined && !o.timedOut) this.#add('convergence', `${o.kind} ${final}`, startedAt - started + finalSight.atMs);
+    if (finalSight && started !== undefined && !o.timedOut)
+      this.#add('convergence', `${o.kind} ${final}`, startedAt - started + finalSight.atMs);
     // The terminal's steps, INITIATED -> IN_PROGRESS -> final, where both ends were seen in that order.
     const at = (status: string | undefined) => sights.find((s) => s.status === status)?.atMs;
     const step = (from: string, to: string | undefined) => {

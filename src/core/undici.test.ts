@@ -14,14 +14,16 @@ import { Agent, EnvHttpProxyAgent, requestWith } from './undici.ts';
 let server: Server;
 let base = '';
 beforeAll(async () => {
-  server = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, url: req.url })));
+  server = createServer((req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, url: req.url })),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('undici, loaded in parts', () => {
-  it('exports the entry point\'s own classes', () => {
+  it("exports the entry point's own classes", () => {
     expect(Agent).toBe(undici.Agent);
     expect(EnvHttpProxyAgent).toBe(undici.EnvHttpProxyAgent);
   });
@@ -49,7 +51,9 @@ describe('undici, loaded in parts', () => {
       const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/undici/'));
       console.log(JSON.stringify({ status: res.statusCode, loaded }));`;
     // A child process (this one's server must go on answering), with nothing else of the toolkit loaded.
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      timeout: 20_000,
+    });
     const out = JSON.parse(stdout) as { status: number; loaded: string[] };
     expect(out.status).toBe(200);
     expect(out.loaded.some((f) => f.endsWith('/lib/dispatcher/agent.js'))).toBe(true);

@@ -27,7 +27,11 @@ export const EnvHttpProxyAgent = load('undici/lib/dispatcher/env-http-proxy-agen
  * `undici.request(url, options)` over an explicit dispatcher: the URL split into origin and path as
  * the entry point's `request` splits it.
  */
-export function requestWith(dispatcher: Undici.Dispatcher, url: string | URL, options: Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'>): Promise<Undici.Dispatcher.ResponseData> {
+export function requestWith(
+  dispatcher: Undici.Dispatcher,
+  url: string | URL,
+  options: Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'>,
+): Promise<Undici.Dispatcher.ResponseData> {
   const u = new URL(url);
   return dispatcher.request({ ...options, origin: u.origin, path: `${u.pathname}${u.search}` });
 }

@@ -28,22 +28,59 @@ export interface DeclaredTest {
 }
 
 /** Every test of `suites` (default: all), sorted by name. */
-export async function collectTests(suites: readonly string[] = SUITE_NAMES, kind: RunContext['targetKind'] = 'sim'): Promise<DeclaredTest[]> {
+export async function collectTests(
+  suites: readonly string[] = SUITE_NAMES,
+  kind: RunContext['targetKind'] = 'sim',
+): Promise<DeclaredTest[]> {
   // Enough of a run's context for the suites to declare their tests; nothing is reached.
   const ctx: RunContext = {
-    targetKind: kind, baseUrl: 'http://127.0.0.1:9', integratorId: 'collect', profile: 'sandbox', strict: false, terminal: 'auto', interactive: false,
-    deadlineMs: 1500, settleMs: 80, webhookGraceMs: 1000, seed: 1, runs: 1, vaultPath: '', otps: [], mintOtps: false,
-    webhookListen: { host: '127.0.0.1', port: 0 }, maxAmount: 100, timeoutMs: 10_000, transport: {}, workers: 1, vaultPairings: [], sandbox: true,
+    targetKind: kind,
+    baseUrl: 'http://127.0.0.1:9',
+    integratorId: 'collect',
+    profile: 'sandbox',
+    strict: false,
+    terminal: 'auto',
+    interactive: false,
+    deadlineMs: 1500,
+    settleMs: 80,
+    webhookGraceMs: 1000,
+    seed: 1,
+    runs: 1,
+    vaultPath: '',
+    otps: [],
+    mintOtps: false,
+    webhookListen: { host: '127.0.0.1', port: 0 },
+    maxAmount: 100,
+    timeoutMs: 10_000,
+    transport: {},
+    workers: 1,
+    vaultPairings: [],
+    sandbox: true,
   };
   const loading = harnessLoading(PACKAGE_ROOT);
   const moduleCache = await moduleCacheOptions(PACKAGE_ROOT);
   nodeEnvAsVitestStarts();
-  const vitest = await createVitest('test', {
-    watch: false, config: false, root: PACKAGE_ROOT, include: suites.map((s) => `suites/${s}/**/*.suite.ts`), reporters: [],
-    provide: { [RUN_CONTEXT_KEY]: ctx }, pool: 'forks', maxWorkers: 1, isolate: false, silent: true, passWithNoTests: true,
-    // Loaded as a run loads them: the same module-cache entries (built-harness.ts).
-    ...moduleCache, ...loading.test,
-  }, { logLevel: 'silent', server: { watch: null }, ...loading.vite }, { stdout: devNull(), stderr: devNull() });
+  const vitest = await createVitest(
+    'test',
+    {
+      watch: false,
+      config: false,
+      root: PACKAGE_ROOT,
+      include: suites.map((s) => `suites/${s}/**/*.suite.ts`),
+      reporters: [],
+      provide: { [RUN_CONTEXT_KEY]: ctx },
+      pool: 'forks',
+      maxWorkers: 1,
+      isolate: false,
+      silent: true,
+      passWithNoTests: true,
+      // Loaded as a run loads them: the same module-cache entries (built-harness.ts).
+      ...moduleCache,
+      ...loading.test,
+    },
+    { logLevel: 'silent', server: { watch: null }, ...loading.vite },
+    { stdout: devNull(), stderr: devNull() },
+  );
   try {
     const { testModules } = await vitest.collect();
     const byName = new Map<string, DeclaredTest>();

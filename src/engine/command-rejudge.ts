@@ -36,7 +36,12 @@ function receiverJudge(t: Transcript): RuleJudge {
   for (const e of t.events) {
     if (e.kind !== 'delivery' || !e.sent) continue;
     const x = e.sent;
-    sent.set(e.delivery.seq, { exchange: x.exchange, ...(x.exchange.response ? { status: e.delivery.status } : {}), ...(x.errorCode ? { errorCode: x.errorCode } : {}), durationMs: x.durationMs });
+    sent.set(e.delivery.seq, {
+      exchange: x.exchange,
+      ...(x.exchange.response ? { status: e.delivery.status } : {}),
+      ...(x.errorCode ? { errorCode: x.errorCode } : {}),
+      durationMs: x.durationMs,
+    });
   }
   return (e) => rejudgeReceiverRule(e.id, e.input, { strict: t.header.settings.strict, test: e.test, sentOf: (n) => sent.get(n) });
 }
@@ -51,28 +56,50 @@ function clientJudge(t: Transcript): RuleJudge {
     // A transcript from before the rule registry names a rule by its former id (client.webhook-accepted).
     const id = canonicalRuleId(e.id) ?? e.id;
     if (!rules.has(id)) return { why: 'the installed toolkit has no such client rule' };
-    if (capped) return { why: 'an entry of the recording was over the transcript\'s cap' };
+    if (capped) return { why: "an entry of the recording was over the transcript's cap" };
     const more = e.input as Omit<ClientRun, 'requests' | 'deliveries' | 'start'> | undefined;
-    if (!more?.settings) return { why: 'its input is not a client rule\'s' };
+    if (!more?.settings) return { why: "its input is not a client rule's" };
     const k = JSON.stringify(more);
     let tests = cache.get(k);
     if (!tests) {
-      const run = clientRunOf(lines.map((l) => l.entry as Parameters<typeof clientRunOf>[0][number]), more);
+      const run = clientRunOf(
+        lines.map((l) => l.entry as Parameters<typeof clientRunOf>[0][number]),
+        more,
+      );
       const baseUrl = (t.header.info as { target?: { baseUrl?: string } }).target?.baseUrl;
-      const records = judgeClient(run, { strict: t.header.settings.strict, startedAt: t.header.run.startedAt, ...(baseUrl ? { baseUrl } : {}) });
+      const records = judgeClient(run, {
+        strict: t.header.settings.strict,
+        startedAt: t.header.run.startedAt,
+        ...(baseUrl ? { baseUrl } : {}),
+      });
       tests = new Map(records.map((r) => [String(r.parameters.rule), r]));
       cache.set(k, tests);
     }
     const r = tests.get(id);
     if (!r) return { why: 'the installed toolkit has no such client rule' };
-    return { findings: r.findings.map((f) => ({ ...f, test: e.test })), exchanges: r.exchanges, ...(r.deliveries ? { deliveries: r.deliveries } : {}) };
+    return {
+      findings: r.findings.map((f) => ({ ...f, test: e.test })),
+      exchanges: r.exchanges,
+      ...(r.deliveries ? { deliveries: r.deliveries } : {}),
+    };
   };
 }
 
 /** Re-judges the transcript of a command (see the module's comment); the same result as a run's re-judging. */
-export function rejudgeCommandTranscript(t: Transcript): { record: RunRecord; info: RunInfo; header: HeaderLine; notRejudgeable: NotRejudgeable[]; carried: CarriedFinding[] } {
+export function rejudgeCommandTranscript(t: Transcript): {
+  record: RunRecord;
+  info: RunInfo;
+  header: HeaderLine;
+  notRejudgeable: NotRejudgeable[];
+  carried: CarriedFinding[];
+} {
   const { header } = t;
-  const judgeRule: RuleJudge = header.command === 'check-receiver' ? receiverJudge(t) : header.command === 'certify-client' ? clientJudge(t) : () => ({ why: `the installed toolkit does not know the command ${String(header.command)}` });
+  const judgeRule: RuleJudge =
+    header.command === 'check-receiver'
+      ? receiverJudge(t)
+      : header.command === 'certify-client'
+        ? clientJudge(t)
+        : () => ({ why: `the installed toolkit does not know the command ${String(header.command)}` });
   const out = { notRejudgeable: new Map<string, NotRejudgeable>(), carried: [] as CarriedFinding[] };
   const tests: TestRecord[] = [];
   for (const line of t.events.filter((e): e is TestEvent => e.kind === 'test')) {
@@ -80,7 +107,9 @@ export function rejudgeCommandTranscript(t: Transcript): { record: RunRecord; in
     const events = t.events.filter((e) => e.test === name && (e.shard ?? 0) === (line.shard ?? 0));
     const judge = new TestJudge(name, out);
     const base = line.record;
-    let exchanges: unknown[] = events.filter((e): e is DeliveryEvent => e.kind === 'delivery' && e.sent !== undefined).map((e) => e.sent!.exchange);
+    let exchanges: unknown[] = events
+      .filter((e): e is DeliveryEvent => e.kind === 'delivery' && e.sent !== undefined)
+      .map((e) => e.sent!.exchange);
     let deliveries: unknown[] | undefined;
     for (const e of events) {
       if (e.kind !== 'check') continue;
@@ -99,11 +128,18 @@ export function rejudgeCommandTranscript(t: Transcript): { record: RunRecord; in
     for (const f of base.findings ?? []) {
       const i = accounted.indexOf(keyOf(f));
       if (i >= 0) accounted.splice(i, 1);
-      else judge.carry(f, 'in the test\'s record, made by no recorded rule');
+      else judge.carry(f, "in the test's record, made by no recorded rule");
     }
-    tests.push(restate({ ...base, exchanges: exchanges as Exchange[], ...(deliveries ? { deliveries } : {}) } as TestRecord, judge.findings));
+    tests.push(
+      restate({ ...base, exchanges: exchanges as Exchange[], ...(deliveries ? { deliveries } : {}) } as TestRecord, judge.findings),
+    );
   }
-  const record: RunRecord = { tests, unhandled: [...header.run.unhandled], startedAt: header.run.startedAt, durationMs: header.run.durationMs };
+  const record: RunRecord = {
+    tests,
+    unhandled: [...header.run.unhandled],
+    startedAt: header.run.startedAt,
+    durationMs: header.run.durationMs,
+  };
   return { record, info: header.info, header, notRejudgeable: [...out.notRejudgeable.values()], carried: out.carried };
 }
 

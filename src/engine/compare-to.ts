@@ -6,7 +6,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Comparison, type RunView, compareHtml, compareRuns, compareSectionHtml, compareSectionMarkdown, loadRun, shapesOf } from '../compare/index.ts';
+import {
+  type Comparison,
+  type RunView,
+  compareHtml,
+  compareRuns,
+  compareSectionHtml,
+  compareSectionMarkdown,
+  loadRun,
+  shapesOf,
+} from '../compare/index.ts';
 import type { Exchange } from '../core/index.ts';
 import type { RunRecord, Summary } from '../report/index.ts';
 
@@ -22,10 +31,24 @@ export async function readCompareBase(dir: string | undefined): Promise<RunView 
 }
 
 /** This run (its summary and records: the exchanges and deliveries its tests kept) against the base. */
-export function compareWithBase(base: RunView, reportsDir: string, summary: Summary, record: RunRecord, terminalMode?: string): { comparison: Comparison; section: { markdown: string; html: string } } {
+export function compareWithBase(
+  base: RunView,
+  reportsDir: string,
+  summary: Summary,
+  record: RunRecord,
+  terminalMode?: string,
+): { comparison: Comparison; section: { markdown: string; html: string } } {
   const exchanges = record.tests.flatMap((t) => t.exchanges as Exchange[]);
-  const deliveries = record.tests.flatMap((t) => (t.deliveries ?? []) as { event?: string; rawBody?: unknown; body?: unknown; signature?: string }[]).filter((d) => d.signature === undefined || d.signature === 'valid');
-  const candidate: RunView = { dir: reportsDir, summary, tests: record.tests, shapes: shapesOf(exchanges, deliveries), ...(terminalMode ? { terminalMode } : {}) };
+  const deliveries = record.tests
+    .flatMap((t) => (t.deliveries ?? []) as { event?: string; rawBody?: unknown; body?: unknown; signature?: string }[])
+    .filter((d) => d.signature === undefined || d.signature === 'valid');
+  const candidate: RunView = {
+    dir: reportsDir,
+    summary,
+    tests: record.tests,
+    shapes: shapesOf(exchanges, deliveries),
+    ...(terminalMode ? { terminalMode } : {}),
+  };
   const comparison = compareRuns(base, candidate);
   return { comparison, section: { markdown: compareSectionMarkdown(comparison), html: compareSectionHtml(comparison) } };
 }

@@ -3,9 +3,26 @@ import type { Finding } from '../core/index.ts';
 import type { TestRecord } from '../report/index.ts';
 import { confirmFailures, namePattern } from './confirm.ts';
 
-const f = (check: string, message = 'POST /x answered 500', severity: Finding['severity'] = 'failure'): Finding => ({ check, severity, clause: 'spec#endpoints', message });
-const rec = (name: string, findings: Finding[], over: Partial<TestRecord> = {}): TestRecord =>
-  ({ name, capability: 'payment', clause: '', file: '/s/payment.suite.ts', state: findings.length ? 'failed' : 'passed', durationMs: 1, findings, errors: [], parameters: {}, exchanges: [], exchangeCount: 0, ...over });
+const f = (check: string, message = 'POST /x answered 500', severity: Finding['severity'] = 'failure'): Finding => ({
+  check,
+  severity,
+  clause: 'spec#endpoints',
+  message,
+});
+const rec = (name: string, findings: Finding[], over: Partial<TestRecord> = {}): TestRecord => ({
+  name,
+  capability: 'payment',
+  clause: '',
+  file: '/s/payment.suite.ts',
+  state: findings.length ? 'failed' : 'passed',
+  durationMs: 1,
+  findings,
+  errors: [],
+  parameters: {},
+  exchanges: [],
+  exchangeCount: 0,
+  ...over,
+});
 
 describe('confirmFailures', () => {
   it('runs each failed test again N times and tells deterministic from intermittent findings, warnings too', async () => {
@@ -47,7 +64,12 @@ describe('confirmFailures', () => {
     let calls = 0;
     await confirmFailures([b], 2, async () => {
       calls++;
-      return [rec('payment > b', [], { state: 'skipped', blockedBy: { check: 'x', severity: 'failure', clause: 'c', message: 'm', test: 'other' } })];
+      return [
+        rec('payment > b', [], {
+          state: 'skipped',
+          blockedBy: { check: 'x', severity: 'failure', clause: 'c', message: 'm', test: 'other' },
+        }),
+      ];
     });
     expect(calls).toBe(4);
     expect(b.findings[0]!.confirmation).toBeUndefined();

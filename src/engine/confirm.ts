@@ -31,7 +31,10 @@ export function attemptCounts(t: TestRecord | undefined): t is TestRecord {
 
 /** Whether the attempt saw the finding again: as a finding of its own, or as a repeat of one. */
 export function seenAgain(f: Finding, attempt: TestRecord): boolean {
-  return attempt.findings.some((g) => g.severity === f.severity && sameDefect(f, g)) || (attempt.repeats ?? []).some((r) => r.severity === f.severity && sameDefect(f, r));
+  return (
+    attempt.findings.some((g) => g.severity === f.severity && sameDefect(f, g)) ||
+    (attempt.repeats ?? []).some((r) => r.severity === f.severity && sameDefect(f, r))
+  );
 }
 
 /** How the confirmation went, by test name. */
@@ -74,7 +77,9 @@ export async function confirmFailures(tests: TestRecord[], n: number, runAgain: 
       return {
         ...f,
         confirmation: {
-          attempts: s.counted, reproduced, kind: reproduced === s.counted ? 'deterministic' : 'intermittent',
+          attempts: s.counted,
+          reproduced,
+          kind: reproduced === s.counted ? 'deterministic' : 'intermittent',
           rate: Math.round(((reproduced + 1) / (s.counted + 1)) * 1000) / 1000,
           ...(s.rechecked > 0 ? { rechecked: s.rechecked } : {}),
         },
@@ -86,7 +91,8 @@ export async function confirmFailures(tests: TestRecord[], n: number, runAgain: 
 
 /** vitest's test-name pattern for the given tests: their scenario names, escaped, at the end of the full name. */
 export function namePattern(tests: readonly Pick<TestRecord, 'name' | 'capability'>[]): string {
-  const scenario = (t: Pick<TestRecord, 'name' | 'capability'>) => (t.name.startsWith(`${t.capability} > `) ? t.name.slice(t.capability.length + 3) : t.name);
+  const scenario = (t: Pick<TestRecord, 'name' | 'capability'>) =>
+    t.name.startsWith(`${t.capability} > `) ? t.name.slice(t.capability.length + 3) : t.name;
   const names = [...new Set(tests.map(scenario))].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return `(?:${names.join('|')})$`;
 }

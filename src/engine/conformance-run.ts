@@ -10,7 +10,15 @@ import { shapingOptions } from '../config/index.ts';
 import type { RunIo } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import {
-  CollectorReporter, type RunEvents, type RunRecord, SessionWriter, type TestRecord, type WarmAllure, prepareReportsDir, stagingDirectory, warmAllure,
+  CollectorReporter,
+  type RunEvents,
+  type RunRecord,
+  SessionWriter,
+  type TestRecord,
+  type WarmAllure,
+  prepareReportsDir,
+  stagingDirectory,
+  warmAllure,
 } from '../report/index.ts';
 import { type LedgerHub, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
@@ -31,15 +39,25 @@ async function openRunTarget(config: ResolvedConfig, inputs: RunInputs): Promise
     const suites = pactSuites(config.suites, config.terminal);
     return {
       ...(await openTarget({
-        kind: 'pact', profile, integratorId: config.integratorId, pactDir: join(config.reportsDir, 'pacts'),
-        webhookListen: config.webhookListen, ...(config.webhookPublicUrl ? { webhookPublicUrl: config.webhookPublicUrl } : {}),
+        kind: 'pact',
+        profile,
+        integratorId: config.integratorId,
+        pactDir: join(config.reportsDir, 'pacts'),
+        webhookListen: config.webhookListen,
+        ...(config.webhookPublicUrl ? { webhookPublicUrl: config.webhookPublicUrl } : {}),
       })),
       suites,
     };
   }
-  if (config.target.kind === 'sim') return openTarget({ kind: 'sim', profile, integratorId: config.integratorId, sim: { seed: config.seed, ...config.sim } });
+  if (config.target.kind === 'sim')
+    return openTarget({ kind: 'sim', profile, integratorId: config.integratorId, sim: { seed: config.seed, ...config.sim } });
   return openTarget({
-    kind: 'url', profile, baseUrl: config.target.baseUrl, integratorId: config.integratorId, vaultPath: config.vaultPath, allowProduction: config.allowProduction,
+    kind: 'url',
+    profile,
+    baseUrl: config.target.baseUrl,
+    integratorId: config.integratorId,
+    vaultPath: config.vaultPath,
+    allowProduction: config.allowProduction,
     transport: inputs.transport,
   });
 }
@@ -66,7 +84,11 @@ export class ConformanceRun {
   reported = false;
   result?: RunResult;
 
-  constructor(public config: ResolvedConfig, readonly io: RunIo, readonly events: RunEvents) {
+  constructor(
+    public config: ResolvedConfig,
+    readonly io: RunIo,
+    readonly events: RunEvents,
+  ) {
     this.runDeadlineAt = Date.now() + config.maxDurationMs;
   }
 
@@ -97,11 +119,16 @@ export class ConformanceRun {
     if (listen.port !== 0) await assertCanListen(listen.host, listen.port);
     // Against a service the run may pair (an OTP given or minted), and CI credentials from the
     // environment become the vault; a sim's vault is its own, throw-away one.
-    const vault = target!.vault === 'service' ? await prepareVault(target!.vaultPath, process.env, { mayPair: true })
-      : target!.vault === 'private' ? await loadPrivateVault(target!.vaultPath) : undefined;
+    const vault =
+      target!.vault === 'service'
+        ? await prepareVault(target!.vaultPath, process.env, { mayPair: true })
+        : target!.vault === 'private'
+          ? await loadPrivateVault(target!.vaultPath)
+          : undefined;
     const known = vault ? findPairings(vault.vault, target!.baseUrl, target!.integratorId).map((e) => e.credentials.client_id) : [];
     this.plan = planRun(config, target!, known.length, suiteFileCount(this.suites, config.shard));
-    if (this.plan.terminalsReason && config.sources.terminals !== 'default') this.io.stderr(`terminals: ${this.plan.terminals} of ${config.terminals} (${this.plan.terminalsReason})\n`);
+    if (this.plan.terminalsReason && config.sources.terminals !== 'default')
+      this.io.stderr(`terminals: ${this.plan.terminals} of ${config.terminals} (${this.plan.terminalsReason})\n`);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.
     this.ledger = this.plan.workers > 1 ? await startLedgerHub() : undefined;
     this.ctx = this.contextOf(listen, known);
@@ -113,18 +140,39 @@ export class ConformanceRun {
     const { pace } = plan;
     const carried = inputs.resumed?.passed ?? [];
     return {
-      targetKind: config.target.kind, baseUrl: target!.baseUrl, integratorId: target!.integratorId, profile: config.profile, strict: config.strict,
-      terminal: config.terminal, interactive: this.io.interactive, deadlineMs: config.deadlineMs,
-      settleMs: pace.settleMs, ...(pace.settleScale ? { settleScale: pace.settleScale } : {}), webhookGraceMs: pace.webhookGraceMs,
-      seed: config.seed, runs: config.runs, vaultPath: target!.vaultPath, otps: [...config.otps, ...(target!.otps ?? [])], mintOtps: target!.mintOtps,
-      webhookListen: listen, webhookPublicUrl: config.webhookPublicUrl, ...(config.webhookTls ? { webhookTls: config.webhookTls } : {}),
-      maxAmount: config.maxAmount, sandbox: target!.sandbox, timeoutMs: 10_000,
+      targetKind: config.target.kind,
+      baseUrl: target!.baseUrl,
+      integratorId: target!.integratorId,
+      profile: config.profile,
+      strict: config.strict,
+      terminal: config.terminal,
+      interactive: this.io.interactive,
+      deadlineMs: config.deadlineMs,
+      settleMs: pace.settleMs,
+      ...(pace.settleScale ? { settleScale: pace.settleScale } : {}),
+      webhookGraceMs: pace.webhookGraceMs,
+      seed: config.seed,
+      runs: config.runs,
+      vaultPath: target!.vaultPath,
+      otps: [...config.otps, ...(target!.otps ?? [])],
+      mintOtps: target!.mintOtps,
+      webhookListen: listen,
+      webhookPublicUrl: config.webhookPublicUrl,
+      ...(config.webhookTls ? { webhookTls: config.webhookTls } : {}),
+      maxAmount: config.maxAmount,
+      sandbox: target!.sandbox,
+      timeoutMs: 10_000,
       ...(config.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: config.maxResponseTimeMs } : {}),
-      transport: config.transport, runDeadlineAt: this.runDeadlineAt, disabledChecks: [...config.disabledChecks],
+      transport: config.transport,
+      runDeadlineAt: this.runDeadlineAt,
+      disabledChecks: [...config.disabledChecks],
       ...(config.argv ? { rerunOptions: shapingOptions(config.argv) } : {}),
-      workers: plan.workers, terminals: plan.terminals, ...(this.ledger ? { ledgerPort: this.ledger.port } : {}),
+      workers: plan.workers,
+      terminals: plan.terminals,
+      ...(this.ledger ? { ledgerPort: this.ledger.port } : {}),
       ...(plan.ephemeralPairings ? { ephemeralRun: randomUUID() } : {}),
-      vaultPairings, ...(carried.length > 0 ? { carried: carried.map((t) => t.name) } : {}),
+      vaultPairings,
+      ...(carried.length > 0 ? { carried: carried.map((t) => t.name) } : {}),
       ...(inputs.baseline ? { baseline: { entries: inputs.baseline.file.entries, now: inputs.baseline.now } } : {}),
       transcriptDir: this.transcriptDir!,
     };
@@ -140,30 +188,51 @@ export class ConformanceRun {
     const { resumed, earlier } = inputs;
     const carried = new Map<string, TestRecord>((resumed?.passed ?? []).map((t) => [t.name, t]));
     const since = resumed?.startedAt ?? this.startedAt;
-    if (resumed) io.stderr(`resuming the session of ${resumed.startedAt}: ${carried.size} passed test${carried.size === 1 ? '' : 's'} carried over, not run again\n`);
+    if (resumed)
+      io.stderr(
+        `resuming the session of ${resumed.startedAt}: ${carried.size} passed test${carried.size === 1 ? '' : 's'} carried over, not run again\n`,
+      );
     else if (earlier && earlier.passed.length > 0 && earlier.passed.length < earlier.total) {
-      const of = Number.isFinite(earlier.total) ? `${earlier.passed.length} of ${earlier.total} passed` : `${earlier.passed.length} passed before it was interrupted`;
-      io.stderr(`a new session: the one of ${earlier.startedAt} in ${config.reportsDir} (${of}) is replaced; --resume goes on with a session instead\n`);
+      const of = Number.isFinite(earlier.total)
+        ? `${earlier.passed.length} of ${earlier.total} passed`
+        : `${earlier.passed.length} passed before it was interrupted`;
+      io.stderr(
+        `a new session: the one of ${earlier.startedAt} in ${config.reportsDir} (${of}) is replaced; --resume goes on with a session instead\n`,
+      );
     }
     // Written once the tests start: a session refused at its plan leaves the folder's one as it was.
     let session: SessionWriter | undefined;
     // Progress is often a class instance: its hooks are called through it, not copied off it. The HTML
     // report's modules load while the tests mostly wait, not while the workers start.
-    this.collector = new CollectorReporter({
-      onSuiteStart: (e) => events.onSuiteStart?.(e),
-      onTestStart: (e) => events.onTestStart?.(e),
-      onTest: (r) => {
-        session?.add(r);
-        if (config.html && !this.warm) this.warm = warmAllure();
-        events.onTest?.(r);
+    this.collector = new CollectorReporter(
+      {
+        onSuiteStart: (e) => events.onSuiteStart?.(e),
+        onTestStart: (e) => events.onTestStart?.(e),
+        onTest: (r) => {
+          session?.add(r);
+          if (config.html && !this.warm) this.warm = warmAllure();
+          events.onTest?.(r);
+        },
+        onSuiteEnd: (e) => events.onSuiteEnd?.(e),
       },
-      onSuiteEnd: (e) => events.onSuiteEnd?.(e),
-    }, carried.size > 0 ? { tests: carried, since } : undefined);
+      carried.size > 0 ? { tests: carried, since } : undefined,
+    );
     const run = await runSuites({
-      config, inputs, plan: this.plan, suites: this.suites, ctx: this.ctx, collector: this.collector, carried, io,
+      config,
+      inputs,
+      plan: this.plan,
+      suites: this.suites,
+      ctx: this.ctx,
+      collector: this.collector,
+      carried,
+      io,
       onStart: () => {
-        session = new SessionWriter(config.reportsDir, { fingerprint: inputs.fingerprint, seed: config.seed, labels: config.labels, startedAt: since, runs: (resumed?.runs ?? 0) + 1 },
-          resumed?.passed ?? [], { throttleMs: config.terminal === 'manual' ? 0 : 5000, evidence: config.terminal === 'manual' });
+        session = new SessionWriter(
+          config.reportsDir,
+          { fingerprint: inputs.fingerprint, seed: config.seed, labels: config.labels, startedAt: since, runs: (resumed?.runs ?? 0) + 1 },
+          resumed?.passed ?? [],
+          { throttleMs: config.terminal === 'manual' ? 0 : 5000, evidence: config.terminal === 'manual' },
+        );
       },
     });
     this.confirmed = run.confirmed;
@@ -180,9 +249,17 @@ export class ConformanceRun {
     const { ctx, target } = this;
     if (!ctx.ephemeralRun) return;
     const { released, kept } = await releaseRunPairings({
-      vaultPath: target!.vaultPath, baseUrl: target!.baseUrl, integratorId: target!.integratorId, runId: ctx.ephemeralRun, timeoutMs: ctx.timeoutMs, transport: this.inputs.transport,
+      vaultPath: target!.vaultPath,
+      baseUrl: target!.baseUrl,
+      integratorId: target!.integratorId,
+      runId: ctx.ephemeralRun,
+      timeoutMs: ctx.timeoutMs,
+      transport: this.inputs.transport,
     });
-    if (released + kept.length > 0) this.io.stdout(`pairings this run made on its own receiver: ${released} unpaired and removed from the vault${kept.length > 0 ? `; ${kept.length} kept (${kept.join('; ')})` : ''}\n`);
+    if (released + kept.length > 0)
+      this.io.stdout(
+        `pairings this run made on its own receiver: ${released} unpaired and removed from the vault${kept.length > 0 ? `; ${kept.length} kept (${kept.join('; ')})` : ''}\n`,
+      );
   }
 
   /** What only the whole run shows, judged and put ahead of the tests. */
@@ -195,11 +272,23 @@ export class ConformanceRun {
   /** The run's facts and summary, each made once, and every report. */
   async writeTheReports(): Promise<void> {
     const { config, inputs, record } = this;
-    const info = runInfoOfRun(config, inputs, this.target!, this.suites, { startedAt: this.startedAt, finishedAt: new Date().toISOString() });
+    const info = runInfoOfRun(config, inputs, this.target!, this.suites, {
+      startedAt: this.startedAt,
+      finishedAt: new Date().toISOString(),
+    });
     const summary = runSummaryOf(record, info, config, inputs, this.plan, this.confirmed);
     this.reported = true;
     this.result = await writeRunReports({
-      config, inputs, record, summary, info, baseUrl: this.target!.baseUrl, transcriptDir: this.transcriptDir!, wholeRunCheck: this.wholeRunCheck, warm: this.warm, io: this.io,
+      config,
+      inputs,
+      record,
+      summary,
+      info,
+      baseUrl: this.target!.baseUrl,
+      transcriptDir: this.transcriptDir!,
+      wholeRunCheck: this.wholeRunCheck,
+      warm: this.warm,
+      io: this.io,
     });
   }
 }

@@ -27,19 +27,21 @@ export function judgeRun(record: RunRecord, ctx: CheckContext & { disabledChecks
   const name = 'webhooks > the service sends webhooks (over the whole run)';
   const run = runCheck(check, webhookObservationOf(record), ctx);
   if (run.findings.length === 0) return [];
-  return [{
-    name,
-    capability: 'webhooks',
-    clause: check.clause,
-    file: '(the whole run)',
-    state: run.findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed',
-    durationMs: record.durationMs,
-    findings: run.findings.map((f) => ({ ...f, test: name })),
-    errors: [],
-    parameters: {},
-    exchanges: [],
-    exchangeCount: 0,
-    startedAt: record.startedAt,
-    wholeRun: true,
-  }];
+  return [
+    {
+      name,
+      capability: 'webhooks',
+      clause: check.clause,
+      file: '(the whole run)',
+      state: run.findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed',
+      durationMs: record.durationMs,
+      findings: run.findings.map((f) => ({ ...f, test: name })),
+      errors: [],
+      parameters: {},
+      exchanges: [],
+      exchangeCount: 0,
+      startedAt: record.startedAt,
+      wholeRun: true,
+    },
+  ];
 }

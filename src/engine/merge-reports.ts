@@ -59,33 +59,72 @@ const SAME: readonly [string, (i: RunInfo) => unknown][] = [
   ['simulator faults', (i) => [...i.faults].sort().join(',')],
   ['disabled checks', (i) => [...(i.checksDisabled ?? [])].sort().join(',')],
   // The merged coverage is judged against one list of exclusions: every shard's must be it.
-  ['coverage exclusions', (i) => (i.coverageExclude ?? []).map((e) => e.item).sort().join(', ')],
-  ['labels', (i) => Object.entries(i.labels ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(', ')],
+  [
+    'coverage exclusions',
+    (i) =>
+      (i.coverageExclude ?? [])
+        .map((e) => e.item)
+        .sort()
+        .join(', '),
+  ],
+  [
+    'labels',
+    (i) =>
+      Object.entries(i.labels ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join(', '),
+  ],
   // A shard that accepted any certificate must not hide behind one that verified.
   ['TLS verification', (i) => i.connection?.verification ?? ''],
 ];
 
 /** The shards in order, or a usage error naming what does not fit. */
 export function orderShards(shards: readonly (ShardRecord & { dir: string })[]): (ShardRecord & { dir: string })[] {
-  if (shards.length === 0) throw new ToolkitError('PCC_USAGE', 'merge-reports needs the reports folders of the shards', 'give every shard\'s folder, such as: merge-reports shard-1 shard-2');
+  if (shards.length === 0)
+    throw new ToolkitError(
+      'PCC_USAGE',
+      'merge-reports needs the reports folders of the shards',
+      "give every shard's folder, such as: merge-reports shard-1 shard-2",
+    );
   const count = shards[0]!.shard.count;
   const other = shards.find((s) => s.shard.count !== count);
-  if (other) throw new ToolkitError('PCC_USAGE', `${other.dir} is shard ${other.shard.index}/${other.shard.count}, but ${shards[0]!.dir} is of ${count} shards`, 'merge the shards of one run only');
+  if (other)
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `${other.dir} is shard ${other.shard.index}/${other.shard.count}, but ${shards[0]!.dir} is of ${count} shards`,
+      'merge the shards of one run only',
+    );
   const byIndex = new Map<number, ShardRecord & { dir: string }>();
   for (const s of shards) {
     const twice = byIndex.get(s.shard.index);
-    if (twice) throw new ToolkitError('PCC_USAGE', `shard ${s.shard.index}/${count} is given twice (${twice.dir} and ${s.dir})`, 'give each shard\'s folder once');
+    if (twice)
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `shard ${s.shard.index}/${count} is given twice (${twice.dir} and ${s.dir})`,
+        "give each shard's folder once",
+      );
     byIndex.set(s.shard.index, s);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
   if (missing.length > 0) {
-    throw new ToolkitError('PCC_USAGE', `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: a merge of part of the run would pass what was never tested`, 'give the reports folder of every shard (a CI job that failed must be re-run first)');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: ` +
+        `a merge of part of the run would pass what was never tested`,
+      'give the reports folder of every shard (a CI job that failed must be re-run first)',
+    );
   }
   const ordered = [...byIndex.values()].sort((a, b) => a.shard.index - b.shard.index);
   const first = ordered[0]!;
   for (const [what, of] of SAME) {
     const odd = ordered.find((s) => of(s.info) !== of(first.info));
-    if (odd) throw new ToolkitError('PCC_USAGE', `the shards differ in ${what}: ${String(of(first.info)) || '(none)'} in ${first.dir}, ${String(of(odd.info)) || '(none)'} in ${odd.dir}`, 'run every shard with the same settings and toolkit version');
+    if (odd)
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `the shards differ in ${what}: ${String(of(first.info)) || '(none)'} in ${first.dir}, ${String(of(odd.info)) || '(none)'} in ${odd.dir}`,
+        'run every shard with the same settings and toolkit version',
+      );
   }
   return ordered;
 }
@@ -109,7 +148,9 @@ export function mergeRecords(shards: readonly ShardRecord[], root?: string): { r
   const record: RunRecord = {
     tests: shards.flatMap((s) => rooted(s, root)),
     unhandled: shards.flatMap((s) => s.record.unhandled.map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)),
-    ...(shards.some((s) => s.record.suiteErrors?.length) ? { suiteErrors: shards.flatMap((s) => (s.record.suiteErrors ?? []).map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)) } : {}),
+    ...(shards.some((s) => s.record.suiteErrors?.length)
+      ? { suiteErrors: shards.flatMap((s) => (s.record.suiteErrors ?? []).map((u) => `shard ${s.shard.index}/${s.shard.count}: ${u}`)) }
+      : {}),
     startedAt,
     // The run took what its slowest shard took (shards run side by side); the time between CI jobs
     // starting is the CI's, not the run's. Each shard's own times are listed in the summary.
@@ -120,7 +161,10 @@ export function mergeRecords(shards: readonly ShardRecord[], root?: string): { r
     ...first.info,
     target: { kind: first.info.target.kind, baseUrl: baseUrls.join(', ') },
     startedAt: shards.map((s) => s.info.startedAt).sort()[0]!,
-    finishedAt: shards.map((s) => s.info.finishedAt).sort().at(-1)!,
+    finishedAt: shards
+      .map((s) => s.info.finishedAt)
+      .sort()
+      .at(-1)!,
   };
   return { record, info };
 }
@@ -138,18 +182,44 @@ export async function mergeReports(opts: MergeOptions, io: { stderr: (s: string)
   const b = info.baseline;
   const complete = isCompleteRun(record, info);
   const baseline = b ? judgeBaseline(b.file, { version: 1, entries: b.entries }, record, { now: b.now, complete }) : undefined;
-  const summary = buildSummary(record, info.tool, info.target, { seed: info.seed, startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels, ...(baseline ? { baseline } : {}) });
+  const summary = buildSummary(record, info.tool, info.target, {
+    seed: info.seed,
+    startedAt: info.startedAt,
+    finishedAt: info.finishedAt,
+    labels: info.labels,
+    ...(baseline ? { baseline } : {}),
+  });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
   if (info.connection) summary.connection = info.connection;
-  summary.shards = shards.map((s) => ({ ...s.shard, seed: s.info.seed, baseUrl: s.info.target.baseUrl, startedAt: s.info.startedAt, finishedAt: s.info.finishedAt, tests: s.record.tests.length }));
+  summary.shards = shards.map((s) => ({
+    ...s.shard,
+    seed: s.info.seed,
+    baseUrl: s.info.target.baseUrl,
+    startedAt: s.info.startedAt,
+    finishedAt: s.info.finishedAt,
+    tests: s.record.tests.length,
+  }));
   // The run's own writer, over the shards' records: the merge is written as the whole run would be.
-  const { exitCode, record: written, reports } = await writeReports(opts.outDir, record, summary, info, {
-    html: opts.html, root: PACKAGE_ROOT, messages: reportMessageOptions(process.env), stderr: io.stderr,
+  const {
+    exitCode,
+    record: written,
+    reports,
+  } = await writeReports(opts.outDir, record, summary, info, {
+    html: opts.html,
+    root: PACKAGE_ROOT,
+    messages: reportMessageOptions(process.env),
+    stderr: io.stderr,
     afterFiles: async (held) => {
       // One transcript of the shards' (none when a shard has none: an older toolkit's, or a stale one is not left behind).
-      const transcript = await mergeTranscripts(shards.map((s) => ({ dir: resolve(s.dir), index: s.shard.index })), opts.outDir, {
-        info, run: { startedAt: held.startedAt, durationMs: held.durationMs, unhandled: [...held.unhandled] }, summary: summaryExtras(summary),
-      });
+      const transcript = await mergeTranscripts(
+        shards.map((s) => ({ dir: resolve(s.dir), index: s.shard.index })),
+        opts.outDir,
+        {
+          info,
+          run: { startedAt: held.startedAt, durationMs: held.durationMs, unhandled: [...held.unhandled] },
+          summary: summaryExtras(summary),
+        },
+      );
       if (!transcript) rmSync(join(opts.outDir, TRANSCRIPT_FILE), { force: true });
       if (signer) signReports(opts.outDir, { privateKey: signer.privateKey, record: held, summary, info, root: PACKAGE_ROOT });
     },

@@ -9,7 +9,7 @@ import { cachedModuleMetadata } from './testing.ts';
 const { dirWith, emptyDir } = useTempDirs();
 
 describe('moduleCacheOptions', () => {
-  it('turns the cache on in the root\'s node_modules/.cache, making the folder', async () => {
+  it("turns the cache on in the root's node_modules/.cache, making the folder", async () => {
     const root = await emptyDir();
     const options = await moduleCacheOptions(root);
     expect(options.experimental?.fsModuleCache).toBe(true);
@@ -33,12 +33,16 @@ describe('moduleCacheOptions', () => {
 
   it('refuses a named folder it cannot write, saying how to fix it', async () => {
     const root = await dirWith({ file: '' });
-    await expect(moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: join(root, 'file', 'cache') }))
-      .rejects.toMatchObject({ code: 'PCC_USAGE', hint: expect.stringContaining('PAYCONNECT_MODULE_CACHE=off') });
+    await expect(moduleCacheOptions(root, { PAYCONNECT_MODULE_CACHE: join(root, 'file', 'cache') })).rejects.toMatchObject({
+      code: 'PCC_USAGE',
+      hint: expect.stringContaining('PAYCONNECT_MODULE_CACHE=off'),
+    });
   });
 
-  it('refuses a folder under /proc at once (Node\'s recursive mkdir spins there forever)', async () => {
-    await expect(moduleCacheOptions(await emptyDir(), { PAYCONNECT_MODULE_CACHE: '/proc/pcc-module-cache' })).rejects.toMatchObject({ code: 'PCC_USAGE' });
+  it("refuses a folder under /proc at once (Node's recursive mkdir spins there forever)", async () => {
+    await expect(moduleCacheOptions(await emptyDir(), { PAYCONNECT_MODULE_CACHE: '/proc/pcc-module-cache' })).rejects.toMatchObject({
+      code: 'PCC_USAGE',
+    });
   }, 10_000);
 
   it('is what the suites are collected through: the collected suite is in the cache afterwards', async () => {

@@ -33,12 +33,20 @@ async function writable(dir: string): Promise<boolean> {
  * (a folder it names that cannot be written is a usage error), else in `root`'s cache folder when it
  * can be written; none when it is `off` or the default folder cannot be written.
  */
-export async function moduleCacheOptions(root: string, env: NodeJS.ProcessEnv = process.env): Promise<{ experimental?: { fsModuleCache: true; fsModuleCachePath: string } }> {
+export async function moduleCacheOptions(
+  root: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ experimental?: { fsModuleCache: true; fsModuleCachePath: string } }> {
   const named = env[MODULE_CACHE_ENV]?.trim();
   if (named === 'off') return {};
   if (named) {
     const dir = resolve(named);
-    if (!(await writable(dir))) throw new ToolkitError('PCC_USAGE', `${MODULE_CACHE_ENV}=${named}: the module cache's folder cannot be made or written`, `name a folder this user can write, or set ${MODULE_CACHE_ENV}=off`);
+    if (!(await writable(dir)))
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `${MODULE_CACHE_ENV}=${named}: the module cache's folder cannot be made or written`,
+        `name a folder this user can write, or set ${MODULE_CACHE_ENV}=off`,
+      );
     return { experimental: { fsModuleCache: true, fsModuleCachePath: dir } };
   }
   const dir = join(root, 'node_modules', '.cache', 'payconnect-conformance', 'modules');

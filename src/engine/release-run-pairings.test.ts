@@ -9,15 +9,26 @@ import { releaseRunPairings } from './release-run-pairings.ts';
 const { emptyDir } = useTempDirs();
 
 const credentials = (i: number) => ({
-  pay_connect_id: `pc-${i}`, pay_connect_name: `n-${i}`, terminal_id: `t-${i}`, client_id: `c-${i}`, client_secret: `secret-${i}`, webhook_secret_key: null,
+  pay_connect_id: `pc-${i}`,
+  pay_connect_name: `n-${i}`,
+  terminal_id: `t-${i}`,
+  client_id: `c-${i}`,
+  client_secret: `secret-${i}`,
+  webhook_secret_key: null,
 });
 
 describe('releaseRunPairings', () => {
-  it('unpairs the run\'s pairings side by side, removes them and keeps the rest and those the service held on to', async () => {
+  it("unpairs the run's pairings side by side, removes them and keeps the rest and those the service held on to", async () => {
     let inFlight = 0;
     let most = 0;
     const server = await startTestServer(async (req, res) => {
-      if (req.url === '/v1/auth/token/') return sendJson(res, { access_token: `tok-${JSON.parse(req.body).client_id}`, expires_in: '3600', token_type: 'Bearer', scope: 'default' });
+      if (req.url === '/v1/auth/token/')
+        return sendJson(res, {
+          access_token: `tok-${JSON.parse(req.body).client_id}`,
+          expires_in: '3600',
+          token_type: 'Bearer',
+          scope: 'default',
+        });
       inFlight++;
       most = Math.max(most, inFlight);
       await new Promise((r) => setTimeout(r, 150));
@@ -27,7 +38,14 @@ describe('releaseRunPairings', () => {
     });
     try {
       const vaultPath = join(await emptyDir(), 'vault.json');
-      for (let i = 1; i <= 4; i++) await saveVaultEntry(vaultPath, { baseUrl: server.url, integratorId: 'i-1', webhookUrl: null, credentials: credentials(i), ephemeralRun: 'run-1' });
+      for (let i = 1; i <= 4; i++)
+        await saveVaultEntry(vaultPath, {
+          baseUrl: server.url,
+          integratorId: 'i-1',
+          webhookUrl: null,
+          credentials: credentials(i),
+          ephemeralRun: 'run-1',
+        });
       await saveVaultEntry(vaultPath, { baseUrl: server.url, integratorId: 'i-1', webhookUrl: null, credentials: credentials(5) });
       const out = await releaseRunPairings({ vaultPath, baseUrl: server.url, integratorId: 'i-1', runId: 'run-1', timeoutMs: 5000 });
       expect(out).toEqual({ released: 3, kept: ['pc-3: unpair answered 409'] });

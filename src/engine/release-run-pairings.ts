@@ -20,16 +20,27 @@ export interface Released {
  * go at once, not one after the other (each is a token request and an unpair: against a service 300 ms
  * away, eight terminals' took 5 s in a row), and the vault is written once for all of them.
  */
-export async function releaseRunPairings(o: { vaultPath: string; baseUrl: string; integratorId: string; runId: string; timeoutMs: number; transport?: Transport }): Promise<Released> {
+export async function releaseRunPairings(o: {
+  vaultPath: string;
+  baseUrl: string;
+  integratorId: string;
+  runId: string;
+  timeoutMs: number;
+  transport?: Transport;
+}): Promise<Released> {
   const { vault } = await loadPrivateVault(o.vaultPath);
   const mine = findPairings(vault, o.baseUrl, o.integratorId).filter((e) => e.ephemeralRun === o.runId);
   const named = (e: (typeof mine)[number]) => e.credentials.pay_connect_id || e.credentials.client_id;
-  const outcomes = await Promise.all(mine.map((entry) => unpairEntry(o, entry, { timeoutMs: o.timeoutMs, ...(o.transport ? { transport: o.transport } : {}) })));
+  const outcomes = await Promise.all(
+    mine.map((entry) => unpairEntry(o, entry, { timeoutMs: o.timeoutMs, ...(o.transport ? { transport: o.transport } : {}) })),
+  );
   const unpaired = mine.filter((_, i) => outcomes[i]!.unpaired);
   const out: Released = { released: 0, kept: outcomes.flatMap((x, i) => (x.unpaired ? [] : [`${named(mine[i]!)}: ${x.reason}`])) };
   if (unpaired.length > 0) {
     try {
-      const removed = await removeVaultEntry(o.vaultPath, (e) => unpaired.some((u) => e.credentials.client_id === u.credentials.client_id && e.key === u.key));
+      const removed = await removeVaultEntry(o.vaultPath, (e) =>
+        unpaired.some((u) => e.credentials.client_id === u.credentials.client_id && e.key === u.key),
+      );
       out.released = removed.length;
     } catch (e) {
       for (const u of unpaired) out.kept.push(`${named(u)}: unpaired, but not removed from the vault: ${(e as Error).message}`);

@@ -16,15 +16,27 @@ describe('terminalsFor', () => {
   });
 
   it('keeps to one terminal for a person, the Pact mock and a fixed webhook port, and says why', async () => {
-    expect(terminalsFor(await at(['--terminal', 'manual']), minting, 0)).toMatchObject({ terminals: 1, reason: expect.stringContaining('person') });
-    expect(terminalsFor(await at(['--target', 'pact']), minting, 0)).toMatchObject({ terminals: 1, reason: expect.stringContaining('Pact') });
-    expect(terminalsFor(await at(['--webhook-listen', '127.0.0.1:8099']), minting, 0)).toMatchObject({ terminals: 1, reason: expect.stringContaining('8099') });
+    expect(terminalsFor(await at(['--terminal', 'manual']), minting, 0)).toMatchObject({
+      terminals: 1,
+      reason: expect.stringContaining('person'),
+    });
+    expect(terminalsFor(await at(['--target', 'pact']), minting, 0)).toMatchObject({
+      terminals: 1,
+      reason: expect.stringContaining('Pact'),
+    });
+    expect(terminalsFor(await at(['--webhook-listen', '127.0.0.1:8099']), minting, 0)).toMatchObject({
+      terminals: 1,
+      reason: expect.stringContaining('8099'),
+    });
   });
 
   it('against a service that does not mint OTPs: one terminal, or as many as it has pairings when asked', async () => {
     expect(terminalsFor(await at(url), notMinting, 5)).toMatchObject({ terminals: 1 });
     expect(terminalsFor(await at([...url, '--terminals', '3']), notMinting, 5)).toEqual({ terminals: 3 });
-    expect(terminalsFor(await at([...url, '--terminals', '3', '--otp', '123456']), notMinting, 1)).toMatchObject({ terminals: 2, reason: 'only 2 pairings (vault and --otp) for 3 terminals' });
+    expect(terminalsFor(await at([...url, '--terminals', '3', '--otp', '123456']), notMinting, 1)).toMatchObject({
+      terminals: 2,
+      reason: 'only 2 pairings (vault and --otp) for 3 terminals',
+    });
   });
 });
 
@@ -46,7 +58,7 @@ describe('workersFor', () => {
 });
 
 describe('poolFor', () => {
-  it('runs one worker as a thread, a manual session\'s too, and several as processes', () => {
+  it("runs one worker as a thread, a manual session's too, and several as processes", () => {
     expect(poolFor(1)).toBe('threads');
     expect(poolFor(2)).toBe('forks');
     expect(poolFor(4)).toBe('forks');
@@ -64,14 +76,19 @@ describe('planRun', () => {
     expect(planRun(await at([...url, '--settle', '300ms']), service, 0, 16, 2).pace).toEqual({ settleMs: 300, webhookGraceMs: 6000 });
   });
 
-  it('spreads the terminals over the workers as lanes, and gives a manual session\'s tests half an hour each', async () => {
+  it("spreads the terminals over the workers as lanes, and gives a manual session's tests half an hour each", async () => {
     const plan = planRun(await at(['--terminals', '5']), sim, 0, 16, 2);
     expect(plan).toMatchObject({ terminals: 5, workers: 3, lanes: 2, pool: 'forks' });
     expect(plan.perTestMs).toBeGreaterThanOrEqual(60_000);
-    expect(planRun(await at(['--terminal', 'manual']), sim, 0, 16, 2)).toMatchObject({ terminals: 1, workers: 1, pool: 'threads', perTestMs: 30 * 60_000 });
+    expect(planRun(await at(['--terminal', 'manual']), sim, 0, 16, 2)).toMatchObject({
+      terminals: 1,
+      workers: 1,
+      pool: 'threads',
+      perTestMs: 30 * 60_000,
+    });
   });
 
-  it('makes the pairings the run\'s own only where pairing again is free and the receiver is the run\'s alone', async () => {
+  it("makes the pairings the run's own only where pairing again is free and the receiver is the run's alone", async () => {
     expect(planRun(await at(url), service, 0, 16, 2).ephemeralPairings).toBe(true);
     expect(planRun(await at(url), { ...service, mintOtps: false }, 0, 16, 2).ephemeralPairings).toBe(false);
     expect(planRun(await at([...url, '--webhook-listen', '127.0.0.1:8099']), service, 0, 16, 2).ephemeralPairings).toBe(false);

@@ -11,17 +11,25 @@ import type { Target, TargetPace } from '../targets/index.ts';
  * How many terminals the run uses, and why fewer than asked. Each terminal is paired or taken on its
  * own, so it needs OTPs the target mints, or pairings of its own in the vault or `--otp`.
  */
-export function terminalsFor(config: ResolvedConfig, target: Pick<Target, 'mintOtps'>, vaultPairings: number): { terminals: number; reason?: string } {
+export function terminalsFor(
+  config: ResolvedConfig,
+  target: Pick<Target, 'mintOtps'>,
+  vaultPairings: number,
+): { terminals: number; reason?: string } {
   const asked = config.terminals;
   if (asked <= 1) return { terminals: 1 };
   if (config.terminal === 'manual') return { terminals: 1, reason: 'a person at the terminal drives one terminal' };
   if (config.target.kind === 'pact') return { terminals: 1, reason: 'the Pact mock keeps to one pairing' };
-  if (config.webhookListen.port !== 0) return { terminals: 1, reason: `the webhook receiver listens on the fixed port ${config.webhookListen.port}` };
+  if (config.webhookListen.port !== 0)
+    return { terminals: 1, reason: `the webhook receiver listens on the fixed port ${config.webhookListen.port}` };
   if (target.mintOtps) return { terminals: asked };
   const own = vaultPairings + config.otps.length;
-  if (config.sources.terminals === 'default') return { terminals: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
+  if (config.sources.terminals === 'default')
+    return { terminals: 1, reason: 'a service that does not mint OTPs gets one terminal unless --terminals says otherwise' };
   const terminals = Math.max(1, Math.min(asked, own));
-  return terminals < asked ? { terminals, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` } : { terminals };
+  return terminals < asked
+    ? { terminals, reason: `only ${own} pairing${own === 1 ? '' : 's'} (vault and --otp) for ${asked} terminals` }
+    : { terminals };
 }
 
 /** Suite files a worker takes before another one is worth its start. */
@@ -77,13 +85,22 @@ export interface RunPlan {
 }
 
 /** The plan of a run of `config` on `target`, whose vault holds `vaultPairings` of its pairings, over `suiteFiles` files. */
-export function planRun(config: ResolvedConfig, target: Pick<Target, 'kind' | 'mintOtps' | 'pace' | 'webhookListen'>, vaultPairings: number, suiteFiles: number, cores?: number): RunPlan {
+export function planRun(
+  config: ResolvedConfig,
+  target: Pick<Target, 'kind' | 'mintOtps' | 'pace' | 'webhookListen'>,
+  vaultPairings: number,
+  suiteFiles: number,
+  cores?: number,
+): RunPlan {
   const { terminals, reason } = terminalsFor(config, target, vaultPairings);
   const workers = workersFor(terminals, suiteFiles, cores);
   const listen = target.webhookListen ?? config.webhookListen;
   return {
-    terminals, ...(reason ? { terminalsReason: reason } : {}),
-    workers, lanes: Math.ceil(terminals / workers), pool: poolFor(workers),
+    terminals,
+    ...(reason ? { terminalsReason: reason } : {}),
+    workers,
+    lanes: Math.ceil(terminals / workers),
+    pool: poolFor(workers),
     pace: config.settleMs === undefined ? target.pace : { settleMs: config.settleMs, webhookGraceMs: target.pace.webhookGraceMs },
     perTestMs: config.terminal === 'manual' ? 30 * 60_000 : Math.max(60_000, config.deadlineMs * 6),
     ephemeralPairings: target.kind === 'url' && target.mintOtps && listen.port === 0 && !config.webhookPublicUrl,

@@ -81,7 +81,14 @@ function writerOf(write: (s: string) => void): Writable {
 export type VitestOptions = ReturnType<typeof vitestOptions>;
 
 /** The vitest options of the run's plan, in `sequencer`'s order. */
-function vitestOptions(config: ResolvedConfig, inputs: RunInputs, plan: RunPlan, suites: readonly string[], ctx: RunContext, sequencer: typeof BaseSequencer) {
+function vitestOptions(
+  config: ResolvedConfig,
+  inputs: RunInputs,
+  plan: RunPlan,
+  suites: readonly string[],
+  ctx: RunContext,
+  sequencer: typeof BaseSequencer,
+) {
   return {
     watch: false,
     config: false as const,
@@ -112,7 +119,11 @@ function vitestOptions(config: ResolvedConfig, inputs: RunInputs, plan: RunPlan,
  * whose declared needs this run does not meet is left out (it is skipped before it starts), and
  * listed in `skipped` with its reason.
  */
-async function collectOperatorSteps(options: VitestOptions, viteOverrides: Parameters<typeof createVitest>[2], needs: NeedsContext): Promise<{ steps: PlanStep[]; skipped: { test: string; reason: string }[] }> {
+async function collectOperatorSteps(
+  options: VitestOptions,
+  viteOverrides: Parameters<typeof createVitest>[2],
+  needs: NeedsContext,
+): Promise<{ steps: PlanStep[]; skipped: { test: string; reason: string }[] }> {
   nodeEnvAsVitestStarts();
   const vitest = await createVitest('test', { ...options, reporters: [] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
   try {
@@ -143,22 +154,39 @@ async function collectOperatorSteps(options: VitestOptions, viteOverrides: Param
  * session left out), shown, and confirmed by the operator at a terminal. Returns the files' order.
  * @throws ToolkitError PCC_USAGE when the operator does not start the session
  */
-async function confirmManualPlan(options: VitestOptions, viteOverrides: Parameters<typeof createVitest>[2], ctx: RunContext, carried: ReadonlyMap<string, unknown>, io: RunIo, deadlineMs: number): Promise<typeof BaseSequencer> {
+async function confirmManualPlan(
+  options: VitestOptions,
+  viteOverrides: Parameters<typeof createVitest>[2],
+  ctx: RunContext,
+  carried: ReadonlyMap<string, unknown>,
+  io: RunIo,
+  deadlineMs: number,
+): Promise<typeof BaseSequencer> {
   const { steps, skipped } = await collectOperatorSteps(options, viteOverrides, ctx);
   if (skipped.length > 0) {
     // Known before the session: what this run's settings skip, so the operator is not asked for it.
     const reasons = new Map<string, number>();
     for (const x of skipped) reasons.set(x.reason, (reasons.get(x.reason) ?? 0) + 1);
-    io.stdout(`${skipped.length} scenario${skipped.length === 1 ? '' : 's'} with operator steps will be skipped, their needs unmet by this run: ${[...reasons].map(([r, n]) => `${n}x ${r}`).join('; ')}\n`);
+    io.stdout(
+      `${skipped.length} scenario${skipped.length === 1 ? '' : 's'} with operator steps will be skipped, ` +
+        `their needs unmet by this run: ${[...reasons].map(([r, n]) => `${n}x ${r}`).join('; ')}\n`,
+    );
   }
-  const plan = planSession(steps.filter((st) => !carried.has(st.test)), { expireMs: Math.min(deadlineMs, 120_000) });
+  const plan = planSession(
+    steps.filter((st) => !carried.has(st.test)),
+    { expireMs: Math.min(deadlineMs, 120_000) },
+  );
   ctx.manualPlan = plan.steps.map((st) => ({ test: st.test, outcome: st.outcome }));
   const operatorIo = io.operator ?? (io.interactive ? { input: process.stdin, output: process.stdout } : undefined);
   const planConsole = new OperatorConsole(operatorIo ?? { input: new PassThrough(), output: writerOf(io.stdout) });
   try {
     planConsole.showPlan(plan, carried.size);
     if (operatorIo && !(await planConsole.confirmStart())) {
-      throw new ToolkitError('PCC_USAGE', 'the operator did not start the session', 'run again when the terminal and the test cards are ready');
+      throw new ToolkitError(
+        'PCC_USAGE',
+        'the operator did not start the session',
+        'run again when the terminal and the test cards are ready',
+      );
     }
   } finally {
     planConsole.close();
@@ -176,15 +204,28 @@ export interface SuitesRun {
  * session's plan confirmed): the session file is written from then on.
  */
 export async function runSuites(o: {
-  config: ResolvedConfig; inputs: RunInputs; plan: RunPlan; suites: readonly string[]; ctx: RunContext; collector: CollectorReporter;
-  carried: ReadonlyMap<string, TestRecord>; io: RunIo; onStart: () => void;
+  config: ResolvedConfig;
+  inputs: RunInputs;
+  plan: RunPlan;
+  suites: readonly string[];
+  ctx: RunContext;
+  collector: CollectorReporter;
+  carried: ReadonlyMap<string, TestRecord>;
+  io: RunIo;
+  onStart: () => void;
 }): Promise<SuitesRun> {
   const { config, inputs, plan, suites, ctx, io } = o;
   const viteOverrides = { logLevel: 'silent' as const, server: { watch: null }, ...inputs.loading.harness.vite };
   const options = (sequencer: typeof BaseSequencer) => vitestOptions(config, inputs, plan, suites, ctx, sequencer);
-  const sequencer = config.terminal === 'manual' ? await confirmManualPlan(options(LongFirstSequencer), viteOverrides, ctx, o.carried, io, config.deadlineMs) : LongFirstSequencer;
+  const sequencer =
+    config.terminal === 'manual'
+      ? await confirmManualPlan(options(LongFirstSequencer), viteOverrides, ctx, o.carried, io, config.deadlineMs)
+      : LongFirstSequencer;
   o.onStart();
-  const vitest = await startVitest('test', [], { ...options(sequencer), reporters: [o.collector] }, viteOverrides, { stdout: devNull(), stderr: devNull() });
+  const vitest = await startVitest('test', [], { ...options(sequencer), reporters: [o.collector] }, viteOverrides, {
+    stdout: devNull(),
+    stderr: devNull(),
+  });
   await vitest.close();
   if (config.confirm === 0) return { confirmed: { tests: 0, runs: 0 } };
   // Each failed test again, on fresh scopes: a fresh vitest run of just those tests, a ledger of its own.
@@ -198,13 +239,25 @@ export async function runSuites(o: {
     try {
       const { ledgerPort: _port, carried: _carried, transcriptDir: _transcript, ...rest } = ctx;
       const base = options(LongFirstSequencer);
-      const vitest = await startVitest('test', [], {
-        ...base, include: files, testNamePattern: namePattern(due), shard: undefined,
-        pool: poolFor(again), maxWorkers: again, fileParallelism: again > 1,
-        sequence: { ...base.sequence, concurrent: plan.terminals > again }, maxConcurrency: Math.ceil(plan.terminals / again),
-        provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: again, ...(hub ? { ledgerPort: hub.port } : {}) } },
-        reporters: [records],
-      }, viteOverrides, { stdout: devNull(), stderr: devNull() });
+      const vitest = await startVitest(
+        'test',
+        [],
+        {
+          ...base,
+          include: files,
+          testNamePattern: namePattern(due),
+          shard: undefined,
+          pool: poolFor(again),
+          maxWorkers: again,
+          fileParallelism: again > 1,
+          sequence: { ...base.sequence, concurrent: plan.terminals > again },
+          maxConcurrency: Math.ceil(plan.terminals / again),
+          provide: { [RUN_CONTEXT_KEY]: { ...rest, workers: again, ...(hub ? { ledgerPort: hub.port } : {}) } },
+          reporters: [records],
+        },
+        viteOverrides,
+        { stdout: devNull(), stderr: devNull() },
+      );
       await vitest.close();
     } finally {
       await hub?.close();

@@ -20,7 +20,7 @@ function rootWithIndex(tests: string[]): string {
   return root;
 }
 
-it('reads the names from the build\'s index while the suites are those it was collected from', async () => {
+it("reads the names from the build's index while the suites are those it was collected from", async () => {
   const root = rootWithIndex(['config > from the index']);
   expect(await declaredTestNames(root)).toEqual(['config > from the index']);
 });

@@ -22,7 +22,10 @@ interface TestIndex {
 /** SHA-256 over the path and content of every file under suites/, in a fixed order. */
 export function suitesFingerprint(root: string): string {
   const dir = join(root, 'suites');
-  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
   const hash = createHash('sha256');
   for (const file of files) hash.update(relative(dir, file)).update('\0').update(readFileSync(file)).update('\0');
   return hash.digest('hex');
@@ -40,6 +43,8 @@ export async function declaredTestNames(root: string): Promise<string[]> {
   try {
     const index = JSON.parse(readFileSync(join(root, TEST_INDEX_FILE), 'utf8')) as Partial<TestIndex>;
     if (index.suites === suitesFingerprint(root) && Array.isArray(index.tests)) return index.tests;
-  } catch { /* no index (running from the sources), or an unreadable one: collect */ }
+  } catch {
+    /* no index (running from the sources), or an unreadable one: collect */
+  }
   return collectTestNames();
 }

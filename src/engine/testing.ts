@@ -8,9 +8,11 @@ import { join } from 'node:path';
  */
 export function cachedModuleMetadata(dir: string): string[] {
   const marker = '\n//# vitestCache=';
-  return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).flatMap((f) => {
-    const text = readFileSync(join(dir, f), 'utf8');
-    const at = text.lastIndexOf(marker);
-    return at < 0 ? [] : [Buffer.from(text.slice(at + marker.length), 'base64').toString('utf8')];
-  });
+  return readdirSync(dir)
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .flatMap((f) => {
+      const text = readFileSync(join(dir, f), 'utf8');
+      const at = text.lastIndexOf(marker);
+      return at < 0 ? [] : [Buffer.from(text.slice(at + marker.length), 'base64').toString('utf8')];
+    });
 }

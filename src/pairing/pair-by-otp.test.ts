@@ -11,7 +11,14 @@ useTempVault('pcc-pairing-', (_d, f) => (vault = f));
 let server: TestServer | undefined;
 afterEach(async () => server?.close());
 
-const ANSWER = { pay_connect_id: 'pc-1', pay_connect_name: 'till 1', terminal_id: 't-1', client_id: 'cid-1', client_secret: 'cs-secret-1', webhook_secret_key: 'whk-secret-1' };
+const ANSWER = {
+  pay_connect_id: 'pc-1',
+  pay_connect_name: 'till 1',
+  terminal_id: 't-1',
+  client_id: 'cid-1',
+  client_secret: 'cs-secret-1',
+  webhook_secret_key: 'whk-secret-1',
+};
 
 describe('pairByOtp', () => {
   it('sends the OTP, name and webhook_url, saves the credentials (0600) and teaches the redactor their secrets', async () => {
@@ -19,7 +26,12 @@ describe('pairByOtp', () => {
     const redactor = new Redactor();
     const client = createPayConnectClient({ baseUrl: server.url, integratorId: 'i-1', redactor });
     const place = { vaultPath: vault, baseUrl: server.url, integratorId: 'i-1' };
-    const { response, credentials } = await pairByOtp(client, place, { otp: '123456', name: 'till 1', webhookUrl: 'http://127.0.0.1:9/webhooks/1', redactor });
+    const { response, credentials } = await pairByOtp(client, place, {
+      otp: '123456',
+      name: 'till 1',
+      webhookUrl: 'http://127.0.0.1:9/webhooks/1',
+      redactor,
+    });
     await client.close();
     expect(response.status).toBe(200);
     expect(JSON.parse(server.seen[0]!.body)).toEqual({ name: 'till 1', otp: '123456', webhook_url: 'http://127.0.0.1:9/webhooks/1' });
@@ -35,7 +47,11 @@ describe('pairByOtp', () => {
   it('keeps nothing from a refusal, and sends no webhook_url when there is none', async () => {
     server = await startTestServer((_req, res) => sendJson(res, { error: 'otp used' }, 400));
     const client = createPayConnectClient({ baseUrl: server.url, integratorId: 'i-1' });
-    const answer = await pairByOtp(client, { vaultPath: vault, baseUrl: server.url, integratorId: 'i-1' }, { otp: '654321', name: 'n', webhookUrl: null });
+    const answer = await pairByOtp(
+      client,
+      { vaultPath: vault, baseUrl: server.url, integratorId: 'i-1' },
+      { otp: '654321', name: 'n', webhookUrl: null },
+    );
     await client.close();
     expect(answer.response.status).toBe(400);
     expect(answer.credentials).toBeUndefined();
@@ -46,7 +62,14 @@ describe('pairByOtp', () => {
 
 describe('credentialsOf', () => {
   it('reads the credentials, fills a missing name, and gives undefined without client credentials', () => {
-    expect(credentialsOf({ client_id: 'c', client_secret: 's' }, 'fallback')).toEqual({ pay_connect_id: '', pay_connect_name: 'fallback', terminal_id: '', client_id: 'c', client_secret: 's', webhook_secret_key: null });
+    expect(credentialsOf({ client_id: 'c', client_secret: 's' }, 'fallback')).toEqual({
+      pay_connect_id: '',
+      pay_connect_name: 'fallback',
+      terminal_id: '',
+      client_id: 'c',
+      client_secret: 's',
+      webhook_secret_key: null,
+    });
     expect(credentialsOf({ client_id: 'c' })).toBeUndefined();
     expect(credentialsOf(undefined)).toBeUndefined();
   });

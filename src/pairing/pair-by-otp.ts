@@ -20,8 +20,11 @@ export function credentialsOf(body: unknown, name = ''): PairingCredentials | un
   if (!b || typeof b.client_id !== 'string' || typeof b.client_secret !== 'string') return undefined;
   const s = (k: string, d = '') => (typeof b[k] === 'string' ? (b[k] as string) : d);
   return {
-    pay_connect_id: s('pay_connect_id'), pay_connect_name: s('pay_connect_name', name), terminal_id: s('terminal_id'),
-    client_id: b.client_id, client_secret: b.client_secret,
+    pay_connect_id: s('pay_connect_id'),
+    pay_connect_name: s('pay_connect_name', name),
+    terminal_id: s('terminal_id'),
+    client_id: b.client_id,
+    client_secret: b.client_secret,
     webhook_secret_key: typeof b.webhook_secret_key === 'string' ? b.webhook_secret_key : null,
   };
 }
@@ -30,10 +33,20 @@ export function credentialsOf(body: unknown, name = ''): PairingCredentials | un
  * Keeps the credentials of a pairing answer, if it carries any: saved to the vault (atomically,
  * mode 0600; a vault that cannot be written is a toolkit error) and registered with the redactor.
  */
-export async function keepCredentials(place: VaultPlace, answer: { status: number; body: unknown }, opts: { name?: string; webhookUrl: string | null; redactor?: Redactor; ephemeralRun?: string }): Promise<PairingCredentials | undefined> {
+export async function keepCredentials(
+  place: VaultPlace,
+  answer: { status: number; body: unknown },
+  opts: { name?: string; webhookUrl: string | null; redactor?: Redactor; ephemeralRun?: string },
+): Promise<PairingCredentials | undefined> {
   const credentials = answer.status === 200 ? credentialsOf(answer.body, opts.name) : undefined;
   if (!credentials) return undefined;
-  await saveVaultEntry(place.vaultPath, { baseUrl: place.baseUrl, integratorId: place.integratorId, webhookUrl: opts.webhookUrl, credentials, ...(opts.ephemeralRun ? { ephemeralRun: opts.ephemeralRun } : {}) });
+  await saveVaultEntry(place.vaultPath, {
+    baseUrl: place.baseUrl,
+    integratorId: place.integratorId,
+    webhookUrl: opts.webhookUrl,
+    credentials,
+    ...(opts.ephemeralRun ? { ephemeralRun: opts.ephemeralRun } : {}),
+  });
   opts.redactor?.register(credentials.client_secret, credentials.webhook_secret_key);
   return credentials;
 }
@@ -45,8 +58,15 @@ export interface PairingAnswer {
 }
 
 /** `POST /v1/pay-connect/pair/` with `otp`, then {@link keepCredentials} before returning. */
-export async function pairByOtp(client: PayConnectClient, place: VaultPlace, opts: { otp: string; name: string; webhookUrl: string | null; redactor?: Redactor; ephemeralRun?: string }): Promise<PairingAnswer> {
-  const response = await callOperation(client, 'pair', { auth: 'none', body: { name: opts.name, otp: opts.otp, ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}) } });
+export async function pairByOtp(
+  client: PayConnectClient,
+  place: VaultPlace,
+  opts: { otp: string; name: string; webhookUrl: string | null; redactor?: Redactor; ephemeralRun?: string },
+): Promise<PairingAnswer> {
+  const response = await callOperation(client, 'pair', {
+    auth: 'none',
+    body: { name: opts.name, otp: opts.otp, ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}) },
+  });
   const credentials = await keepCredentials(place, response, opts);
   return credentials ? { response, credentials } : { response };
 }

@@ -11,13 +11,20 @@ useTempVault('pcc-unpair-', (_d, f) => (vault = f));
 let server: TestServer | undefined;
 afterEach(async () => server?.close());
 
-const CREDENTIALS = { pay_connect_id: 'pc-1', pay_connect_name: 'till 1', terminal_id: 't-1', client_id: 'cid-1', client_secret: 'cs-secret-1', webhook_secret_key: 'whk-secret-1' };
+const CREDENTIALS = {
+  pay_connect_id: 'pc-1',
+  pay_connect_name: 'till 1',
+  terminal_id: 't-1',
+  client_id: 'cid-1',
+  client_secret: 'cs-secret-1',
+  webhook_secret_key: 'whk-secret-1',
+};
 
 /** A service that issues a token and answers unpair with `status`; the vault holds one pairing on it. */
 async function pairedOn(status: number) {
   server = await startTestServer((req, res) => {
     if (req.url === '/v1/auth/token/') return sendJson(res, { access_token: 'tok', token_type: 'Bearer', expires_in: 3600 });
-    return status === 204 ? (res.statusCode = 204, res.end()) : sendJson(res, status === 200 ? {} : { error: 'no' }, status);
+    return status === 204 ? ((res.statusCode = 204), res.end()) : sendJson(res, status === 200 ? {} : { error: 'no' }, status);
   });
   const place = { vaultPath: vault, baseUrl: server.url, integratorId: 'i-1' };
   await saveVaultEntry(vault, { baseUrl: server.url, integratorId: 'i-1', webhookUrl: null, credentials: CREDENTIALS });
@@ -26,7 +33,7 @@ async function pairedOn(status: number) {
 }
 
 describe('unpairAndForget', () => {
-  it.each([200, 204])('unpairs with the pairing\'s own token and removes it from the vault after a %i', async (status) => {
+  it.each([200, 204])("unpairs with the pairing's own token and removes it from the vault after a %i", async (status) => {
     const { place, entry } = await pairedOn(status);
     expect(await unpairAndForget(place, entry)).toEqual({ unpaired: true });
     const unpair = server!.seen.find((r) => r.url === '/v1/pay-connect/unpair/');

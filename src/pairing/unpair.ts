@@ -15,12 +15,19 @@ export type Unpaired = { readonly unpaired: true } | { readonly unpaired: false;
  * Asks the service at `place` to let the vault's `entry` go, with the pairing's own credentials; the
  * vault is the caller's to write (unpairAndForget, or one write for many: the run's release).
  */
-export async function unpairEntry(place: Omit<VaultPlace, 'vaultPath'>, entry: VaultEntry, opts: Pick<PayConnectClientOptions, 'timeoutMs' | 'transport'> = {}): Promise<Unpaired> {
+export async function unpairEntry(
+  place: Omit<VaultPlace, 'vaultPath'>,
+  entry: VaultEntry,
+  opts: Pick<PayConnectClientOptions, 'timeoutMs' | 'transport'> = {},
+): Promise<Unpaired> {
   const { client_id, client_secret, webhook_secret_key } = entry.credentials;
   const client = createPayConnectClient({
-    baseUrl: place.baseUrl, integratorId: place.integratorId, credentials: { client_id, client_secret },
+    baseUrl: place.baseUrl,
+    integratorId: place.integratorId,
+    credentials: { client_id, client_secret },
     redactor: new Redactor([client_secret, ...(webhook_secret_key ? [webhook_secret_key] : [])]),
-    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }), ...(opts.transport ? { transport: opts.transport } : {}),
+    ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    ...(opts.transport ? { transport: opts.transport } : {}),
   });
   try {
     const res = await callOperation(client, 'unpair');
@@ -36,7 +43,11 @@ export async function unpairEntry(place: Omit<VaultPlace, 'vaultPath'>, entry: V
  * Unpairs the vault's `entry` on the service at `place` and, once the service said yes, removes it from
  * the vault. Never throws for the service's doing or a vault that cannot be written: the outcome says so.
  */
-export async function unpairAndForget(place: VaultPlace, entry: VaultEntry, opts: Pick<PayConnectClientOptions, 'timeoutMs' | 'transport'> = {}): Promise<Unpaired> {
+export async function unpairAndForget(
+  place: VaultPlace,
+  entry: VaultEntry,
+  opts: Pick<PayConnectClientOptions, 'timeoutMs' | 'transport'> = {},
+): Promise<Unpaired> {
   const done = await unpairEntry(place, entry, opts);
   if (!done.unpaired) return done;
   try {

@@ -36,7 +36,9 @@ export interface Profile {
   /** How `expires_in` is read: the public profile publishes no unit; seconds is the common reading. */
   expiresInUnit: 'seconds';
   /** The outcome table by `amount % 100` (sandbox.md); empty when the target is not a sandbox. */
-  outcomes: Readonly<Record<number, { final: TransactionStatus | 'WAIT_IN_PROGRESS' | 'WAIT_INITIATED'; tip?: number; refusesCancel?: boolean }>>;
+  outcomes: Readonly<
+    Record<number, { final: TransactionStatus | 'WAIT_IN_PROGRESS' | 'WAIT_INITIATED'; tip?: number; refusesCancel?: boolean }>
+  >;
   /** The amounts a sandbox accepts (sandbox.md). */
   amountRange: readonly [number, number];
   /**

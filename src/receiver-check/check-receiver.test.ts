@@ -22,12 +22,22 @@ describe('sendDelivery and checkReceiver', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const body = Buffer.from('{"b": 1,\n "a": "\\u00e9"}');
-      const s = await sendDelivery(7, { url: new URL(`${base}/ok`), shownUrl: `${base}/ok`, headers: { Signature: 'ab'.repeat(32), 'Content-Type': 'application/json' }, body, capMs: 2000 });
+      const s = await sendDelivery(7, {
+        url: new URL(`${base}/ok`),
+        shownUrl: `${base}/ok`,
+        headers: { Signature: 'ab'.repeat(32), 'Content-Type': 'application/json' },
+        body,
+        capMs: 2000,
+      });
       expect(got!.body.equals(body)).toBe(true);
       expect(got!.headers.signature).toBe('ab'.repeat(32));
       expect(got!.headers['content-length']).toBe(String(body.length));
       expect(s.status).toBe(202);
-      expect(s.exchange).toMatchObject({ seq: 7, request: { method: 'POST', path: '/ok', body: body.toString() }, response: { status: 202, body: { ok: true } } });
+      expect(s.exchange).toMatchObject({
+        seq: 7,
+        request: { method: 'POST', path: '/ok', body: body.toString() },
+        response: { status: 202, body: { ok: true } },
+      });
       const hang = await sendDelivery(8, { url: new URL(`${base}/hang`), shownUrl: `${base}/hang`, headers: {}, body, capMs: 150 });
       expect(hang.status).toBeUndefined();
       expect(hang.errorCode).toBe('PCC_TIMEOUT');
@@ -50,7 +60,12 @@ describe('sendDelivery and checkReceiver', () => {
       const record = await checkReceiver({ url: new URL(url), shownUrl: url, secret, timeoutMs: 2000, strict: false, userAgent: 'test' });
       expect(JSON.stringify(record)).not.toContain(secret);
       const failed = record.tests.filter((t) => t.state === 'failed').map((t) => t.parameters.rule);
-      expect(failed).toEqual(['receiver.unsigned-refused', 'receiver.wrong-signature-refused', 'receiver.other-key-refused', 'receiver.tampered-refused']);
+      expect(failed).toEqual([
+        'receiver.unsigned-refused',
+        'receiver.wrong-signature-refused',
+        'receiver.other-key-refused',
+        'receiver.tampered-refused',
+      ]);
       const warned = record.tests.filter((t) => t.state === 'passed' && t.findings.length > 0).map((t) => t.parameters.rule);
       expect(warned).toEqual(['receiver.oversized-refused', 'receiver.malformed-refused']);
       expect(record.tests).toHaveLength(RECEIVER_RULES.length + 1);
@@ -63,36 +78,55 @@ describe('sendDelivery and checkReceiver', () => {
     }
   });
 
-  it('given up as too slow: a rule cut short fails on the late answer it saw, after the root; the second wait is only the timeout; the rest are not checked', async () => {
-    let received = 0;
-    const server = createServer((req, res) => {
-      received++;
-      req.resume();
-      req.on('end', () => setTimeout(() => res.writeHead(500).end(), 300));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/h`;
-    try {
-      const record = await checkReceiver({ url: new URL(url), shownUrl: url, secret: 'k'.repeat(16), timeoutMs: 100, strict: false, userAgent: 'test' });
-      expect(received).toBe(2);
-      expect(record.tests.map((t) => [t.parameters.rule, t.state])).toEqual([
-        ['receiver.answered-in-time', 'failed'],
-        ['receiver.valid-accepted', 'failed'],
-        ...RECEIVER_RULES.slice(1).map((r) => [r.id, 'skipped']),
-      ]);
-      const [root, cut] = record.tests;
-      expect(cut!.exchanges.map((e) => (e as { error?: { message: string } }).error?.message)).toEqual([undefined, 'no whole answer within 100 ms']);
-      expect(root!.findings[0]).toMatchObject({ severity: 'failure', message: expect.stringMatching(/^no answer within 100 ms to 2 deliveries in a row .* 10 rules not checked; fix: /) });
-      expect(cut!.findings[0]!.message).toMatch(/^1 of the 1 judged \(of 13: the receiver was given up\) deliveries not accepted \(2xx\): transaction\.initiated: answered 500; fix: /);
-      for (const t of record.tests.slice(2)) {
-        expect(t.blockedBy).toMatchObject({ check: 'receiver.answered-in-time', test: root!.name });
-        expect(t.skipReason).toMatch(/: not checked, none of its \d+ deliver(y|ies) sent$/);
+  it(
+    'given up as too slow: a rule cut short fails on the late answer it saw, after the root; the ' +
+      'second wait is only the timeout; the rest are not checked',
+    async () => {
+      let received = 0;
+      const server = createServer((req, res) => {
+        received++;
+        req.resume();
+        req.on('end', () => setTimeout(() => res.writeHead(500).end(), 300));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/h`;
+      try {
+        const record = await checkReceiver({
+          url: new URL(url),
+          shownUrl: url,
+          secret: 'k'.repeat(16),
+          timeoutMs: 100,
+          strict: false,
+          userAgent: 'test',
+        });
+        expect(received).toBe(2);
+        expect(record.tests.map((t) => [t.parameters.rule, t.state])).toEqual([
+          ['receiver.answered-in-time', 'failed'],
+          ['receiver.valid-accepted', 'failed'],
+          ...RECEIVER_RULES.slice(1).map((r) => [r.id, 'skipped']),
+        ]);
+        const [root, cut] = record.tests;
+        expect(cut!.exchanges.map((e) => (e as { error?: { message: string } }).error?.message)).toEqual([
+          undefined,
+          'no whole answer within 100 ms',
+        ]);
+        expect(root!.findings[0]).toMatchObject({
+          severity: 'failure',
+          message: expect.stringMatching(/^no answer within 100 ms to 2 deliveries in a row .* 10 rules not checked; fix: /),
+        });
+        expect(cut!.findings[0]!.message).toMatch(
+          /^1 of the 1 judged \(of 13: the receiver was given up\) deliveries not accepted \(2xx\): transaction\.initiated: answered 500; fix: /,
+        );
+        for (const t of record.tests.slice(2)) {
+          expect(t.blockedBy).toMatchObject({ check: 'receiver.answered-in-time', test: root!.name });
+          expect(t.skipReason).toMatch(/: not checked, none of its \d+ deliver(y|ies) sent$/);
+        }
+      } finally {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
       }
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    }
-  });
+    },
+  );
 
   it('the cap: the timeout and as long again, at least 5 s more', () => {
     expect(capFor(10_000)).toBe(20_000);

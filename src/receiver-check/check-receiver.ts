@@ -97,7 +97,8 @@ function redactValue<T>(value: T, secret: string): T {
 /** The contract's webhook operation of an event it lists (`transactionEvent`, `operationEvent`). */
 function operationIdOf(event: string | undefined): string | undefined {
   const [kind, status] = (event ?? '').split('.');
-  const statuses: readonly string[] | undefined = kind === 'transaction' ? enums.TransactionStatus : kind === 'operation' ? enums.OperationStatus : undefined;
+  const statuses: readonly string[] | undefined =
+    kind === 'transaction' ? enums.TransactionStatus : kind === 'operation' ? enums.OperationStatus : undefined;
   return statuses?.includes((status ?? '').toUpperCase()) ? `${kind}Event` : undefined;
 }
 
@@ -118,15 +119,31 @@ export interface Sent {
   sent: SentDelivery;
 }
 
-export type MakeFinding = (rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix' | 'quote'>, message: string, evidence: Record<string, unknown>, severity?: Finding['severity']) => Finding;
+export type MakeFinding = (
+  rule: Pick<ReceiverRule, 'id' | 'source' | 'clause' | 'fix' | 'quote'>,
+  message: string,
+  evidence: Record<string, unknown>,
+  severity?: Finding['severity'],
+) => Finding;
 
 type TestBase = Pick<TestRecord, 'name' | 'capability' | 'clause' | 'file' | 'errors' | 'parameters'>;
 
 /** A rule the receiver kept from being observed: skipped, blocked by the root cause, "not checked" in every report. */
-function notChecked(base: TestBase, root: RootCause, why: string, seen: { sent: SentDelivery[]; findings: Finding[]; durationMs: number } = { sent: [], findings: [], durationMs: 0 }): TestRecord {
+function notChecked(
+  base: TestBase,
+  root: RootCause,
+  why: string,
+  seen: { sent: SentDelivery[]; findings: Finding[]; durationMs: number } = { sent: [], findings: [], durationMs: 0 },
+): TestRecord {
   const { sent, findings, durationMs } = seen;
   return {
-    ...base, state: 'skipped', durationMs, findings, exchanges: sent.map((s) => s.exchange), exchangeCount: sent.length, blockedBy: root,
+    ...base,
+    state: 'skipped',
+    durationMs,
+    findings,
+    exchanges: sent.map((s) => s.exchange),
+    exchangeCount: sent.length,
+    blockedBy: root,
     skipReason: `blocked by [${root.check}] ${root.message.split(';')[0]}: not checked, ${why}`,
     ...(sent.length > 0 ? { startedAt: sent[0]!.exchange.startedAt } : {}),
   };
@@ -150,16 +167,31 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
   let timing: TestRecord | undefined;
   const finding = findingMaker(o.strict);
   const tx = o.transcript;
-  const plan = (x: JudgedPlan & { seq: number }) => ({ seq: x.seq, label: x.label, expect: x.expect, ...(x.eventId ? { eventId: x.eventId } : {}) });
+  const plan = (x: JudgedPlan & { seq: number }) => ({
+    seq: x.seq,
+    label: x.label,
+    expect: x.expect,
+    ...(x.eventId ? { eventId: x.eventId } : {}),
+  });
   /** A rule the live run decided without judging answers (given up, not checked): its findings stand as recorded. */
-  const keep = (t: TestRecord, id: string, why: string) => tx?.check(t.name, id, undefined, t.state === 'skipped' ? 'skip' : t.findings.length > 0 ? 'fail' : 'pass', t.findings, { unjudgeable: why });
+  const keep = (t: TestRecord, id: string, why: string) =>
+    tx?.check(t.name, id, undefined, t.state === 'skipped' ? 'skip' : t.findings.length > 0 ? 'fail' : 'pass', t.findings, {
+      unjudgeable: why,
+    });
   for (const [index, rule] of rules.entries()) {
     const name = testName(rule.title);
-    const base: TestBase = { name, capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [], parameters: { rule: rule.id, url: o.shownUrl } };
+    const base: TestBase = {
+      name,
+      capability: RECEIVER_CAPABILITY,
+      clause: rule.clause,
+      file: `receiver-check/${rule.id}`,
+      errors: [],
+      parameters: { rule: rule.id, url: o.shownUrl },
+    };
     const planned = rule.plan(o.secret);
     if (blocked) {
       const t = notChecked(base, blocked, `none of its ${planned.length} deliver${planned.length === 1 ? 'y' : 'ies'} sent`);
-      keep(t, rule.id, 'not checked: the receiver was given up before this rule (the live run\'s course)');
+      keep(t, rule.id, "not checked: the receiver was given up before this rule (the live run's course)");
       tell(t);
       continue;
     }
@@ -170,20 +202,43 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
       const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': o.userAgent };
       if (p.signed.signature !== null) headers.Signature = p.signed.signature;
       const capMs = inARow > 0 ? o.timeoutMs : cap;
-      const s = await sendDelivery(++seq, { url: o.url, shownUrl: o.shownUrl, headers, body: p.signed.body, ...(p.shownBody ? { shownBody: p.shownBody } : {}), capMs,
-        ...(o.transport?.tls.secureContext ? { secureContext: o.transport.tls.secureContext } : {}) });
+      const s = await sendDelivery(++seq, {
+        url: o.url,
+        shownUrl: o.shownUrl,
+        headers,
+        body: p.signed.body,
+        ...(p.shownBody ? { shownBody: p.shownBody } : {}),
+        capMs,
+        ...(o.transport?.tls.secureContext ? { secureContext: o.transport.tls.secureContext } : {}),
+      });
       // A certificate the toolkit does not trust, http to an https port: the way there, not the receiver.
       if (seq === 1 && s.status === undefined && s.errorCode) {
-        const env = environmentErrorOf(Object.assign(new Error(s.exchange.error?.message ?? s.errorCode), { code: s.errorCode }), o.url.href, o.transport ?? loadTransport({}, {}));
+        const env = environmentErrorOf(
+          Object.assign(new Error(s.exchange.error?.message ?? s.errorCode), { code: s.errorCode }),
+          o.url.href,
+          o.transport ?? loadTransport({}, {}),
+        );
         if (env) throw env;
       }
       s.exchange = redactValue(s.exchange, o.secret);
       const op = operationIdOf(p.event);
       if (op) s.exchange.operationId = op;
       tx?.sentDelivery(name, {
-        seq, url: o.shownUrl, sentAt: s.exchange.startedAt, headers, body: p.signed.body, ...(p.event ? { event: p.event } : {}), ...(p.eventId ? { eventId: p.eventId } : {}),
-        signature: p.signed.signature, genuine: p.signed.signature !== null && p.signed.signature === signBody(p.signed.body, o.secret), label: p.label, expect: p.expect,
-        ...(s.status !== undefined ? { status: s.status } : {}), ...(s.errorCode ? { errorCode: s.errorCode } : {}), durationMs: s.durationMs, exchange: s.exchange,
+        seq,
+        url: o.shownUrl,
+        sentAt: s.exchange.startedAt,
+        headers,
+        body: p.signed.body,
+        ...(p.event ? { event: p.event } : {}),
+        ...(p.eventId ? { eventId: p.eventId } : {}),
+        signature: p.signed.signature,
+        genuine: p.signed.signature !== null && p.signed.signature === signBody(p.signed.body, o.secret),
+        label: p.label,
+        expect: p.expect,
+        ...(s.status !== undefined ? { status: s.status } : {}),
+        ...(s.errorCode ? { errorCode: s.errorCode } : {}),
+        durationMs: s.durationMs,
+        exchange: s.exchange,
       });
       sent.push(s);
       all.push({ rule: rule.id, planned: p, sent: s });
@@ -199,22 +254,41 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
     const unanswered = seq === 1 && sent.length === 1 && sent[0]!.status === undefined;
     if (unanswered) {
       const s = sent[0]!;
-      const f = finding(rule, `no answer to the first delivery (${planned[0]!.label}): ${s.exchange.error?.message ?? s.errorCode}`, { exchange: s.exchange, ...(planned[0]!.eventId ? { eventId: planned[0]!.eventId } : {}) });
+      const f = finding(rule, `no answer to the first delivery (${planned[0]!.label}): ${s.exchange.error?.message ?? s.errorCode}`, {
+        exchange: s.exchange,
+        ...(planned[0]!.eventId ? { eventId: planned[0]!.eventId } : {}),
+      });
       f.test = name;
-      const t: TestRecord = { ...base, state: f.severity === 'failure' ? 'failed' : 'passed', durationMs: Date.now() - t0, findings: [f], exchanges: [s.exchange], exchangeCount: 1, startedAt: new Date(t0).toISOString() };
-      keep(t, rule.id, 'no answer to the first delivery: the receiver was given up (the live run\'s course)');
+      const t: TestRecord = {
+        ...base,
+        state: f.severity === 'failure' ? 'failed' : 'passed',
+        durationMs: Date.now() - t0,
+        findings: [f],
+        exchanges: [s.exchange],
+        exchangeCount: 1,
+        startedAt: new Date(t0).toISOString(),
+      };
+      keep(t, rule.id, "no answer to the first delivery: the receiver was given up (the live run's course)");
       tell(t);
       blocked = rootOf(f, name);
       o.onGiveUp?.(`receiver ${o.shownUrl} did not answer: ${s.exchange.error?.message ?? s.errorCode}; the other rules are not checked`);
       continue;
     }
     // Given up as too slow: a delivery that got no answer is the root's, not this rule's; what did answer is judged.
-    const judged = planned.slice(0, sent.length).map((p, i) => ({ p, s: sent[i]! })).filter((x) => !tooSlow || x.s.status !== undefined);
+    const judged = planned
+      .slice(0, sent.length)
+      .map((p, i) => ({ p, s: sent[i]! }))
+      .filter((x) => !tooSlow || x.s.status !== undefined);
     const f = judgeRule(rule, name, judged, planned.length, finding);
     const input: RuleInput = { planned: planned.length, judged: judged.map((x) => plan({ seq: x.s.exchange.seq, ...x.p })) };
     const record: TestRecord = {
-      ...base, state: f?.severity === 'failure' ? 'failed' : 'passed', durationMs: Date.now() - t0, findings: f ? [f] : [],
-      exchanges: sent.map((s) => s.exchange), exchangeCount: sent.length, startedAt: new Date(t0).toISOString(),
+      ...base,
+      state: f?.severity === 'failure' ? 'failed' : 'passed',
+      durationMs: Date.now() - t0,
+      findings: f ? [f] : [],
+      exchanges: sent.map((s) => s.exchange),
+      exchangeCount: sent.length,
+      startedAt: new Date(t0).toISOString(),
     };
     if (!tooSlow) {
       tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
@@ -231,10 +305,12 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
     // The root cause first: the timing rule is decided now (nothing more is sent).
     tell(timing);
     const unjudged = sent.length - judged.length;
-    const why = `${sent.length} of its ${planned.length} deliveries sent${unjudged > 0 ? ` (${unjudged} not answered)` : ''}, ${planned.length - sent.length} not sent`;
+    const why =
+      `${sent.length} of its ${planned.length} deliveries sent${unjudged > 0 ? ` (${unjudged} not answered)` : ''}, ` +
+      `${planned.length - sent.length} not sent`;
     if (cut) {
       const t = notChecked(base, blocked, why, { sent, findings: record.findings, durationMs: record.durationMs });
-      keep(t, rule.id, 'not checked: the receiver was given up as too slow during this rule (the live run\'s course)');
+      keep(t, rule.id, "not checked: the receiver was given up as too slow during this rule (the live run's course)");
       tell(t);
     } else {
       tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
@@ -244,7 +320,7 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
   if (!timing) {
     if (blocked) {
       const t = notChecked(timingBase(o), blocked, 'no delivery answered');
-      keep(t, ANSWERED_IN_TIME.id, 'not checked: the receiver did not answer (the live run\'s course)');
+      keep(t, ANSWERED_IN_TIME.id, "not checked: the receiver did not answer (the live run's course)");
       tell(t);
     } else if (!off.has(ANSWERED_IN_TIME.id)) {
       const t = timingTest(all, o, finding);
@@ -258,7 +334,13 @@ export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord>
 /** How a rule's finding is made with or without --strict. */
 export function findingMaker(strict: boolean): MakeFinding {
   return (rule, message, evidence, severity = severityFor(rule.source, strict)) => ({
-    check: rule.id, severity, clause: rule.clause, quote: rule.quote ?? [], message: `${message}; fix: ${rule.fix}`, test: '', evidence,
+    check: rule.id,
+    severity,
+    clause: rule.clause,
+    quote: rule.quote ?? [],
+    message: `${message}; fix: ${rule.fix}`,
+    test: '',
+    evidence,
   });
 }
 
@@ -266,24 +348,41 @@ export function findingMaker(strict: boolean): MakeFinding {
 function timingInput(all: readonly Sent[], timeoutMs: number, gaveUp?: { notCheckedRules: number }): TimingInput {
   return {
     timeoutMs,
-    deliveries: all.map((x) => ({ seq: x.sent.exchange.seq, rule: x.rule, label: x.planned.label, expect: x.planned.expect as Expectation, ...(x.planned.eventId ? { eventId: x.planned.eventId } : {}) })),
+    deliveries: all.map((x) => ({
+      seq: x.sent.exchange.seq,
+      rule: x.rule,
+      label: x.planned.label,
+      expect: x.planned.expect as Expectation,
+      ...(x.planned.eventId ? { eventId: x.planned.eventId } : {}),
+    })),
     ...(gaveUp ? { gaveUp } : {}),
   };
 }
 
 /** A rule's finding over the deliveries it sent: those that broke it (undefined: none did). */
-export function judgeRule(rule: ReceiverRule, name: string, judged: { p: JudgedPlan; s: SentDelivery }[], plannedCount: number, finding: MakeFinding): Finding | undefined {
+export function judgeRule(
+  rule: ReceiverRule,
+  name: string,
+  judged: { p: JudgedPlan; s: SentDelivery }[],
+  plannedCount: number,
+  finding: MakeFinding,
+): Finding | undefined {
   const bad = judged.map((x) => ({ ...x, verdict: meets(x.p.expect, x.s) })).filter((x) => !x.verdict.ok);
   if (bad.length === 0) return undefined;
   const first = bad[0]!;
   const list = bad.map((b) => `${b.p.label}: ${b.verdict.ok ? '' : b.verdict.why}`);
   const expected = { accepted: 'accepted (2xx)', refused: 'refused (not 2xx)', 'refused-cleanly': 'refused with a 4xx' }[first.p.expect];
-  const of = judged.length === plannedCount ? `${plannedCount}` : `the ${judged.length} judged (of ${plannedCount}: the receiver was given up)`;
-  const f = finding(rule, `${bad.length} of ${of} deliveries not ${expected}: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, {
-    exchange: first.s.exchange,
-    ...(first.p.eventId ? { eventId: first.p.eventId } : {}),
-    deliveries: bad.map((b) => brief(b.p, b.s)),
-  });
+  const of =
+    judged.length === plannedCount ? `${plannedCount}` : `the ${judged.length} judged (of ${plannedCount}: the receiver was given up)`;
+  const f = finding(
+    rule,
+    `${bad.length} of ${of} deliveries not ${expected}: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`,
+    {
+      exchange: first.s.exchange,
+      ...(first.p.eventId ? { eventId: first.p.eventId } : {}),
+      deliveries: bad.map((b) => brief(b.p, b.s)),
+    },
+  );
   f.test = name;
   return f;
 }
@@ -291,7 +390,11 @@ export function judgeRule(rule: ReceiverRule, name: string, judged: { p: JudgedP
 export function timingBase(o: Pick<CheckReceiverOptions, 'timeoutMs' | 'shownUrl'>): TestBase {
   const rule = ANSWERED_IN_TIME;
   return {
-    name: testName(`${rule.title} (${o.timeoutMs} ms)`), capability: RECEIVER_CAPABILITY, clause: rule.clause, file: `receiver-check/${rule.id}`, errors: [],
+    name: testName(`${rule.title} (${o.timeoutMs} ms)`),
+    capability: RECEIVER_CAPABILITY,
+    clause: rule.clause,
+    file: `receiver-check/${rule.id}`,
+    errors: [],
     parameters: { rule: rule.id, url: o.shownUrl, timeout: `${o.timeoutMs} ms` },
   };
 }
@@ -306,23 +409,51 @@ function timingTest(all: Sent[], o: CheckReceiverOptions, finding: MakeFinding, 
   const findings = timingFindings(all, o.timeoutMs, base.name, finding, gaveUp);
   const late = all.filter((x) => timedOut(x.sent, o.timeoutMs));
   const exchanges: Exchange[] = late.map((x) => x.sent.exchange);
-  return { ...base, state: findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed', durationMs: 0, findings, exchanges, exchangeCount: exchanges.length, startedAt: new Date().toISOString() };
+  return {
+    ...base,
+    state: findings.some((f) => f.severity === 'failure') ? 'failed' : 'passed',
+    durationMs: 0,
+    findings,
+    exchanges,
+    exchangeCount: exchanges.length,
+    startedAt: new Date().toISOString(),
+  };
 }
 
 /** receiver.answered-in-time's findings over every delivery of the check (see {@link timingTest}). */
-export function timingFindings(all: readonly Sent[], timeoutMs: number, name: string, finding: MakeFinding, gaveUp?: { notCheckedRules: number }): Finding[] {
+export function timingFindings(
+  all: readonly Sent[],
+  timeoutMs: number,
+  name: string,
+  finding: MakeFinding,
+  gaveUp?: { notCheckedRules: number },
+): Finding[] {
   const late = all.filter((x) => timedOut(x.sent, timeoutMs));
   const findings: Finding[] = [];
-  const lateness = (x: Sent) => `${x.planned.label} (${x.rule}): ${x.sent.status === undefined ? (x.sent.exchange.error?.message ?? 'no answer') : `${x.sent.durationMs} ms`}`;
-  const evidence = (first: Sent) => ({ exchange: first.sent.exchange, ...(first.planned.eventId ? { eventId: first.planned.eventId } : {}), deliveries: late.map((x) => ({ rule: x.rule, ...brief(x.planned, x.sent) })) });
+  const lateness = (x: Sent) =>
+    `${x.planned.label} (${x.rule}): ${x.sent.status === undefined ? (x.sent.exchange.error?.message ?? 'no answer') : `${x.sent.durationMs} ms`}`;
+  const evidence = (first: Sent) => ({
+    exchange: first.sent.exchange,
+    ...(first.planned.eventId ? { eventId: first.planned.eventId } : {}),
+    deliveries: late.map((x) => ({ rule: x.rule, ...brief(x.planned, x.sent) })),
+  });
   if (gaveUp) {
     const row = late.slice(-TIMEOUTS_IN_A_ROW);
     const n = gaveUp.notCheckedRules;
-    const message = `no answer within ${timeoutMs} ms to ${TIMEOUTS_IN_A_ROW} deliveries in a row (${row.map(lateness).join(', ')}): the receiver is too slow to be judged and is not waited for again, ${n} rule${n === 1 ? '' : 's'} not checked`;
+    const message =
+      `no answer within ${timeoutMs} ms to ${TIMEOUTS_IN_A_ROW} deliveries in a row (${row.map(lateness).join(', ')}): ` +
+      `the receiver is too slow to be judged and is not waited for again, ${n} rule${n === 1 ? '' : 's'} not checked`;
     findings.push({ ...finding(ANSWERED_IN_TIME, message, evidence(row[0]!), 'failure'), test: name });
   } else if (late.length > 0) {
     const list = late.map(lateness);
-    findings.push({ ...finding(ANSWERED_IN_TIME, `${late.length} of ${all.length} deliveries answered later than ${timeoutMs} ms: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`, evidence(late[0]!)), test: name });
+    findings.push({
+      ...finding(
+        ANSWERED_IN_TIME,
+        `${late.length} of ${all.length} deliveries answered later than ${timeoutMs} ms: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`,
+        evidence(late[0]!),
+      ),
+      test: name,
+    });
   }
   return findings;
 }

@@ -28,7 +28,10 @@ export const compactJson = canonicalJson;
 export function spacedJson(value: unknown): string {
   const v = sortKeys(value);
   if (Array.isArray(v)) return `[${v.map(spacedJson).join(', ')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${spacedJson(x)}`).join(', ')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${spacedJson(x)}`)
+      .join(', ')}}`;
   return JSON.stringify(v);
 }
 
@@ -44,7 +47,9 @@ export function reorderedJson(value: unknown): string {
 
 /** Sorted keys, no whitespace, every character outside ASCII and every `/` escaped (`\u00e8`, `\/`). */
 export function escapedJson(value: unknown): string {
-  return compactJson(value).replace(/\//g, '\\/').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return compactJson(value)
+    .replace(/\//g, '\\/')
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** One request body with its `Signature` header value (null: no header). */
@@ -107,7 +112,13 @@ export function transactionRecord(status: string, transactionId: string, over: R
 
 /** An operation record (public-profile.md: operation details). */
 export function operationRecord(status: string, operationId: string, transactionId: string): Record<string, unknown> {
-  return { operation_id: operationId, operation_type: 'transaction.preauth.increment', transaction_id: transactionId, status, metadata: { amount: 100 } };
+  return {
+    operation_id: operationId,
+    operation_type: 'transaction.preauth.increment',
+    transaction_id: transactionId,
+    status,
+    metadata: { amount: 100 },
+  };
 }
 
 /** A webhook payload: `{data, event, event_id}`. */

@@ -12,8 +12,19 @@ describe('deliveries (sandbox.md, Webhooks)', () => {
   it('every transaction and operation event of the contract, each valid against its event schema', () => {
     const events = everyEvent();
     expect(events.map((p) => p.event)).toEqual([
-      'transaction.initiated', 'transaction.in_progress', 'transaction.success', 'transaction.canceled', 'transaction.declined', 'transaction.reverted', 'transaction.expired', 'transaction.failed',
-      'operation.initiated', 'operation.in_progress', 'operation.success', 'operation.failed', 'operation.expired',
+      'transaction.initiated',
+      'transaction.in_progress',
+      'transaction.success',
+      'transaction.canceled',
+      'transaction.declined',
+      'transaction.reverted',
+      'transaction.expired',
+      'transaction.failed',
+      'operation.initiated',
+      'operation.in_progress',
+      'operation.success',
+      'operation.failed',
+      'operation.expired',
     ]);
     for (const p of events) {
       const validate = p.event.startsWith('transaction.') ? validators.TransactionEvent! : validators.OperationEvent!;
@@ -24,7 +35,9 @@ describe('deliveries (sandbox.md, Webhooks)', () => {
 
   it('the compact form has sorted keys at every level and no whitespace; the other forms are the same object in other bytes', () => {
     const value = { event_id: 'e', event: 'transaction.success', data: { z: 1, a: { y: 'čaj/€', b: [2, { d: 1, c: 0 }] } } };
-    expect(compactJson(value)).toBe('{"data":{"a":{"b":[2,{"c":0,"d":1}],"y":"čaj/€"},"z":1},"event":"transaction.success","event_id":"e"}');
+    expect(compactJson(value)).toBe(
+      '{"data":{"a":{"b":[2,{"c":0,"d":1}],"y":"čaj/€"},"z":1},"event":"transaction.success","event_id":"e"}',
+    );
     for (const form of [spacedJson, indentedJson, reorderedJson, escapedJson]) {
       const text = form(value);
       expect(text).not.toBe(compactJson(value));
@@ -44,15 +57,27 @@ describe('rules', () => {
       expect(r.title.length).toBeGreaterThan(10);
       expect(r.fix.length).toBeGreaterThan(10);
     }
-    expect(RECEIVER_RULES.filter((r) => r.source === 'profile').map((r) => r.id)).toEqual(['receiver.unknown-event-accepted', 'receiver.oversized-refused', 'receiver.malformed-refused']);
-    expect(RECEIVER_RULES.filter((r) => r.source === 'sandbox').map((r) => r.id)).toEqual(['receiver.duplicate-accepted', 'receiver.out-of-order-accepted']);
+    expect(RECEIVER_RULES.filter((r) => r.source === 'profile').map((r) => r.id)).toEqual([
+      'receiver.unknown-event-accepted',
+      'receiver.oversized-refused',
+      'receiver.malformed-refused',
+    ]);
+    expect(RECEIVER_RULES.filter((r) => r.source === 'sandbox').map((r) => r.id)).toEqual([
+      'receiver.duplicate-accepted',
+      'receiver.out-of-order-accepted',
+    ]);
   });
 
-  it('are the registry\'s check-receiver rules, in its order, with its metadata', () => {
+  it("are the registry's check-receiver rules, in its order, with its metadata", () => {
     expect(rulesOf('check-receiver').map((r) => r.id)).toEqual(RULE_IDS);
     for (const r of [...RECEIVER_RULES, ANSWERED_IN_TIME]) {
       const registered = RULES.get(r.id)!;
-      expect({ source: r.source, clause: r.clause, title: r.title, fix: r.fix }).toEqual({ source: registered.source, clause: registered.clause, title: registered.title, fix: registered.fix });
+      expect({ source: r.source, clause: r.clause, title: r.title, fix: r.fix }).toEqual({
+        source: registered.source,
+        clause: registered.clause,
+        title: registered.title,
+        fix: registered.fix,
+      });
     }
   });
 

@@ -8,12 +8,36 @@
  */
 import type { RuleSource as CoreRuleSource } from '../core/index.ts';
 import {
-  OVERSIZED_BYTES, type RuleMeta, answeredInTime, duplicateAccepted, malformedRefused, otherKeyRefused, outOfOrderAccepted, oversizedRefused,
-  rawBytesVerified, tamperedRefused, unknownEventAccepted, unsignedRefused, validAccepted, wrongSignatureRefused,
+  OVERSIZED_BYTES,
+  type RuleMeta,
+  answeredInTime,
+  duplicateAccepted,
+  malformedRefused,
+  otherKeyRefused,
+  outOfOrderAccepted,
+  oversizedRefused,
+  rawBytesVerified,
+  tamperedRefused,
+  unknownEventAccepted,
+  unsignedRefused,
+  validAccepted,
+  wrongSignatureRefused,
 } from '../checks/receiver-rules.ts';
 import {
-  compactJson, escapedJson, everyEvent, indentedJson, otherKey, payload, randomSignature, reorderedJson, signed, spacedJson,
-  checkId, operationRecord, transactionRecord, type SignedBody,
+  compactJson,
+  escapedJson,
+  everyEvent,
+  indentedJson,
+  otherKey,
+  payload,
+  randomSignature,
+  reorderedJson,
+  signed,
+  spacedJson,
+  checkId,
+  operationRecord,
+  transactionRecord,
+  type SignedBody,
 } from './deliveries.ts';
 import type { SentDelivery } from './send.ts';
 
@@ -49,7 +73,11 @@ export interface ReceiverRule extends RuleMeta<`receiver.${string}`> {
 export { OVERSIZED_BYTES };
 
 const valid = (p: ReturnType<typeof payload>, secret: string, label = p.event): PlannedDelivery => ({
-  label, signed: signed(compactJson(p), secret), expect: 'accepted', event: p.event, eventId: p.event_id,
+  label,
+  signed: signed(compactJson(p), secret),
+  expect: 'accepted',
+  event: p.event,
+  eventId: p.event_id,
 });
 
 const success = () => payload('transaction.success', transactionRecord('SUCCESS', checkId('txn')));
@@ -70,8 +98,17 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
         ['escaped unicode and "\\/"', escapedJson],
       ];
       return forms.map(([what, form]) => {
-        const p = payload('transaction.success', transactionRecord('SUCCESS', checkId('txn'), { client_transaction_id: 'pcc-check/čaj-€-ü' }));
-        return { label: `transaction.success as ${what}`, signed: signed(form(p), secret), expect: 'accepted', event: p.event, eventId: p.event_id };
+        const p = payload(
+          'transaction.success',
+          transactionRecord('SUCCESS', checkId('txn'), { client_transaction_id: 'pcc-check/čaj-€-ü' }),
+        );
+        return {
+          label: `transaction.success as ${what}`,
+          signed: signed(form(p), secret),
+          expect: 'accepted',
+          event: p.event,
+          eventId: p.event_id,
+        };
       });
     },
   },
@@ -81,8 +118,20 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
       const a = success();
       const b = success();
       return [
-        { label: 'no Signature header', signed: { body: Buffer.from(compactJson(a)), signature: null }, expect: 'refused', event: a.event, eventId: a.event_id },
-        { label: 'an empty Signature header', signed: { body: Buffer.from(compactJson(b)), signature: '' }, expect: 'refused', event: b.event, eventId: b.event_id },
+        {
+          label: 'no Signature header',
+          signed: { body: Buffer.from(compactJson(a)), signature: null },
+          expect: 'refused',
+          event: a.event,
+          eventId: a.event_id,
+        },
+        {
+          label: 'an empty Signature header',
+          signed: { body: Buffer.from(compactJson(b)), signature: '' },
+          expect: 'refused',
+          event: b.event,
+          eventId: b.event_id,
+        },
       ];
     },
   },
@@ -92,8 +141,20 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
       const a = success();
       const b = success();
       return [
-        { label: 'a well-formed signature of nothing', signed: { body: Buffer.from(compactJson(a)), signature: randomSignature() }, expect: 'refused', event: a.event, eventId: a.event_id },
-        { label: 'a Signature that is not hex', signed: { body: Buffer.from(compactJson(b)), signature: 'not-a-signature' }, expect: 'refused', event: b.event, eventId: b.event_id },
+        {
+          label: 'a well-formed signature of nothing',
+          signed: { body: Buffer.from(compactJson(a)), signature: randomSignature() },
+          expect: 'refused',
+          event: a.event,
+          eventId: a.event_id,
+        },
+        {
+          label: 'a Signature that is not hex',
+          signed: { body: Buffer.from(compactJson(b)), signature: 'not-a-signature' },
+          expect: 'refused',
+          event: b.event,
+          eventId: b.event_id,
+        },
       ];
     },
   },
@@ -101,7 +162,15 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     ...otherKeyRefused,
     plan: () => {
       const p = success();
-      return [{ label: 'signed with another key', signed: signed(compactJson(p), otherKey()), expect: 'refused', event: p.event, eventId: p.event_id }];
+      return [
+        {
+          label: 'signed with another key',
+          signed: signed(compactJson(p), otherKey()),
+          expect: 'refused',
+          event: p.event,
+          eventId: p.event_id,
+        },
+      ];
     },
   },
   {
@@ -111,14 +180,25 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
       const p = payload('transaction.failed', transactionRecord('FAILED', txn));
       const original = signed(compactJson(p), secret);
       const forged = { ...p, event: 'transaction.success', data: { ...(p.data as Record<string, unknown>), status: 'SUCCESS' } };
-      return [{ label: 'transaction.failed signed, then turned into transaction.success', signed: { body: Buffer.from(compactJson(forged)), signature: original.signature }, expect: 'refused', event: forged.event, eventId: forged.event_id }];
+      return [
+        {
+          label: 'transaction.failed signed, then turned into transaction.success',
+          signed: { body: Buffer.from(compactJson(forged)), signature: original.signature },
+          expect: 'refused',
+          event: forged.event,
+          eventId: forged.event_id,
+        },
+      ];
     },
   },
   {
     ...duplicateAccepted,
     plan: (secret) => {
       const d = valid(success(), secret);
-      return [{ ...d, label: `${d.event} (first)` }, { ...d, label: `${d.event} again, same event_id` }];
+      return [
+        { ...d, label: `${d.event} (first)` },
+        { ...d, label: `${d.event} again, same event_id` },
+      ];
     },
   },
   {
@@ -129,9 +209,17 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
       const base = checkId('txn');
       return [
         valid(payload('transaction.success', transactionRecord('SUCCESS', txn)), secret),
-        valid(payload('transaction.in_progress', transactionRecord('IN_PROGRESS', txn)), secret, 'transaction.in_progress after transaction.success'),
+        valid(
+          payload('transaction.in_progress', transactionRecord('IN_PROGRESS', txn)),
+          secret,
+          'transaction.in_progress after transaction.success',
+        ),
         valid(payload('operation.success', operationRecord('SUCCESS', op, base)), secret),
-        valid(payload('operation.in_progress', operationRecord('IN_PROGRESS', op, base)), secret, 'operation.in_progress after operation.success'),
+        valid(
+          payload('operation.in_progress', operationRecord('IN_PROGRESS', op, base)),
+          secret,
+          'operation.in_progress after operation.success',
+        ),
       ];
     },
   },
@@ -148,12 +236,21 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
       const p = payload('transaction.success', transactionRecord('SUCCESS', checkId('txn')));
       const head = compactJson(p);
       // The padding goes into data, keeping the keys sorted: {"data":{..."x_padding":"xxx…"},...}.
-      const padded = { ...p, data: { ...(p.data as Record<string, unknown>), x_padding: 'x'.repeat(Math.max(0, OVERSIZED_BYTES - head.length - 16)) } };
+      const padded = {
+        ...p,
+        data: { ...(p.data as Record<string, unknown>), x_padding: 'x'.repeat(Math.max(0, OVERSIZED_BYTES - head.length - 16)) },
+      };
       const text = compactJson(padded);
-      return [{
-        label: `transaction.success padded to ${text.length} bytes`, signed: signed(text, secret), expect: 'refused-cleanly', event: p.event, eventId: p.event_id,
-        shownBody: `(${text.length} bytes, not shown: ${compactJson(p).slice(0, 200)}… with data.x_padding of ${padded.data.x_padding.length} "x")`,
-      }];
+      return [
+        {
+          label: `transaction.success padded to ${text.length} bytes`,
+          signed: signed(text, secret),
+          expect: 'refused-cleanly',
+          event: p.event,
+          eventId: p.event_id,
+          shownBody: `(${text.length} bytes, not shown: ${compactJson(p).slice(0, 200)}… with data.x_padding of ${padded.data.x_padding.length} "x")`,
+        },
+      ];
     },
   },
   {
@@ -161,7 +258,11 @@ export const RECEIVER_RULES: readonly ReceiverRule[] = [
     plan: (secret) => {
       const truncated = compactJson(success());
       return [
-        { label: 'JSON cut in the middle', signed: signed(truncated.slice(0, Math.floor(truncated.length / 2)), secret), expect: 'refused-cleanly' },
+        {
+          label: 'JSON cut in the middle',
+          signed: signed(truncated.slice(0, Math.floor(truncated.length / 2)), secret),
+          expect: 'refused-cleanly',
+        },
         { label: 'an empty body', signed: signed('', secret), expect: 'refused-cleanly' },
         { label: 'a JSON array instead of an object', signed: signed('[]', secret), expect: 'refused-cleanly' },
       ];

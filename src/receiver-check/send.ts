@@ -37,7 +37,11 @@ export interface SentDelivery {
 }
 
 const headerRecord = (h: IncomingHttpHeaders): Record<string, string> =>
-  Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+  Object.fromEntries(
+    Object.entries(h)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+  );
 
 /** POSTs one delivery; never throws. `seq` numbers the exchange within the check. */
 export function sendDelivery(seq: number, d: DeliveryRequest): Promise<SentDelivery> {

@@ -38,8 +38,14 @@ function timing() {
   return timingSummaryOfDigest(d);
 }
 
-interface Globals { attachments: { name: string; source: string; type: string }[]; errors: unknown[] }
-const globalsIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('-globals.json')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Globals);
+interface Globals {
+  attachments: { name: string; source: string; type: string }[];
+  errors: unknown[];
+}
+const globalsIn = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('-globals.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Globals);
 
 test('the answer-time, convergence and webhook-delay charts are global SVG attachments of the results', () => {
   const dir = resultsDir();
@@ -69,10 +75,23 @@ test('a run without timing (or with none charted) writes no globals file', () =>
 test('the Allure report generated from them lists the charts as its global attachments', async () => {
   const dir = resultsDir();
   const now = Date.now();
-  writeFileSync(join(dir, '00000000-0000-4000-8000-000000000001-result.json'), JSON.stringify({
-    uuid: '00000000-0000-4000-8000-000000000001', historyId: 'h1', name: 'config > the configuration', fullName: 'config > the configuration',
-    status: 'passed', stage: 'finished', start: now - 5, stop: now, labels: [], steps: [], attachments: [], parameters: [],
-  }));
+  writeFileSync(
+    join(dir, '00000000-0000-4000-8000-000000000001-result.json'),
+    JSON.stringify({
+      uuid: '00000000-0000-4000-8000-000000000001',
+      historyId: 'h1',
+      name: 'config > the configuration',
+      fullName: 'config > the configuration',
+      status: 'passed',
+      stage: 'finished',
+      start: now - 5,
+      stop: now,
+      labels: [],
+      steps: [],
+      attachments: [],
+      parameters: [],
+    }),
+  );
   writeAllureTimingCharts(dir, timing());
   const out = join(dir, '..', 'allure-report');
   await generateAllureHtml({ resultsDir: dir, outputDir: out, name: 'charts' });
@@ -82,7 +101,9 @@ test('the Allure report generated from them lists the charts as its global attac
     const m = index.match(new RegExp(`d\\("${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}","([^"]*)"\\)`));
     return m ? Buffer.from(m[1]!, 'base64').toString('utf8') : undefined;
   };
-  const widget = JSON.parse(embedded('widgets/globals.json') ?? '{}') as { attachments?: { id: string; name: string; ext: string; missed: boolean; contentType: string }[] };
+  const widget = JSON.parse(embedded('widgets/globals.json') ?? '{}') as {
+    attachments?: { id: string; name: string; ext: string; missed: boolean; contentType: string }[];
+  };
   const written = globalsIn(dir)[0]!.attachments.map((a) => a.name);
   expect(written).toHaveLength(3);
   expect(widget.attachments?.map((a) => [a.name, a.contentType, a.missed])).toEqual(written.map((name) => [name, 'image/svg+xml', false]));

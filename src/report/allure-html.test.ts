@@ -20,17 +20,36 @@ function results(): { dir: string; resultsDir: string } {
   const resultsDir = join(dir, 'allure-results');
   mkdirSync(resultsDir);
   const now = Date.now();
-  writeFileSync(join(resultsDir, '00000000-0000-4000-8000-000000000001-result.json'), JSON.stringify({
-    uuid: '00000000-0000-4000-8000-000000000001', historyId: 'h1', name: 'config > the configuration', fullName: 'config > the configuration',
-    status: 'passed', stage: 'finished', start: now - 5, stop: now, labels: [{ name: 'feature', value: 'config' }], steps: [], attachments: [], parameters: [],
-  }));
+  writeFileSync(
+    join(resultsDir, '00000000-0000-4000-8000-000000000001-result.json'),
+    JSON.stringify({
+      uuid: '00000000-0000-4000-8000-000000000001',
+      historyId: 'h1',
+      name: 'config > the configuration',
+      fullName: 'config > the configuration',
+      status: 'passed',
+      stage: 'finished',
+      start: now - 5,
+      stop: now,
+      labels: [{ name: 'feature', value: 'config' }],
+      steps: [],
+      attachments: [],
+      parameters: [],
+    }),
+  );
   return { dir, resultsDir };
 }
 
 test('a warm generator writes the report from the arguments it is given later, in the folder it is told', async () => {
   const warm = warmAllure();
   const { dir, resultsDir } = results();
-  await generateAllureHtml({ resultsDir, outputDir: join(dir, 'allure-report'), historyPath: join(dir, 'history.jsonl'), name: 'warm: PASS', warm });
+  await generateAllureHtml({
+    resultsDir,
+    outputDir: join(dir, 'allure-report'),
+    historyPath: join(dir, 'history.jsonl'),
+    name: 'warm: PASS',
+    warm,
+  });
   const index = readFileSync(join(dir, 'allure-report', 'index.html'), 'utf8');
   expect(index).toContain('warm: PASS');
   expect(index).not.toContain('googletagmanager');

@@ -43,7 +43,8 @@ export function allureCliPath(): string {
 }
 
 /** The analytics snippet Allure's page template carries: a report must not call out when opened. */
-const ANALYTICS = /<script async src="https:\/\/www\.googletagmanager\.com\/[^"]*"><\/script>\s*<script>\s*window\.dataLayer[\s\S]*?<\/script>/g;
+const ANALYTICS =
+  /<script async src="https:\/\/www\.googletagmanager\.com\/[^"]*"><\/script>\s*<script>\s*window\.dataLayer[\s\S]*?<\/script>/g;
 
 /** Removes remote analytics from the report's HTML pages. */
 export function stripAnalytics(html: string): string {
@@ -176,9 +177,19 @@ export function warmAllure(): WarmAllure {
 /** Generates the HTML report; the previous one stays until the new one is complete. */
 export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void> {
   // Absolute: the Allure command runs in another folder, where relative paths would point elsewhere.
-  const opts = { ...given, resultsDir: resolvePath(given.resultsDir), outputDir: resolvePath(given.outputDir), ...(given.historyPath ? { historyPath: resolvePath(given.historyPath) } : {}) };
+  const opts = {
+    ...given,
+    resultsDir: resolvePath(given.resultsDir),
+    outputDir: resolvePath(given.outputDir),
+    ...(given.historyPath ? { historyPath: resolvePath(given.historyPath) } : {}),
+  };
   const fail = (why: string, cause?: unknown) =>
-    new ToolkitError('PCC_REPORT_WRITE', `the Allure HTML report could not be generated into ${opts.outputDir}: ${why}`, 'check that the reports folder is writable; --no-html skips the HTML report', { cause });
+    new ToolkitError(
+      'PCC_REPORT_WRITE',
+      `the Allure HTML report could not be generated into ${opts.outputDir}: ${why}`,
+      'check that the reports folder is writable; --no-html skips the HTML report',
+      { cause },
+    );
   if (!existsSync(opts.resultsDir)) throw fail(`no results in ${opts.resultsDir}`);
   const tmpOut = stagingDirectory(opts.outputDir);
   const cfgDir = mkdtempSync(join(tmpdir(), 'pcc-allure-'));
@@ -190,7 +201,9 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
       ...(opts.historyPath ? { historyPath: opts.historyPath, appendHistory: opts.appendHistory ?? true, historyLimit: HISTORY_RUNS } : {}),
       // One self-contained index.html: written in well under half the time of thousands of files
       // (attachments embedded), and it opens from the file system as well as over HTTP.
-      plugins: { awesome: { options: { reportName: opts.name ?? 'Pay-Connect conformance', groupBy: ['epic', 'feature'], singleFile: true } } },
+      plugins: {
+        awesome: { options: { reportName: opts.name ?? 'Pay-Connect conformance', groupBy: ['epic', 'feature'], singleFile: true } },
+      },
       categories: allure3Categories(),
       variables: opts.variables ?? {},
     };
@@ -206,7 +219,8 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
     allure.child.stdin.end();
     const { code, output } = await finish(allure, opts.timeoutMs ?? 120_000);
     const index = join(tmpOut, 'index.html');
-    if (code !== 0 || !existsSync(index)) throw fail(`allure generate exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
+    if (code !== 0 || !existsSync(index))
+      throw fail(`allure generate exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
     stripAnalyticsInFile(index);
     replaceDirectory(tmpOut, opts.outputDir);
   } catch (e) {
@@ -223,10 +237,19 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
  * history carried), for every command that writes reports. The other reports are written by then: a
  * failure here is said on `stderr` and returned, and the caller counts it as an error of the toolkit (exit 2).
  */
-export async function writeHtmlReport(reportsDir: string, o: { name?: string; stderr: (s: string) => void; warm?: WarmAllure }): Promise<{ allureReport?: string; htmlError?: string }> {
+export async function writeHtmlReport(
+  reportsDir: string,
+  o: { name?: string; stderr: (s: string) => void; warm?: WarmAllure },
+): Promise<{ allureReport?: string; htmlError?: string }> {
   const allureReport = join(reportsDir, REPORT_FILES.allureReport);
   try {
-    await generateAllureHtml({ resultsDir: join(reportsDir, REPORT_FILES.allureResults), outputDir: allureReport, historyPath: join(reportsDir, REPORT_FILES.allureHistory), ...(o.name ? { name: o.name } : {}), ...(o.warm ? { warm: o.warm } : {}) });
+    await generateAllureHtml({
+      resultsDir: join(reportsDir, REPORT_FILES.allureResults),
+      outputDir: allureReport,
+      historyPath: join(reportsDir, REPORT_FILES.allureHistory),
+      ...(o.name ? { name: o.name } : {}),
+      ...(o.warm ? { warm: o.warm } : {}),
+    });
     return { allureReport };
   } catch (e) {
     const htmlError = isToolkitError(e) ? e.toUserMessage() : String(e);

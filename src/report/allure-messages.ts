@@ -9,7 +9,20 @@
  */
 import { type Exchange, type Finding, type OperatorEntry, countsAsFailure } from '../core/index.ts';
 import { curlForDelivery, curlForExchange, curlPreamble } from './curl.ts';
-import { clauseSource, confirmationText, findingLine, foldFindings, followUpLine, knownOf, knownText, outcomeOf, quoteText, scenarioOf, warningsOf, failuresOf } from './outcome.ts';
+import {
+  clauseSource,
+  confirmationText,
+  findingLine,
+  foldFindings,
+  followUpLine,
+  knownOf,
+  knownText,
+  outcomeOf,
+  quoteText,
+  scenarioOf,
+  warningsOf,
+  failuresOf,
+} from './outcome.ts';
 import type { DeliveryView, TestRecord } from './records.ts';
 
 /** Allure's step and test statuses. */
@@ -17,10 +30,21 @@ export type AllureStatus = 'passed' | 'failed' | 'broken' | 'skipped';
 
 /** The allure-js runtime messages this module produces (a subset of allure-js-commons' RuntimeMessage). */
 export type AllureMessage =
-  | { type: 'metadata'; data: { labels?: { name: string; value: string }[]; links?: { name?: string; url: string; type?: string }[]; parameters?: { name: string; value: string; excluded?: boolean }[]; description?: string } }
+  | {
+      type: 'metadata';
+      data: {
+        labels?: { name: string; value: string }[];
+        links?: { name?: string; url: string; type?: string }[];
+        parameters?: { name: string; value: string; excluded?: boolean }[];
+        description?: string;
+      };
+    }
   | { type: 'step_start'; data: { name: string; start: number } }
   | { type: 'step_stop'; data: { stop: number; status: AllureStatus; statusDetails?: { message?: string } } }
-  | { type: 'attachment_content'; data: { name: string; content: string; encoding: 'base64'; contentType: string; fileExtension?: string; wrapInStep: false } };
+  | {
+      type: 'attachment_content';
+      data: { name: string; content: string; encoding: 'base64'; contentType: string; fileExtension?: string; wrapInStep: false };
+    };
 
 /** An endpoint of the contract, to name a test's feature after the endpoint its clause describes. */
 export interface EndpointRef {
@@ -51,7 +75,11 @@ export interface AllureMessageOptions {
 }
 
 /** The documents the clause sources live in. */
-export const CLAUSE_DOCUMENTS: Readonly<Record<string, string>> = { spec: 'pay-connect-spec.md', profile: 'public-profile.md', sandbox: 'sandbox.md' };
+export const CLAUSE_DOCUMENTS: Readonly<Record<string, string>> = {
+  spec: 'pay-connect-spec.md',
+  profile: 'public-profile.md',
+  sandbox: 'sandbox.md',
+};
 
 /** `spec#x` -> `<base>pay-connect-spec.md#x` (and profile, sandbox alike); `base` ends with `/`. */
 export function clauseUrlFrom(base: string): (clause: string) => string {
@@ -82,7 +110,10 @@ export function bundledClauseUrl(prefix: string): (clause: string) => string {
 
 /** The anchor a Markdown heading gets (GitHub's rule): `POST /v1/a/{id}/` -> `post-v1aidj`. */
 export function headingAnchor(heading: string): string {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /**
@@ -96,7 +127,8 @@ export function featureOf(t: TestRecord, endpoints: readonly EndpointRef[] = [])
   if (byClause) return byClause.operationId;
   const ops = (t.exchanges as Partial<Exchange>[]).map((e) => e.operationId).filter((o): o is string => typeof o === 'string');
   const capability = t.capability.toLowerCase().replace(/[^a-z]/g, '');
-  const named = capability === '' ? undefined : ops.find((o) => o.toLowerCase().includes(capability) || capability.includes(o.toLowerCase()));
+  const named =
+    capability === '' ? undefined : ops.find((o) => o.toLowerCase().includes(capability) || capability.includes(o.toLowerCase()));
   // Pairing is the setup of whichever test needed the terminal's pairing first: it names no test's feature
   // unless the test does nothing else.
   return named ?? ops.find((o) => o !== 'pair' && o !== 'getToken') ?? ops.find((o) => o !== 'pair') ?? ops[0];
@@ -111,7 +143,8 @@ const RANK = ['trivial', 'minor', 'normal', 'critical', 'blocker'];
  */
 export function severityOf(t: TestRecord): string {
   if (t.findings.length > 0) {
-    const of = (f: TestRecord['findings'][number]) => (f.severity !== 'failure' ? 'minor' : clauseSource(f.clause) === 'spec' ? 'critical' : 'normal');
+    const of = (f: TestRecord['findings'][number]) =>
+      f.severity !== 'failure' ? 'minor' : clauseSource(f.clause) === 'spec' ? 'critical' : 'normal';
     return t.findings.map(of).reduce((a, b) => (RANK.indexOf(b) > RANK.indexOf(a) ? b : a));
   }
   return { spec: 'critical', profile: 'normal', sandbox: 'minor' }[clauseSource(t.clause)] ?? 'normal';
@@ -120,12 +153,16 @@ export function severityOf(t: TestRecord): string {
 const encode = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 function attach(name: string, content: string, contentType: string, fileExtension: string): AllureMessage {
-  return { type: 'attachment_content', data: { name, content: encode(content), encoding: 'base64', contentType, fileExtension, wrapInStep: false } };
+  return {
+    type: 'attachment_content',
+    data: { name, content: encode(content), encoding: 'base64', contentType, fileExtension, wrapInStep: false },
+  };
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
-type Event = { at: number; seq: number; kind: 'exchange'; ex: Partial<Exchange> } | { at: number; seq: number; kind: 'delivery'; d: DeliveryView };
+type Event =
+  { at: number; seq: number; kind: 'exchange'; ex: Partial<Exchange> } | { at: number; seq: number; kind: 'delivery'; d: DeliveryView };
 
 function eventsOf(t: TestRecord): Event[] {
   const events: Event[] = [];
@@ -151,7 +188,9 @@ function anchorOf(f: Finding): { exchangeSeq?: number; eventId?: string } {
 
 /** One step per finding; what follows from a root (one defect) is a step inside the root's. */
 function findingSteps(findings: Finding[], at: number, dropExchange: boolean): AllureMessage[] {
-  return foldFindings(findings).flatMap(({ finding, followUps }) => findingStep(finding, at, dropExchange, findingSteps(followUps, at, dropExchange)));
+  return foldFindings(findings).flatMap(({ finding, followUps }) =>
+    findingStep(finding, at, dropExchange, findingSteps(followUps, at, dropExchange)),
+  );
 }
 
 function findingStep(f: Finding, at: number, dropExchange: boolean, inner: AllureMessage[]): AllureMessage[] {
@@ -164,10 +203,29 @@ function findingStep(f: Finding, at: number, dropExchange: boolean, inner: Allur
     const { exchange: _exchange, ...rest } = evidence as Record<string, unknown>;
     evidence = rest;
   }
-  out.push(attach('finding', json({ check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, ...(f.known ? { known: f.known } : {}), ...(f.followsFrom ? { followsFrom: f.followsFrom } : {}), evidence: evidence ?? null }), 'application/json', 'json'));
+  out.push(
+    attach(
+      'finding',
+      json({
+        check: f.check,
+        severity: f.severity,
+        clause: f.clause,
+        ...(f.quote?.length ? { quote: f.quote } : {}),
+        message: f.message,
+        ...(f.known ? { known: f.known } : {}),
+        ...(f.followsFrom ? { followsFrom: f.followsFrom } : {}),
+        evidence: evidence ?? null,
+      }),
+      'application/json',
+      'json',
+    ),
+  );
   out.push(...inner);
   const quote = quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : '';
-  out.push({ type: 'step_stop', data: { stop: at, status: failure ? 'failed' : 'passed', ...(failure ? { statusDetails: { message: `${f.message}${quote}` } } : {}) } });
+  out.push({
+    type: 'step_stop',
+    data: { stop: at, status: failure ? 'failed' : 'passed', ...(failure ? { statusDetails: { message: `${f.message}${quote}` } } : {}) },
+  });
   return out;
 }
 
@@ -178,7 +236,11 @@ const stepName = (ex: Partial<Exchange>) => {
 };
 
 const deliveryName = (d: DeliveryView) => {
-  const flags = [`signature ${d.signature ?? '?'}`, ...(d.duplicate ? ['duplicate'] : []), ...(d.failedOnPurpose ? ['answered 500 on purpose'] : [])];
+  const flags = [
+    `signature ${d.signature ?? '?'}`,
+    ...(d.duplicate ? ['duplicate'] : []),
+    ...(d.failedOnPurpose ? ['answered 500 on purpose'] : []),
+  ];
   return `webhook ${d.event ?? '(no event)'} #${d.seq ?? '?'} → ${d.status ?? '?'} (${flags.join(', ')})`;
 };
 
@@ -187,7 +249,7 @@ const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'date', 'content
 
 /** A body for reading: JSON indented, text as is, cut at `max` characters. */
 function bodyText(body: unknown, max: number): string {
-  const text = typeof body === 'string' ? body : JSON.stringify(body, null, 2) ?? '';
+  const text = typeof body === 'string' ? body : (JSON.stringify(body, null, 2) ?? '');
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars, cut)` : text;
 }
 
@@ -197,9 +259,18 @@ const ms = (ex: Partial<Exchange>) => (ex.durationMs === undefined ? '' : `, ${M
 
 /** One exchange in the transcript: a heading, the curl line that repeats it, and the answer. */
 function exchangeEntry(ex: Partial<Exchange>, max: number): string {
-  const lines = [`=== #${ex.seq ?? '?'} ${stepName(ex)}${ms(ex)}${ex.startedAt ? ` at ${ex.startedAt}` : ''}`, curlForExchange({ request: ex.request! }), ''];
+  const lines = [
+    `=== #${ex.seq ?? '?'} ${stepName(ex)}${ms(ex)}${ex.startedAt ? ` at ${ex.startedAt}` : ''}`,
+    curlForExchange({ request: ex.request! }),
+    '',
+  ];
   if (ex.response) {
-    lines.push(`HTTP ${ex.response.status}`, ...Object.entries(ex.response.headers ?? {}).filter(([k]) => !CONNECTION_HEADERS.has(k.toLowerCase())).map(([k, v]) => `${k}: ${v}`));
+    lines.push(
+      `HTTP ${ex.response.status}`,
+      ...Object.entries(ex.response.headers ?? {})
+        .filter(([k]) => !CONNECTION_HEADERS.has(k.toLowerCase()))
+        .map(([k, v]) => `${k}: ${v}`),
+    );
     const body = ex.response.body !== undefined ? ex.response.body : ex.response.rawBody;
     if (body !== undefined && body !== '') lines.push('', bodyText(body, max));
   } else {
@@ -211,7 +282,11 @@ function exchangeEntry(ex: Partial<Exchange>, max: number): string {
 /** One webhook delivery in the transcript: what the receiver answered, and the curl line that replays it. */
 function deliveryEntry(d: DeliveryView): string {
   const who = d.pairing ? ` for ${d.pairing}` : '';
-  return [`=== ${deliveryName(d)}${who}${d.receivedAt ? ` at ${d.receivedAt}` : ''}`, "# replays the delivery to the run's receiver (gone after the run: change the URL)", curlForDelivery(d)].join('\n');
+  return [
+    `=== ${deliveryName(d)}${who}${d.receivedAt ? ` at ${d.receivedAt}` : ''}`,
+    "# replays the delivery to the run's receiver (gone after the run: change the URL)",
+    curlForDelivery(d),
+  ].join('\n');
 }
 
 /** A run of events in the middle of a long test: what it holds, for the step's name and the transcript. */
@@ -219,7 +294,11 @@ function runTitle(run: Event[]): string {
   const exchanges = run.filter((e) => e.kind === 'exchange').map((e) => e.ex);
   const deliveries = run.length - exchanges.length;
   const what = [
-    ...(exchanges.length > 0 ? [`${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}${exchanges.length > 1 ? ` (#${exchanges[0]!.seq ?? '?'} to #${exchanges.at(-1)!.seq ?? '?'})` : ` (#${exchanges[0]!.seq ?? '?'})`}`] : []),
+    ...(exchanges.length > 0
+      ? [
+          `${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}${exchanges.length > 1 ? ` (#${exchanges[0]!.seq ?? '?'} to #${exchanges.at(-1)!.seq ?? '?'})` : ` (#${exchanges[0]!.seq ?? '?'})`}`,
+        ]
+      : []),
     ...(deliveries > 0 ? [`${deliveries} webhook deliver${deliveries === 1 ? 'y' : 'ies'}`] : []),
   ];
   return what.join(' and ');
@@ -227,7 +306,10 @@ function runTitle(run: Event[]): string {
 
 /** Events shown as one line each (the middle of a long test). */
 function runLines(run: Event[]): string {
-  return [`=== ${runTitle(run)}, one line each`, ...run.map((e) => (e.kind === 'exchange' ? `#${e.ex.seq ?? '?'} ${stepName(e.ex)}${ms(e.ex)}` : deliveryName(e.d)))].join('\n');
+  return [
+    `=== ${runTitle(run)}, one line each`,
+    ...run.map((e) => (e.kind === 'exchange' ? `#${e.ex.seq ?? '?'} ${stepName(e.ex)}${ms(e.ex)}` : deliveryName(e.d))),
+  ].join('\n');
 }
 
 /** The step of an exchange; with a finding, the exchange attached (curl line and answer) and the finding under it. */
@@ -254,24 +336,45 @@ function deliveryStep(d: DeliveryView, findings: Finding[]): AllureMessage[] {
 
 function description(t: TestRecord): string {
   const lines = [`**Clause:** \`${t.clause || '(none)'}\``, '', `**Outcome:** ${outcomeOf(t)}`];
-  if (t.blockedBy) lines.push('', `**Blocked by:** \`${t.blockedBy.check}\` (${t.blockedBy.clause}), first seen in "${t.blockedBy.test}": ${t.blockedBy.message}`);
+  if (t.blockedBy)
+    lines.push(
+      '',
+      `**Blocked by:** \`${t.blockedBy.check}\` (${t.blockedBy.clause}), first seen in "${t.blockedBy.test}": ${t.blockedBy.message}`,
+    );
   else if (t.skipReason) lines.push('', `**Skipped:** ${t.skipReason}`);
   if (t.notFinished) lines.push('', `**Not finished:** ${t.notFinished}`);
-  if (t.notChecked?.length) lines.push('', '**Not checked** (could not be observed, so neither passed nor failed):', '', ...t.notChecked.map((n) => `- ${n}`));
-  if (t.repeats?.length) lines.push('', '**Seen again (reported by an earlier test):**', '', ...t.repeats.map((r) => `- ${r.severity === 'failure' ? 'FAIL' : 'WARN'} [${r.check}] ${r.message} (first in "${r.of}", ${r.count}x here)`));
-  if (t.toolkitError) lines.push('', `**Toolkit error:** \`${t.toolkitError.code}\` ${t.toolkitError.message.split('\n')[0]}${t.toolkitError.hint ? ` (fix: ${t.toolkitError.hint})` : ''}`);
+  if (t.notChecked?.length)
+    lines.push('', '**Not checked** (could not be observed, so neither passed nor failed):', '', ...t.notChecked.map((n) => `- ${n}`));
+  if (t.repeats?.length)
+    lines.push(
+      '',
+      '**Seen again (reported by an earlier test):**',
+      '',
+      ...t.repeats.map(
+        (r) => `- ${r.severity === 'failure' ? 'FAIL' : 'WARN'} [${r.check}] ${r.message} (first in "${r.of}", ${r.count}x here)`,
+      ),
+    );
+  if (t.toolkitError)
+    lines.push(
+      '',
+      `**Toolkit error:** \`${t.toolkitError.code}\` ${t.toolkitError.message.split('\n')[0]}${t.toolkitError.hint ? ` (fix: ${t.toolkitError.hint})` : ''}`,
+    );
   const failures = failuresOf(t);
   const warnings = warningsOf(t);
   if (failures.length + warnings.length > 0) {
     lines.push('', '**Findings:**', '');
     for (const { finding: f, followUps } of foldFindings([...failures, ...warnings])) {
-      lines.push(`- ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}`, ...followUps.map((g) => `  - ${followUpLine(g)}`));
+      lines.push(
+        `- ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.confirmation ? ` (${confirmationText(f.confirmation)})` : ''}`,
+        ...followUps.map((g) => `  - ${followUpLine(g)}`),
+      );
     }
   }
   const known = knownOf(t);
   if (known.length > 0) {
     lines.push('', '**Known defects** (a baseline entry knows them: reported, they fail nothing):', '');
-    for (const { finding: f, followUps } of foldFindings(known)) lines.push(`- ${findingLine(f)}: ${knownText(f.known!)}`, ...followUps.map((g) => `  - ${followUpLine(g)}`));
+    for (const { finding: f, followUps } of foldFindings(known))
+      lines.push(`- ${findingLine(f)}: ${knownText(f.known!)}`, ...followUps.map((g) => `  - ${followUpLine(g)}`));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -279,14 +382,22 @@ function description(t: TestRecord): string {
 /** The runtime messages of one test. */
 /** Manual mode: one step per thing the operator was asked to do, named by what they did. */
 function operatorSteps(t: TestRecord): AllureMessage[] {
-  const said: Record<OperatorEntry['verdict'], string> = { done: 'done', kept: 'kept an unexpected result', skip: 'skipped', redo: 'redid the step', abort: 'stopped the session' };
+  const said: Record<OperatorEntry['verdict'], string> = {
+    done: 'done',
+    kept: 'kept an unexpected result',
+    skip: 'skipped',
+    redo: 'redid the step',
+    abort: 'stopped the session',
+  };
   return (t.operator ?? []).flatMap((o) => {
     const at = Date.parse(o.at) || 0;
     const end = o.final ? `, ended ${o.final}${o.expected && o.expected !== o.final ? ` (expected ${o.expected})` : ''}` : '';
     const status: AllureStatus = o.verdict === 'done' ? 'passed' : o.verdict === 'kept' ? 'failed' : 'skipped';
     return [
       { type: 'step_start', data: { name: `operator (attempt ${o.attempt}): ${o.instruction} -> ${said[o.verdict]}${end}`, start: at } },
-      ...(o.setAside && o.setAside.length > 0 ? [attach('findings set aside by the redo', o.setAside.join('\n'), 'text/plain', 'txt')] : []),
+      ...(o.setAside && o.setAside.length > 0
+        ? [attach('findings set aside by the redo', o.setAside.join('\n'), 'text/plain', 'txt')]
+        : []),
       { type: 'step_stop', data: { stop: at, status } },
     ] as AllureMessage[];
   });
@@ -305,16 +416,18 @@ export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}
     { name: 'severity', value: severityOf(t) },
     { name: 'conformance', value: outcomeOf(t) },
   ];
-  const messages: AllureMessage[] = [{
-    type: 'metadata',
-    data: {
-      labels,
-      links: clauses.map((c) => ({ name: c, url: clauseUrl(c), type: 'link' })),
-      // The amount follows the seed: parameters must not split a test's history.
-      parameters: Object.entries(t.parameters).map(([name, value]) => ({ name, value, excluded: true })),
-      description: description(t),
+  const messages: AllureMessage[] = [
+    {
+      type: 'metadata',
+      data: {
+        labels,
+        links: clauses.map((c) => ({ name: c, url: clauseUrl(c), type: 'link' })),
+        // The amount follows the seed: parameters must not split a test's history.
+        parameters: Object.entries(t.parameters).map(([name, value]) => ({ name, value, excluded: true })),
+        description: description(t),
+      },
     },
-  }];
+  ];
   // The clause's own words beside a finding: Allure 3 shows only absolute links, so the text travels
   // with the test instead (a published spec can still be linked: PAYCONNECT_SPEC_BASE_URL). A test
   // without findings names its clause only (label, link name, description): the reports stay small.
@@ -336,12 +449,19 @@ export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}
     const name = `${runTitle(between)}, one line each in the "exchanges" attachment`;
     const status: AllureStatus = between.every((e) => e.kind !== 'exchange' || e.ex.response) ? 'passed' : 'broken';
     const last = between.at(-1)!;
-    steps.push({ type: 'step_start', data: { name, start: between[0]!.at } }, { type: 'step_stop', data: { stop: last.kind === 'exchange' ? stopOf(last.ex) : last.at, status } });
+    steps.push(
+      { type: 'step_start', data: { name, start: between[0]!.at } },
+      { type: 'step_stop', data: { stop: last.kind === 'exchange' ? stopOf(last.ex) : last.at, status } },
+    );
     transcript.push(runLines(between));
     between = [];
   };
   events.forEach((e, index) => {
-    const mine = t.findings.filter((f) => !placed.has(f) && (e.kind === 'exchange' ? anchorOf(f).exchangeSeq === e.ex.seq : e.d.eventId !== undefined && anchorOf(f).eventId === e.d.eventId));
+    const mine = t.findings.filter(
+      (f) =>
+        !placed.has(f) &&
+        (e.kind === 'exchange' ? anchorOf(f).exchangeSeq === e.ex.seq : e.d.eventId !== undefined && anchorOf(f).eventId === e.d.eventId),
+    );
     mine.forEach((f) => placed.add(f));
     if (mine.length === 0 && index >= keep.first && index < events.length - keep.last) {
       between.push(e);
@@ -361,7 +481,9 @@ export function allureMessagesFor(t: TestRecord, opts: AllureMessageOptions = {}
     const deliveries = events.length - exchangeCount;
     const head = [
       `# ${exchangeCount} HTTP exchanges${deliveries > 0 ? ` and ${deliveries} webhook deliveries` : ''} of this test, in time order (secrets redacted).`,
-      ...(events.length > keep.first + keep.last ? [`# In full: the first ${keep.first}, the last ${keep.last} and those a finding is about; the others one line each.`] : []),
+      ...(events.length > keep.first + keep.last
+        ? [`# In full: the first ${keep.first}, the last ${keep.last} and those a finding is about; the others one line each.`]
+        : []),
     ].join('\n');
     const body = transcript.join('\n\n');
     messages.push(attach('exchanges', `${head}\n${curlPreamble(body)}\n${body}\n`, 'text/plain', 'txt'));

@@ -9,7 +9,18 @@ import { createHash, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { type AllureMessage, type AllureMessageOptions, type AllureStatus, allureMessagesFor } from './allure-messages.ts';
-import { type Outcome, failuresOf, findingLine, foldFindings, followUpLine, knownOf, knownText, outcomeOf, scenarioOf, warningsOf } from './outcome.ts';
+import {
+  type Outcome,
+  failuresOf,
+  findingLine,
+  foldFindings,
+  followUpLine,
+  knownOf,
+  knownText,
+  outcomeOf,
+  scenarioOf,
+  warningsOf,
+} from './outcome.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 import { type RunInfo, labelKey, terminalIdText, terminalIdsOf } from './run-info.ts';
 import { scrubText } from './scrub.ts';
@@ -44,7 +55,11 @@ export const ALLURE2_CATEGORIES: readonly Allure2Category[] = [
   { name: ALLURE_CATEGORIES.known, matchedStatuses: ['failed'], messageRegex: '^known defect[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.warning, matchedStatuses: ['passed'], messageRegex: '^warning[\\s\\S]*' },
   { name: ALLURE_CATEGORIES.blocked, matchedStatuses: ['skipped'], messageRegex: '^blocked by[\\s\\S]*' },
-  { name: ALLURE_CATEGORIES.notFinished, matchedStatuses: ['failed', 'skipped'], messageRegex: '[\\s\\S]*(budget|stopped the session)[\\s\\S]*' },
+  {
+    name: ALLURE_CATEGORIES.notFinished,
+    matchedStatuses: ['failed', 'skipped'],
+    messageRegex: '[\\s\\S]*(budget|stopped the session)[\\s\\S]*',
+  },
   { name: ALLURE_CATEGORIES.toolkit, matchedStatuses: ['broken'] },
 ];
 
@@ -83,15 +98,26 @@ export const ALLURE_STATUS: Record<Outcome, AllureStatus> = {
 
 /** The status message of a test failed only on known defects: each with its entry (the category matches its start). */
 export function knownMessage(t: TestRecord): string {
-  return knownOf(t).map((f) => `${knownText(f.known!)}\n  ${findingLine(f)}`).join('\n');
+  return knownOf(t)
+    .map((f) => `${knownText(f.known!)}\n  ${findingLine(f)}`)
+    .join('\n');
 }
 
 /** Java properties text (Allure's `environment.properties`), keys and values escaped. */
 export function environmentProperties(env: Record<string, string>): string {
   const esc = (s: string, key: boolean) =>
-    s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t').replace(key ? /[=: #!]/g : /^[ #!]/g, (c) => `\\${c}`)
+    s
+      .replace(/\\/g, '\\\\')
+      .replace(/\n/g, '\\n')
+      .replace(/\r/g, '\\r')
+      .replace(/\t/g, '\\t')
+      .replace(key ? /[=: #!]/g : /^[ #!]/g, (c) => `\\${c}`)
       .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return Object.entries(env).map(([k, v]) => `${esc(k, true)}=${esc(v, false)}`).join('\n') + '\n';
+  return (
+    Object.entries(env)
+      .map(([k, v]) => `${esc(k, true)}=${esc(v, false)}`)
+      .join('\n') + '\n'
+  );
 }
 
 /**
@@ -194,14 +220,32 @@ function suiteLabels(t: TestRecord): { name: string; value: string }[] {
  * One Allure result (`<uuid>-result.json`) per test of `record` and its attachments
  * (`<uuid>-attachment.<ext>`); returns the result files.
  */
-export function writeAllureTestResults(dir: string, record: RunRecord, info: Pick<RunInfo, 'tool'>, opts: Omit<AllureResultsOptions, 'environment'> = {}): string[] {
+export function writeAllureTestResults(
+  dir: string,
+  record: RunRecord,
+  info: Pick<RunInfo, 'tool'>,
+  opts: Omit<AllureResultsOptions, 'environment'> = {},
+): string[] {
   const written: string[] = [];
   for (const t of record.tests) {
     const uuid = randomUUID();
     const outcome = outcomeOf(t);
     const start = Date.parse(t.startedAt ?? '') || Date.parse(record.startedAt) || 0;
-    const root: AllureStep & { labels: { name: string; value: string }[]; links: { name?: string; url: string; type?: string }[]; description?: string } = {
-      name: scenarioOf(t), stage: 'finished', statusDetails: {}, start, stop: start + Math.round(t.durationMs), steps: [], attachments: [], parameters: [], labels: [], links: [],
+    const root: AllureStep & {
+      labels: { name: string; value: string }[];
+      links: { name?: string; url: string; type?: string }[];
+      description?: string;
+    } = {
+      name: scenarioOf(t),
+      stage: 'finished',
+      statusDetails: {},
+      start,
+      stop: start + Math.round(t.durationMs),
+      steps: [],
+      attachments: [],
+      parameters: [],
+      labels: [],
+      links: [],
     };
     const stack: AllureStep[] = [root];
     const apply = (m: AllureMessage) => {
@@ -212,7 +256,15 @@ export function writeAllureTestResults(dir: string, record: RunRecord, info: Pic
         root.parameters.push(...(m.data.parameters ?? []));
         if (m.data.description !== undefined) root.description = m.data.description;
       } else if (m.type === 'step_start') {
-        const step: AllureStep = { name: m.data.name, stage: 'running', statusDetails: {}, start: m.data.start, steps: [], attachments: [], parameters: [] };
+        const step: AllureStep = {
+          name: m.data.name,
+          stage: 'running',
+          statusDetails: {},
+          start: m.data.start,
+          steps: [],
+          attachments: [],
+          parameters: [],
+        };
         top.steps.push(step);
         stack.push(step);
       } else if (m.type === 'step_stop') {
@@ -232,7 +284,11 @@ export function writeAllureTestResults(dir: string, record: RunRecord, info: Pic
     const { file, fullName, titlePath } = allurePathOf(t, opts.root);
     const id = md5(fullName);
     // As allure-js: the parameters that are not excluded tell runs of one test apart (none are, today).
-    const params = root.parameters.filter((p) => !p.excluded).map((p) => `${p.name}:${p.value}`).sort().join(',');
+    const params = root.parameters
+      .filter((p) => !p.excluded)
+      .map((p) => `${p.name}:${p.value}`)
+      .sort()
+      .join(',');
     const message = statusMessage(t, outcome);
     // testCaseId is set, so allure-js's fallback label for it is not written.
     const result = {
@@ -248,7 +304,15 @@ export function writeAllureTestResults(dir: string, record: RunRecord, info: Pic
         ...(outcome === 'known-defect' ? { known: true } : {}),
         // A finding about the service is traced to its evidence, never to the toolkit's own code:
         // only a toolkit error (a bug of ours, or the environment) keeps its stack.
-        ...(outcome === 'spec-failure' || outcome === 'profile-failure' ? { trace: scrubText(failuresOf(t).map((f) => `FAIL ${findingLine(f)}\n  evidence: ${JSON.stringify(f.evidence ?? null).slice(0, 2000)}`).join('\n')) } : {}),
+        ...(outcome === 'spec-failure' || outcome === 'profile-failure'
+          ? {
+              trace: scrubText(
+                failuresOf(t)
+                  .map((f) => `FAIL ${findingLine(f)}\n  evidence: ${JSON.stringify(f.evidence ?? null).slice(0, 2000)}`)
+                  .join('\n'),
+              ),
+            }
+          : {}),
         ...(t.trace && outcome === 'toolkit-error' ? { trace: scrubText(t.trace) } : {}),
       },
       stage: 'finished',
@@ -286,7 +350,13 @@ export function writeAllureGlobals(dir: string, record: RunRecord): string | und
   if (errors.length === 0) return undefined;
   const timestamp = Date.parse(record.startedAt) + record.durationMs || Date.now();
   const path = join(dir, `${randomUUID()}-globals.json`);
-  writeFileSync(path, JSON.stringify({ attachments: [], errors: errors.map((e) => ({ message: scrubText(e.split('\n')[0] ?? ''), trace: scrubText(e), timestamp })) }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      attachments: [],
+      errors: errors.map((e) => ({ message: scrubText(e.split('\n')[0] ?? ''), trace: scrubText(e), timestamp })),
+    }),
+  );
   return path;
 }
 

@@ -3,7 +3,12 @@ import type { BaselineEntry } from '../core/index.ts';
 import { entryFor, isCompleteRun, judgeBaseline, matchOf, mergeBaseline, parseBaseline } from './baseline.ts';
 import type { RunRecord, TestRecord } from './records.ts';
 
-const e = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({ check: 'request.accepted', reason: 'r', expires: '2099-01-01', ...over });
+const e = (over: Partial<BaselineEntry> = {}): BaselineEntry => ({
+  check: 'request.accepted',
+  reason: 'r',
+  expires: '2099-01-01',
+  ...over,
+});
 
 describe('the baseline file', () => {
   it('is checked entry by entry, naming the entry and what is wrong', () => {
@@ -18,10 +23,24 @@ describe('the baseline file', () => {
 
   it('writes entries as narrow as their finding: the message with its ids as wildcards', () => {
     const m = matchOf('GET /v1/pay-connect/transactions/0f8fad5b-d9cb-469f-a165-70867728950e/status/ answered 500 after 12345 ms');
-    expect(new RegExp(m).test('GET /v1/pay-connect/transactions/7c9e6679-7425-40de-944b-e07fc1f90ae7/status/ answered 500 after 99 ms')).toBe(true);
-    expect(new RegExp(m).test('GET /v1/pay-connect/transactions/7c9e6679-7425-40de-944b-e07fc1f90ae7/status/ answered 502 after 99 ms')).toBe(false);
-    const entry = entryFor({ check: 'c', clause: 'spec#x', message: 'm (1)', evidence: { exchange: { operationId: 'getConfiguration' } } }, { reason: 'r', expires: '2099-01-01' });
-    expect(entry).toEqual({ check: 'c', operation: 'getConfiguration', clause: 'spec#x', match: '^m \\(1\\)$', reason: 'r', expires: '2099-01-01' });
+    expect(
+      new RegExp(m).test('GET /v1/pay-connect/transactions/7c9e6679-7425-40de-944b-e07fc1f90ae7/status/ answered 500 after 99 ms'),
+    ).toBe(true);
+    expect(
+      new RegExp(m).test('GET /v1/pay-connect/transactions/7c9e6679-7425-40de-944b-e07fc1f90ae7/status/ answered 502 after 99 ms'),
+    ).toBe(false);
+    const entry = entryFor(
+      { check: 'c', clause: 'spec#x', message: 'm (1)', evidence: { exchange: { operationId: 'getConfiguration' } } },
+      { reason: 'r', expires: '2099-01-01' },
+    );
+    expect(entry).toEqual({
+      check: 'c',
+      operation: 'getConfiguration',
+      clause: 'spec#x',
+      match: '^m \\(1\\)$',
+      reason: 'r',
+      expires: '2099-01-01',
+    });
   });
 
   it('merges without adding an entry twice or widening one; --renew takes the new expiry and reason', () => {
@@ -36,9 +55,23 @@ describe('the baseline file', () => {
   });
 
   it('judged after a run: expired entries, and, in a complete run only, entries nothing matched', () => {
-    const t = { name: 't', findings: [{ check: 'request.accepted', severity: 'failure', clause: 'c', message: 'm', known: { entry: 1, reason: 'r', expires: '2099-01-01' } }] } as unknown as TestRecord;
+    const t = {
+      name: 't',
+      findings: [
+        {
+          check: 'request.accepted',
+          severity: 'failure',
+          clause: 'c',
+          message: 'm',
+          known: { entry: 1, reason: 'r', expires: '2099-01-01' },
+        },
+      ],
+    } as unknown as TestRecord;
     const record: RunRecord = { tests: [t], unhandled: [], startedAt: '', durationMs: 0 };
-    const file = { version: 1 as const, entries: [e(), e({ check: 'response.schema' }), e({ check: 'response.enum', expires: '2020-01-01' })] };
+    const file = {
+      version: 1 as const,
+      entries: [e(), e({ check: 'response.schema' }), e({ check: 'response.enum', expires: '2020-01-01' })],
+    };
     const complete = judgeBaseline('b.json', file, record, { now: Date.parse('2026-11-26'), complete: true });
     expect(complete.matched).toEqual([{ entry: 1, findings: 1 }]);
     expect(complete.expired.map((x) => x.entry)).toEqual([3]);
@@ -56,7 +89,9 @@ describe('isCompleteRun', () => {
     expect(isCompleteRun(record, { suitesSelected: ['payment'] })).toBe(false);
     expect(isCompleteRun(record, { suitesSelected: [], grep: 'slip' })).toBe(false);
     expect(isCompleteRun(record, { suitesSelected: [], oneShard: true })).toBe(false);
-    expect(isCompleteRun({ tests: [{ name: 't', notFinished: 'run budget exceeded' } as TestRecord], unhandled: [] }, { suitesSelected: [] })).toBe(false);
+    expect(
+      isCompleteRun({ tests: [{ name: 't', notFinished: 'run budget exceeded' } as TestRecord], unhandled: [] }, { suitesSelected: [] }),
+    ).toBe(false);
     expect(isCompleteRun({ tests: [], unhandled: ['boom'] }, { suitesSelected: [] })).toBe(false);
   });
 });

@@ -6,7 +6,15 @@
  */
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
-import { type BaselineEntry, type Finding, ToolkitError, expiryTime, isExpired, normaliseMessage, operationOfFinding } from '../core/index.ts';
+import {
+  type BaselineEntry,
+  type Finding,
+  ToolkitError,
+  expiryTime,
+  isExpired,
+  normaliseMessage,
+  operationOfFinding,
+} from '../core/index.ts';
 import type { RunRecord } from './records.ts';
 import { writeReportFile } from './write.ts';
 
@@ -38,7 +46,9 @@ export interface BaselineSummary {
 }
 
 const KEYS = new Set(['check', 'operation', 'clause', 'match', 'reason', 'ticket', 'expires']);
-const HINT = 'each entry is { check, operation?, clause?, match?, reason, ticket?, expires } with expires as YYYY-MM-DD; "payconnect-conformance baseline write" writes one from a run';
+const HINT =
+  'each entry is { check, operation?, clause?, match?, reason, ticket?, expires } with expires ' +
+  'as YYYY-MM-DD; "payconnect-conformance baseline write" writes one from a run';
 
 function invalid(file: string, what: string, hint = HINT): ToolkitError {
   return new ToolkitError('PCC_CONFIG_INVALID', `baseline ${file}: ${what}`, hint);
@@ -64,25 +74,45 @@ function entryOf(raw: unknown, n: number, file: string): BaselineEntry {
   const text = (k: string, required: boolean): string | undefined => {
     const v = e[k];
     if (v === undefined && !required) return undefined;
-    if (typeof v !== 'string' || v.trim() === '') throw invalid(file, `${at} ${v === undefined ? `has no "${k}"` : `"${k}" is not a non-empty string`}`, k === 'expires' ? 'every entry expires: give "expires": "YYYY-MM-DD" (a known defect is fixed by a date, or looked at again)' : HINT);
+    if (typeof v !== 'string' || v.trim() === '')
+      throw invalid(
+        file,
+        `${at} ${v === undefined ? `has no "${k}"` : `"${k}" is not a non-empty string`}`,
+        k === 'expires'
+          ? 'every entry expires: give "expires": "YYYY-MM-DD" (a known defect is fixed by a date, or looked at again)'
+          : HINT,
+      );
     return v.trim();
   };
   const check = text('check', true)!;
   const reason = text('reason', true)!;
   const expires = text('expires', true)!;
-  if (!/^\d{4}-\d{2}-\d{2}(T.+)?$/.test(expires) || Number.isNaN(expiryTime(expires))) throw invalid(file, `${at} "expires" is ${JSON.stringify(expires)}, not a date`, 'write the date as YYYY-MM-DD, e.g. 2026-12-31');
+  if (!/^\d{4}-\d{2}-\d{2}(T.+)?$/.test(expires) || Number.isNaN(expiryTime(expires)))
+    throw invalid(file, `${at} "expires" is ${JSON.stringify(expires)}, not a date`, 'write the date as YYYY-MM-DD, e.g. 2026-12-31');
   const match = text('match', false);
   if (match !== undefined) {
     try {
       new RegExp(match);
     } catch (err) {
-      throw invalid(file, `${at} "match" is not a regular expression: ${(err as Error).message}`, 'escape special characters, e.g. "answered 500"');
+      throw invalid(
+        file,
+        `${at} "match" is not a regular expression: ${(err as Error).message}`,
+        'escape special characters, e.g. "answered 500"',
+      );
     }
   }
   const operation = text('operation', false);
   const clause = text('clause', false);
   const ticket = text('ticket', false);
-  return { check, ...(operation ? { operation } : {}), ...(clause ? { clause } : {}), ...(match ? { match } : {}), reason, ...(ticket ? { ticket } : {}), expires };
+  return {
+    check,
+    ...(operation ? { operation } : {}),
+    ...(clause ? { clause } : {}),
+    ...(match ? { match } : {}),
+    reason,
+    ...(ticket ? { ticket } : {}),
+    expires,
+  };
 }
 
 const isYaml = (file: string) => /\.ya?ml$/i.test(file);
@@ -94,14 +124,24 @@ export function readBaseline(file: string): BaselineFile {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ToolkitError('PCC_CONFIG_INVALID', `baseline ${file} cannot be read (${code ?? (e as Error).message})`,
-      code === 'ENOENT' ? 'check the path; "payconnect-conformance baseline write FILE --from REPORTS_DIR ..." makes one from a run' : 'check the file\'s permissions', { cause: e });
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `baseline ${file} cannot be read (${code ?? (e as Error).message})`,
+      code === 'ENOENT'
+        ? 'check the path; "payconnect-conformance baseline write FILE --from REPORTS_DIR ..." makes one from a run'
+        : "check the file's permissions",
+      { cause: e },
+    );
   }
   let data: unknown;
   try {
     data = isYaml(file) ? yaml().parse(text) : JSON.parse(text);
   } catch (e) {
-    throw invalid(file, `is not valid ${isYaml(file) ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`, 'fix the syntax; nothing was run');
+    throw invalid(
+      file,
+      `is not valid ${isYaml(file) ? 'YAML' : 'JSON'}: ${(e as Error).message.split('\n')[0]}`,
+      'fix the syntax; nothing was run',
+    );
   }
   return parseBaseline(data, file);
 }
@@ -117,7 +157,12 @@ const refOf = (e: BaselineEntry, n: number): BaselineEntryRef => ({ entry: n, ..
  * What the run made of its baseline. `complete`: every suite ran, unsharded and unfiltered, to its end;
  * only then is an entry that matched nothing resolved (else it is `unseen`).
  */
-export function judgeBaseline(file: string, baseline: BaselineFile, record: RunRecord, opts: { now: number; complete: boolean }): BaselineSummary {
+export function judgeBaseline(
+  file: string,
+  baseline: BaselineFile,
+  record: RunRecord,
+  opts: { now: number; complete: boolean },
+): BaselineSummary {
   const counts = new Map<number, number>();
   for (const t of record.tests) for (const f of t.findings) if (f.known) counts.set(f.known.entry, (counts.get(f.known.entry) ?? 0) + 1);
   const refs = baseline.entries.map((e, i) => refOf(e, i + 1));
@@ -137,8 +182,17 @@ export function judgeBaseline(file: string, baseline: BaselineFile, record: RunR
  * Whether a run covered everything, to its end: every suite, no --grep, all shards (a merge), nothing
  * stopped or broken outside the tests. Only such a run shows that a baseline entry is no longer needed.
  */
-export function isCompleteRun(record: Pick<RunRecord, 'tests' | 'unhandled'>, run: { suitesSelected: readonly string[]; grep?: string | undefined; oneShard?: boolean }): boolean {
-  return run.suitesSelected.length === 0 && !run.grep && !run.oneShard && record.unhandled.length === 0 && !record.tests.some((t) => t.notFinished);
+export function isCompleteRun(
+  record: Pick<RunRecord, 'tests' | 'unhandled'>,
+  run: { suitesSelected: readonly string[]; grep?: string | undefined; oneShard?: boolean },
+): boolean {
+  return (
+    run.suitesSelected.length === 0 &&
+    !run.grep &&
+    !run.oneShard &&
+    record.unhandled.length === 0 &&
+    !record.tests.some((t) => t.notFinished)
+  );
 }
 
 /** `match` for one message: the message as a regular expression, its ids and large numbers any. */
@@ -148,20 +202,36 @@ export function matchOf(message: string): string {
 }
 
 /** The entry `baseline write` makes for a finding: as narrow as the finding (check, operation, clause, message). */
-export function entryFor(f: Pick<Finding, 'check' | 'clause' | 'message' | 'evidence'> & { operation?: string }, meta: { reason: string; ticket?: string; expires: string }): BaselineEntry {
+export function entryFor(
+  f: Pick<Finding, 'check' | 'clause' | 'message' | 'evidence'> & { operation?: string },
+  meta: { reason: string; ticket?: string; expires: string },
+): BaselineEntry {
   const operation = f.operation ?? operationOfFinding(f);
-  return { check: f.check, ...(operation ? { operation } : {}), clause: f.clause, match: matchOf(f.message), reason: meta.reason, ...(meta.ticket ? { ticket: meta.ticket } : {}), expires: meta.expires };
+  return {
+    check: f.check,
+    ...(operation ? { operation } : {}),
+    clause: f.clause,
+    match: matchOf(f.message),
+    reason: meta.reason,
+    ...(meta.ticket ? { ticket: meta.ticket } : {}),
+    expires: meta.expires,
+  };
 }
 
 /** Whether two entries select the same findings (reason, ticket and expiry aside). */
-const sameScope = (a: BaselineEntry, b: BaselineEntry) => a.check === b.check && a.operation === b.operation && a.clause === b.clause && a.match === b.match;
+const sameScope = (a: BaselineEntry, b: BaselineEntry) =>
+  a.check === b.check && a.operation === b.operation && a.clause === b.clause && a.match === b.match;
 
 /**
  * Merges new entries into a file's. An entry that selects what an existing one selects is not added
  * again; its expiry and reason are only changed when `renew` says so. An existing entry is never
  * widened: new entries are added beside it, never merged into it.
  */
-export function mergeBaseline(existing: BaselineFile | undefined, added: readonly BaselineEntry[], renew = false): { file: BaselineFile; added: number; kept: number; renewed: number } {
+export function mergeBaseline(
+  existing: BaselineFile | undefined,
+  added: readonly BaselineEntry[],
+  renew = false,
+): { file: BaselineFile; added: number; kept: number; renewed: number } {
   const entries = [...(existing?.entries ?? [])];
   const before = entries.length;
   let count = 0;
@@ -172,7 +242,8 @@ export function mergeBaseline(existing: BaselineFile | undefined, added: readonl
     if (i < 0) {
       entries.push(e);
       count++;
-    } else if (i >= before) continue; // the same defect twice in one run: one entry
+    } else if (i >= before)
+      continue; // the same defect twice in one run: one entry
     else if (renew) {
       entries[i] = { ...entries[i]!, reason: e.reason, expires: e.expires, ...(e.ticket ? { ticket: e.ticket } : {}) };
       renewed++;

@@ -25,7 +25,9 @@ describe('clauseText', () => {
     expect(whole.length).toBeGreaterThan(2000);
     const cut = clauseText('spec#endpoints')!;
     expect(cut.length).toBeLessThan(2200);
-    expect(cut).toMatch(/\n… \(cut: the whole section is in pay-connect-spec\.md, under contracts\/spec\/ where the toolkit is installed\)\n$/);
+    expect(cut).toMatch(
+      /\n… \(cut: the whole section is in pay-connect-spec\.md, under contracts\/spec\/ where the toolkit is installed\)\n$/,
+    );
     expect(whole.startsWith(cut.slice(0, cut.indexOf('\n…')))).toBe(true);
   });
 });

@@ -36,7 +36,8 @@ export function clauseText(clause: string, sourceDir = SPEC_SOURCE_DIR, maxChars
         const h = /^(#{1,6})\s+(.*)$/.exec(line);
         if (!h) return;
         let end = i + 1;
-        while (end < lines.length && !(/^(#{1,6})\s/.exec(lines[end]!) && /^(#{1,6})\s/.exec(lines[end]!)![1]!.length <= h[1]!.length)) end++;
+        while (end < lines.length && !(/^(#{1,6})\s/.exec(lines[end]!) && /^(#{1,6})\s/.exec(lines[end]!)![1]!.length <= h[1]!.length))
+          end++;
         byAnchor!.set(headingAnchor(h[2]!), `${file} — ${lines.slice(i, end).join('\n').trim()}\n`);
       });
     }

@@ -9,12 +9,29 @@ import { outcomeOf } from './outcome.ts';
 import { buildSummary, exitCodeFor } from './summary.ts';
 import { finding, runRecord, testRecord } from './testing.ts';
 
-const TIMED_OUT = 'Test timed out in 195000ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
-const pairing = (durationMs: number): Exchange => ({ seq: 1, operationId: 'pair', request: { method: 'POST', url: '', path: '/v1/pay-connect/pair/', headers: {} }, response: { status: 400, headers: {} }, startedAt: '', durationMs });
-const meta = (over: Partial<TestMeta> = {}): TestMeta => ({ capability: 'properties', clause: 'sandbox#pairing', findings: [], parameters: {}, exchanges: [pairing(3100)], ...over });
+const TIMED_OUT =
+  'Test timed out in 195000ms.\nIf this is a long-running test, pass a timeout value as the last argument or configure it globally with "testTimeout".';
+const pairing = (durationMs: number): Exchange => ({
+  seq: 1,
+  operationId: 'pair',
+  request: { method: 'POST', url: '', path: '/v1/pay-connect/pair/', headers: {} },
+  response: { status: 400, headers: {} },
+  startedAt: '',
+  durationMs,
+});
+const meta = (over: Partial<TestMeta> = {}): TestMeta => ({
+  capability: 'properties',
+  clause: 'sandbox#pairing',
+  findings: [],
+  parameters: {},
+  exchanges: [pairing(3100)],
+  ...over,
+});
 
 test("vitest's time-out with no failure found is not checked, named with the service's pace", () => {
-  expect(vitestTimeOut([TIMED_OUT], meta())).toBe("the rest of the test: vitest stopped it at its time-out of 195.0 s before it ended (the service's pace: pair 3.1 s a request)");
+  expect(vitestTimeOut([TIMED_OUT], meta())).toBe(
+    "the rest of the test: vitest stopped it at its time-out of 195.0 s before it ended (the service's pace: pair 3.1 s a request)",
+  );
 });
 
 test('a failure found before the time-out, a toolkit error, or another error keeps the test failed', () => {
@@ -25,7 +42,9 @@ test('a failure found before the time-out, a toolkit error, or another error kee
 });
 
 test("a scenario stopped at its own time budget is 'not checked', and the run passes: running out of time is never exit 1", () => {
-  const what = "pair invalid: 31 of 45 runs not run, the scenario's time budget could not hold them at the service's pace (ran 14 of 45 runs in 60.2 s at 4.3 s a run (pair 3.1 s a request))";
+  const what =
+    "pair invalid: 31 of 45 runs not run, the scenario's time budget could not hold them at the " +
+    "service's pace (ran 14 of 45 runs in 60.2 s at 4.3 s a run (pair 3.1 s a request))";
   const slow = testRecord({ scenario: 'pair: invalid bodies get a 4xx', notFinished: 'time budget exceeded', notChecked: [what] });
   expect(outcomeOf(slow)).toBe('not-checked');
   const run = runRecord([testRecord(), slow]);

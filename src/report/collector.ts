@@ -110,7 +110,10 @@ export class CollectorReporter implements Reporter {
    * `events`: hooks for live progress; a function is taken as `onTest`. `carried`: the passed tests
    * of the session being resumed, by name, and when that session began.
    */
-  constructor(events?: RunEvents | ((t: TestRecord) => void), private readonly carried?: { tests: ReadonlyMap<string, TestRecord>; since: string }) {
+  constructor(
+    events?: RunEvents | ((t: TestRecord) => void),
+    private readonly carried?: { tests: ReadonlyMap<string, TestRecord>; since: string },
+  ) {
     this.events = typeof events === 'function' ? { onTest: events } : (events ?? {});
   }
 
@@ -129,7 +132,11 @@ export class CollectorReporter implements Reporter {
   }
 
   onTestModuleEnd(m: TestModule): void {
-    this.events.onSuiteEnd?.({ capability: capabilityOfFile(m.moduleId), file: m.moduleId, tests: this.tests.filter((t) => t.file === m.moduleId) });
+    this.events.onSuiteEnd?.({
+      capability: capabilityOfFile(m.moduleId),
+      file: m.moduleId,
+      tests: this.tests.filter((t) => t.file === m.moduleId),
+    });
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<{ message?: string; stack?: string }>): void {
@@ -137,11 +144,18 @@ export class CollectorReporter implements Reporter {
     for (const m of modules) {
       const errs = m.errors();
       for (const e of errs) this.unhandled.push(`${m.moduleId}: ${String(e.message ?? e)}`);
-      for (const s of m.children.allSuites()) for (const e of s.errors()) this.suiteErrors.push(scrubText(`${m.moduleId} > ${s.fullName}: ${String(e.stack ?? e.message ?? e)}`));
+      for (const s of m.children.allSuites())
+        for (const e of s.errors()) this.suiteErrors.push(scrubText(`${m.moduleId} > ${s.fullName}: ${String(e.stack ?? e.message ?? e)}`));
     }
   }
 
   record(): RunRecord {
-    return { tests: this.tests, unhandled: this.unhandled, ...(this.suiteErrors.length > 0 ? { suiteErrors: this.suiteErrors } : {}), startedAt: new Date(this.started).toISOString(), durationMs: Date.now() - this.started };
+    return {
+      tests: this.tests,
+      unhandled: this.unhandled,
+      ...(this.suiteErrors.length > 0 ? { suiteErrors: this.suiteErrors } : {}),
+      startedAt: new Date(this.started).toISOString(),
+      durationMs: Date.now() - this.started,
+    };
   }
 }

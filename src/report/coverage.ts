@@ -11,7 +11,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  type CheckTally, type CoverageDigest, type ErrorCode, type Exchange, SCHEMA_CLAUSES, ToolkitError, contractEnumFields, editDistance, emptyCoverageDigest, enumSightings, mergeCoverageDigests,
+  type CheckTally,
+  type CoverageDigest,
+  type ErrorCode,
+  type Exchange,
+  SCHEMA_CLAUSES,
+  ToolkitError,
+  contractEnumFields,
+  editDistance,
+  emptyCoverageDigest,
+  enumSightings,
+  mergeCoverageDigests,
 } from '../core/index.ts';
 import { operations } from '../generated/contract.ts';
 import { DEFAULT_OPERATION_GRAPH, DEFAULT_TRANSACTION_GRAPH, PROFILES, type TransitionGraph, isReachable } from '../profile/index.ts';
@@ -28,7 +38,14 @@ const FORMAT = 'payconnect-conformance/coverage@1';
 export const COVERAGE_KINDS = ['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const;
 export type CoverageKind = (typeof COVERAGE_KINDS)[number];
 /** The kinds `--require-coverage` may require (inputs has no fixed list to require). */
-export const REQUIRABLE_COVERAGE_KINDS = ['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses'] as const satisfies readonly CoverageKind[];
+export const REQUIRABLE_COVERAGE_KINDS = [
+  'operations',
+  'statuses',
+  'enums',
+  'transitions',
+  'events',
+  'clauses',
+] as const satisfies readonly CoverageKind[];
 
 /** Why an item was not covered. */
 export const UNCOVERED = {
@@ -167,7 +184,9 @@ export interface Coverage {
 }
 
 /** Options of {@link buildCoverage}: the run's settings (RunInfo has them). */
-export type CoverageInfo = Pick<RunInfo, 'suitesSelected' | 'checksDisabled' | 'profile' | 'coverageExclude'> & { target: { kind: string } };
+export type CoverageInfo = Pick<RunInfo, 'suitesSelected' | 'checksDisabled' | 'profile' | 'coverageExclude'> & {
+  target: { kind: string };
+};
 
 const sortedUnion = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])].sort();
 const byName = <T>(list: T[], key: (x: T) => string) => list.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
@@ -183,7 +202,11 @@ const add = (a: Record<string, number>, b: Record<string, number>) => {
  */
 export function specClauses(sourceDir = SPEC_SOURCE_DIR): string[] {
   const out: string[] = [];
-  for (const [source, file] of [['spec', 'pay-connect-spec.md'], ['profile', 'public-profile.md'], ['sandbox', 'sandbox.md']] as const) {
+  for (const [source, file] of [
+    ['spec', 'pay-connect-spec.md'],
+    ['profile', 'public-profile.md'],
+    ['sandbox', 'sandbox.md'],
+  ] as const) {
     let text = '';
     try {
       text = readFileSync(join(sourceDir, file), 'utf8');
@@ -212,8 +235,17 @@ export function digestOf(t: TestRecord): CoverageDigest {
     const schema = ex.response ? op.responses[String(ex.response.status)]?.schema : undefined;
     if (schema) for (const e of enumSightings(schema, ex.response?.body, contractEnumFields())) enums.add(e);
   }
-  const events = new Set((t.deliveries as DeliveryView[] | undefined ?? []).map((d) => `${d.event ?? '(no event)'} ${String((d as { signature?: unknown }).signature ?? 'unchecked')}`));
-  return mergeCoverageDigests(fromFindings, { ...emptyCoverageDigest(), calls: [...calls].sort(), enums: [...enums].sort(), events: [...events].sort() });
+  const events = new Set(
+    ((t.deliveries as DeliveryView[] | undefined) ?? []).map(
+      (d) => `${d.event ?? '(no event)'} ${String((d as { signature?: unknown }).signature ?? 'unchecked')}`,
+    ),
+  );
+  return mergeCoverageDigests(fromFindings, {
+    ...emptyCoverageDigest(),
+    calls: [...calls].sort(),
+    enums: [...enums].sort(),
+    events: [...events].sort(),
+  });
 }
 
 /** The clause of the spec section that describes an operation's endpoint. */
@@ -228,7 +260,9 @@ const graphs = (profile: string): Record<'transaction' | 'operation', Transition
 function skeleton(context: CoverageContext, clauses: readonly string[]): Coverage {
   const unjudged = { covered: false };
   const fields = contractEnumFields();
-  const responseSchemas = new Set(operations.flatMap((o) => Object.values(o.responses).map((r) => r.schema)).filter((s): s is string => !!s));
+  const responseSchemas = new Set(
+    operations.flatMap((o) => Object.values(o.responses).map((r) => r.schema)).filter((s): s is string => !!s),
+  );
   const eventFields = fields.filter((f) => f.path === 'event' && !responseSchemas.has(f.schema));
   const webhookSchemas = new Set(eventFields.map((f) => f.schema));
   const g = graphs(context.profile);
@@ -237,12 +271,24 @@ function skeleton(context: CoverageContext, clauses: readonly string[]): Coverag
     context,
     summary: {} as Coverage['summary'],
     operations: operations.map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, tests: [], ...unjudged })),
-    statuses: operations.flatMap((o) => Object.keys(o.responses).map((status) => ({ operationId: o.operationId, status, documented: true, tests: [], ...unjudged }))),
-    enums: fields.filter((f) => responseSchemas.has(f.schema) || webhookSchemas.has(f.schema)).flatMap((f) => f.values.map((value) => ({ schema: f.schema, field: f.path, value, tests: 0, ...unjudged }))),
-    transitions: (['transaction', 'operation'] as const).flatMap((graph) => Object.entries(g[graph]).flatMap(([from, tos]) => tos.map((to) => ({ graph, from, to, polling: 0, webhook: 0, by: 'none' as const, ...unjudged })))),
-    events: eventFields.flatMap((f) => f.values.map((event) => ({ event, schema: f.schema, deliveries: {}, validlySigned: false, ...unjudged }))),
+    statuses: operations.flatMap((o) =>
+      Object.keys(o.responses).map((status) => ({ operationId: o.operationId, status, documented: true, tests: [], ...unjudged })),
+    ),
+    enums: fields
+      .filter((f) => responseSchemas.has(f.schema) || webhookSchemas.has(f.schema))
+      .flatMap((f) => f.values.map((value) => ({ schema: f.schema, field: f.path, value, tests: 0, ...unjudged }))),
+    transitions: (['transaction', 'operation'] as const).flatMap((graph) =>
+      Object.entries(g[graph]).flatMap(([from, tos]) =>
+        tos.map((to) => ({ graph, from, to, polling: 0, webhook: 0, by: 'none' as const, ...unjudged })),
+      ),
+    ),
+    events: eventFields.flatMap((f) =>
+      f.values.map((event) => ({ event, schema: f.schema, deliveries: {}, validlySigned: false, ...unjudged })),
+    ),
     clauses: clauses.map((clause) => ({ clause, documented: true, checks: {}, findings: {}, tests: [], ...unjudged })),
-    inputs: operations.flatMap((o) => [`valid ${o.operationId}`, ...(o.requestSchema ? [`invalid ${o.operationId}`] : [])]).map((c) => ({ class: c, expected: true, tests: 0, ...unjudged })),
+    inputs: operations
+      .flatMap((o) => [`valid ${o.operationId}`, ...(o.requestSchema ? [`invalid ${o.operationId}`] : [])])
+      .map((c) => ({ class: c, expected: true, tests: 0, ...unjudged })),
   };
 }
 
@@ -272,7 +318,9 @@ function factsOf(t: TestRecord, context: CoverageContext, documentedClauses: Rea
     events.set(k.slice(0, cut), { ...events.get(k.slice(0, cut)), [k.slice(cut + 1)]: 1 });
   }
   const clauses = new Map<string, ClauseCoverage>();
-  const clauseItem = (clause: string) => clauses.get(clause) ?? clauses.set(clause, { clause, documented: false, checks: {}, findings: {}, tests: [], covered: false }).get(clause)!;
+  const clauseItem = (clause: string) =>
+    clauses.get(clause) ??
+    clauses.set(clause, { clause, documented: false, checks: {}, findings: {}, tests: [], covered: false }).get(clause)!;
   for (const [id, { clause, ...tally }] of Object.entries(d.checks)) clauseItem(clause).checks[id] = tally;
   for (const f of t.findings) clauseItem(f.clause).findings[f.check] = (clauseItem(f.clause).findings[f.check] ?? 0) + 1;
   if (t.clause && t.state !== 'skipped') clauseItem(t.clause).tests = [t.name];
@@ -293,8 +341,18 @@ function factsOf(t: TestRecord, context: CoverageContext, documentedClauses: Rea
     format: FORMAT,
     context: { ...context, notChecked: [...new Set(t.notChecked ?? [])].sort(), tests: 1 },
     summary: {} as Coverage['summary'],
-    operations: operations.filter((o) => called.has(o.operationId)).map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, tests: [t.name], covered: false })),
-    statuses: calls.filter(([, status]) => status !== '-').map(([operationId, status]) => ({ operationId, status, documented: documented(operationId, status), tests: [t.name], covered: false })),
+    operations: operations
+      .filter((o) => called.has(o.operationId))
+      .map((o) => ({ operationId: o.operationId, method: o.method, path: o.path, tests: [t.name], covered: false })),
+    statuses: calls
+      .filter(([, status]) => status !== '-')
+      .map(([operationId, status]) => ({
+        operationId,
+        status,
+        documented: documented(operationId, status),
+        tests: [t.name],
+        covered: false,
+      })),
     enums: d.enums.map((k) => {
       const [, schema = '', field = '', value = ''] = /^([^.]+)\.([^=]+)=(.*)$/.exec(k) ?? [];
       return { schema, field, value, tests: 1, covered: false };
@@ -317,33 +375,81 @@ function mergeFacts(a: Coverage, b: Coverage): Coverage {
     }
     return byName([...out.values()], key);
   };
-  const tally = (x: Omit<CheckTally, 'clause'>, y: Omit<CheckTally, 'clause'>) => add(x as Record<string, number>, y as Record<string, number>);
-  const context: CoverageContext = { ...a.context, notChecked: sortedUnion(a.context.notChecked, b.context.notChecked), tests: a.context.tests + b.context.tests };
+  const tally = (x: Omit<CheckTally, 'clause'>, y: Omit<CheckTally, 'clause'>) =>
+    add(x as Record<string, number>, y as Record<string, number>);
+  const context: CoverageContext = {
+    ...a.context,
+    notChecked: sortedUnion(a.context.notChecked, b.context.notChecked),
+    tests: a.context.tests + b.context.tests,
+  };
   return {
     format: FORMAT,
     context,
     summary: a.summary,
-    operations: section(a.operations, b.operations, (o) => o.operationId, (o, p) => ({ ...o, tests: sortedUnion(o.tests, p.tests) })),
-    statuses: section(a.statuses, b.statuses, (s) => `${s.operationId} ${s.status.padStart(3, '0')}`, (s, r) => ({ ...s, documented: s.documented || r.documented, tests: sortedUnion(s.tests, r.tests) })),
-    enums: section(a.enums, b.enums, (e) => `${e.schema}.${e.field}=${e.value}`, (e, f) => ({ ...e, tests: e.tests + f.tests })),
-    transitions: section(a.transitions, b.transitions, (t) => `${t.graph} ${t.from}>${t.to}`, (t, u) => ({ ...t, polling: t.polling + u.polling, webhook: t.webhook + u.webhook })),
-    events: section(a.events, b.events, (e) => e.event, (e, f) => ({ ...e, schema: e.schema || f.schema, deliveries: add(e.deliveries, f.deliveries) })),
-    clauses: section(a.clauses, b.clauses, (c) => c.clause, (c, d) => {
-      const checks: ClauseCoverage['checks'] = {};
-      for (const id of Object.keys({ ...c.checks, ...d.checks }).sort()) checks[id] = tally(c.checks[id] ?? {}, d.checks[id] ?? {});
-      return { ...c, documented: c.documented || d.documented, checks, findings: add(c.findings, d.findings), tests: sortedUnion(c.tests, d.tests) };
-    }),
-    inputs: section(a.inputs, b.inputs, (i) => i.class, (i, j) => ({ ...i, expected: i.expected || j.expected, tests: i.tests + j.tests })),
+    operations: section(
+      a.operations,
+      b.operations,
+      (o) => o.operationId,
+      (o, p) => ({ ...o, tests: sortedUnion(o.tests, p.tests) }),
+    ),
+    statuses: section(
+      a.statuses,
+      b.statuses,
+      (s) => `${s.operationId} ${s.status.padStart(3, '0')}`,
+      (s, r) => ({ ...s, documented: s.documented || r.documented, tests: sortedUnion(s.tests, r.tests) }),
+    ),
+    enums: section(
+      a.enums,
+      b.enums,
+      (e) => `${e.schema}.${e.field}=${e.value}`,
+      (e, f) => ({ ...e, tests: e.tests + f.tests }),
+    ),
+    transitions: section(
+      a.transitions,
+      b.transitions,
+      (t) => `${t.graph} ${t.from}>${t.to}`,
+      (t, u) => ({ ...t, polling: t.polling + u.polling, webhook: t.webhook + u.webhook }),
+    ),
+    events: section(
+      a.events,
+      b.events,
+      (e) => e.event,
+      (e, f) => ({ ...e, schema: e.schema || f.schema, deliveries: add(e.deliveries, f.deliveries) }),
+    ),
+    clauses: section(
+      a.clauses,
+      b.clauses,
+      (c) => c.clause,
+      (c, d) => {
+        const checks: ClauseCoverage['checks'] = {};
+        for (const id of Object.keys({ ...c.checks, ...d.checks }).sort()) checks[id] = tally(c.checks[id] ?? {}, d.checks[id] ?? {});
+        return {
+          ...c,
+          documented: c.documented || d.documented,
+          checks,
+          findings: add(c.findings, d.findings),
+          tests: sortedUnion(c.tests, d.tests),
+        };
+      },
+    ),
+    inputs: section(
+      a.inputs,
+      b.inputs,
+      (i) => i.class,
+      (i, j) => ({ ...i, expected: i.expected || j.expected, tests: i.tests + j.tests }),
+    ),
   };
 }
 
 /** Why an item of `kind` was not covered, from the run's settings and what its tests could not observe. */
 function reasonFor(kind: CoverageKind, context: CoverageContext, item?: { webhookOnly?: boolean; checks?: string[] }): string {
-  if (context.target === 'pact' && kind === 'transitions') return `${UNCOVERED.unreachable}: the Pact mock answers every record final already`;
+  if (context.target === 'pact' && kind === 'transitions')
+    return `${UNCOVERED.unreachable}: the Pact mock answers every record final already`;
   const webhooksUnseen = context.notChecked.find((n) => n.startsWith('webhooks:'));
   if (webhooksUnseen && (kind === 'events' || item?.webhookOnly)) return `${UNCOVERED.unreachable}: ${webhooksUnseen}`;
   const disabled = (item?.checks ?? []).filter((c) => context.checksDisabled.includes(c));
-  if (disabled.length > 0 && disabled.length === item?.checks?.length) return `${UNCOVERED.setting}: checks disabled (${disabled.join(', ')})`;
+  if (disabled.length > 0 && disabled.length === item?.checks?.length)
+    return `${UNCOVERED.setting}: checks disabled (${disabled.join(', ')})`;
   if (context.suitesSelected.length > 0) {
     const what = context.target === 'pact' ? `${UNCOVERED.unreachable}: the Pact mock runs` : `${UNCOVERED.setting}: only`;
     return `${what} the suites ${context.suitesSelected.join(', ')}`;
@@ -354,14 +460,22 @@ function reasonFor(kind: CoverageKind, context: CoverageContext, item?: { webhoo
 const tallyOf = (items: readonly Judged[]): CoverageTally => {
   const covered = items.filter((i) => i.covered).length;
   const excluded = items.filter((i) => !i.covered && i.excluded).length;
-  return { covered, total: items.length, percent: items.length === 0 ? 100 : Math.round((1000 * covered) / items.length) / 10, ...(excluded > 0 ? { excluded } : {}) };
+  return {
+    covered,
+    total: items.length,
+    percent: items.length === 0 ? 100 : Math.round((1000 * covered) / items.length) / 10,
+    ...(excluded > 0 ? { excluded } : {}),
+  };
 };
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** An item's name as the reports write it: one space between words, `->` written as the arrow `→`. */
 export function normalizeItemName(item: string): string {
-  return item.trim().replace(/\s*(?:->|→)\s*/g, ' → ').replace(/\s+/g, ' ');
+  return item
+    .trim()
+    .replace(/\s*(?:->|→)\s*/g, ' → ')
+    .replace(/\s+/g, ' ');
 }
 
 /** Whether the item `name` (as {@link itemName} writes it) is what `pattern` names: `*` matches any text. */
@@ -377,7 +491,12 @@ function judge(c: Coverage): Coverage {
     const hit = (ctx.exclude ?? []).find((e) => itemMatches(e.item, name));
     return hit ? { by: hit.item, reason: hit.reason } : undefined;
   };
-  const judged = <T extends Judged>(items: T[], kind: CoverageKind, covered: (i: T) => boolean, extra?: (i: T) => { webhookOnly?: boolean; checks?: string[] }): T[] =>
+  const judged = <T extends Judged>(
+    items: T[],
+    kind: CoverageKind,
+    covered: (i: T) => boolean,
+    extra?: (i: T) => { webhookOnly?: boolean; checks?: string[] },
+  ): T[] =>
     items.map((i) => {
       const { reason: _old, excluded: _was, ...rest } = i;
       if (covered(i)) return { ...rest, covered: true } as T;
@@ -388,22 +507,61 @@ function judge(c: Coverage): Coverage {
   const statuses = judged(c.statuses, 'statuses', (s) => s.tests.length > 0).map((s) => {
     // The contract documents alternatives (unpair: 200 or 204); a service answers one of them, so
     // the other cannot be asked of it: not required by the gate either.
-    const other = s.covered || !s.status.startsWith('2') ? undefined : c.statuses.filter((r) => r.operationId === s.operationId && r.status.startsWith('2') && r.tests.length > 0).map((r) => r.status);
+    const other =
+      s.covered || !s.status.startsWith('2')
+        ? undefined
+        : c.statuses.filter((r) => r.operationId === s.operationId && r.status.startsWith('2') && r.tests.length > 0).map((r) => r.status);
     if (!other?.length) return s;
     const why = `it answered ${s.operationId} with ${other.join(', ')}, another success status the contract documents`;
     return { ...s, reason: `${UNCOVERED.unreachable}: ${why}`, excluded: s.excluded ?? { by: 'contract', reason: why } };
   });
-  const enums = judged(c.enums, 'enums', (e) => e.tests > 0, (e) => ({ webhookOnly: c.events.some((v) => v.schema === e.schema) }));
-  const transitions = judged(c.transitions.map((t) => ({ ...t, by: t.polling > 0 && t.webhook > 0 ? 'both' as const : t.polling > 0 ? 'polling' as const : t.webhook > 0 ? 'webhook' as const : 'none' as const })), 'transitions', (t) => t.by !== 'none');
-  const events = judged(c.events.map((e) => ({ ...e, validlySigned: (e.deliveries.valid ?? 0) > 0 })), 'events', (e) => e.validlySigned);
-  const clauses = judged(c.clauses, 'clauses', (k) => k.tests.length > 0 || Object.keys(k.findings).length > 0 || Object.values(k.checks).some((t) => (t.pass ?? 0) + (t.fail ?? 0) > 0), (k) => ({ checks: Object.keys(k.checks) }));
-  const inputs = judged(c.inputs, 'inputs', (i) => i.tests > 0 || (i.expected && c.inputs.some((j) => j.tests > 0 && j.class.startsWith(`${i.class} `))));
+  const enums = judged(
+    c.enums,
+    'enums',
+    (e) => e.tests > 0,
+    (e) => ({ webhookOnly: c.events.some((v) => v.schema === e.schema) }),
+  );
+  const transitions = judged(
+    c.transitions.map((t) => ({
+      ...t,
+      by:
+        t.polling > 0 && t.webhook > 0
+          ? ('both' as const)
+          : t.polling > 0
+            ? ('polling' as const)
+            : t.webhook > 0
+              ? ('webhook' as const)
+              : ('none' as const),
+    })),
+    'transitions',
+    (t) => t.by !== 'none',
+  );
+  const events = judged(
+    c.events.map((e) => ({ ...e, validlySigned: (e.deliveries.valid ?? 0) > 0 })),
+    'events',
+    (e) => e.validlySigned,
+  );
+  const clauses = judged(
+    c.clauses,
+    'clauses',
+    (k) =>
+      k.tests.length > 0 || Object.keys(k.findings).length > 0 || Object.values(k.checks).some((t) => (t.pass ?? 0) + (t.fail ?? 0) > 0),
+    (k) => ({ checks: Object.keys(k.checks) }),
+  );
+  const inputs = judged(
+    c.inputs,
+    'inputs',
+    (i) => i.tests > 0 || (i.expected && c.inputs.some((j) => j.tests > 0 && j.class.startsWith(`${i.class} `))),
+  );
   const documented = statuses.filter((s) => s.documented);
   const summary = {
     operations: tallyOf(operations),
     statuses: tallyOf(documented),
-    statuses2xx: tallyOf([...new Set(documented.filter((s) => s.status.startsWith('2')).map((s) => s.operationId))]
-      .map((op) => ({ covered: documented.some((s) => s.operationId === op && s.status.startsWith('2') && s.covered) }))),
+    statuses2xx: tallyOf(
+      [...new Set(documented.filter((s) => s.status.startsWith('2')).map((s) => s.operationId))].map((op) => ({
+        covered: documented.some((s) => s.operationId === op && s.status.startsWith('2') && s.covered),
+      })),
+    ),
     enums: tallyOf(enums),
     transitions: tallyOf(transitions),
     events: tallyOf(events.filter((e) => e.schema !== '')),
@@ -426,7 +584,9 @@ export function buildCoverage(record: Pick<RunRecord, 'tests'>, info: CoverageIn
     checksDisabled: [...(info.checksDisabled ?? [])].sort(),
     notChecked: [],
     tests: 0,
-    ...(info.coverageExclude?.length ? { exclude: [...info.coverageExclude].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0)) } : {}),
+    ...(info.coverageExclude?.length
+      ? { exclude: [...info.coverageExclude].sort((a, b) => (a.item < b.item ? -1 : a.item > b.item ? 1 : 0)) }
+      : {}),
   };
   let c = skeleton(context, specClauses(opts.specDir));
   const documented = new Set(c.clauses.map((k) => k.clause));
@@ -447,13 +607,20 @@ export function mergeCoverage(a: Coverage, b: Coverage): Coverage {
 function itemName(kind: CoverageKind, i: unknown): string {
   const x = i as Record<string, string>;
   switch (kind) {
-    case 'operations': return x.operationId!;
-    case 'statuses': return `${x.operationId} ${x.status}`;
-    case 'enums': return `${x.schema}.${x.field}=${x.value}`;
-    case 'transitions': return `${x.graph} ${x.from} → ${x.to}`;
-    case 'events': return x.event!;
-    case 'clauses': return x.clause!;
-    case 'inputs': return x.class!;
+    case 'operations':
+      return x.operationId!;
+    case 'statuses':
+      return `${x.operationId} ${x.status}`;
+    case 'enums':
+      return `${x.schema}.${x.field}=${x.value}`;
+    case 'transitions':
+      return `${x.graph} ${x.from} → ${x.to}`;
+    case 'events':
+      return x.event!;
+    case 'clauses':
+      return x.clause!;
+    case 'inputs':
+      return x.class!;
   }
 }
 
@@ -476,7 +643,10 @@ function counted(kind: CoverageKind, i: unknown): boolean {
 /** What of `kinds` the run never covered and nothing excluded, each with why, in the order of the sections. */
 export function uncoveredItems(coverage: Coverage, kinds: readonly CoverageKind[] = COVERAGE_KINDS): UncoveredItem[] {
   return COVERAGE_KINDS.filter((k) => kinds.includes(k)).flatMap((kind) =>
-    (coverage[kind] as (Judged & object)[]).filter((i) => counted(kind, i) && !i.covered && !i.excluded).map((i) => ({ kind, item: itemName(kind, i), reason: i.reason ?? UNCOVERED.notExercised })));
+    (coverage[kind] as (Judged & object)[])
+      .filter((i) => counted(kind, i) && !i.covered && !i.excluded)
+      .map((i) => ({ kind, item: itemName(kind, i), reason: i.reason ?? UNCOVERED.notExercised })),
+  );
 }
 
 /** An item not covered that the gate does not require: by whom (`coverage.exclude`'s item, or `contract`) and why. */
@@ -489,8 +659,16 @@ export interface ExcludedItem extends UncoveredItem {
 /** What of `kinds` the run never covered but excluded from the gate, in the order of the sections. */
 export function excludedItems(coverage: Coverage, kinds: readonly CoverageKind[] = COVERAGE_KINDS): ExcludedItem[] {
   return COVERAGE_KINDS.filter((k) => kinds.includes(k)).flatMap((kind) =>
-    (coverage[kind] as (Judged & object)[]).filter((i) => counted(kind, i) && !i.covered && i.excluded)
-      .map((i) => ({ kind, item: itemName(kind, i), reason: i.reason ?? UNCOVERED.notExercised, by: i.excluded!.by, excludedBecause: i.excluded!.reason })));
+    (coverage[kind] as (Judged & object)[])
+      .filter((i) => counted(kind, i) && !i.covered && i.excluded)
+      .map((i) => ({
+        kind,
+        item: itemName(kind, i),
+        reason: i.reason ?? UNCOVERED.notExercised,
+        by: i.excluded!.by,
+        excludedBecause: i.excluded!.reason,
+      })),
+  );
 }
 
 /** Every item of the coverage by its name, for naming the nearest to an exclusion that names none. */
@@ -508,22 +686,31 @@ export function coverageLine(coverage: Pick<Coverage, 'summary'>): string {
 /** The Coverage section of the certification (Markdown): a table of the kinds, then what was never seen, by reason. */
 export function coverageMarkdown(coverage: Coverage): string {
   const s = coverage.summary;
-  const rows = [...COVERAGE_KINDS.flatMap((k) => [[k, s[k]] as const, ...(k === 'statuses' ? [['a documented 2xx, by operation', s.statuses2xx] as const] : [])])]
-    .map(([k, t]) => `| ${k} | ${t.covered} | ${t.excluded ?? 0} | ${t.total} | ${t.percent} % |`);
+  const rows = [
+    ...COVERAGE_KINDS.flatMap((k) => [
+      [k, s[k]] as const,
+      ...(k === 'statuses' ? [['a documented 2xx, by operation', s.statuses2xx] as const] : []),
+    ]),
+  ].map(([k, t]) => `| ${k} | ${t.covered} | ${t.excluded ?? 0} | ${t.total} | ${t.percent} % |`);
   const out = ['## Coverage', '', '| Kind | Covered | Excluded | Total | Percent |', '|---|---:|---:|---:|---:|', ...rows, ''];
   const excluded = excludedItems(coverage);
   if (excluded.length > 0) {
     out.push(`Excluded from the gate (${excluded.length}: never seen, and not required, with why):`, '');
-    for (const e of excluded) out.push(`- **${e.kind}** \`${e.item}\`${e.by === 'contract' || normalizeItemName(e.by) === e.item ? '' : ` (by \`${e.by}\`)`}: ${e.excludedBecause}`);
+    for (const e of excluded)
+      out.push(
+        `- **${e.kind}** \`${e.item}\`${e.by === 'contract' || normalizeItemName(e.by) === e.item ? '' : ` (by \`${e.by}\`)`}: ${e.excludedBecause}`,
+      );
     out.push('');
   }
   const missing = uncoveredItems(coverage);
-  if (missing.length === 0) return [...out, excluded.length > 0 ? 'Every other item was covered.' : 'Every item was covered.', ''].join('\n');
+  if (missing.length === 0)
+    return [...out, excluded.length > 0 ? 'Every other item was covered.' : 'Every item was covered.', ''].join('\n');
   out.push('Never seen:', '');
   for (const kind of COVERAGE_KINDS) {
     const byReason = new Map<string, string[]>();
     for (const m of missing.filter((x) => x.kind === kind)) byReason.set(m.reason, [...(byReason.get(m.reason) ?? []), m.item]);
-    for (const [reason, items] of byReason) out.push(`- **${kind}** (${items.length}), ${reason}: ${items.map((i) => `\`${i}\``).join(', ')}`);
+    for (const [reason, items] of byReason)
+      out.push(`- **${kind}** (${items.length}), ${reason}: ${items.map((i) => `\`${i}\``).join(', ')}`);
   }
   return [...out, ''].join('\n');
 }
@@ -535,15 +722,29 @@ export function coverageMarkdown(coverage: Coverage): string {
  *
  * @throws ToolkitError `o.code` (default PCC_CONFIG_INVALID) for an exclusion that names no item
  */
-export function checkCoverageExclusions(exclude: readonly CoverageExclusion[], profile: string, o: { where?: string; code?: ErrorCode; specDir?: string } = {}): CoverageExclusion[] {
+export function checkCoverageExclusions(
+  exclude: readonly CoverageExclusion[],
+  profile: string,
+  o: { where?: string; code?: ErrorCode; specDir?: string } = {},
+): CoverageExclusion[] {
   if (exclude.length === 0) return [];
-  const names = coverageItemNames(buildCoverage({ tests: [] }, { target: { kind: 'sim' }, profile, suitesSelected: [], checksDisabled: [] }, o.specDir ? { specDir: o.specDir } : {}));
+  const names = coverageItemNames(
+    buildCoverage(
+      { tests: [] },
+      { target: { kind: 'sim' }, profile, suitesSelected: [], checksDisabled: [] },
+      o.specDir ? { specDir: o.specDir } : {},
+    ),
+  );
   for (const e of exclude) {
     if (names.some((n) => itemMatches(e.item, n))) continue;
     const wanted = normalizeItemName(e.item);
     const nearest = names.map((n) => ({ n, d: editDistance(wanted, n) })).sort((a, b) => a.d - b.d || (a.n < b.n ? -1 : 1))[0]?.n;
-    throw new ToolkitError(o.code ?? 'PCC_CONFIG_INVALID', `${o.where ?? 'coverage.exclude'}: ${JSON.stringify(e.item)} names no coverage item${nearest ? `; the nearest is ${JSON.stringify(nearest)}` : ''}`,
-      'name an item as summary.json (coverage.uncovered) and coverage.json name it: `getToken 500`, `PrintSlip.tags[]=overpaid`, `operation INITIATED -> FAILED`, `spec#versioning`; * matches any text');
+    throw new ToolkitError(
+      o.code ?? 'PCC_CONFIG_INVALID',
+      `${o.where ?? 'coverage.exclude'}: ${JSON.stringify(e.item)} names no coverage item${nearest ? `; the nearest is ${JSON.stringify(nearest)}` : ''}`,
+      'name an item as summary.json (coverage.uncovered) and coverage.json name it: `getToken 500`, ' +
+        '`PrintSlip.tags[]=overpaid`, `operation INITIATED -> FAILED`, `spec#versioning`; * matches any text',
+    );
   }
   return exclude.map((e) => ({ item: e.item, reason: e.reason }));
 }

@@ -17,8 +17,13 @@ export function githubAnnotations(summary: Summary): string[] {
   // One defect, one annotation: what follows from a root is said under it.
   const roots = foldFindings(summary.findings);
   const lines = (severity: 'failure' | 'warning', command: 'error' | 'warning') =>
-    roots.filter(({ finding: f }) => f.severity === severity).slice(0, MAX_ANNOTATIONS)
-      .map(({ finding: f, followUps }) => `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}${quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : ''}${followUps.map((g) => `\n${followUpLine(g)}`).join('')}`)}`);
+    roots
+      .filter(({ finding: f }) => f.severity === severity)
+      .slice(0, MAX_ANNOTATIONS)
+      .map(
+        ({ finding: f, followUps }) =>
+          `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}${quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : ''}${followUps.map((g) => `\n${followUpLine(g)}`).join('')}`)}`,
+      );
   return [...lines('failure', 'error'), ...lines('warning', 'warning')];
 }
 
@@ -30,16 +35,32 @@ export function githubJobSummary(summary: Summary, certification?: { certified: 
   const out = [
     `## Pay-Connect conformance: ${summary.verdict === 'pass' ? 'PASS' : 'FAIL'}`,
     '',
-    `Target ${summary.target.kind === 'url' ? summary.target.baseUrl : summary.target.kind}${summary.seed !== undefined ? `, seed ${summary.seed}` : ''}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failures} failures, ${c.warnings} warnings.`,
+    `Target ${summary.target.kind === 'url' ? summary.target.baseUrl : summary.target.kind}${summary.seed !== undefined ? `, seed ${summary.seed}` : ''}: ` +
+      `${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped; ${c.failures} ` +
+      `failures, ${c.warnings} warnings.`,
   ];
   const cov = summary.coverage?.summary;
-  if (cov) out.push('', `Coverage: ${(['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const).map((k) => `${k} ${cov[k].covered}/${cov[k].total}${cov[k].excluded ? ` + ${cov[k].excluded} excluded` : ''}`).join(', ')}${(summary.coverage!.uncovered ?? []).length > 0 ? ` (required ${summary.coverage!.required!.join(', ')}: ${summary.coverage!.uncovered!.length} never covered)` : ''}.`);
+  if (cov)
+    out.push(
+      '',
+      `Coverage: ${(['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const).map((k) => `${k} ${cov[k].covered}/${cov[k].total}${cov[k].excluded ? ` + ${cov[k].excluded} excluded` : ''}`).join(', ')}${(summary.coverage!.uncovered ?? []).length > 0 ? ` (required ${summary.coverage!.required!.join(', ')}: ${summary.coverage!.uncovered!.length} never covered)` : ''}.`,
+    );
   if ((summary.known ?? []).length > 0) out.push('', `Known defects (baseline): ${foldFindings(summary.known!).length}.`);
-  if (certification) out.push('', certification.certified ? '**Certification: CERTIFIED**' : `**Certification: NOT CERTIFIED** (${cell(certification.reasons[0] ?? '')})`);
+  if (certification)
+    out.push(
+      '',
+      certification.certified
+        ? '**Certification: CERTIFIED**'
+        : `**Certification: NOT CERTIFIED** (${cell(certification.reasons[0] ?? '')})`,
+    );
   if (summary.findings.length > 0) {
     out.push('', '| | check | clause | test | finding |', '|---|---|---|---|---|');
     const roots = foldFindings(summary.findings);
-    for (const { finding: f, followUps } of roots.slice(0, 50)) out.push(`| ${f.severity === 'failure' ? 'FAIL' : 'WARN'} | ${cell(f.check)} | ${cell(f.clause)} | ${cell(f.test)} | ${[f.message, ...followUps.map(followUpLine)].map(cell).join('<br>')} |`);
+    for (const { finding: f, followUps } of roots.slice(0, 50))
+      out.push(
+        `| ${f.severity === 'failure' ? 'FAIL' : 'WARN'} | ${cell(f.check)} | ${cell(f.clause)} | ${cell(f.test)} ` +
+          `| ${[f.message, ...followUps.map(followUpLine)].map(cell).join('<br>')} |`,
+      );
     if (roots.length > 50) out.push('', `… and ${roots.length - 50} more in summary.json.`);
   }
   return `${out.join('\n')}\n`;

@@ -9,16 +9,43 @@ const target = { kind: 'sim', baseUrl: 'http://127.0.0.1:1234' };
 function mixedRun() {
   return runRecord([
     testRecord({ scenario: 'approve' }),
-    testRecord({ scenario: 'tip', findings: [finding({ severity: 'warning', check: 'sandbox.outcome', clause: 'sandbox#transactions', quote: ['The outcome is chosen by the last two digits of the amount (`amount % 100`):'], message: 'tip_amount 0, expected 100' })] }),
-    testRecord({ scenario: 'slip <&> "total"', state: 'failed', findings: [finding()], errors: ['[invariant.total-amount] (spec#transaction-print-slip) total_amount 101 != amount 100 + tip_amount 0'] }),
-    testRecord({ capability: 'auth', scenario: 'token', state: 'failed', toolkitError: { code: 'PCC_TIMEOUT', message: 'a request timed out\u0001', hint: 'raise --deadline' }, errors: ['PCC_TIMEOUT: a request timed out'] }),
+    testRecord({
+      scenario: 'tip',
+      findings: [
+        finding({
+          severity: 'warning',
+          check: 'sandbox.outcome',
+          clause: 'sandbox#transactions',
+          quote: ['The outcome is chosen by the last two digits of the amount (`amount % 100`):'],
+          message: 'tip_amount 0, expected 100',
+        }),
+      ],
+    }),
+    testRecord({
+      scenario: 'slip <&> "total"',
+      state: 'failed',
+      findings: [finding()],
+      errors: ['[invariant.total-amount] (spec#transaction-print-slip) total_amount 101 != amount 100 + tip_amount 0'],
+    }),
+    testRecord({
+      capability: 'auth',
+      scenario: 'token',
+      state: 'failed',
+      toolkitError: { code: 'PCC_TIMEOUT', message: 'a request timed out\u0001', hint: 'raise --deadline' },
+      errors: ['PCC_TIMEOUT: a request timed out'],
+    }),
     testRecord({ capability: 'auth', scenario: 'second pairing', state: 'skipped', skipReason: 'a second pairing needs another OTP' }),
-    testRecord({ capability: 'config', scenario: 'strict rule', state: 'failed', findings: [finding({ check: 'profile.x', clause: 'profile#rules-of-behaviour', message: 'strict' })] }),
+    testRecord({
+      capability: 'config',
+      scenario: 'strict rule',
+      state: 'failed',
+      findings: [finding({ check: 'profile.x', clause: 'profile#rules-of-behaviour', message: 'strict' })],
+    }),
   ]);
 }
 
 describe('junit.xml', () => {
-  it('parses, and its counts are summary.json\'s (failures + errors = failed)', () => {
+  it("parses, and its counts are summary.json's (failures + errors = failed)", () => {
     const run = mixedRun();
     const summary = buildSummary(run, tool, target);
     const doc = parseXml(buildJunitXml(run, summary, runInfo()));
@@ -45,13 +72,17 @@ describe('junit.xml', () => {
     const byName = (name: string) => findAll(doc, 'testcase').find((c) => c.attrs.name === name)!;
     const slip = byName('payment > slip <&> "total"');
     const failure = findAll(slip, 'failure')[0]!;
-    expect(failure.attrs.message).toBe('[invariant.total-amount] (spec#transaction-print-slip) total_amount 101 != amount 100 + tip_amount 0');
+    expect(failure.attrs.message).toBe(
+      '[invariant.total-amount] (spec#transaction-print-slip) total_amount 101 != amount 100 + tip_amount 0',
+    );
     expect(failure.attrs.type).toBe('spec-failure');
     const tip = byName('payment > tip');
     expect(findAll(tip, 'property').find((p) => p.attrs.name === 'warning')?.attrs.value).toContain('(sandbox#transactions)');
     expect(findAll(tip, 'system-out')[0]!.text).toContain('WARN [sandbox.outcome]');
     // The finding's rule quotes its sentence beside the clause.
-    expect(findAll(tip, 'system-out')[0]!.text).toContain('quote (sandbox#transactions): “The outcome is chosen by the last two digits of the amount (`amount % 100`):”');
+    expect(findAll(tip, 'system-out')[0]!.text).toContain(
+      'quote (sandbox#transactions): “The outcome is chosen by the last two digits of the amount (`amount % 100`):”',
+    );
     expect(findAll(tip, 'failure')).toHaveLength(0);
     const token = byName('auth > token');
     expect(findAll(token, 'error')[0]!.attrs.type).toBe('PCC_TIMEOUT');

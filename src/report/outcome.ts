@@ -12,7 +12,17 @@ import type { TestRecord } from './records.ts';
  * `known-defect`: it failed, and only on defects a baseline entry knows (`--baseline`): reported, not
  * counted against the run (as pytest's xfail). `passed`, `skipped`: as they say.
  */
-export type Outcome = 'spec-failure' | 'profile-failure' | 'toolkit-error' | 'known-defect' | 'warning' | 'blocked' | 'not-finished' | 'not-checked' | 'passed' | 'skipped';
+export type Outcome =
+  | 'spec-failure'
+  | 'profile-failure'
+  | 'toolkit-error'
+  | 'known-defect'
+  | 'warning'
+  | 'blocked'
+  | 'not-finished'
+  | 'not-checked'
+  | 'passed'
+  | 'skipped';
 
 /** The source of a clause reference (`spec#...`, `profile#...`, `sandbox#...`). */
 export function clauseSource(clause: string): string {
@@ -90,7 +100,14 @@ export interface Folded<F extends Finding = Finding> {
 /** Whether `root` is the defect `f` follows from (the same check, clause and message, ids and amounts aside). */
 function foldsUnder(root: Finding, f: Finding): boolean {
   const r = f.followsFrom;
-  return r !== undefined && root !== f && !root.followsFrom && root.check === r.check && root.clause === r.clause && normaliseMessage(root.message) === normaliseMessage(r.message);
+  return (
+    r !== undefined &&
+    root !== f &&
+    !root.followsFrom &&
+    root.check === r.check &&
+    root.clause === r.clause &&
+    normaliseMessage(root.message) === normaliseMessage(r.message)
+  );
 }
 
 /**

@@ -33,8 +33,15 @@ describe('prepareReportsDir', () => {
   it('refuses a file, a path under a file and a path that cannot be made, each with the fix', async () => {
     const file = join(dir, 'summary.json');
     writeFileSync(file, '{}');
-    expect(await failure(file)).toMatchObject({ code: 'PCC_REPORT_WRITE', message: `the reports folder ${file} is a file, not a folder`, hint: 'choose a writable folder with --reports <dir>' });
+    expect(await failure(file)).toMatchObject({
+      code: 'PCC_REPORT_WRITE',
+      message: `the reports folder ${file} is a file, not a folder`,
+      hint: 'choose a writable folder with --reports <dir>',
+    });
     expect((await failure(join(file, 'sub'))).code).toBe('PCC_REPORT_WRITE');
-    expect(await failure('/proc/pcc-no-such-folder/reports')).toMatchObject({ code: 'PCC_REPORT_WRITE', message: expect.stringContaining('cannot be made') });
+    expect(await failure('/proc/pcc-no-such-folder/reports')).toMatchObject({
+      code: 'PCC_REPORT_WRITE',
+      message: expect.stringContaining('cannot be made'),
+    });
   });
 });

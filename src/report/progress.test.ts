@@ -5,7 +5,11 @@ import { finding, testRecord } from './testing.ts';
 afterEach(() => vi.useRealTimers());
 
 /** What stays on screen: without the redrawn running line. */
-const screen = (out: string[]) => out.filter((s) => !/^\r\x1b\[2K {2}\S /.test(s)).join('').replace(/\r\x1b\[2K/g, '');
+const screen = (out: string[]) =>
+  out
+    .filter((s) => !/^\r\x1b\[2K {2}\S /.test(s))
+    .join('')
+    .replace(/\r\x1b\[2K/g, '');
 
 describe('progress in a terminal', () => {
   it('shows how many tests run and the newest with its time, and a line per finished test naming its capability', () => {
@@ -20,9 +24,18 @@ describe('progress in a terminal', () => {
     vi.advanceTimersByTime(100);
     expect(out.at(-1)).toMatch(/^\r\x1b\[2K {2}. auth > token {2}1\.0 s \+1 {2}\[0 done, 0:01\]$/);
     p.onTest(testRecord({ capability: 'auth', scenario: 'token', state: 'skipped', skipReason: 'no OTP' }));
-    p.onTest(testRecord({ scenario: 'generate and converge: approve', state: 'failed', durationMs: 1500, findings: [finding({ severity: 'warning' }), finding({ check: 'slip.total' })] }));
+    p.onTest(
+      testRecord({
+        scenario: 'generate and converge: approve',
+        state: 'failed',
+        durationMs: 1500,
+        findings: [finding({ severity: 'warning' }), finding({ check: 'slip.total' })],
+      }),
+    );
     p.stop();
-    expect(screen(out)).toBe('  - auth > token (12 ms)  no OTP\n  ✗ payment > generate and converge: approve (1500 ms)  1 failure: slip.total; 1 warning\n');
+    expect(screen(out)).toBe(
+      '  - auth > token (12 ms)  no OTP\n  ✗ payment > generate and converge: approve (1500 ms)  1 failure: slip.total; 1 warning\n',
+    );
   });
 });
 
@@ -53,9 +66,16 @@ describe('progress in a log (no TTY)', () => {
     const tests = [testRecord({ scenario: 'a' }), testRecord({ scenario: 'b', state: 'skipped' })];
     for (const t of tests) p.onTest(t);
     p.onSuiteEnd({ capability: 'payment', file: '/x/suites/payment/payment.suite.ts', tests });
-    p.onSuiteEnd({ capability: 'properties', file: '/x/suites/properties/request-bodies-2.suite.ts', tests: [testRecord({ capability: 'properties', state: 'failed' })] });
+    p.onSuiteEnd({
+      capability: 'properties',
+      file: '/x/suites/properties/request-bodies-2.suite.ts',
+      tests: [testRecord({ capability: 'properties', state: 'failed' })],
+    });
     p.stop();
-    expect(out).toEqual(['  ✓ payment: 1 passed, 0 failed, 1 skipped\n', '  ✗ properties (request-bodies-2): 0 passed, 1 failed, 0 skipped\n']);
+    expect(out).toEqual([
+      '  ✓ payment: 1 passed, 0 failed, 1 skipped\n',
+      '  ✗ properties (request-bodies-2): 0 passed, 1 failed, 0 skipped\n',
+    ]);
   });
 
   it('formats the run clock', () => {

@@ -47,7 +47,15 @@ export class LiveProgress implements RunEvents {
 
   constructor(opts: LiveProgressOptions) {
     const live = opts.live ?? true;
-    this.#o = { live, quiet: false, tickMs: live ? 100 : 1000, heartbeatMs: 30_000, columns: () => process.stdout.columns || 100, now: Date.now, ...opts };
+    this.#o = {
+      live,
+      quiet: false,
+      tickMs: live ? 100 : 1000,
+      heartbeatMs: 30_000,
+      columns: () => process.stdout.columns || 100,
+      now: Date.now,
+      ...opts,
+    };
     this.#started = this.#o.now();
     this.#lastLine = this.#started;
   }
@@ -67,7 +75,11 @@ export class LiveProgress implements RunEvents {
     const known = knownOf(t);
     const notes = [
       ...(fails.length ? [`${fails.length} failure${fails.length > 1 ? 's' : ''}: ${fails[0]!.check}`] : []),
-      ...(known.length ? [`${known.length} known defect${known.length > 1 ? 's' : ''}: ${known[0]!.check} (${known[0]!.known!.ticket ?? `baseline entry ${known[0]!.known!.entry}`})`] : []),
+      ...(known.length
+        ? [
+            `${known.length} known defect${known.length > 1 ? 's' : ''}: ${known[0]!.check} (${known[0]!.known!.ticket ?? `baseline entry ${known[0]!.known!.entry}`})`,
+          ]
+        : []),
       ...(warns ? [`${warns} warning${warns > 1 ? 's' : ''}`] : []),
       ...(t.toolkitError ? [t.toolkitError.code] : []),
       ...(t.skipReason ? [t.skipReason] : []),
@@ -88,8 +100,14 @@ export class LiveProgress implements RunEvents {
     this.#clear();
     const n = (s: TestRecord['state']) => e.tests.filter((t) => t.state === s).length;
     const failed = n('failed');
-    const part = e.file.split('/').pop()!.replace(/\.suite\.ts$/, '');
-    this.#o.write(`  ${failed > 0 ? '✗' : '✓'} ${e.capability}${part === e.capability ? '' : ` (${part})`}: ${n('passed')} passed, ${failed} failed, ${n('skipped')} skipped\n`);
+    const part = e.file
+      .split('/')
+      .pop()!
+      .replace(/\.suite\.ts$/, '');
+    this.#o.write(
+      `  ${failed > 0 ? '✗' : '✓'} ${e.capability}${part === e.capability ? '' : ` (${part})`}: ${n('passed')} ` +
+        `passed, ${failed} failed, ${n('skipped')} skipped\n`,
+    );
     this.#lastLine = this.#o.now();
     if (this.#o.live) this.#draw();
   }

@@ -11,21 +11,64 @@ const reportsDir = reportsDirs('pcc-record-reports-');
 
 const exchange = (seq: number, status: number): Exchange => ({
   seq,
-  request: { method: 'POST', url: 'http://127.0.0.1:9/hook', path: '/hook', headers: { Signature: 'ab'.repeat(32), 'Content-Type': 'application/json' }, body: '{"event":"transaction.success"}' },
+  request: {
+    method: 'POST',
+    url: 'http://127.0.0.1:9/hook',
+    path: '/hook',
+    headers: { Signature: 'ab'.repeat(32), 'Content-Type': 'application/json' },
+    body: '{"event":"transaction.success"}',
+  },
   response: { status, headers: { 'content-type': 'application/json' }, body: { ok: status < 300 }, rawBody: `{"ok":${status < 300}}` },
   startedAt: '2026-01-02T03:04:06.000Z',
   durationMs: 3,
 });
 
-const info = runInfo({ target: { kind: 'receiver', baseUrl: 'http://127.0.0.1:9/hook' }, integratorId: '', seed: 0, terminalMode: 'none', profile: 'public' });
-const passed = testRecord({ capability: 'receiver', scenario: 'valid deliveries accepted', clause: 'spec#events', file: 'receiver-check/receiver.valid-accepted', exchanges: [exchange(1, 200), exchange(2, 204)], startedAt: '2026-01-02T03:04:06.000Z' });
+const info = runInfo({
+  target: { kind: 'receiver', baseUrl: 'http://127.0.0.1:9/hook' },
+  integratorId: '',
+  seed: 0,
+  terminalMode: 'none',
+  profile: 'public',
+});
+const passed = testRecord({
+  capability: 'receiver',
+  scenario: 'valid deliveries accepted',
+  clause: 'spec#events',
+  file: 'receiver-check/receiver.valid-accepted',
+  exchanges: [exchange(1, 200), exchange(2, 204)],
+  startedAt: '2026-01-02T03:04:06.000Z',
+});
 const failed = testRecord({
-  capability: 'receiver', scenario: 'unsigned refused', clause: 'spec#events', file: 'receiver-check/receiver.unsigned-refused', state: 'failed', exchanges: [exchange(3, 200)],
-  findings: [finding({ check: 'receiver.unsigned-refused', clause: 'spec#events', message: 'answered 200 to a delivery without Signature', evidence: { exchange: exchange(3, 200) } })],
+  capability: 'receiver',
+  scenario: 'unsigned refused',
+  clause: 'spec#events',
+  file: 'receiver-check/receiver.unsigned-refused',
+  state: 'failed',
+  exchanges: [exchange(3, 200)],
+  findings: [
+    finding({
+      check: 'receiver.unsigned-refused',
+      clause: 'spec#events',
+      message: 'answered 200 to a delivery without Signature',
+      evidence: { exchange: exchange(3, 200) },
+    }),
+  ],
 });
 const warned = testRecord({
-  capability: 'receiver', scenario: 'malformed refused', clause: 'profile#webhooks', file: 'receiver-check/receiver.malformed-refused', exchanges: [exchange(4, 500)],
-  findings: [finding({ check: 'receiver.malformed-refused', severity: 'warning', clause: 'profile#webhooks', message: 'answered 500', evidence: { exchange: exchange(4, 500) } })],
+  capability: 'receiver',
+  scenario: 'malformed refused',
+  clause: 'profile#webhooks',
+  file: 'receiver-check/receiver.malformed-refused',
+  exchanges: [exchange(4, 500)],
+  findings: [
+    finding({
+      check: 'receiver.malformed-refused',
+      severity: 'warning',
+      clause: 'profile#webhooks',
+      message: 'answered 500',
+      evidence: { exchange: exchange(4, 500) },
+    }),
+  ],
 });
 const certification = { subject: 'webhook receiver http://127.0.0.1:9/hook', required: ['receiver'] };
 
@@ -36,7 +79,13 @@ describe('writeRecordReports', () => {
     const r = await writeRecordReports({ dir, record, info, html: false, certification, stderr: () => {} });
     expect(r.exitCode).toBe(0);
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-    expect(summary).toEqual(JSON.parse(JSON.stringify(buildSummary(record, info.tool, info.target, { startedAt: info.startedAt, finishedAt: info.finishedAt, labels: {} }))));
+    expect(summary).toEqual(
+      JSON.parse(
+        JSON.stringify(
+          buildSummary(record, info.tool, info.target, { startedAt: info.startedAt, finishedAt: info.finishedAt, labels: {} }),
+        ),
+      ),
+    );
     expect(summary.seed).toBeUndefined();
     expect(r.summary.counts).toMatchObject({ tests: 2, passed: 2, warnings: 1, failures: 0 });
     expect(r.reports.certification.certified).toBe(true);
@@ -54,7 +103,14 @@ describe('writeRecordReports', () => {
 
   it('a failure: exit 1, not certified naming the test; a required capability with no test is named', async () => {
     const dir = await reportsDir();
-    const r = await writeRecordReports({ dir, record: runRecord([passed, failed]), info, html: false, certification: { ...certification, required: ['receiver', 'client'] }, stderr: () => {} });
+    const r = await writeRecordReports({
+      dir,
+      record: runRecord([passed, failed]),
+      info,
+      html: false,
+      certification: { ...certification, required: ['receiver', 'client'] },
+      stderr: () => {},
+    });
     expect(r.exitCode).toBe(1);
     expect(r.reports.certification.certified).toBe(false);
     expect(r.reports.certification.reasons.join('\n')).toContain('receiver > unsigned refused: [receiver.unsigned-refused]');
@@ -70,9 +126,18 @@ describe('writeRecordReports', () => {
 
   it("writes Allure results in Allure's format: labels, a step per exchange, the finding under its exchange, attachments on disk", async () => {
     const dir = await reportsDir();
-    const r = await writeRecordReports({ dir, record: runRecord([passed, failed, warned]), info, html: false, certification, stderr: () => {} });
+    const r = await writeRecordReports({
+      dir,
+      record: runRecord([passed, failed, warned]),
+      info,
+      html: false,
+      certification,
+      stderr: () => {},
+    });
     const files = readdirSync(r.reports.allureResults);
-    const results = files.filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(r.reports.allureResults, f), 'utf8')));
+    const results = files
+      .filter((f) => f.endsWith('-result.json'))
+      .map((f) => JSON.parse(readFileSync(join(r.reports.allureResults, f), 'utf8')));
     expect(results).toHaveLength(3);
     expect(files).toContain('environment.properties');
     expect(files).toContain('categories.json');
@@ -84,7 +149,13 @@ describe('writeRecordReports', () => {
     expect(f.historyId).toMatch(/^[0-9a-f]{32}:[0-9a-f]{32}$/);
     expect(f.testCaseId).toBe(f.historyId.split(':')[0]);
     const labels = Object.fromEntries(f.labels.map((l: { name: string; value: string }) => [l.name, l.value]));
-    expect(labels).toMatchObject({ epic: 'receiver', story: 'unsigned refused', severity: 'critical', conformance: 'spec-failure', tag: 'spec#events' });
+    expect(labels).toMatchObject({
+      epic: 'receiver',
+      story: 'unsigned refused',
+      severity: 'critical',
+      conformance: 'spec-failure',
+      tag: 'spec#events',
+    });
     expect(f.statusDetails.message).toContain('[receiver.unsigned-refused]');
     expect(f.steps).toHaveLength(1);
     expect(f.steps[0].name).toBe('POST /hook → 200');
@@ -93,7 +164,10 @@ describe('writeRecordReports', () => {
     expect(f.steps[0].steps[0].name).toMatch(/^FAIL \[receiver\.unsigned-refused\]/);
     expect(f.attachments.map((a: { name: string }) => a.name)).toContain('exchanges');
     for (const a of [...f.attachments, ...f.steps[0].attachments]) expect(existsSync(join(r.reports.allureResults, a.source))).toBe(true);
-    const transcript = readFileSync(join(r.reports.allureResults, f.attachments.find((a: { name: string }) => a.name === 'exchanges').source), 'utf8');
+    const transcript = readFileSync(
+      join(r.reports.allureResults, f.attachments.find((a: { name: string }) => a.name === 'exchanges').source),
+      'utf8',
+    );
     expect(transcript).toContain("curl -sS -i -X POST 'http://127.0.0.1:9/hook'");
     expect(byName['malformed refused'].status).toBe('passed');
     expect(byName['malformed refused'].statusDetails.message).toMatch(/^warning:\n\[receiver\.malformed-refused\]/);
@@ -102,9 +176,27 @@ describe('writeRecordReports', () => {
 
   it('scrubs secret-looking fields before writing', async () => {
     const dir = await reportsDir();
-    const leaky = testRecord({ capability: 'receiver', exchanges: [{ ...exchange(1, 200), response: { status: 200, headers: {}, body: { webhook_secret_key: 'leaked-key-value' }, rawBody: '{"webhook_secret_key":"leaked-key-value"}' } }] });
+    const leaky = testRecord({
+      capability: 'receiver',
+      exchanges: [
+        {
+          ...exchange(1, 200),
+          response: {
+            status: 200,
+            headers: {},
+            body: { webhook_secret_key: 'leaked-key-value' },
+            rawBody: '{"webhook_secret_key":"leaked-key-value"}',
+          },
+        },
+      ],
+    });
     const r = await writeRecordReports({ dir, record: runRecord([leaky]), info, html: false, certification, stderr: () => {} });
-    for (const f of [r.reports.summary, r.reports.junit, ...readdirSync(r.reports.allureResults).map((n) => join(r.reports.allureResults, n))]) expect(readFileSync(f, 'utf8')).not.toContain('leaked-key-value');
+    for (const f of [
+      r.reports.summary,
+      r.reports.junit,
+      ...readdirSync(r.reports.allureResults).map((n) => join(r.reports.allureResults, n)),
+    ])
+      expect(readFileSync(f, 'utf8')).not.toContain('leaked-key-value');
   });
 });
 
@@ -114,12 +206,20 @@ describe('the certification of a subject, from options (never by patching the te
   const cert = certify(record, summary, info, 'ab'.repeat(32), [], ['x']);
 
   it('takes a subject with $ and | literally, names the required capabilities instead of the suites, and leaves out only the facts asked', () => {
-    const md = certificationMarkdown(record, summary, runInfo(), cert, undefined, { subject: 'a $& b | c', required: ['x'], omit: ['Seed'] });
+    const md = certificationMarkdown(record, summary, runInfo(), cert, undefined, {
+      subject: 'a $& b | c',
+      required: ['x'],
+      omit: ['Seed'],
+    });
     expect(md.split('\n')[0]).toBe('# Pay-Connect conformance certification: a $& b \\| c');
     expect(md).toContain('| Required capabilities | x |');
     expect(md).toContain('| Integrator id | sim-integrator |');
     expect(md).not.toMatch(/\| Seed \||\| Suites \||Spec-level suites/);
-    const html = certificationHtml(record, summary, runInfo(), cert, undefined, { subject: '<a> & "b"', required: ['x'], omit: ['Integrator id'] });
+    const html = certificationHtml(record, summary, runInfo(), cert, undefined, {
+      subject: '<a> & "b"',
+      required: ['x'],
+      omit: ['Integrator id'],
+    });
     expect(html).toContain('<title>Pay-Connect conformance certification: &lt;a&gt; &amp; &quot;b&quot;</title>');
     expect(html).toContain('<h1>Pay-Connect conformance certification: &lt;a&gt; &amp; &quot;b&quot;</h1>');
     expect(html).toContain('<tr><th>Required capabilities</th><td>x</td></tr>');

@@ -46,12 +46,23 @@ export async function writeRecordReports(o: RecordReportsOptions): Promise<Recor
   // Scrubbed by shape before the summary is built, as a run's records are when they are made.
   const record = scrubSecrets(o.record);
   const info = o.info;
-  const summary = buildSummary(record, info.tool, info.target, { ...(info.seed === 0 ? {} : { seed: info.seed }), startedAt: info.startedAt, finishedAt: info.finishedAt, labels: info.labels ?? {} });
+  const summary = buildSummary(record, info.tool, info.target, {
+    ...(info.seed === 0 ? {} : { seed: info.seed }),
+    startedAt: info.startedAt,
+    finishedAt: info.finishedAt,
+    labels: info.labels ?? {},
+  });
   if ((info.checksDisabled ?? []).length > 0) summary.checksDisabled = [...info.checksDisabled!];
   // Facts such a run does not have: no integrator, no terminal seen, no seed.
-  const omit: OmittableFact[] = [...(info.integratorId === '' ? ['Integrator id' as const] : []), ...(terminalIdsOf(record).length === 0 ? ['Terminal id' as const] : []), ...(info.seed === 0 ? ['Seed' as const] : [])];
+  const omit: OmittableFact[] = [
+    ...(info.integratorId === '' ? ['Integrator id' as const] : []),
+    ...(terminalIdsOf(record).length === 0 ? ['Terminal id' as const] : []),
+    ...(info.seed === 0 ? ['Seed' as const] : []),
+  ];
   const { exitCode, reports } = await writeReports(o.dir, record, summary, info, {
-    html: o.html, stderr: o.stderr, coverage: false,
+    html: o.html,
+    stderr: o.stderr,
+    coverage: false,
     certification: { subject: o.certification.subject, required: o.certification.required, omit },
     ...(o.onRecord ? { afterFiles: (r: RunRecord) => o.onRecord!(r, summary) } : {}),
   });

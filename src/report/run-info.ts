@@ -77,8 +77,13 @@ export type RunFacts = Omit<RunInfo, 'tool' | 'contract' | 'suitesSelected' | 'f
 export function runInfoOf(facts: RunFacts): RunInfo {
   const { startedAt, finishedAt, ...rest } = facts;
   return {
-    tool: toolInfo(), contract: { file: CONTRACT_FILE, sha256: contractSha256() }, suitesSelected: [], faults: [],
-    ...rest, startedAt, finishedAt: finishedAt ?? new Date().toISOString(),
+    tool: toolInfo(),
+    contract: { file: CONTRACT_FILE, sha256: contractSha256() },
+    suitesSelected: [],
+    faults: [],
+    ...rest,
+    startedAt,
+    finishedAt: finishedAt ?? new Date().toISOString(),
   };
 }
 
@@ -96,7 +101,8 @@ export function terminalIdsOf(record: RunRecord): string[] {
   for (const t of record.tests) {
     for (const ex of t.exchanges as Partial<Exchange>[]) {
       const body = ex.response?.body as { terminal_id?: unknown } | undefined;
-      if (ex.response?.status === 200 && typeof body?.terminal_id === 'string' && body.terminal_id !== '') seen.set(body.terminal_id, (seen.get(body.terminal_id) ?? 0) + 1);
+      if (ex.response?.status === 200 && typeof body?.terminal_id === 'string' && body.terminal_id !== '')
+        seen.set(body.terminal_id, (seen.get(body.terminal_id) ?? 0) + 1);
     }
   }
   return [...seen].sort((a, b) => b[1] - a[1]).map(([id]) => id);

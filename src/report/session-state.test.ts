@@ -13,10 +13,31 @@ const dir = () => {
   return d;
 };
 
-const fingerprint: SessionFingerprint = { target: 'http://127.0.0.1:1', profile: 'sandbox', terminalMode: 'manual', strict: false, suites: [], grep: '', faults: [], contractSha256: 'abc', toolVersion: '0.1.0' };
+const fingerprint: SessionFingerprint = {
+  target: 'http://127.0.0.1:1',
+  profile: 'sandbox',
+  terminalMode: 'manual',
+  strict: false,
+  suites: [],
+  grep: '',
+  faults: [],
+  contractSha256: 'abc',
+  toolVersion: '0.1.0',
+};
 const base = { fingerprint, seed: 7, labels: { firmware: '4.2.1' }, startedAt: '2026-11-25T10:00:00.000Z', runs: 1 };
 const test = (name: string, state: TestRecord['state'], extra: Partial<TestRecord> = {}): TestRecord => ({
-  name, capability: 'payment', clause: 'c', file: 'f', state, durationMs: 1, findings: [], errors: [], parameters: {}, exchanges: [], exchangeCount: 0, ...extra,
+  name,
+  capability: 'payment',
+  clause: 'c',
+  file: 'f',
+  state,
+  durationMs: 1,
+  findings: [],
+  errors: [],
+  parameters: {},
+  exchanges: [],
+  exchangeCount: 0,
+  ...extra,
 });
 
 describe('session state', () => {
@@ -47,14 +68,23 @@ describe('session state', () => {
   it('scrubs secrets by shape before they reach the file', () => {
     const d = dir();
     const w = new SessionWriter(d, base);
-    w.add(test('payment > a', 'passed', { exchanges: [{ request: { headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.payload' } }, response: { body: { client_secret: 'cs-very-secret' } } }] }));
+    w.add(
+      test('payment > a', 'passed', {
+        exchanges: [
+          {
+            request: { headers: { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.payload' } },
+            response: { body: { client_secret: 'cs-very-secret' } },
+          },
+        ],
+      }),
+    );
     const text = readFileSync(join(d, SESSION_FILE), 'utf8');
     expect(text).not.toContain('eyJhbGciOiJIUzI1NiJ9');
     expect(text).not.toContain('cs-very-secret');
     expect(text).toContain('[REDACTED]');
   });
 
-  it('keeps an unattended run\'s passes without their exchanges (the count stays)', () => {
+  it("keeps an unattended run's passes without their exchanges (the count stays)", () => {
     const d = dir();
     const w = new SessionWriter(d, base, [], { evidence: false });
     w.add(test('payment > a', 'passed', { exchanges: [{ seq: 1 }], exchangeCount: 1, deliveries: [{ seq: 2 }] }));
@@ -76,7 +106,9 @@ describe('session state', () => {
     const state = readSession(d);
     expect(() => assertSameSession(state, fingerprint, {}, d)).not.toThrow();
     expect(() => assertSameSession(state, fingerprint, { seed: 7, labels: { firmware: '4.2.1' } }, d)).not.toThrow();
-    expect(() => assertSameSession(state, { ...fingerprint, suites: ['payment'] }, {}, d)).toThrow(/ran with suites all, this run has payment/);
+    expect(() => assertSameSession(state, { ...fingerprint, suites: ['payment'] }, {}, d)).toThrow(
+      /ran with suites all, this run has payment/,
+    );
     expect(() => assertSameSession(state, { ...fingerprint, strict: true }, {}, d)).toThrow(/strictness false/);
     expect(() => assertSameSession(state, { ...fingerprint, target: 'http://127.0.0.1:2' }, {}, d)).toThrow(/target/);
     expect(() => assertSameSession(state, fingerprint, { seed: 8 }, d)).toThrow(/seed is 7, --seed says 8/);

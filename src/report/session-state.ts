@@ -50,22 +50,35 @@ export interface SessionState {
 export function readSession(dir: string): SessionState {
   const path = join(dir, SESSION_FILE);
   if (!existsSync(path)) {
-    throw new ToolkitError('PCC_USAGE', `--resume: ${dir} holds no ${SESSION_FILE}, so there is no session to go on with`, 'give the --reports folder of the interrupted run, or start a new session without --resume');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--resume: ${dir} holds no ${SESSION_FILE}, so there is no session to go on with`,
+      'give the --reports folder of the interrupted run, or start a new session without --resume',
+    );
   }
   let parsed: Partial<SessionState>;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<SessionState>;
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', `--resume: ${path} is not valid JSON (${(e as Error).message.split('\n')[0]})`, 'it is written whole or not at all, so it was changed afterwards: start a new session without --resume', { cause: e });
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--resume: ${path} is not valid JSON (${(e as Error).message.split('\n')[0]})`,
+      'it is written whole or not at all, so it was changed afterwards: start a new session without --resume',
+      { cause: e },
+    );
   }
   if (parsed.format !== FORMAT || !parsed.fingerprint || !Array.isArray(parsed.passed)) {
-    throw new ToolkitError('PCC_USAGE', `--resume: ${path} is not a session of this version (${String(parsed.format)})`, `resume with the version that began the session (${FORMAT}), or start a new one without --resume`);
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--resume: ${path} is not a session of this version (${String(parsed.format)})`,
+      `resume with the version that began the session (${FORMAT}), or start a new one without --resume`,
+    );
   }
   return parsed as SessionState;
 }
 
 /** The session in `dir`, if a readable one is there (never throws: for a note, not a decision). */
-export function peekSession(dir: string): SessionState & { total: number } | undefined {
+export function peekSession(dir: string): (SessionState & { total: number }) | undefined {
   try {
     const s = readSession(dir);
     return { ...s, total: s.total ?? Number.POSITIVE_INFINITY };
@@ -75,24 +88,52 @@ export function peekSession(dir: string): SessionState & { total: number } | und
 }
 
 const FIELDS: [keyof SessionFingerprint, string][] = [
-  ['target', 'target'], ['profile', 'profile'], ['terminalMode', 'terminal mode'], ['strict', 'strictness'],
-  ['suites', 'suites'], ['grep', '--grep'], ['faults', 'simulator faults'], ['contractSha256', 'contract'], ['toolVersion', 'toolkit version'],
+  ['target', 'target'],
+  ['profile', 'profile'],
+  ['terminalMode', 'terminal mode'],
+  ['strict', 'strictness'],
+  ['suites', 'suites'],
+  ['grep', '--grep'],
+  ['faults', 'simulator faults'],
+  ['contractSha256', 'contract'],
+  ['toolVersion', 'toolkit version'],
 ];
 
 /** Refuses to resume a session with other settings: the result would mix two different runs. */
-export function assertSameSession(state: SessionState, now: SessionFingerprint, given: { seed?: number; labels?: Record<string, string> }, dir: string): void {
+export function assertSameSession(
+  state: SessionState,
+  now: SessionFingerprint,
+  given: { seed?: number; labels?: Record<string, string> },
+  dir: string,
+): void {
   const text = (v: unknown) => (Array.isArray(v) ? v.join(', ') || 'all' : String(v) || '(none)');
   for (const [key, what] of FIELDS) {
     if (text(state.fingerprint[key]) !== text(now[key])) {
-      throw new ToolkitError('PCC_USAGE', `--resume: the session in ${dir} ran with ${what} ${text(state.fingerprint[key])}, this run has ${text(now[key])}`, 'resume with the settings the session began with, or start a new session without --resume');
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `--resume: the session in ${dir} ran with ${what} ${text(state.fingerprint[key])}, this run has ${text(now[key])}`,
+        'resume with the settings the session began with, or start a new session without --resume',
+      );
     }
   }
   if (given.seed !== undefined && given.seed !== state.seed) {
-    throw new ToolkitError('PCC_USAGE', `--resume: the session's seed is ${state.seed}, --seed says ${given.seed}`, 'drop --seed (a resumed run takes the session\'s)');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--resume: the session's seed is ${state.seed}, --seed says ${given.seed}`,
+      "drop --seed (a resumed run takes the session's)",
+    );
   }
-  const labels = (l: Record<string, string>) => Object.entries(l).map(([k, v]) => `${k}=${v}`).sort().join(', ');
+  const labels = (l: Record<string, string>) =>
+    Object.entries(l)
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join(', ');
   if (given.labels !== undefined && labels(given.labels) !== labels(state.labels)) {
-    throw new ToolkitError('PCC_USAGE', `--resume: the session's labels are ${labels(state.labels) || '(none)'}, this run gives ${labels(given.labels) || '(none)'}`, 'drop --label (a resumed run takes the session\'s)');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--resume: the session's labels are ${labels(state.labels) || '(none)'}, this run gives ${labels(given.labels) || '(none)'}`,
+      "drop --label (a resumed run takes the session's)",
+    );
   }
 }
 
@@ -112,7 +153,12 @@ export class SessionWriter {
   #lastWrite = 0;
   #dirty = false;
 
-  constructor(dir: string, base: Omit<SessionState, 'format' | 'updatedAt' | 'passed'>, carried: readonly TestRecord[] = [], opts: { throttleMs?: number; evidence?: boolean } = {}) {
+  constructor(
+    dir: string,
+    base: Omit<SessionState, 'format' | 'updatedAt' | 'passed'>,
+    carried: readonly TestRecord[] = [],
+    opts: { throttleMs?: number; evidence?: boolean } = {},
+  ) {
     this.#throttleMs = opts.throttleMs ?? 0;
     this.#evidence = opts.evidence ?? true;
     this.#path = join(dir, SESSION_FILE);

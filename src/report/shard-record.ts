@@ -32,7 +32,13 @@ export interface ShardRecord {
  * carries its coverage digest (made from its exchanges when its worker left none), so the merged
  * coverage is the one the shards saw.
  */
-export function writeShardRecord(dir: string, shard: { index: number; count: number }, info: RunInfo, record: RunRecord, root?: string): string {
+export function writeShardRecord(
+  dir: string,
+  shard: { index: number; count: number },
+  info: RunInfo,
+  record: RunRecord,
+  root?: string,
+): string {
   const path = join(dir, SHARD_RECORD_FILE);
   const tests = scrubSecrets(record.tests).map((t) => ({ ...t, coverage: digestOf(t) }));
   const content: ShardRecord = { format: FORMAT, shard, ...(root ? { root } : {}), info, record: { ...record, tests } };
@@ -44,16 +50,29 @@ export function writeShardRecord(dir: string, shard: { index: number; count: num
 export function readShardRecord(dir: string): ShardRecord {
   const path = join(dir, SHARD_RECORD_FILE);
   if (!existsSync(path)) {
-    throw new ToolkitError('PCC_USAGE', `${dir} holds no ${SHARD_RECORD_FILE}`, 'give the reports folders of runs made with --shard i/n (each shard writes one)');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `${dir} holds no ${SHARD_RECORD_FILE}`,
+      'give the reports folders of runs made with --shard i/n (each shard writes one)',
+    );
   }
   let parsed: Partial<ShardRecord>;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<ShardRecord>;
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', `${path} is not valid JSON: ${(e as Error).message}`, 'run the shard again; the file is written whole or not at all, so it was changed afterwards', { cause: e });
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `${path} is not valid JSON: ${(e as Error).message}`,
+      'run the shard again; the file is written whole or not at all, so it was changed afterwards',
+      { cause: e },
+    );
   }
   if (parsed.format !== FORMAT || !parsed.shard || !parsed.info || !Array.isArray(parsed.record?.tests)) {
-    throw new ToolkitError('PCC_USAGE', `${path} is not a shard record of this version (${String(parsed.format)})`, `merge shards made by the same version of the toolkit (${FORMAT})`);
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `${path} is not a shard record of this version (${String(parsed.format)})`,
+      `merge shards made by the same version of the toolkit (${FORMAT})`,
+    );
   }
   return parsed as ShardRecord;
 }

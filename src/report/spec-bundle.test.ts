@@ -21,7 +21,11 @@ describe('the spec bundled in the reports', () => {
 
   it('writes every document, and every clause a rule of any command names is an anchor of its page', () => {
     const files = writeSpecBundle(dir);
-    expect(files.map((f) => f.slice(dir.length + 1)).sort()).toEqual(['spec/pay-connect-spec.html', 'spec/public-profile.html', 'spec/sandbox.html']);
+    expect(files.map((f) => f.slice(dir.length + 1)).sort()).toEqual([
+      'spec/pay-connect-spec.html',
+      'spec/public-profile.html',
+      'spec/sandbox.html',
+    ]);
     const clauses = [...new Set([...RULES.values()].map((r) => r.clause).filter((c) => /^(spec|profile|sandbox)#./.test(c)))];
     expect(clauses.length).toBeGreaterThan(20);
     const missing = clauses.filter((c) => {

@@ -43,7 +43,17 @@ export interface Summary {
    * (they count as passed too). `known` (present when not 0): findings a baseline entry knows.
    * `folded` (present when not 0): findings that follow from a root among `findings` (one defect, one line).
    */
-  counts: { tests: number; passed: number; failed: number; skipped: number; failures: number; warnings: number; notChecked?: number; known?: number; folded?: number };
+  counts: {
+    tests: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    failures: number;
+    warnings: number;
+    notChecked?: number;
+    known?: number;
+    folded?: number;
+  };
   /**
    * Root causes first: the findings that blocked most tests, failures before warnings, then in run
    * order. Every finding is here; one that follows from another (`followsFrom`) is counted in
@@ -163,7 +173,8 @@ function blockedEntries(tests: readonly TestRecord[]): BlockedEntry[] {
     if (hit) {
       hit.count++;
       hit.tests.push(t.name);
-    } else out.push({ check: b.check, severity: b.severity, clause: b.clause, message: b.message, test: b.test, count: 1, tests: [t.name] });
+    } else
+      out.push({ check: b.check, severity: b.severity, clause: b.clause, message: b.message, test: b.test, count: 1, tests: [t.name] });
   }
   return out;
 }
@@ -204,23 +215,56 @@ function mergeRacedRoots(all: readonly SummaryFinding[]): { findings: SummaryFin
 }
 
 /** Builds the summary. A failed test without a failure finding still fails the verdict. */
-export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summary['target'], when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string>; baseline?: BaselineSummary }): Summary {
+export function buildSummary(
+  run: RunRecord,
+  tool: Summary['tool'],
+  target: Summary['target'],
+  when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string>; baseline?: BaselineSummary },
+): Summary {
   const blocked = blockedEntries(run.tests);
-  const raw = run.tests.flatMap((t) => t.findings.map((f) => ({
-    check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, test: f.test ?? t.name, evidence: f.evidence ?? null,
-    ...(f.known ? { known: f.known } : {}), ...(f.confirmation ? { confirmation: f.confirmation } : {}), ...(f.followsFrom ? { followsFrom: f.followsFrom } : {}),
-  })));
-  const { findings: all, rootTests } = mergeRacedRoots(raw.map((f) => {
-    const seen = run.tests.flatMap((t) => (t.repeats ?? []).filter((r) => sameDefect({ check: r.check, message: r.message, test: r.of }, f)).map((r) => ({ test: t.name, count: r.count })));
-    return { ...f, repeats: seen.reduce((n, r) => n + r.count, 0), repeatedIn: [...new Set(seen.map((r) => r.test))].slice(0, MAX_LISTED) };
-  }));
+  const raw = run.tests.flatMap((t) =>
+    t.findings.map((f) => ({
+      check: f.check,
+      severity: f.severity,
+      clause: f.clause,
+      ...(f.quote?.length ? { quote: f.quote } : {}),
+      message: f.message,
+      test: f.test ?? t.name,
+      evidence: f.evidence ?? null,
+      ...(f.known ? { known: f.known } : {}),
+      ...(f.confirmation ? { confirmation: f.confirmation } : {}),
+      ...(f.followsFrom ? { followsFrom: f.followsFrom } : {}),
+    })),
+  );
+  const { findings: all, rootTests } = mergeRacedRoots(
+    raw.map((f) => {
+      const seen = run.tests.flatMap((t) =>
+        (t.repeats ?? [])
+          .filter((r) => sameDefect({ check: r.check, message: r.message, test: r.of }, f))
+          .map((r) => ({ test: t.name, count: r.count })),
+      );
+      return {
+        ...f,
+        repeats: seen.reduce((n, r) => n + r.count, 0),
+        repeatedIn: [...new Set(seen.map((r) => r.test))].slice(0, MAX_LISTED),
+      };
+    }),
+  );
   const findings = all.filter((f) => !f.known);
   const known = all.filter((f) => f.known);
-  const blocks = (f: SummaryFinding) => blocked.filter((b) => (rootTests.get(f) ?? [f.test]).some((test) => sameDefect(b, { ...f, test }))).reduce((n, b) => n + b.count, 0);
+  const blocks = (f: SummaryFinding) =>
+    blocked.filter((b) => (rootTests.get(f) ?? [f.test]).some((test) => sameDefect(b, { ...f, test }))).reduce((n, b) => n + b.count, 0);
   const order = findings.map((f, i) => ({ f, i, blocks: blocks(f) }));
   // A verdict over the whole run (the service sends no webhook at all) is the root of the rest.
   const whole = new Set(run.tests.filter((t) => t.wholeRun).map((t) => t.name));
-  order.sort((a, b) => Number(whole.has(b.f.test)) - Number(whole.has(a.f.test)) || b.blocks - a.blocks || Number(b.f.severity === 'failure') - Number(a.f.severity === 'failure') || b.f.repeats - a.f.repeats || a.i - b.i);
+  order.sort(
+    (a, b) =>
+      Number(whole.has(b.f.test)) - Number(whole.has(a.f.test)) ||
+      b.blocks - a.blocks ||
+      Number(b.f.severity === 'failure') - Number(a.f.severity === 'failure') ||
+      b.f.repeats - a.f.repeats ||
+      a.i - b.i,
+  );
   // Not finished by the run as a whole: its time budget ran out, or the operator stopped the session.
   const notFinished = run.tests.filter((t) => t.notFinished === 'run budget exceeded' || t.notFinished === 'stopped by the operator');
   const incompleteReason = [...new Set(notFinished.map((t) => t.notFinished!))].join(', ');
@@ -230,7 +274,9 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
   const expired = when?.baseline?.expired.length ?? 0;
   const failed = count('failed');
   const harness = harnessSummaryOf(run.tests);
-  const notChecked = run.tests.filter((t) => t.state !== 'skipped' && t.notChecked?.length).map((t) => ({ test: t.name, what: [...t.notChecked!] }));
+  const notChecked = run.tests
+    .filter((t) => t.state !== 'skipped' && t.notChecked?.length)
+    .map((t) => ({ test: t.name, what: [...t.notChecked!] }));
   const rateLimited = rateLimitedOf(run.tests);
   const timing = timingSummaryOf(run.tests);
   return {
@@ -240,8 +286,15 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     // incomplete, and such a run is not certified, but only a finding fails it.
     verdict: failures > 0 || failed > 0 || run.unhandled.length > 0 || expired > 0 ? 'fail' : 'pass',
     counts: {
-      tests: run.tests.length, passed: count('passed'), failed, skipped: count('skipped'), failures, warnings: findings.length - failures,
-      ...(notChecked.length > 0 ? { notChecked: notChecked.length } : {}), ...(known.length > 0 ? { known: known.length } : {}), ...(folded > 0 ? { folded } : {}),
+      tests: run.tests.length,
+      passed: count('passed'),
+      failed,
+      skipped: count('skipped'),
+      failures,
+      warnings: findings.length - failures,
+      ...(notChecked.length > 0 ? { notChecked: notChecked.length } : {}),
+      ...(known.length > 0 ? { known: known.length } : {}),
+      ...(folded > 0 ? { folded } : {}),
     },
     findings: order.map((o) => o.f),
     ...(known.length > 0 ? { known } : {}),
@@ -252,16 +305,26 @@ export function buildSummary(run: RunRecord, tool: Summary['tool'], target: Summ
     ...(harness ? { harness } : {}),
     ...(rateLimited > 0 ? { rateLimited } : {}),
     ...(timing ? { timing } : {}),
-    ...(when ? { ...(when.seed !== undefined ? { seed: when.seed } : {}), startedAt: when.startedAt, finishedAt: when.finishedAt, skipped: skippedOf(run.tests), labels: { ...(when.labels ?? {}) } } : {}),
+    ...(when
+      ? {
+          ...(when.seed !== undefined ? { seed: when.seed } : {}),
+          startedAt: when.startedAt,
+          finishedAt: when.finishedAt,
+          skipped: skippedOf(run.tests),
+          labels: { ...(when.labels ?? {}) },
+        }
+      : {}),
   };
 }
 
 /** The skipped tests and why: their own reason, else the finding that blocked them, else vitest's skip. */
 function skippedOf(tests: readonly TestRecord[]): { test: string; reason: string }[] {
-  return tests.filter((t) => t.state === 'skipped').map((t) => ({
-    test: t.name,
-    reason: t.skipReason ?? (t.blockedBy ? `blocked by [${t.blockedBy.check}] ${t.blockedBy.message}` : 'skipped (no reason recorded)'),
-  }));
+  return tests
+    .filter((t) => t.state === 'skipped')
+    .map((t) => ({
+      test: t.name,
+      reason: t.skipReason ?? (t.blockedBy ? `blocked by [${t.blockedBy.check}] ${t.blockedBy.message}` : 'skipped (no reason recorded)'),
+    }));
 }
 
 /** Exit code: 2 for a toolkit error, 1 for a failure of the service, 0 otherwise (warnings allowed). */

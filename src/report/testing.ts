@@ -46,7 +46,13 @@ export function reportsDirs(prefix: string): () => Promise<string> {
 
 /** A finding. */
 export function finding(over: Partial<Finding> = {}): Finding {
-  return { check: 'invariant.total-amount', severity: 'failure', clause: 'spec#transaction-print-slip', message: 'total_amount 101 != amount 100 + tip_amount 0', ...over };
+  return {
+    check: 'invariant.total-amount',
+    severity: 'failure',
+    clause: 'spec#transaction-print-slip',
+    message: 'total_amount 101 != amount 100 + tip_amount 0',
+    ...over,
+  };
 }
 
 /** A run of `tests`. */

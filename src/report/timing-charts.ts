@@ -37,7 +37,14 @@ function barChart(title: string, keys: string[], bars: { name: string; values: n
       grid: { left: 8, right: 40, top: 58, bottom: 8, containLabel: true },
       xAxis: { type: 'value', axisLabel: { fontSize: 10 } },
       yAxis: { type: 'category', data: keys, inverse: true, axisLabel: { fontSize: 10 } },
-      series: bars.map((b) => ({ type: 'bar', name: b.name, data: b.values, itemStyle: { color: b.color }, barMaxWidth: 10, label: { show: true, position: 'right', fontSize: 9 } })),
+      series: bars.map((b) => ({
+        type: 'bar',
+        name: b.name,
+        data: b.values,
+        itemStyle: { color: b.color },
+        barMaxWidth: 10,
+        label: { show: true, position: 'right', fontSize: 9 },
+      })),
     });
     return chart.renderToSVGString();
   } finally {
@@ -60,17 +67,27 @@ export function timingCharts(timing: TimingSummary | undefined): TimingChart[] {
     const keys = Object.keys(timing[s] ?? {});
     if (keys.length === 0) continue;
     const f = (k: string) => timing[s][k]!;
-    out.push({ series: s, title: TITLES[s], svg: barChart(TITLES[s], keys.map((k) => `${k} (n ${f(k).n})`), [
-      { name: 'p50', values: keys.map((k) => f(k).p50Ms), color: '#4a78b5' },
-      { name: 'p95', values: keys.map((k) => f(k).p95Ms), color: '#e39c3a' },
-    ]) });
+    out.push({
+      series: s,
+      title: TITLES[s],
+      svg: barChart(
+        TITLES[s],
+        keys.map((k) => `${k} (n ${f(k).n})`),
+        [
+          { name: 'p50', values: keys.map((k) => f(k).p50Ms), color: '#4a78b5' },
+          { name: 'p95', values: keys.map((k) => f(k).p95Ms), color: '#e39c3a' },
+        ],
+      ),
+    });
   }
   return out;
 }
 
 /** The run's timing charts, one `<figure>` per charted series that has data; '' when none has. */
 export function timingChartsSvg(timing: TimingSummary | undefined): string {
-  return timingCharts(timing).map((c) => `<figure>${c.svg}</figure>`).join('\n');
+  return timingCharts(timing)
+    .map((c) => `<figure>${c.svg}</figure>`)
+    .join('\n');
 }
 
 /** compare's charts: per charted series, base and candidate medians and 95th percentiles side by side. */
@@ -81,12 +98,14 @@ export async function comparisonCharts(base: TimingSummary | undefined, cand: Ti
     const keys = [...new Set([...Object.keys(base[s] ?? {}), ...Object.keys(cand[s] ?? {})])].sort();
     if (keys.length === 0) continue;
     const v = (t: TimingSummary, k: string, q: 'p50Ms' | 'p95Ms') => t[s]?.[k]?.[q] ?? 0;
-    out.push(`<figure>${barChart(TITLES[s], keys, [
-      { name: 'base p50', values: keys.map((k) => v(base, k, 'p50Ms')), color: '#9fb8d9' },
-      { name: 'candidate p50', values: keys.map((k) => v(cand, k, 'p50Ms')), color: '#2f5f9e' },
-      { name: 'base p95', values: keys.map((k) => v(base, k, 'p95Ms')), color: '#f1c995' },
-      { name: 'candidate p95', values: keys.map((k) => v(cand, k, 'p95Ms')), color: '#c9761a' },
-    ])}</figure>`);
+    out.push(
+      `<figure>${barChart(TITLES[s], keys, [
+        { name: 'base p50', values: keys.map((k) => v(base, k, 'p50Ms')), color: '#9fb8d9' },
+        { name: 'candidate p50', values: keys.map((k) => v(cand, k, 'p50Ms')), color: '#2f5f9e' },
+        { name: 'base p95', values: keys.map((k) => v(base, k, 'p95Ms')), color: '#f1c995' },
+        { name: 'candidate p95', values: keys.map((k) => v(cand, k, 'p95Ms')), color: '#c9761a' },
+      ])}</figure>`,
+    );
   }
   return out.join('\n');
 }

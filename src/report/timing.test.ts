@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type ConvergenceObservation, type Exchange, type Histogram, TimingRecorder, addSample, bucketOf, mergeTimingDigests } from '../core/index.ts';
+import {
+  type ConvergenceObservation,
+  type Exchange,
+  type Histogram,
+  TimingRecorder,
+  addSample,
+  bucketOf,
+  mergeTimingDigests,
+} from '../core/index.ts';
 import { buildSummary } from './summary.ts';
 import { runRecord, testRecord } from './testing.ts';
 import { mannWhitney, percentile, timingChange, timingSummaryOf } from './timing.ts';
@@ -10,8 +18,12 @@ const hist = (values: number[]): Histogram => {
   return h;
 };
 const exchange = (operationId: string, durationMs: number, body?: unknown): Exchange => ({
-  seq: 1, operationId, request: { method: operationId === 'generateTransaction' ? 'POST' : 'GET', url: 'http://x/', path: '/', headers: {} },
-  response: { status: 200, headers: {}, body }, startedAt: new Date(1_000_000).toISOString(), durationMs,
+  seq: 1,
+  operationId,
+  request: { method: operationId === 'generateTransaction' ? 'POST' : 'GET', url: 'http://x/', path: '/', headers: {} },
+  response: { status: 200, headers: {}, body },
+  startedAt: new Date(1_000_000).toISOString(),
+  durationMs,
 });
 /** A seeded generator (mulberry32), so the samples are the same at every run. */
 function rng(seed: number): () => number {
@@ -55,13 +67,21 @@ describe('timing statistics', () => {
 
   it('flags a timing change only when it is both large and significant', () => {
     const r = rng(3);
-    const fig = (values: number[]) => ({ n: values.length, p50Ms: percentile(hist(values), 0.5), p95Ms: percentile(hist(values), 0.95), maxMs: Math.max(...values), samples: hist(values) });
+    const fig = (values: number[]) => ({
+      n: values.length,
+      p50Ms: percentile(hist(values), 0.5),
+      p95Ms: percentile(hist(values), 0.95),
+      maxMs: Math.max(...values),
+      samples: hist(values),
+    });
     const base = fig(Array.from({ length: 40 }, () => 100 + 40 * r()));
     const slower = fig(Array.from({ length: 40 }, () => 300 + 40 * r()));
     expect(timingChange('convergence', 'transaction SUCCESS', base, slower)?.kind).toBe('regression');
     expect(timingChange('convergence', 'transaction SUCCESS', slower, base)?.kind).toBe('improvement');
     // 3x slower but only 6 ms apart: not large.
-    expect(timingChange('operations', 'getConfig', fig([2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3]), fig([8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9]))).toBeUndefined();
+    expect(
+      timingChange('operations', 'getConfig', fig([2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3]), fig([8, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8, 9])),
+    ).toBeUndefined();
     // Large on p95 by one outlier, not significant.
     const even = [20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31];
     expect(timingChange('operations', 'getConfig', fig(even), fig([...even.slice(0, -1), 400]))).toBeUndefined();
@@ -75,17 +95,39 @@ describe('timing statistics', () => {
 });
 
 describe('timing of a run', () => {
-  const observation = (o: Partial<ConvergenceObservation>): ConvergenceObservation => ({ kind: 'transaction', id: 'tx1', polled: [], webhooks: [], webhooksObservable: true, deadlineMs: 5000, elapsedMs: 0, timedOut: false, ...o });
+  const observation = (o: Partial<ConvergenceObservation>): ConvergenceObservation => ({
+    kind: 'transaction',
+    id: 'tx1',
+    polled: [],
+    webhooks: [],
+    webhooksObservable: true,
+    deadlineMs: 5000,
+    elapsedMs: 0,
+    timedOut: false,
+    ...o,
+  });
 
   it('records answer times, convergence from the starting request, webhook delay and terminal steps', () => {
     const rec = new TimingRecorder();
     rec.exchange(exchange('generateTransaction', 40, { transaction_id: 'tx1' }));
     rec.exchange({ ...exchange('getConfig', 9), response: undefined });
-    rec.convergence(observation({
-      polled: [{ status: 'INITIATED', channel: 'poll', atMs: 10 }, { status: 'IN_PROGRESS', channel: 'poll', atMs: 120 }, { status: 'SUCCESS', channel: 'poll', atMs: 400 }],
-      webhooks: [{ status: 'IN_PROGRESS', channel: 'webhook', atMs: 100 }, { status: 'SUCCESS', channel: 'webhook', atMs: 430 }],
-      finalByPoll: 'SUCCESS', finalByWebhook: 'SUCCESS',
-    }), 1_000_050, 1_000_000);
+    rec.convergence(
+      observation({
+        polled: [
+          { status: 'INITIATED', channel: 'poll', atMs: 10 },
+          { status: 'IN_PROGRESS', channel: 'poll', atMs: 120 },
+          { status: 'SUCCESS', channel: 'poll', atMs: 400 },
+        ],
+        webhooks: [
+          { status: 'IN_PROGRESS', channel: 'webhook', atMs: 100 },
+          { status: 'SUCCESS', channel: 'webhook', atMs: 430 },
+        ],
+        finalByPoll: 'SUCCESS',
+        finalByWebhook: 'SUCCESS',
+      }),
+      1_000_050,
+      1_000_000,
+    );
     const d = rec.digest();
     expect(d.operations).toEqual({ generateTransaction: [[40, 1]] });
     expect(d.convergence).toEqual({ 'transaction SUCCESS': [[bucketOf(450), 1]] });

@@ -3,7 +3,15 @@
  * count, median, 95th percentile and largest value, and its histogram, so merged shards, a re-judged
  * transcript and `compare` all work from the same samples. Also the statistics `compare` needs.
  */
-import { type Histogram, TIMING_SERIES, addSample, type TimingDigest, type TimingSeriesName, emptyTimingDigest, mergeTimingDigests } from '../core/index.ts';
+import {
+  type Histogram,
+  TIMING_SERIES,
+  addSample,
+  type TimingDigest,
+  type TimingSeriesName,
+  emptyTimingDigest,
+  mergeTimingDigests,
+} from '../core/index.ts';
 import type { TestRecord } from './records.ts';
 
 /** One key's figures. */
@@ -34,7 +42,13 @@ export function percentile(h: Histogram, p: number): number {
 
 /** The figures of one histogram. */
 export function figureOf(h: Histogram, max?: number): TimingFigure {
-  return { n: h.reduce((s, [, c]) => s + c, 0), p50Ms: percentile(h, 0.5), p95Ms: percentile(h, 0.95), maxMs: max ?? h.at(-1)?.[0] ?? 0, samples: h };
+  return {
+    n: h.reduce((s, [, c]) => s + c, 0),
+    p50Ms: percentile(h, 0.5),
+    p95Ms: percentile(h, 0.95),
+    maxMs: max ?? h.at(-1)?.[0] ?? 0,
+    samples: h,
+  };
 }
 
 /** The digest a summary's timing holds (to merge or compare summaries without their tests). */
@@ -138,7 +152,12 @@ export interface TimingChange {
  * after (a webhook's delay behind polling on a busy machine). So the effect must be large too: A at
  * least 0.8 (or at most 0.2), where a real slow-down (a terminal step 200 ms slower) gives 0.95 to 1.
  */
-export function timingChange(series: TimingSeriesName, key: string, base: TimingFigure, cand: TimingFigure): { kind: 'regression' | 'improvement'; change: TimingChange } | undefined {
+export function timingChange(
+  series: TimingSeriesName,
+  key: string,
+  base: TimingFigure,
+  cand: TimingFigure,
+): { kind: 'regression' | 'improvement'; change: TimingChange } | undefined {
   const th = TIMING_THRESHOLDS;
   if (base.n < th.minSamples || cand.n < th.minSamples) return undefined;
   // The tail (p95) moves with a burst of load on a shared runner: measured on clean pairs here, up to
@@ -152,10 +171,26 @@ export function timingChange(series: TimingSeriesName, key: string, base: Timing
   if (slower.length === 0 && quicker.length === 0) return undefined;
   const test = mannWhitney(base.samples, cand.samples);
   if (test.p >= th.alpha) return undefined;
-  const kind = test.superiority >= th.superiority && slower.length > 0 ? 'regression' : test.superiority <= 1 - th.superiority && quicker.length > 0 ? 'improvement' : undefined;
+  const kind =
+    test.superiority >= th.superiority && slower.length > 0
+      ? 'regression'
+      : test.superiority <= 1 - th.superiority && quicker.length > 0
+        ? 'improvement'
+        : undefined;
   if (!kind) return undefined;
   const pick = (f: TimingFigure) => ({ n: f.n, p50Ms: f.p50Ms, p95Ms: f.p95Ms });
-  return { kind, change: { series, key, base: pick(base), candidate: pick(cand), p: Number(test.p.toPrecision(3)), a: Number(test.superiority.toFixed(3)), on: kind === 'regression' ? slower : quicker } };
+  return {
+    kind,
+    change: {
+      series,
+      key,
+      base: pick(base),
+      candidate: pick(cand),
+      p: Number(test.p.toPrecision(3)),
+      a: Number(test.superiority.toFixed(3)),
+      on: kind === 'regression' ? slower : quicker,
+    },
+  };
 }
 
 /**

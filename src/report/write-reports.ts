@@ -13,9 +13,24 @@ import { type WarmAllure, writeHtmlReport } from './allure-html.ts';
 import { type AllureMessageOptions, clauseUrlFrom, defaultClauseUrl } from './allure-messages.ts';
 import { writeAllureTimingCharts } from './allure-charts.ts';
 import { allureEnvironment, writeAllureResults } from './allure-results.ts';
-import { type Certification, type CertificationText, certificationHtml, certificationMarkdown, certificationTitle, certify } from './certification.ts';
+import {
+  type Certification,
+  type CertificationText,
+  certificationHtml,
+  certificationMarkdown,
+  certificationTitle,
+  certify,
+} from './certification.ts';
 import { clauseText } from './clause-text.ts';
-import { type Coverage, type CoverageKind, buildCoverage, coverageLine, coverageMarkdown, excludedItems, uncoveredItems } from './coverage.ts';
+import {
+  type Coverage,
+  type CoverageKind,
+  buildCoverage,
+  coverageLine,
+  coverageMarkdown,
+  excludedItems,
+  uncoveredItems,
+} from './coverage.ts';
 import { buildJunitXml } from './junit.ts';
 import type { RunRecord } from './records.ts';
 import { type RunInfo, sha256Hex, terminalIdsOf } from './run-info.ts';
@@ -74,8 +89,12 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
     // The coverage required (--require-coverage): each item never covered fails the run, by name.
     const required = info.requireCoverage ?? [];
     const uncovered = required.length > 0 ? uncoveredItems(coverage, required as CoverageKind[]) : [];
-    const excluded = excludedItems(coverage, required.length > 0 ? required as CoverageKind[] : undefined);
-    summary.coverage = { summary: coverage.summary, ...(required.length > 0 ? { required: [...required], uncovered } : {}), ...(excluded.length > 0 ? { excluded } : {}) };
+    const excluded = excludedItems(coverage, required.length > 0 ? (required as CoverageKind[]) : undefined);
+    summary.coverage = {
+      summary: coverage.summary,
+      ...(required.length > 0 ? { required: [...required], uncovered } : {}),
+      ...(excluded.length > 0 ? { excluded } : {}),
+    };
     if (uncovered.length > 0) summary.verdict = 'fail';
   }
   const summaryText = `${JSON.stringify(summary, null, 2)}\n`;
@@ -85,7 +104,10 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
   writeReportFile(paths.junit, buildJunitXml(record, summary, info));
   const text = opts.certification ?? {};
   const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record), text.required);
-  writeReportFile(paths.certificationMd, certificationMarkdown(record, summary, info, certification, coverage ? coverageMarkdown(coverage) : undefined, text));
+  writeReportFile(
+    paths.certificationMd,
+    certificationMarkdown(record, summary, info, certification, coverage ? coverageMarkdown(coverage) : undefined, text),
+  );
   writeReportFile(paths.certificationHtml, certificationHtml(record, summary, info, certification, coverage, text));
   // The clause links of the certification and the Allure report open these: the reports carry their spec.
   writeSpecBundle(dir);
@@ -96,14 +118,22 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
 export function reportMessageOptions(env: NodeJS.ProcessEnv = process.env): AllureMessageOptions {
   // Where spec clauses link to: PAYCONNECT_SPEC_BASE_URL (ending in /), else the spec bundled in the reports (spec/*.html).
   const base = env.PAYCONNECT_SPEC_BASE_URL;
-  return { clauseUrl: base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl, endpoints: operations, clauseText: (c) => clauseText(c) };
+  return {
+    clauseUrl: base ? clauseUrlFrom(base.endsWith('/') ? base : `${base}/`) : defaultClauseUrl,
+    endpoints: operations,
+    clauseText: (c) => clauseText(c),
+  };
 }
 
 /**
  * The HTML report's name, which its landing page shows as its title: with the verdict and the
  * warnings, since Allure counts a test with warnings as passed and a warning-only run looks all green.
  */
-export function reportName(title: string | undefined, summary: Pick<Summary, 'verdict' | 'counts'> & Partial<Pick<Summary, 'known'>>, certified?: boolean): string {
+export function reportName(
+  title: string | undefined,
+  summary: Pick<Summary, 'verdict' | 'counts'> & Partial<Pick<Summary, 'known'>>,
+  certified?: boolean,
+): string {
   const c = summary.counts;
   // Known defects, one per root (what follows from one is the same defect); Allure lists their tests
   // as failed with the "accepted" resolution, apart from skipped ones.
@@ -111,7 +141,9 @@ export function reportName(title: string | undefined, summary: Pick<Summary, 've
   const more = [
     certified === undefined ? '' : certified ? 'CERTIFIED' : 'NOT CERTIFIED',
     c.failures > 0 ? `${c.failures} failure${c.failures === 1 ? '' : 's'}` : '',
-    c.warnings > 0 || c.folded ? `${c.warnings} warning${c.warnings === 1 ? '' : 's'}${c.folded ? ` (${c.folded} finding${c.folded === 1 ? '' : 's'} folded under their root)` : ''}` : '',
+    c.warnings > 0 || c.folded
+      ? `${c.warnings} warning${c.warnings === 1 ? '' : 's'}${c.folded ? ` (${c.folded} finding${c.folded === 1 ? '' : 's'} folded under their root)` : ''}`
+      : '',
     known > 0 ? `${known} known defect${known === 1 ? '' : 's'} (failed, and accepted by the baseline: see Resolutions)` : '',
     c.notChecked ? `${c.notChecked} not checked` : '',
   ].filter(Boolean);
@@ -145,14 +177,24 @@ export interface ReportOptions extends FileReportOptions {
  *
  * @throws ToolkitError PCC_REPORT_WRITE when a report file cannot be written
  */
-export async function writeReports(dir: string, given: RunRecord, summary: Summary, info: RunInfo, o: ReportOptions): Promise<{ exitCode: 0 | 1 | 2; record: RunRecord; reports: AllReports }> {
+export async function writeReports(
+  dir: string,
+  given: RunRecord,
+  summary: Summary,
+  info: RunInfo,
+  o: ReportOptions,
+): Promise<{ exitCode: 0 | 1 | 2; record: RunRecord; reports: AllReports }> {
   const record = scrubSecrets(given);
   const written = writeRunReports(dir, record, summary, info, o);
   const allureResults = join(dir, REPORT_FILES.allureResults);
   const staged = stagingDirectory(allureResults);
   try {
     const coverage = written.coverage ? coverageLine(written.coverage).replace(/^coverage: /, '') : undefined;
-    writeAllureResults(staged, record, info, { ...(o.root ? { root: o.root } : {}), messages: o.messages ?? reportMessageOptions(), environment: allureEnvironment(info, record, coverage) });
+    writeAllureResults(staged, record, info, {
+      ...(o.root ? { root: o.root } : {}),
+      messages: o.messages ?? reportMessageOptions(),
+      environment: allureEnvironment(info, record, coverage),
+    });
     // The timing charts, in the report's Global Attachments tab (allure-charts.ts).
     writeAllureTimingCharts(staged, summary.timing, Date.parse(record.startedAt) + record.durationMs || undefined);
   } catch (e) {
@@ -162,7 +204,13 @@ export async function writeReports(dir: string, given: RunRecord, summary: Summa
   replaceDirectory(staged, allureResults);
   await o.afterFiles?.(record, { ...written, allureResults });
   const subject = o.certification?.subject;
-  const html = o.html ? await writeHtmlReport(dir, { name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary, written.certification.certified), stderr: o.stderr, ...(o.warm ? { warm: o.warm } : {}) }) : {};
+  const html = o.html
+    ? await writeHtmlReport(dir, {
+        name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary, written.certification.certified),
+        stderr: o.stderr,
+        ...(o.warm ? { warm: o.warm } : {}),
+      })
+    : {};
   const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
   return { exitCode, record, reports: { ...written, allureResults, ...html } };
 }

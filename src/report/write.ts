@@ -23,7 +23,12 @@ export function writeReportFile(path: string, content: string): void {
     writeFileSync(tmp, content);
     renameSync(tmp, path);
   } catch (e) {
-    throw new ToolkitError('PCC_REPORT_WRITE', `could not write ${path}: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
+    throw new ToolkitError(
+      'PCC_REPORT_WRITE',
+      `could not write ${path}: ${(e as Error).message}`,
+      'check that the --reports folder is writable',
+      { cause: e },
+    );
   }
 }
 
@@ -54,7 +59,12 @@ export function replaceDirectory(staged: string, final: string): void {
       const code = (e as NodeJS.ErrnoException).code;
       if (attempt < 3 && (code === 'ENOTEMPTY' || code === 'EEXIST')) continue;
       rmSync(staged, { recursive: true, force: true });
-      throw new ToolkitError('PCC_REPORT_WRITE', `could not put ${final} in place: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
+      throw new ToolkitError(
+        'PCC_REPORT_WRITE',
+        `could not put ${final} in place: ${(e as Error).message}`,
+        'check that the --reports folder is writable',
+        { cause: e },
+      );
     } finally {
       rmSync(old, { recursive: true, force: true });
     }
@@ -69,18 +79,21 @@ export function replaceDirectory(staged: string, final: string): void {
  * @throws ToolkitError PCC_REPORT_WRITE
  */
 export async function prepareReportsDir(dir: string): Promise<void> {
-  const fail = (why: string, cause?: unknown) => new ToolkitError('PCC_REPORT_WRITE', `the reports folder ${dir} ${why}`, 'choose a writable folder with --reports <dir>', { cause });
+  const fail = (why: string, cause?: unknown) =>
+    new ToolkitError('PCC_REPORT_WRITE', `the reports folder ${dir} ${why}`, 'choose a writable folder with --reports <dir>', { cause });
   try {
     await makeDirs(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const isFile = code === 'ENOTDIR' && (() => {
-      try {
-        return !statSync(dir).isDirectory();
-      } catch {
-        return false;
-      }
-    })();
+    const isFile =
+      code === 'ENOTDIR' &&
+      (() => {
+        try {
+          return !statSync(dir).isDirectory();
+        } catch {
+          return false;
+        }
+      })();
     throw fail(isFile ? 'is a file, not a folder' : `cannot be made (${code ?? (e as Error).message})`, e);
   }
   const probe = join(dir, `.pcc-write-check-${process.pid}-${randomBytes(4).toString('hex')}`);

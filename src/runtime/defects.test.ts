@@ -2,16 +2,28 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../core/index.ts';
 import { DefectLedger, type LedgerNews, SYSTEMIC_AFTER } from './defects.ts';
 
-const finding = (over: Partial<Finding> = {}): Finding => ({ check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: 'transaction 6f0c2b1e-8d4e-4c43-9a55-0d9f1e2b3c4d still IN_PROGRESS after 5000 ms', ...over });
+const finding = (over: Partial<Finding> = {}): Finding => ({
+  check: 'convergence.deadline',
+  severity: 'failure',
+  clause: 'spec#what-the-service-does',
+  message: 'transaction 6f0c2b1e-8d4e-4c43-9a55-0d9f1e2b3c4d still IN_PROGRESS after 5000 ms',
+  ...over,
+});
 
 describe('DefectLedger', () => {
   it('files the first finding of a defect as the root and later tests as repeats, ids and amounts aside', () => {
     const l = new DefectLedger();
     expect(l.file(finding(), 'a', true).kind).toBe('root');
-    const again = l.file(finding({ message: 'transaction 11111111-2222-4333-8444-555555555555 still IN_PROGRESS after 5000 ms' }), 'b', true);
+    const again = l.file(
+      finding({ message: 'transaction 11111111-2222-4333-8444-555555555555 still IN_PROGRESS after 5000 ms' }),
+      'b',
+      true,
+    );
     expect(again.kind).toBe('repeat');
     expect(again.root.test).toBe('a');
-    expect(l.file(finding({ message: 'transaction 11111111-2222-4333-8444-555555555555 still IN_PROGRESS after 5000 ms' }), 'a', true).kind).toBe('again');
+    expect(
+      l.file(finding({ message: 'transaction 11111111-2222-4333-8444-555555555555 still IN_PROGRESS after 5000 ms' }), 'a', true).kind,
+    ).toBe('again');
     expect(l.defects()[0]!.repeats.get('b')).toBe(1);
   });
 
@@ -74,7 +86,10 @@ describe('DefectLedger', () => {
     const root = { ...finding(), test: 'a' };
     l.waited('transaction-final', root);
     l.waited('transaction-final', undefined);
-    expect(told.slice(1)).toEqual([{ kind: 'waited', wait: 'transaction-final', missed: root }, { kind: 'waited', wait: 'transaction-final' }]);
+    expect(told.slice(1)).toEqual([
+      { kind: 'waited', wait: 'transaction-final', missed: root },
+      { kind: 'waited', wait: 'transaction-final' },
+    ]);
   });
 
   it('blocks a named need', () => {

@@ -160,13 +160,21 @@ export class DefectLedger {
   }
 }
 
-
 /**
  * A test's findings with each one that follows from a root on the same exchange marked `followsFrom`
  * (the relations of checks/follow-ups.ts): a root of the test's own, or one an earlier test reported
  * and this test saw again (`repeats`, with the exchange they were seen on). One defect, one line.
  */
-export function linkTestFollowUps<F extends Finding>(findings: readonly F[], repeats: readonly { check: string; severity: Finding['severity']; exchangeSeq?: number; root: RootCause }[], test: string): F[] {
-  const seen: SeenAgain[] = repeats.map((r) => ({ check: r.check, severity: r.severity, ...(r.exchangeSeq === undefined ? {} : { exchangeSeq: r.exchangeSeq }), root: r.root }));
+export function linkTestFollowUps<F extends Finding>(
+  findings: readonly F[],
+  repeats: readonly { check: string; severity: Finding['severity']; exchangeSeq?: number; root: RootCause }[],
+  test: string,
+): F[] {
+  const seen: SeenAgain[] = repeats.map((r) => ({
+    check: r.check,
+    severity: r.severity,
+    ...(r.exchangeSeq === undefined ? {} : { exchangeSeq: r.exchangeSeq }),
+    root: r.root,
+  }));
   return linkFollowUps(findings, seen, FOLLOW_UPS, test);
 }

@@ -25,7 +25,12 @@ function host(disabledChecks: string[] = []): ScopeHost {
   };
 }
 
-const finding: Finding = { check: 'response.enum', severity: 'failure', clause: 'spec#endpoints', message: 'GET /x: /status must be one of A, B' };
+const finding: Finding = {
+  check: 'response.enum',
+  severity: 'failure',
+  clause: 'spec#endpoints',
+  message: 'GET /x: /status must be one of A, B',
+};
 
 describe('RuntimeEvents', () => {
   it('calls the listeners of an event kind with what it carries, until they unsubscribe', () => {
@@ -78,17 +83,20 @@ describe('RuntimeEvents', () => {
 
 describe('an exchange with no operation of the contract', () => {
   const exchange = (path: string, operationId?: string): Exchange => ({
-    seq: 1, ...(operationId ? { operationId } : {}),
+    seq: 1,
+    ...(operationId ? { operationId } : {}),
     request: { method: 'GET', url: `http://127.0.0.1:9${path}`, path, headers: {} },
     response: { status: 200, headers: { 'content-type': 'application/json' }, body: {}, rawBody: '{}' },
-    startedAt: new Date().toISOString(), durationMs: 1,
+    startedAt: new Date().toISOString(),
+    durationMs: 1,
   });
 
   it('is never silently unjudged: the test is not checked, naming the request and the likely cause', () => {
     const scope = new Scope(host(), 'config > unmatched');
     scope.recordExchange(exchange('/paycon/v1/pay-connect/config/'));
     expect([...scope.notChecked]).toEqual([
-      'GET /paycon/v1/pay-connect/config/ matched no operation of the contract, so no check judged its answer (is the API mounted under another path than the target\'s?)',
+      'GET /paycon/v1/pay-connect/config/ matched no operation of the contract, so no check judged ' +
+        "its answer (is the API mounted under another path than the target's?)",
     ]);
   });
 

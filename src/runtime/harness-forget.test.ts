@@ -10,13 +10,34 @@ import type { RunContext } from './run-context.ts';
 const { emptyDir } = useTempDirs();
 
 describe('Harness.forget', () => {
-  it('writes the worker\'s recorded events to its transcript file, redacted, before the test ends', async () => {
+  it("writes the worker's recorded events to its transcript file, redacted, before the test ends", async () => {
     const dir = await emptyDir();
-    const ctx = { targetKind: 'url', baseUrl: 'http://127.0.0.1:9', integratorId: 'i', profile: 'sandbox', strict: false, otps: [], mintOtps: false, webhookListen: { host: '127.0.0.1', port: 0 }, vaultPath: join(dir, 'vault.json'), transcriptDir: dir } as unknown as RunContext;
+    const ctx = {
+      targetKind: 'url',
+      baseUrl: 'http://127.0.0.1:9',
+      integratorId: 'i',
+      profile: 'sandbox',
+      strict: false,
+      otps: [],
+      mintOtps: false,
+      webhookListen: { host: '127.0.0.1', port: 0 },
+      vaultPath: join(dir, 'vault.json'),
+      transcriptDir: dir,
+    } as unknown as RunContext;
     const h = new Harness(ctx);
     try {
       h.redactor.register('s3cr3t-value');
-      h.transcript!.add({ kind: 'exchange', test: 'stateful > part', scope: 1, exchange: { seq: 1, request: { method: 'GET', url: 'u', path: '/p', headers: { authorization: 'Bearer s3cr3t-value' } }, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1 } });
+      h.transcript!.add({
+        kind: 'exchange',
+        test: 'stateful > part',
+        scope: 1,
+        exchange: {
+          seq: 1,
+          request: { method: 'GET', url: 'u', path: '/p', headers: { authorization: 'Bearer s3cr3t-value' } },
+          startedAt: '2026-01-01T00:00:00.000Z',
+          durationMs: 1,
+        },
+      });
       let closed = false;
       const pairing = { credentials: { client_id: 'c-1' }, close: async () => void (closed = true) } as unknown as Pairing;
       await h.forget(pairing);

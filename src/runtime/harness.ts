@@ -39,7 +39,10 @@ export class WorkerServices {
   #hub?: Promise<WebhookHub>;
 
   /** `worker`: vitest's number of the worker (from 1), which names its transcript file. */
-  constructor(private readonly ctx: RunContext, worker = 1) {
+  constructor(
+    private readonly ctx: RunContext,
+    worker = 1,
+  ) {
     if (ctx.ledgerPort !== undefined) this.#unlink = linkLedger(this.defects, ctx.ledgerPort);
     if (ctx.transcriptDir) this.transcript = new TranscriptRecorder(ctx.transcriptDir, worker, (v) => this.redactor.redactValue(v));
   }
@@ -47,7 +50,12 @@ export class WorkerServices {
   /** The worker's webhook receiver, started with the first pairing that gives a webhook_url; a slot per pairing. */
   hub(): Promise<WebhookHub> {
     const { host, port } = this.ctx.webhookListen;
-    this.#hub ??= startWebhookHub({ host, port, publicUrl: this.ctx.webhookPublicUrl, ...(this.ctx.webhookTls ? { tls: readDeliveryTls(this.ctx.webhookTls) } : {}) });
+    this.#hub ??= startWebhookHub({
+      host,
+      port,
+      publicUrl: this.ctx.webhookPublicUrl,
+      ...(this.ctx.webhookTls ? { tls: readDeliveryTls(this.ctx.webhookTls) } : {}),
+    });
     return this.#hub;
   }
 
@@ -55,7 +63,11 @@ export class WorkerServices {
     await this.transcript?.flush().catch(() => undefined);
     this.#unlink?.();
     this.stalls.stop();
-    if (this.#hub) await this.#hub.then((h) => h.close(), () => undefined);
+    if (this.#hub)
+      await this.#hub.then(
+        (h) => h.close(),
+        () => undefined,
+      );
   }
 }
 
@@ -91,7 +103,12 @@ export class Harness implements ScopeHost {
    * @param worker vitest's number of the worker (from 1), which names its transcript file.
    * @param services what the worker's harnesses share (one per terminal of the worker); absent: its own.
    */
-  constructor(readonly ctx: RunContext, readonly share: WorkerShare = { index: 0, count: 1 }, worker = 1, services?: WorkerServices) {
+  constructor(
+    readonly ctx: RunContext,
+    readonly share: WorkerShare = { index: 0, count: 1 },
+    worker = 1,
+    services?: WorkerServices,
+  ) {
     this.profile = resolveProfile(ctx.profile);
     this.otps = new OtpSource(ctx.otps, ctx.mintOtps, share);
     this.ownServices = services === undefined;
@@ -126,7 +143,9 @@ export class Harness implements ScopeHost {
   private async openReceiver(name: string, storedUrl?: string): Promise<WebhookReceiver> {
     const hub = await this.services.hub();
     const stored = storedUrl === undefined ? undefined : hub.slotOf(storedUrl);
-    return hub.open(stored !== undefined && !hub.isOpen(stored) ? stored : `${this.tag}${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`);
+    return hub.open(
+      stored !== undefined && !hub.isOpen(stored) ? stored : `${this.tag}${++this.slots}-${name.replace(/[^A-Za-z0-9._-]/g, '-')}`,
+    );
   }
 
   /** Starts the scope of a test (the previous one ends). */
@@ -203,7 +222,12 @@ export class Harness implements ScopeHost {
     const busy = `the terminal of ${p.label} stays busy with ${[...p.open].join(', ')}`;
     scope.notes.push(`${busy}: the pairing is retired`);
     // Without a finding to name (the clean-up itself was stopped), the busy terminal is the defect.
-    this.retire(role, p, root ?? rootOf({ check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: busy }, scope.testName));
+    this.retire(
+      role,
+      p,
+      root ??
+        rootOf({ check: 'convergence.deadline', severity: 'failure', clause: 'spec#what-the-service-does', message: busy }, scope.testName),
+    );
   }
 
   /** Takes a shared pairing out of use; the next test that needs it gets a replacement or is blocked. */
@@ -222,7 +246,9 @@ export class Harness implements ScopeHost {
    * which may come after a suite paired on purpose and before it removed its entry.
    */
   private async vault() {
-    this.vaultEntries ??= loadPrivateVault(this.ctx.vaultPath).then((v) => this.myShare(findPairings(v.vault, this.ctx.baseUrl, this.ctx.integratorId)));
+    this.vaultEntries ??= loadPrivateVault(this.ctx.vaultPath).then((v) =>
+      this.myShare(findPairings(v.vault, this.ctx.baseUrl, this.ctx.integratorId)),
+    );
     return (await this.vaultEntries).filter((e) => !this.madeHere.has(e.credentials.client_id));
   }
 
@@ -292,7 +318,12 @@ export class Harness implements ScopeHost {
     const stored = entry ? await this.fromVault(entry, 'vault#1') : undefined;
     if (stored) return stored;
     const attempt = await this.pairNew(scope);
-    if (!attempt) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${this.ctx.baseUrl} (integrator ${this.ctx.integratorId}) in ${this.ctx.vaultPath}, and no OTP`, 'pair once with `payconnect-conformance pair --otp <six digits>`, or pass --otp');
+    if (!attempt)
+      throw new ToolkitError(
+        'PCC_NO_PAIRING',
+        `no pairing for ${this.ctx.baseUrl} (integrator ${this.ctx.integratorId}) in ${this.ctx.vaultPath}, and no OTP`,
+        'pair once with `payconnect-conformance pair --otp <six digits>`, or pass --otp',
+      );
     if (attempt.pairing) return attempt.pairing;
     return this.refused(scope, attempt);
   }
@@ -307,12 +338,18 @@ export class Harness implements ScopeHost {
       const root = scope.rootOfCheck('request.accepted');
       if (root) scope.blockBy(root);
     }
-    throw new ToolkitError('PCC_PAIRING_FAILED', `pairing answered ${attempt.response.status}: ${attempt.response.rawBody.slice(0, 200)}`, 'check the OTP (one-time, six digits) and the integrator id');
+    throw new ToolkitError(
+      'PCC_PAIRING_FAILED',
+      `pairing answered ${attempt.response.status}: ${attempt.response.rawBody.slice(0, 200)}`,
+      'check the OTP (one-time, six digits) and the integrator id',
+    );
   }
 
   /** A new pairing in place of a retired shared one, or the test is blocked by why it was retired. */
   private async replacement(scope: Scope, role: Shared, retired: { root: RootCause; count: number }): Promise<Pairing> {
-    const attempt = this.otps.available() ? await this.pairNew(scope, { name: `${this.tag}${role}-${this.ctx.seed}-r${retired.count}` }) : undefined;
+    const attempt = this.otps.available()
+      ? await this.pairNew(scope, { name: `${this.tag}${role}-${this.ctx.seed}-r${retired.count}` })
+      : undefined;
     if (!attempt?.pairing) scope.blockBy(retired.root);
     scope.notes.push(`the ${role} pairing was retired (its terminal stayed busy): replaced by ${attempt.pairing.label}`);
     return attempt.pairing;
@@ -345,7 +382,10 @@ export class Harness implements ScopeHost {
 
   /** A brand-new pairing for a destructive test (unpair); a skip reason when no OTP is left. */
   async fresh(scope: Scope, opts: { webhook?: boolean } = {}): Promise<Pairing | string> {
-    const attempt = await this.pairNew(scope, { webhook: opts.webhook ?? false, name: `${this.tag}fresh-${this.ctx.seed}-${this.pairings.length + 1}` });
+    const attempt = await this.pairNew(scope, {
+      webhook: opts.webhook ?? false,
+      name: `${this.tag}fresh-${this.ctx.seed}-${this.pairings.length + 1}`,
+    });
     if (!attempt) return 'this test needs a fresh pairing and no OTP is left (pass another --otp)';
     return attempt.pairing ?? `the pairing answered ${attempt.response.status}`;
   }

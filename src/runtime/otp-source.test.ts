@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OtpSource } from './otp-source.ts';
 
 describe('OtpSource', () => {
-  it('gives the user\'s OTPs in order, then mints only where allowed', () => {
+  it("gives the user's OTPs in order, then mints only where allowed", () => {
     const none = new OtpSource(['111111', '222222'], false);
     expect([none.next(), none.next(), none.next()]).toEqual(['111111', '222222', undefined]);
     expect(none.available()).toBe(false);

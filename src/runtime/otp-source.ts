@@ -17,7 +17,11 @@ export class OtpSource {
   private readonly used = new Set<string>();
   private readonly mintedHere = new Set<string>();
   private readonly share: WorkerShare;
-  constructor(given: readonly string[], private readonly mint: boolean, share: WorkerShare = { index: 0, count: 1 }) {
+  constructor(
+    given: readonly string[],
+    private readonly mint: boolean,
+    share: WorkerShare = { index: 0, count: 1 },
+  ) {
     this.share = share;
     this.given = given.filter((_, i) => i % share.count === share.index);
   }

@@ -78,10 +78,12 @@ export function makeClient(env: PairingEnv, credentials?: PairingCredentials, to
     credentials: credentials ? { client_id: credentials.client_id, client_secret: credentials.client_secret } : undefined,
     timeoutMs: env.ctx.timeoutMs,
     transport: transportOf(env.ctx.transport),
-    onExchange: tokens ? (ex) => {
-      tokens.see(ex);
-      env.onExchange(ex);
-    } : env.onExchange,
+    onExchange: tokens
+      ? (ex) => {
+          tokens.see(ex);
+          env.onExchange(ex);
+        }
+      : env.onExchange,
     redactor: env.redactor,
     resolveOperation: env.resolveOperation,
     nextSeq: env.nextSeq,
@@ -99,14 +101,26 @@ export async function pairingFromVault(env: PairingEnv, entry: VaultEntry, label
   // Deliveries reach this run only if the stored webhook_url is where this run listens.
   const observable = receiver !== undefined && receiver.url.replace(/\/+$/, '') === entry.webhookUrl!.replace(/\/+$/, '');
   const tokens = new TokenLog();
-  return new Pairing(label, entry.credentials, makeClient(env, entry.credentials, tokens), receiver, observable, 'vault', observable ? undefined : vaultUnobservable(entry, receiver), tokens);
+  return new Pairing(
+    label,
+    entry.credentials,
+    makeClient(env, entry.credentials, tokens),
+    receiver,
+    observable,
+    'vault',
+    observable ? undefined : vaultUnobservable(entry, receiver),
+    tokens,
+  );
 }
 
 /** Why a vault pairing's deliveries do not reach this run. */
 function vaultUnobservable(entry: VaultEntry, receiver: WebhookReceiver | undefined): string {
   if (!entry.webhookUrl) return 'the vault pairing was made without a webhook_url';
   if (!entry.credentials.webhook_secret_key) return 'the vault pairing has no webhook_secret_key to verify deliveries with';
-  return `the vault pairing's webhook_url ${entry.webhookUrl} is not this run's receiver${receiver ? ` (${receiver.url})` : ''}: pair afresh, or listen there (--webhook-listen, --webhook-public-url)`;
+  return (
+    `the vault pairing's webhook_url ${entry.webhookUrl} is not this run's receiver${receiver ? ` (${receiver.url})` : ''}: ` +
+    `pair afresh, or listen there (--webhook-listen, --webhook-public-url)`
+  );
 }
 
 /** The outcome of a pairing request: the answer, and the pairing when it succeeded. */
@@ -126,14 +140,24 @@ function crashHookArmed(): boolean {
  * Pairs with `otp`. When the answer carries credentials they are saved to the vault before this
  * function returns and before any other request; a vault that cannot be written is a toolkit error.
  */
-export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: string; webhook: boolean; label: string }): Promise<PairAttempt> {
+export async function pairWithOtp(
+  env: PairingEnv,
+  otp: string,
+  opts: { name: string; webhook: boolean; label: string },
+): Promise<PairAttempt> {
   const receiver = opts.webhook ? await env.openReceiver(opts.label) : undefined;
   const tokens = new TokenLog();
   const client = makeClient(env, undefined, tokens);
   const webhookUrl = receiver?.url ?? null;
   let answer: PairingAnswer;
   try {
-    answer = await pairByOtp(client, env.ctx, { otp, name: opts.name, webhookUrl, redactor: env.redactor, ...(webhookUrl && env.ctx.ephemeralRun ? { ephemeralRun: env.ctx.ephemeralRun } : {}) });
+    answer = await pairByOtp(client, env.ctx, {
+      otp,
+      name: opts.name,
+      webhookUrl,
+      redactor: env.redactor,
+      ...(webhookUrl && env.ctx.ephemeralRun ? { ephemeralRun: env.ctx.ephemeralRun } : {}),
+    });
   } catch (e) {
     await Promise.allSettled([client.close(), receiver?.close()]);
     throw e;
@@ -148,5 +172,10 @@ export async function pairWithOtp(env: PairingEnv, otp: string, opts: { name: st
   client.setCredentials({ client_id: credentials.client_id, client_secret: credentials.client_secret });
   const observable = receiver !== undefined && credentials.webhook_secret_key !== null;
   const why = receiver !== undefined && !observable ? 'the pairing answer gave no webhook_secret_key to verify deliveries with' : undefined;
-  return { response, sentName: opts.name, webhookUrl, pairing: new Pairing(opts.label, credentials, client, receiver, observable, 'otp', why, tokens) };
+  return {
+    response,
+    sentName: opts.name,
+    webhookUrl,
+    pairing: new Pairing(opts.label, credentials, client, receiver, observable, 'otp', why, tokens),
+  };
 }

@@ -21,7 +21,14 @@ afterEach(async () => {
 async function service(finalAfterMs: number): Promise<TestServer> {
   const started = Date.now();
   const server = await startTestServer((_req, res) => {
-    sendJson(res, { transaction_id: 'tx-1', status: Date.now() - started < finalAfterMs ? 'IN_PROGRESS' : 'SUCCESS', amount: 100, tip_amount: 0, total_amount: 100, currency: 'EUR' });
+    sendJson(res, {
+      transaction_id: 'tx-1',
+      status: Date.now() - started < finalAfterMs ? 'IN_PROGRESS' : 'SUCCESS',
+      amount: 100,
+      tip_amount: 0,
+      total_amount: 100,
+      currency: 'EUR',
+    });
   });
   open.push(() => server.close());
   return server;
@@ -43,9 +50,20 @@ function host(lostMs: number): ScopeHost {
 }
 
 function pairing(url: string): Pairing {
-  const client = createPayConnectClient({ baseUrl: url, integratorId: 'i', tokenSource: async () => ({ access_token: 'tok', expires_in: '3600' }) });
+  const client = createPayConnectClient({
+    baseUrl: url,
+    integratorId: 'i',
+    tokenSource: async () => ({ access_token: 'tok', expires_in: '3600' }),
+  });
   open.push(() => client.close());
-  return new Pairing('p', { client_id: 'c', client_secret: 's', pay_connect_id: 'pc', pay_connect_name: 'n', terminal_id: 't', webhook_secret_key: null }, client, undefined, false, 'vault');
+  return new Pairing(
+    'p',
+    { client_id: 'c', client_secret: 's', pay_connect_id: 'pc', pay_connect_name: 'n', terminal_id: 't', webhook_secret_key: null },
+    client,
+    undefined,
+    false,
+    'vault',
+  );
 }
 
 describe('a wait the harness stood still through', () => {

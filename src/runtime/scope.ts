@@ -9,12 +9,41 @@
  * root finding; and once the test ends (or runs out of time) nothing more is sent on its behalf.
  */
 import { type PayConnectResponse, type Redactor, callOperation } from '../client/index.ts';
-import { type CheckContext, type CheckId, type CheckInput, type ConvergenceObservation, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
+import {
+  type CheckContext,
+  type CheckId,
+  type CheckInput,
+  type ConvergenceObservation,
+  getCheck,
+  runAutoChecks,
+  runCheck,
+} from '../checks/index.ts';
 import { observe } from '../convergence/index.ts';
 import {
-  type CheckTally, type CoverageDigest, type Exchange, type Finding, type OperationEntry, type RootCause, SERVICE_CAUSED, type TimingDigest, type TimingRecorder, ToolkitError, contractEnumFields, enumSightings, isToolkitError, rootOf, timingRecorderFor,
+  type CheckTally,
+  type CoverageDigest,
+  type Exchange,
+  type Finding,
+  type OperationEntry,
+  type RootCause,
+  SERVICE_CAUSED,
+  type TimingDigest,
+  type TimingRecorder,
+  ToolkitError,
+  contractEnumFields,
+  enumSightings,
+  isToolkitError,
+  rootOf,
+  timingRecorderFor,
 } from '../core/index.ts';
-import { type ContractOperation, type OperationId, operationWithId, pathFor, startsTransaction, validators } from '../generated/contract.ts';
+import {
+  type ContractOperation,
+  type OperationId,
+  operationWithId,
+  pathFor,
+  startsTransaction,
+  validators,
+} from '../generated/contract.ts';
 import type { Profile } from '../profile/index.ts';
 import type { RunContext } from './run-context.ts';
 import type { DefectLedger, WaitKind } from './defects.ts';
@@ -50,7 +79,10 @@ export interface ScopeHost {
  */
 export class ScenarioBlocked extends Error {
   override readonly name: string = 'ScenarioBlocked';
-  constructor(message: string, readonly blockedBy?: RootCause) {
+  constructor(
+    message: string,
+    readonly blockedBy?: RootCause,
+  ) {
     super(message);
   }
 }
@@ -106,7 +138,13 @@ export interface ConvergeOptions {
 type DigestSet = 'calls' | 'enums' | 'transitions' | 'events' | 'inputs';
 
 export class CoverageRecorder {
-  readonly #sets: Record<DigestSet, Set<string>> = { calls: new Set<string>(), enums: new Set<string>(), transitions: new Set<string>(), events: new Set<string>(), inputs: new Set<string>() };
+  readonly #sets: Record<DigestSet, Set<string>> = {
+    calls: new Set<string>(),
+    enums: new Set<string>(),
+    transitions: new Set<string>(),
+    events: new Set<string>(),
+    inputs: new Set<string>(),
+  };
   readonly #checks = new Map<string, CheckTally>();
 
   add(kind: DigestSet, ...keys: string[]): void {
@@ -143,7 +181,12 @@ export class CoverageRecorder {
     const kind = d.event?.split('.')[0];
     const data = (d.body as { data?: Record<string, unknown> } | undefined)?.data;
     const id = data?.[`${kind}_id`];
-    if (d.signature === 'valid' && (kind === 'transaction' || kind === 'operation') && typeof id === 'string' && typeof data?.status === 'string') {
+    if (
+      d.signature === 'valid' &&
+      (kind === 'transaction' || kind === 'operation') &&
+      typeof id === 'string' &&
+      typeof data?.status === 'string'
+    ) {
       const last = this.#posted.get(`${kind} ${id}`);
       if (last !== undefined && last !== data.status) this.add('transitions', `${kind} ${last}>${data.status} webhook`);
       this.#posted.set(`${kind} ${id}`, data.status);
@@ -154,7 +197,10 @@ export class CoverageRecorder {
 
   /** A convergence: the statuses seen one after the other, by polling and by webhook. */
   convergence(o: ConvergenceObservation): void {
-    for (const [channel, seen] of [['poll', o.polled], ['webhook', o.webhooks]] as const) {
+    for (const [channel, seen] of [
+      ['poll', o.polled],
+      ['webhook', o.webhooks],
+    ] as const) {
       const statuses = seen.map((x) => x.status).filter((x, i, all) => i === 0 || all[i - 1] !== x);
       for (let i = 1; i < statuses.length; i++) this.add('transitions', `${o.kind} ${statuses[i - 1]}>${statuses[i]} ${channel}`);
     }
@@ -165,7 +211,14 @@ export class CoverageRecorder {
     const checks: Record<string, CheckTally> = {};
     for (const id of [...this.#checks.keys()].sort()) checks[id] = { ...this.#checks.get(id)! };
     const { calls, enums, transitions, events, inputs } = this.#sets;
-    return { calls: sorted(calls), enums: sorted(enums), transitions: sorted(transitions), events: sorted(events), checks, inputs: sorted(inputs) };
+    return {
+      calls: sorted(calls),
+      enums: sorted(enums),
+      transitions: sorted(transitions),
+      events: sorted(events),
+      checks,
+      inputs: sorted(inputs),
+    };
   }
 }
 
@@ -178,7 +231,11 @@ export function requestClasses(op: OperationEntry, body: unknown, [lo, hi]: read
   const validate = op.requestSchema ? validators[op.requestSchema] : undefined;
   if (!validate) return [`valid ${op.operationId}`];
   if (typeof body === 'string') return [`invalid ${op.operationId} not-json`];
-  const out = [validate(body) ? `valid ${op.operationId}` : `invalid ${op.operationId} ${validate.errors?.[0]?.keyword ?? 'schema'} ${validate.errors?.[0]?.instancePath || '/'}`];
+  const out = [
+    validate(body)
+      ? `valid ${op.operationId}`
+      : `invalid ${op.operationId} ${validate.errors?.[0]?.keyword ?? 'schema'} ${validate.errors?.[0]?.instancePath || '/'}`,
+  ];
   const amount = (body as { amount?: unknown } | null)?.amount;
   const which = { [lo]: 'minimum', [hi]: 'maximum', [lo - 1]: 'below minimum', [hi + 1]: 'above maximum' }[amount as number];
   if (typeof amount === 'number' && which) out.push(`boundary ${op.operationId} amount ${which}`);
@@ -204,14 +261,21 @@ function recorderFor(host: ScopeHost, testName: string): CoverageRecorder {
  * What a convergence saw of the record on both channels: the data of the valid deliveries of `kind`
  * that arrived while it polled, and the records its polls read (webhook.data-matches-record).
  */
-export function webhookData(kind: 'transaction' | 'operation', id: string, deliveries: readonly { event: string | undefined; eventId: string | undefined; body: unknown }[], polls: readonly Exchange[]) {
+export function webhookData(
+  kind: 'transaction' | 'operation',
+  id: string,
+  deliveries: readonly { event: string | undefined; eventId: string | undefined; body: unknown }[],
+  polls: readonly Exchange[],
+) {
   const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   return {
     kind,
     id,
     deliveries: deliveries.flatMap((d) => {
       const data = (d.body as { data?: unknown } | undefined)?.data;
-      return String(d.event ?? '').startsWith(`${kind}.`) && isRecord(data) ? [{ ...(d.event === undefined ? {} : { event: d.event }), ...(d.eventId === undefined ? {} : { eventId: d.eventId }), data }] : [];
+      return String(d.event ?? '').startsWith(`${kind}.`) && isRecord(data)
+        ? [{ ...(d.event === undefined ? {} : { event: d.event }), ...(d.eventId === undefined ? {} : { eventId: d.eventId }), data }]
+        : [];
     }),
     records: polls.flatMap((x) => (x.response?.status === 200 && isRecord(x.response.body) ? [x.response.body] : [])),
   };
@@ -252,7 +316,10 @@ export class Scope {
   /** Set while a check invocation files its findings (the transcript records them with the check). */
   #inCheck = false;
 
-  constructor(readonly harness: ScopeHost, readonly testName: string) {
+  constructor(
+    readonly harness: ScopeHost,
+    readonly testName: string,
+  ) {
     this.#coverage = recorderFor(harness, testName);
     this.#timing = timingRecorderFor(harness, testName);
     this.serial = harness.transcript?.nextScope() ?? 0;
@@ -340,11 +407,19 @@ export class Scope {
       roots.push(filed.root);
       filedAs.push(filed.kind === 'root' ? 'filed' : filed.kind);
       // Filed by no check invocation: the transcript carries it over as it is.
-      if (!inCheck) this.transcript?.add({ kind: 'finding', test: this.testName, scope: this.serial, finding: f, disposition: filedAs.at(-1)! });
+      if (!inCheck)
+        this.transcript?.add({ kind: 'finding', test: this.testName, scope: this.serial, finding: f, disposition: filedAs.at(-1)! });
       const seq = (f.evidence as { exchange?: Exchange } | undefined)?.exchange?.seq;
       if (filed.kind === 'again') continue;
       if (filed.kind === 'repeat') {
-        this.repeats.push({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, root: filed.root, ...(seq === undefined ? {} : { exchangeSeq: seq }) });
+        this.repeats.push({
+          check: f.check,
+          severity: f.severity,
+          clause: f.clause,
+          message: f.message,
+          root: filed.root,
+          ...(seq === undefined ? {} : { exchangeSeq: seq }),
+        });
       } else {
         const own = { ...f, test: this.testName };
         this.#roots.set(own, filed.root);
@@ -363,16 +438,24 @@ export class Scope {
     this.#timing.exchange(ex);
     // Never silently unjudged: a request the contract has no operation for had none of its checks.
     if (ex.operationId === undefined) {
-      this.notChecked.add(`${ex.request.method} ${ex.request.path} matched no operation of the contract, so no check judged its answer (is the API mounted under another path than the target's?)`);
+      this.notChecked.add(
+        `${ex.request.method} ${ex.request.path} matched no operation of the contract, so no check ` +
+          `judged its answer (is the API mounted under another path than the target's?)`,
+      );
     }
     const auto: { check: string; findings: ReturnType<typeof recordedFinding>[] }[] = [];
     for (const r of runAutoChecks(ex, this.checkCtx)) {
       this.#coverage.tally(r.check, getCheck(r.check).clause, this.disabled(r.check) ? 'disabled' : r.outcome);
       if (this.disabled(r.check)) continue;
-      const { filedAs } = this.fileChecked(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(ex) } })));
+      const { filedAs } = this.fileChecked(
+        r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(ex) } })),
+      );
       if (r.findings.length > 0) auto.push({ check: r.check, findings: r.findings.map((f, i) => recordedFinding(f, filedAs[i]!)) });
     }
-    this.transcript?.add({ kind: 'exchange', test: this.testName, scope: this.serial, exchange: ex, ...(auto.length > 0 ? { auto } : {}) }, ex);
+    this.transcript?.add(
+      { kind: 'exchange', test: this.testName, scope: this.serial, exchange: ex, ...(auto.length > 0 ? { auto } : {}) },
+      ex,
+    );
   }
 
   /** Whether the run turned check `id` off (`checks.disable`): it is neither run nor filed. */
@@ -403,10 +486,21 @@ export class Scope {
     const r = runCheck(check, input, { ...this.checkCtx });
     this.#coverage.tally(id, check.clause, r.outcome);
     // An exchange, or an input that carries one (an invalid input with the sentence that makes it so).
-    const sent = (input as Exchange | undefined)?.seq !== undefined ? input as Exchange : (input as { exchange?: Exchange } | undefined)?.exchange;
+    const sent =
+      (input as Exchange | undefined)?.seq !== undefined ? (input as Exchange) : (input as { exchange?: Exchange } | undefined)?.exchange;
     const exchange = sent?.seq !== undefined ? trimmed(sent) : undefined;
-    const { roots, filedAs } = this.fileChecked(r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })));
-    this.transcript?.check(this.testName, this.serial, id, input, r.outcome, r.findings.map((f, i) => recordedFinding(f, filedAs[i]!)), extraEvidence);
+    const { roots, filedAs } = this.fileChecked(
+      r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...extraEvidence } })),
+    );
+    this.transcript?.check(
+      this.testName,
+      this.serial,
+      id,
+      input,
+      r.outcome,
+      r.findings.map((f, i) => recordedFinding(f, filedAs[i]!)),
+      extraEvidence,
+    );
     return { ok: r.outcome !== 'fail', roots };
   }
 
@@ -421,7 +515,11 @@ export class Scope {
     if (!op) throw new ToolkitError('PCC_INTERNAL', `no operation ${operationId} in the contract`);
     const amount = (opts.body as { amount?: unknown } | undefined)?.amount;
     if (op.stateChanging && !this.harness.ctx.sandbox && typeof amount === 'number' && amount > this.harness.ctx.maxAmount) {
-      throw new ToolkitError('PCC_AMOUNT_LIMIT', `refusing to send amount ${amount} to ${operationId} on a target that is not a sandbox (limit ${this.harness.ctx.maxAmount})`, 'raise --max-amount deliberately, or use a sandbox target');
+      throw new ToolkitError(
+        'PCC_AMOUNT_LIMIT',
+        `refusing to send amount ${amount} to ${operationId} on a target that is not a sandbox (limit ${this.harness.ctx.maxAmount})`,
+        'raise --max-amount deliberately, or use a sandbox target',
+      );
     }
     let path: string;
     try {
@@ -435,23 +533,42 @@ export class Scope {
     if (silent) this.blockBy(silent);
     const auth = opts.auth ?? (op.bearer ? 'auto' : 'none');
     if (op.bearer && auth !== 'auto') this.#coverage.add('inputs', `probe ${operationId} bearer ${auth === 'none' ? 'none' : 'other'}`);
-    if (op.integratorHeader && opts.integrator !== undefined && opts.integrator !== 'auto') this.#coverage.add('inputs', `probe ${operationId} integrator ${opts.integrator === 'none' ? 'none' : 'other'}`);
+    if (op.integratorHeader && opts.integrator !== undefined && opts.integrator !== 'auto')
+      this.#coverage.add('inputs', `probe ${operationId} integrator ${opts.integrator === 'none' ? 'none' : 'other'}`);
     // Other tests go on using a shared pairing: unpairing it with its own token is a bug of the suite.
     if (op.operationId === 'unpair' && auth === 'auto' && this.harness.isShared(pairing)) {
-      throw new ToolkitError('PCC_INTERNAL', `${this.testName} tried to unpair the shared pairing ${pairing.label}`, 'a test that unpairs must use a pairing of its own (harness.fresh)');
+      throw new ToolkitError(
+        'PCC_INTERNAL',
+        `${this.testName} tried to unpair the shared pairing ${pairing.label}`,
+        'a test that unpairs must use a pairing of its own (harness.fresh)',
+      );
     }
     const noToken = auth === 'auto' ? defects.blocker(tokenNeed(pairing)) : undefined;
     if (noToken) this.blockBy(noToken);
     // A terminal still busy with a transaction that will not end answers 409: that is no new finding.
-    const stuck = pairing.open.size > 0 && startsTransaction(operationId) ? (defects.blocker('transaction-final') ?? this.overdueOn(pairing)) : undefined;
+    const stuck =
+      pairing.open.size > 0 && startsTransaction(operationId)
+        ? (defects.blocker('transaction-final') ?? this.overdueOn(pairing))
+        : undefined;
     if (stuck) this.blockBy(stuck);
     let res: PayConnectResponse;
     const sentAt = Date.now();
     const mark = this.exchanges.length;
     try {
-      const sent = callOperation(pairing.client, operationId, { params: opts.params ?? {}, body: opts.body, rawBody: opts.rawBody, headers: opts.headers, auth, integrator: opts.integrator ?? 'auto', ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }) });
+      const sent = callOperation(pairing.client, operationId, {
+        params: opts.params ?? {},
+        body: opts.body,
+        rawBody: opts.rawBody,
+        headers: opts.headers,
+        auth,
+        integrator: opts.integrator ?? 'auto',
+        ...(opts.maxWaitMs === undefined ? {} : { maxWaitMs: opts.maxWaitMs }),
+      });
       this.#inflight.add(sent);
-      void sent.then(() => this.#inflight.delete(sent), () => this.#inflight.delete(sent));
+      void sent.then(
+        () => this.#inflight.delete(sent),
+        () => this.#inflight.delete(sent),
+      );
       res = await sent;
     } catch (e) {
       this.assertOpen();
@@ -471,7 +588,11 @@ export class Scope {
     // A token a test asks for is not the one the client sends; an accepted unpair revokes the pairing's tokens.
     if (op.operationId === 'getToken') pairing.tokens.explicit(res.exchange.seq);
     if (op.operationId === 'unpair' && res.status >= 200 && res.status < 300) pairing.unpaired = true;
-    const ownToken = auth === 'auto' && op.bearer && (opts.integrator ?? 'auto') === 'auto' && !Object.keys(opts.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+    const ownToken =
+      auth === 'auto' &&
+      op.bearer &&
+      (opts.integrator ?? 'auto') === 'auto' &&
+      !Object.keys(opts.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
     if (ownToken && !pairing.unpaired) this.judgeTokenAge(pairing, res, mark);
     return res;
   }
@@ -486,7 +607,12 @@ export class Scope {
   private judgeTokenAge(pairing: Pairing, res: PayConnectResponse, mark: number): void {
     const last = res.exchange;
     // This call's attempts: a GET refused with 401 was sent again (bearer-token.ts), both recorded.
-    const attempts = [...this.exchanges.slice(mark).filter((x) => x.seq < last.seq && x.request.method === last.request.method && x.request.path === last.request.path), last];
+    const attempts = [
+      ...this.exchanges
+        .slice(mark)
+        .filter((x) => x.seq < last.seq && x.request.method === last.request.method && x.request.path === last.request.path),
+      last,
+    ];
     let early: RootCause | undefined;
     let refusedEarly = false;
     for (const ex of attempts) {
@@ -494,7 +620,11 @@ export class Scope {
       const age = pairing.tokens.ageAt(ex);
       if (!diedEarly(age)) continue;
       if (ex === last) refusedEarly = true;
-      const [root] = this.judge('auth.token-lifetime-honoured', { calls: [ex], expiresIn: age.token.expiresIn, early: { exchange: trimmed(ex), tokenAgeMs: age.ageMs, lifetimeMs: age.lifetimeMs, tokenSeq: age.token.seq } }).roots;
+      const [root] = this.judge('auth.token-lifetime-honoured', {
+        calls: [ex],
+        expiresIn: age.token.expiresIn,
+        early: { exchange: trimmed(ex), tokenAgeMs: age.ageMs, lifetimeMs: age.lifetimeMs, tokenSeq: age.token.seq },
+      }).roots;
       early ??= root;
     }
     if (!refusedEarly) return;
@@ -532,7 +662,13 @@ export class Scope {
     const body = res.body as Record<string, unknown> | undefined;
     if (res.status !== 200 || typeof body !== 'object' || body === null) return;
     if (startsTransaction(op.operationId) && typeof body.transaction_id === 'string') pairing.open.add(body.transaction_id);
-    if (op.operationId === 'getTransactionStatus' && typeof body.status === 'string' && this.harness.profile.transactionFinal.includes(body.status) && params?.transaction_id) pairing.open.delete(params.transaction_id);
+    if (
+      op.operationId === 'getTransactionStatus' &&
+      typeof body.status === 'string' &&
+      this.harness.profile.transactionFinal.includes(body.status) &&
+      params?.transaction_id
+    )
+      pairing.open.delete(params.transaction_id);
   }
 
   /** Stops the scenario: a prerequisite did not hold. */
@@ -545,7 +681,16 @@ export class Scope {
    * reported test holds (it was seen by a scope that only records) is reported here.
    */
   blockBy(root: RootCause): never {
-    if (this.reported && !this.harness.defects.isReported(root)) this.addFindings([{ check: root.check, severity: root.severity, clause: root.clause, ...(root.quote ? { quote: root.quote } : {}), message: root.message }]);
+    if (this.reported && !this.harness.defects.isReported(root))
+      this.addFindings([
+        {
+          check: root.check,
+          severity: root.severity,
+          clause: root.clause,
+          ...(root.quote ? { quote: root.quote } : {}),
+          message: root.message,
+        },
+      ]);
     throw new ScenarioBlocked(`${root.check}: ${root.message}`, root);
   }
 
@@ -570,7 +715,12 @@ export class Scope {
    * A kind of wait that has failed twice in a row is not waited for again: the scenario is blocked by
    * its root finding at once; likewise the wait for a valid webhook is dropped (polling goes on).
    */
-  async converge(pairing: Pairing, kind: 'transaction' | 'operation', id: string, opts: ConvergeOptions = {}): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
+  async converge(
+    pairing: Pairing,
+    kind: 'transaction' | 'operation',
+    id: string,
+    opts: ConvergeOptions = {},
+  ): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
     this.assertOpen();
     const profile = this.harness.profile;
     const defects = this.harness.defects;
@@ -591,39 +741,58 @@ export class Scope {
     /** A wait that ran out of the run's time, not of its deadline, judges nothing of the service. */
     const outOfRunTime = (o: { timedOut: boolean }, budgetMs: number, wantedMs: number) => {
       if (!o.timedOut || budgetMs >= wantedMs) return;
-      this.notChecked.add(`${kind} ${id}: the run's time budget ended the wait after ${budgetMs} ms of its ${wantedMs} ms; whether it reaches a final status in time was not checked`);
+      this.notChecked.add(
+        `${kind} ${id}: the run's time budget ended the wait after ${budgetMs} ms of its ${wantedMs} ` +
+          `ms; whether it reaches a final status in time was not checked`,
+      );
       throw new OutOfRunTime('run budget exceeded while waiting for a final status');
     };
     const graceMs = opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs;
-    const watch = (ms: number) => observe({
-      kind,
-      id,
-      poll: async ({ remainingMs }) => {
-        // A wait the service asks for (Retry-After) never runs past the deadline.
-        const res = await this.call(pairing, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id }, maxWaitMs: Math.max(0, remainingMs) });
-        polls.push(res.exchange);
-        const body = res.body as Record<string, unknown> | undefined;
-        const status = res.status === 200 && typeof body?.status === 'string' ? body.status : undefined;
-        if (status) last = body;
-        const ra = Number(res.headers['retry-after']);
-        return { status, retryAfterMs: Number.isFinite(ra) && ra > 0 ? Math.min(ra * 1000, 10_000) : undefined };
-      },
-      webhooks: rx
-        ? () => rx.eventsFor(id).filter((d) => d.signature === 'valid' && typeof (d.body as { data?: { status?: unknown } })?.data?.status === 'string' && String(d.event ?? '').startsWith(`${kind}.`))
-            .map((d) => ({ status: String((d.body as { data: { status: string } }).data.status), channel: 'webhook' as const, atMs: d.receivedAt - started }))
-        : undefined,
-      subscribe: rx ? (wake) => rx.onDelivery(() => wake()) : undefined,
-      webhooksObservable,
-      final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
-      deadlineMs: ms,
-      settleMs: this.harness.ctx.settleMs,
-      ...(this.harness.ctx.settleScale ? { settleScale: this.harness.ctx.settleScale } : {}),
-      webhookGraceMs: graceMs,
-      // Two misses anywhere in the run end the waits under way too, not only the later ones.
-      webhookWaitFutile: () => defects.blocker('webhook-valid') !== undefined,
-      signal: this.signal,
-      ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
-    });
+    const watch = (ms: number) =>
+      observe({
+        kind,
+        id,
+        poll: async ({ remainingMs }) => {
+          // A wait the service asks for (Retry-After) never runs past the deadline.
+          const res = await this.call(pairing, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', {
+            params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id },
+            maxWaitMs: Math.max(0, remainingMs),
+          });
+          polls.push(res.exchange);
+          const body = res.body as Record<string, unknown> | undefined;
+          const status = res.status === 200 && typeof body?.status === 'string' ? body.status : undefined;
+          if (status) last = body;
+          const ra = Number(res.headers['retry-after']);
+          return { status, retryAfterMs: Number.isFinite(ra) && ra > 0 ? Math.min(ra * 1000, 10_000) : undefined };
+        },
+        webhooks: rx
+          ? () =>
+              rx
+                .eventsFor(id)
+                .filter(
+                  (d) =>
+                    d.signature === 'valid' &&
+                    typeof (d.body as { data?: { status?: unknown } })?.data?.status === 'string' &&
+                    String(d.event ?? '').startsWith(`${kind}.`),
+                )
+                .map((d) => ({
+                  status: String((d.body as { data: { status: string } }).data.status),
+                  channel: 'webhook' as const,
+                  atMs: d.receivedAt - started,
+                }))
+          : undefined,
+        subscribe: rx ? (wake) => rx.onDelivery(() => wake()) : undefined,
+        webhooksObservable,
+        final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
+        deadlineMs: ms,
+        settleMs: this.harness.ctx.settleMs,
+        ...(this.harness.ctx.settleScale ? { settleScale: this.harness.ctx.settleScale } : {}),
+        webhookGraceMs: graceMs,
+        // Two misses anywhere in the run end the waits under way too, not only the later ones.
+        webhookWaitFutile: () => defects.blocker('webhook-valid') !== undefined,
+        signal: this.signal,
+        ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
+      });
     let obs = await watch(deadlineMs);
     this.assertOpen();
     outOfRunTime(obs, deadlineMs, askedMs);
@@ -640,12 +809,26 @@ export class Scope {
       const again = await watch(againBudget);
       this.assertOpen();
       outOfRunTime(again, againBudget, againMs);
-      obs = { ...again, polled: [...obs.polled, ...again.polled].filter((s, i, all) => i === 0 || all[i - 1]!.status !== s.status), elapsedMs: Date.now() - started };
+      obs = {
+        ...again,
+        polled: [...obs.polled, ...again.polled].filter((s, i, all) => i === 0 || all[i - 1]!.status !== s.status),
+        elapsedMs: Date.now() - started,
+      };
     }
     this.transcript?.add({ kind: 'convergence', test: this.testName, scope: this.serial, observation: obs }, obs);
     const roots: Partial<Record<string, RootCause>> = {};
-    for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered']) roots[c] = this.judge(c, obs).roots[0];
-    if (webhooksObservable && rx) this.check('webhook.data-matches-record', webhookData(kind, id, rx.eventsFor(id).filter((d) => d.receivedAt >= started), polls));
+    for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered'])
+      roots[c] = this.judge(c, obs).roots[0];
+    if (webhooksObservable && rx)
+      this.check(
+        'webhook.data-matches-record',
+        webhookData(
+          kind,
+          id,
+          rx.eventsFor(id).filter((d) => d.receivedAt >= started),
+          polls,
+        ),
+      );
     this.harness.judgeDeliveries(this, pairing);
     this.#coverage.convergence(obs);
     this.#timing.convergence(obs, started, this.startOf(kind, id));
@@ -657,13 +840,19 @@ export class Scope {
     const missed = obs.timedOut ? (this.rootOfPolls(polls) ?? roots['convergence.deadline']) : undefined;
     if (kind === 'transaction' && missed) pairing.overdue.set(id, missed);
     defects.waited(waitKind, missed);
-    if (webhooksObservable && obs.finalByPoll) defects.waited('webhook-valid', roots['webhook.delivered'] ? (this.rootOfCheck('webhook.signature') ?? roots['webhook.delivered']) : undefined);
+    if (webhooksObservable && obs.finalByPoll)
+      defects.waited(
+        'webhook-valid',
+        roots['webhook.delivered'] ? (this.rootOfCheck('webhook.signature') ?? roots['webhook.delivered']) : undefined,
+      );
     return { ...obs, last };
   }
 
   /** When the request that started a transaction or operation was sent (epoch ms), if this test sent it. */
   private startOf(kind: 'transaction' | 'operation', id: string): number | undefined {
-    const ex = this.exchanges.find((x) => x.request.method === 'POST' && (x.response?.body as Record<string, unknown> | undefined)?.[`${kind}_id`] === id);
+    const ex = this.exchanges.find(
+      (x) => x.request.method === 'POST' && (x.response?.body as Record<string, unknown> | undefined)?.[`${kind}_id`] === id,
+    );
     return ex ? Date.parse(ex.startedAt) : undefined;
   }
 

@@ -3,7 +3,13 @@ import type { Finding } from '../core/index.ts';
 import { DefectLedger } from './defects.ts';
 import { type LedgerHub, linkLedger, startLedgerHub } from './shared-ledger.ts';
 
-const finding = (over: Partial<Finding> = {}): Finding => ({ check: 'webhook.delivered', severity: 'warning', clause: 'sandbox#webhooks', message: 'no valid webhook for transaction 6f0c2b1e-8d4e-4c43-9a55-0d9f1e2b3c4d', ...over });
+const finding = (over: Partial<Finding> = {}): Finding => ({
+  check: 'webhook.delivered',
+  severity: 'warning',
+  clause: 'sandbox#webhooks',
+  message: 'no valid webhook for transaction 6f0c2b1e-8d4e-4c43-9a55-0d9f1e2b3c4d',
+  ...over,
+});
 
 /** Resolves once `cond` holds (the news crosses a real loopback connection). */
 async function until(cond: () => boolean, ms = 2000): Promise<void> {

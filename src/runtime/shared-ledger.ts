@@ -73,10 +73,11 @@ export async function startLedgerHub(): Promise<LedgerHub> {
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => {
-      for (const peer of peers) peer.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const peer of peers) peer.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

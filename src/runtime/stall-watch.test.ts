@@ -36,7 +36,9 @@ describe('StallWatch', () => {
     watches.push(w);
     const from = Date.now();
     const until = from + 600;
-    while (Date.now() < until) { /* the event loop stands still */ }
+    while (Date.now() < until) {
+      /* the event loop stands still */
+    }
     expect(w.lostDuring(from)).toBeGreaterThanOrEqual(400);
     expect(w.load().cpuSeconds).toBeGreaterThan(0.3);
   });

@@ -4,9 +4,23 @@ import { TOKEN_AGE_SLACK_MS, TokenLog, diedEarly } from './token-log.ts';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 24, 10, 0, 0) + ms).toISOString();
 const token = (seq: number, startMs: number, expiresIn: unknown = '3600'): Exchange =>
-  ({ seq, operationId: 'getToken', startedAt: at(startMs), durationMs: 10, request: { method: 'POST', path: '/v1/auth/token/', headers: {} }, response: { status: 200, headers: {}, body: { expires_in: expiresIn } } }) as unknown as Exchange;
+  ({
+    seq,
+    operationId: 'getToken',
+    startedAt: at(startMs),
+    durationMs: 10,
+    request: { method: 'POST', path: '/v1/auth/token/', headers: {} },
+    response: { status: 200, headers: {}, body: { expires_in: expiresIn } },
+  }) as unknown as Exchange;
 const call = (seq: number, startMs: number, status = 401): Exchange =>
-  ({ seq, operationId: 'generateTransaction', startedAt: at(startMs), durationMs: 20, request: { method: 'POST', path: '/v1/pay-connect/transactions/generate/', headers: {} }, response: { status, headers: {} } }) as unknown as Exchange;
+  ({
+    seq,
+    operationId: 'generateTransaction',
+    startedAt: at(startMs),
+    durationMs: 20,
+    request: { method: 'POST', path: '/v1/pay-connect/transactions/generate/', headers: {} },
+    response: { status, headers: {} },
+  }) as unknown as Exchange;
 
 describe('TokenLog', () => {
   it("ages a request's token from the latest token answered before it was sent, to the request's answer", () => {
@@ -30,7 +44,7 @@ describe('TokenLog', () => {
     expect(diedEarly(odd.ageAt(call(2, 100)))).toBe(false);
   });
 
-  it('a token a test asked for itself is not the client\'s', () => {
+  it("a token a test asked for itself is not the client's", () => {
     const log = new TokenLog();
     log.see(token(1, 0));
     log.see(token(2, 10_000));

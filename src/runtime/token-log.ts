@@ -67,7 +67,11 @@ export class TokenLog {
     for (const t of this.#issued) if (t.answeredAt <= sentAt && (!token || t.answeredAt > token.answeredAt)) token = t;
     if (!token) return undefined;
     const seconds = parseExpiresIn(token.expiresIn);
-    return { token, ageMs: Math.round(sentAt + ex.durationMs - token.askedAt), ...(seconds === undefined ? {} : { lifetimeMs: seconds * 1000 }) };
+    return {
+      token,
+      ageMs: Math.round(sentAt + ex.durationMs - token.askedAt),
+      ...(seconds === undefined ? {} : { lifetimeMs: seconds * 1000 }),
+    };
   }
 }
 

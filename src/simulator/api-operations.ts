@@ -34,7 +34,8 @@ function preauthOp(ctx: SimContext, req: ApiRequest, type: OpType): Reply {
 /** revert: only the terminal's most recent SUCCESS transaction (sandbox#revert-and-refund). */
 function revert(ctx: SimContext, req: ApiRequest): Reply {
   const { t, terminal } = findTxn(ctx, req.pairing, req.params.id as string);
-  if (!terminal.isLastSuccess(t) && !ctx.faults.has('revert.older-accepted')) throw badRequest("only the terminal's most recent SUCCESS transaction can be reverted");
+  if (!terminal.isLastSuccess(t) && !ctx.faults.has('revert.older-accepted'))
+    throw badRequest("only the terminal's most recent SUCCESS transaction can be reverted");
   return reference(ctx, terminal.startOperation('transaction.revert', t, null));
 }
 
@@ -43,16 +44,22 @@ export function operationRoutes(ctx: SimContext): Route[] {
   const base = '/v1/pay-connect/transaction-operations';
   return [
     {
-      method: 'POST', path: `${base}/:id/preauth-increment/`, auth: 'bearer',
+      method: 'POST',
+      path: `${base}/:id/preauth-increment/`,
+      auth: 'bearer',
       handle: (r) => preauthOp(ctx, r, 'transaction.preauth.increment'),
     },
     {
-      method: 'POST', path: `${base}/:id/preauth-complete/`, auth: 'bearer',
+      method: 'POST',
+      path: `${base}/:id/preauth-complete/`,
+      auth: 'bearer',
       handle: (r) => preauthOp(ctx, r, 'transaction.preauth.complete'),
     },
     { method: 'POST', path: `${base}/:id/revert/`, auth: 'bearer', handle: (r) => revert(ctx, r) },
     {
-      method: 'GET', path: `${base}/:id/`, auth: 'bearer',
+      method: 'GET',
+      path: `${base}/:id/`,
+      auth: 'bearer',
       handle: (r) => {
         admitStatusRead(ctx, r.pairing);
         const op = r.pairing.terminal.operation(r.params.id as string);

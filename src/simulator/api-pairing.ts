@@ -107,7 +107,9 @@ export function pairingRoutes(ctx: SimContext): Route[] {
     { method: 'POST', path: '/v1/auth/token/', auth: 'none', handle: (r) => token(ctx, r) },
     { method: 'POST', path: '/v1/pay-connect/pair/', auth: 'none', handle: (r) => pair(ctx, r) },
     {
-      method: 'POST', path: '/v1/pay-connect/unpair/', auth: 'bearer',
+      method: 'POST',
+      path: '/v1/pay-connect/unpair/',
+      auth: 'bearer',
       handle: (r) => {
         if (ctx.faults.has('unpair.refused')) throw badRequest('the terminal cannot be unpaired now');
         ctx.registry.unpair(r.pairing, {
@@ -118,7 +120,9 @@ export function pairingRoutes(ctx: SimContext): Route[] {
       },
     },
     {
-      method: 'GET', path: '/v1/pay-connect/config/', auth: 'bearer',
+      method: 'GET',
+      path: '/v1/pay-connect/config/',
+      auth: 'bearer',
       handle: (r) => ({ status: 200, body: configRecord(r.pairing.terminal, ctx.faults) }),
     },
   ];

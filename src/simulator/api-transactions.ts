@@ -63,7 +63,7 @@ function paymentMethodOf(ctx: SimContext, body: Body): PaymentMethodId | null {
   if (method === null) return null;
   if (!isPaymentMethod(method, ctx.liberal !== null)) {
     if (faults.has('generate.unknown-method-accepted')) return null;
-    throw badRequest('payment_method is not one of the configuration\'s methods');
+    throw badRequest("payment_method is not one of the configuration's methods");
   }
   if (method === 'PAYCONIQ' && faults.has('generate.listed-method-refused')) throw badRequest('payment_method PAYCONIQ is not available');
   return faults.has('generate.payment-method-ignored') ? null : method;
@@ -83,7 +83,12 @@ function start(ctx: SimContext, req: ApiRequest, kind: TxnKind): Reply {
   const t = req.pairing.terminal.start(kind === 'refund' ? refundKind(ctx) : kind, amount, clientTxnId, method);
   const created: TransactionCreated = { transaction_id: t.id };
   const hide = kind === 'payment' && ctx.faults.has('generate.missing-transaction-id');
-  return { status: 200, body: broken(created, (c) => { if (hide) delete c.transaction_id; }) };
+  return {
+    status: 200,
+    body: broken(created, (c) => {
+      if (hide) delete c.transaction_id;
+    }),
+  };
 }
 
 /** A refund is recorded as a charge (tagged `charge`) under `refund.tagged-charge`. */
@@ -100,7 +105,8 @@ function linkedRefund(ctx: SimContext, req: ApiRequest): Reply {
   const { faults } = ctx;
   if (t.status !== 'SUCCESS' && !faults.has('refund.non-success-accepted')) throw badRequest('only a SUCCESS transaction can be refunded');
   const left = t.amount + t.tip - t.refundTotal;
-  if (amount > left && !faults.has('refund.above-remainder-accepted')) throw badRequest(`amount exceeds the unrefunded remainder (${left})`);
+  if (amount > left && !faults.has('refund.above-remainder-accepted'))
+    throw badRequest(`amount exceeds the unrefunded remainder (${left})`);
   ensureIdle(ctx, terminal);
   const refund = terminal.start(refundKind(ctx), amount, clientTxnId, t.method, t.id);
   const created: TransactionCreated = { transaction_id: refund.id };
@@ -138,7 +144,9 @@ export function transactionRoutes(ctx: SimContext): Route[] {
   const base = '/v1/pay-connect/transactions';
   return [
     {
-      method: 'POST', path: `${base}/generate/`, auth: 'bearer',
+      method: 'POST',
+      path: `${base}/generate/`,
+      auth: 'bearer',
       handle: (r) => {
         if (ctx.faults.has('generate.server-error')) throw new HttpError(500, 'the terminal service is unavailable');
         return start(ctx, r, 'payment');
@@ -150,7 +158,9 @@ export function transactionRoutes(ctx: SimContext): Route[] {
     { method: 'POST', path: `${base}/:id/cancel/`, auth: 'bearer', handle: (r) => cancel(ctx, r) },
     { method: 'GET', path: `${base}/:id/print-slip/`, auth: 'bearer', handle: (r) => slip(ctx, r) },
     {
-      method: 'GET', path: `${base}/:id/status/`, auth: 'bearer',
+      method: 'GET',
+      path: `${base}/:id/status/`,
+      auth: 'bearer',
       handle: (r) => {
         admitStatusRead(ctx, r.pairing);
         const { t, terminal } = findTxn(ctx, r.pairing, r.params.id as string, true);

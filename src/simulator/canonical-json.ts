@@ -22,6 +22,9 @@ export function canonicalJson(value: unknown): string {
 export function spacedJson(value: unknown): string {
   const v = sortKeys(value);
   if (Array.isArray(v)) return `[${v.map(spacedJson).join(', ')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${spacedJson(x)}`).join(', ')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${spacedJson(x)}`)
+      .join(', ')}}`;
   return JSON.stringify(v);
 }

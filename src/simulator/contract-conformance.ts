@@ -29,5 +29,6 @@ export function assertMatchesContract(method: string, path: string, status: numb
     throw new Error(`contract: ${key} body is not JSON: ${text.slice(0, 100)}`);
   }
   const validate = validators[entry.schema]!;
-  if (!validate(body)) throw new Error(`contract: ${key} body does not match ${entry.schema}: ${JSON.stringify(validate.errors)}\n${text.slice(0, 300)}`);
+  if (!validate(body))
+    throw new Error(`contract: ${key} body does not match ${entry.schema}: ${JSON.stringify(validate.errors)}\n${text.slice(0, 300)}`);
 }

@@ -39,8 +39,7 @@ export interface TerminalsAnswer {
 
 /** An action taken, or why not (with the HTTP status it answers). */
 export type ActionOutcome =
-  | { readonly ok: true; readonly result: ActionResult }
-  | { readonly ok: false; readonly status: 400 | 404 | 409; readonly detail: string };
+  { readonly ok: true; readonly result: ActionResult } | { readonly ok: false; readonly status: 400 | 404 | 409; readonly detail: string };
 
 /** True when `v` names an operator action. */
 export function isTerminalAction(v: unknown): v is TerminalAction {
@@ -74,7 +73,8 @@ const fail = (status: 400 | 404 | 409, detail: string): ActionOutcome => ({ ok: 
 
 /** The terminal an action goes to, or the 404 why not (not in manual mode, unknown id). */
 function target(ctx: SimContext, terminalId: string): VirtualTerminal | ActionOutcome {
-  if (ctx.options.terminal !== 'manual') return fail(404, 'the virtual terminal is not in manual mode (start the simulator with terminal manual)');
+  if (ctx.options.terminal !== 'manual')
+    return fail(404, 'the virtual terminal is not in manual mode (start the simulator with terminal manual)');
   return findTerminal(ctx, terminalId) ?? fail(404, 'no such terminal');
 }
 
@@ -106,7 +106,10 @@ export function takeAction(ctx: SimContext, terminalId: string, action: unknown,
 
 /** The routes of the control surface (marked `control`: no auth, no fault applies to them). */
 export function controlRoutes(ctx: SimContext): Route[] {
-  const list = (): { status: number; body: TerminalsAnswer } => ({ status: 200, body: { mode: ctx.options.terminal, terminals: terminalViews(ctx) } });
+  const list = (): { status: number; body: TerminalsAnswer } => ({
+    status: 200,
+    body: { mode: ctx.options.terminal, terminals: terminalViews(ctx) },
+  });
   const act: Route['handle'] = (r) => {
     const terminal = target(ctx, r.params.id as string);
     if ('ok' in terminal) return answer(terminal); // 404 whatever the body

@@ -18,8 +18,7 @@ export class HttpError extends Error {
 /** 400: the request is malformed or not allowed in the current state. */
 export const badRequest = (detail: string) => new HttpError(400, detail);
 /** 401: missing, unknown, expired or revoked credentials. */
-export const unauthorized = (detail: string) =>
-  new HttpError(401, detail, { 'www-authenticate': 'Bearer' });
+export const unauthorized = (detail: string) => new HttpError(401, detail, { 'www-authenticate': 'Bearer' });
 /** 404: unknown path or id. */
 export const notFound = (detail: string) => new HttpError(404, detail);
 /** 409: the terminal is busy with another transaction. */

@@ -5,7 +5,20 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { FaultId } from './faults.ts';
-import { P, pairClient, pay, pollUntil, sleep, startReceiver, useFaultSims, waitFinal, waitOperation, type Client, type Receiver, type TestSim } from './testkit.ts';
+import {
+  P,
+  pairClient,
+  pay,
+  pollUntil,
+  sleep,
+  startReceiver,
+  useFaultSims,
+  waitFinal,
+  waitOperation,
+  type Client,
+  type Receiver,
+  type TestSim,
+} from './testkit.ts';
 
 let t: TestSim;
 let slowSim: TestSim;
@@ -30,7 +43,12 @@ describe('terminal flow faults', () => {
     await pollUntil(c, P.status(id), (j) => j.status === 'SUCCESS', 5000);
     await pollUntil(c, P.status(id), (j) => j.status === 'FAILED', 5000);
     await rx.waitFor((d) => d.length >= 4);
-    expect(rx.deliveries.map((d) => d.json.event)).toEqual(['transaction.initiated', 'transaction.in_progress', 'transaction.success', 'transaction.failed']);
+    expect(rx.deliveries.map((d) => d.json.event)).toEqual([
+      'transaction.initiated',
+      'transaction.in_progress',
+      'transaction.success',
+      'transaction.failed',
+    ]);
     const declined = await pay(c, 1051);
     await sleep(250); // past the step a flip would take
     expect((await c.get(P.status(declined.transaction_id))).json.status).toBe('DECLINED');

@@ -5,7 +5,21 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FaultId } from './faults.ts';
-import { P, pairClient, pay, pollUntil, sleep, startReceiver, useFaultSims, waitFinal, waitOperation, type Client, type Receiver, type Res, type TestSim } from './testkit.ts';
+import {
+  P,
+  pairClient,
+  pay,
+  pollUntil,
+  sleep,
+  startReceiver,
+  useFaultSims,
+  waitFinal,
+  waitOperation,
+  type Client,
+  type Receiver,
+  type Res,
+  type TestSim,
+} from './testkit.ts';
 
 let t: TestSim;
 let slowSim: TestSim;
@@ -48,21 +62,28 @@ describe('preauthorization operation faults', () => {
     expect((await operate(c, P.increment(pre), { amount: 100 })).status).toBe('SUCCESS');
   });
 
-  it("operation.wrong-transaction-id: the reference of an increment or complete names another transaction; the record and revert's reference stay", async () => {
-    const c = await pairClient(t);
-    const pre = (await pay(c, 1000, P.preauth)).transaction_id;
-    withFault('operation.wrong-transaction-id');
-    for (const [path, amount] of [[P.increment(pre), 100], [P.complete(pre), 1100]] as const) {
-      const r = await c.post(path, { amount });
-      expect(r.status).toBe(200);
-      expect(r.json.transaction_id).not.toBe(pre);
-      expect(r.json.transaction_id).toHaveLength(pre.length);
-      expect((await pollUntil(c, P.operation(r.json.operation_id), (j) => j.status === 'SUCCESS')).json.transaction_id).toBe(pre);
-    }
-    const rev = await c.post(P.revert(pre));
-    expect(rev.json.transaction_id).toBe(pre);
-    off();
-  });
+  it(
+    'operation.wrong-transaction-id: the reference of an increment or complete names another transaction; ' +
+      "the record and revert's reference stay",
+    async () => {
+      const c = await pairClient(t);
+      const pre = (await pay(c, 1000, P.preauth)).transaction_id;
+      withFault('operation.wrong-transaction-id');
+      for (const [path, amount] of [
+        [P.increment(pre), 100],
+        [P.complete(pre), 1100],
+      ] as const) {
+        const r = await c.post(path, { amount });
+        expect(r.status).toBe(200);
+        expect(r.json.transaction_id).not.toBe(pre);
+        expect(r.json.transaction_id).toHaveLength(pre.length);
+        expect((await pollUntil(c, P.operation(r.json.operation_id), (j) => j.status === 'SUCCESS')).json.transaction_id).toBe(pre);
+      }
+      const rev = await c.post(P.revert(pre));
+      expect(rev.json.transaction_id).toBe(pre);
+      off();
+    },
+  );
 
   it('operation.wrong-type names increments transaction.preauth.complete; other types stay', async () => {
     const c = await pairClient(t);
@@ -84,7 +105,11 @@ describe('preauthorization operation faults', () => {
     const declined = await pay(c, 1051, P.preauth);
     expect((await c.post(P.increment(charge.transaction_id), { amount: 100 })).status).toBe(400);
     withFault('preauth.ops-on-any-transaction');
-    for (const [path, body] of [[P.increment(charge.transaction_id), { amount: 100 }], [P.complete(charge.transaction_id), { amount: 500 }], [P.complete(declined.transaction_id), { amount: 1000 }]] as const) {
+    for (const [path, body] of [
+      [P.increment(charge.transaction_id), { amount: 100 }],
+      [P.complete(charge.transaction_id), { amount: 500 }],
+      [P.complete(declined.transaction_id), { amount: 1000 }],
+    ] as const) {
       expect((await operate(c, path, body)).status).toBe('FAILED');
     }
     expect(await status(c, charge.transaction_id)).toEqual(charge);

@@ -238,7 +238,9 @@ describe("faults of generate's inputs", () => {
     expect((await run(c, { amount: 1000, client_transaction_id: 'pos-1' })).client_transaction_id).toBeNull();
     const paid = await run(c, { amount: 1000 });
     expect((await run(c, { amount: 100, client_transaction_id: 'pos-2' }, P.refund)).client_transaction_id).toBeNull();
-    expect((await run(c, { amount: 100, client_transaction_id: 'pos-3' }, P.linkedRefund(paid.transaction_id))).client_transaction_id).toBeNull();
+    expect(
+      (await run(c, { amount: 100, client_transaction_id: 'pos-3' }, P.linkedRefund(paid.transaction_id))).client_transaction_id,
+    ).toBeNull();
     expect((await c.post(P.generate, { amount: 1000, client_transaction_id: 5 })).status).toBe(400); // still validated
     off();
     expect((await run(c, { amount: 1000, client_transaction_id: 'pos-4' })).client_transaction_id).toBe('pos-4');

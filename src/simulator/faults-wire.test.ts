@@ -68,7 +68,12 @@ describe('token, config and pairing faults', () => {
     withFault('token.expires-in-number');
     expect((await c.login()).json).toEqual({ access_token: expect.any(String), expires_in: 3600, token_type: 'Bearer', scope: 'default' });
     withFault('token.type-lowercase');
-    expect((await c.login()).json).toEqual({ access_token: expect.any(String), expires_in: '3600', token_type: 'bearer', scope: 'default' });
+    expect((await c.login()).json).toEqual({
+      access_token: expect.any(String),
+      expires_in: '3600',
+      token_type: 'bearer',
+      scope: 'default',
+    });
   });
 
   it('token.refused answers 401 to the credentials of a live pairing; a malformed body is still 400', async () => {
@@ -94,7 +99,10 @@ describe('token, config and pairing faults', () => {
   it('pair.missing-webhook-key drops the field, with or without webhook_url', async () => {
     withFault('pair.missing-webhook-key');
     for (const extra of [{}, { webhook_url: 'http://127.0.0.1:9/x' }]) {
-      const r = await t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'n', otp: t.sim.mintOtp(), ...extra } });
+      const r = await t.http.call('POST', P.pair, {
+        headers: { 'x-pay-connect-integrator-id': 'i' },
+        body: { name: 'n', otp: t.sim.mintOtp(), ...extra },
+      });
       expect(r.status).toBe(200);
       expect(Object.keys(r.json).sort()).toEqual(['client_id', 'client_secret', 'pay_connect_id', 'pay_connect_name', 'terminal_id']);
     }
@@ -130,22 +138,31 @@ describe('token, config and pairing faults', () => {
 
   it('pair.name-not-echoed answers another pay_connect_name than the name sent', async () => {
     withFault('pair.name-not-echoed');
-    const r = await t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'Front desk', otp: t.sim.mintOtp() } });
+    const r = await t.http.call('POST', P.pair, {
+      headers: { 'x-pay-connect-integrator-id': 'i' },
+      body: { name: 'Front desk', otp: t.sim.mintOtp() },
+    });
     expect(r.status).toBe(200);
     expect(r.json.pay_connect_name).not.toBe('Front desk');
     expect(typeof r.json.pay_connect_name).toBe('string');
   });
 
   it('issuedSecrets lists the client secret, webhook key and tokens handed out', async () => {
-    const r = await t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'n', otp: t.sim.mintOtp(), webhook_url: 'http://127.0.0.1:9/x' } });
-    const tok = await t.http.call('POST', P.token, { body: { grant_type: 'client_credentials', client_id: r.json.client_id, client_secret: r.json.client_secret } });
+    const r = await t.http.call('POST', P.pair, {
+      headers: { 'x-pay-connect-integrator-id': 'i' },
+      body: { name: 'n', otp: t.sim.mintOtp(), webhook_url: 'http://127.0.0.1:9/x' },
+    });
+    const tok = await t.http.call('POST', P.token, {
+      body: { grant_type: 'client_credentials', client_id: r.json.client_id, client_secret: r.json.client_secret },
+    });
     expect(tok.status).toBe(200);
     const issued = t.sim.issuedSecrets();
     for (const v of [r.json.client_secret, r.json.webhook_secret_key, tok.json.access_token]) expect(issued).toContain(v);
   });
 
   it('pair.otp-reuse lets a consumed OTP pair again, but 000000 and malformed ones still fail', async () => {
-    const pair = (otp: string) => t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'n', otp } });
+    const pair = (otp: string) =>
+      t.http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'i' }, body: { name: 'n', otp } });
     const otp = t.sim.mintOtp();
     expect((await pair(otp)).status).toBe(200);
     expect((await pair(otp)).status).toBe(400);
@@ -174,7 +191,10 @@ describe('reference faults', () => {
     const c = await pairClient(t);
     const pre = (await pay(c, 1000, P.preauth)).transaction_id;
     withFault('operation.missing-operation-id');
-    for (const [path, body] of [[P.increment(pre), { amount: 10 }], [P.complete(pre), { amount: 1010 }]] as const) {
+    for (const [path, body] of [
+      [P.increment(pre), { amount: 10 }],
+      [P.complete(pre), { amount: 1010 }],
+    ] as const) {
       const r = await c.post(path, body);
       expect(r.status).toBe(200);
       expect(r.json).toEqual({ transaction_id: pre });

@@ -13,8 +13,11 @@ describe('FAULTS', () => {
       expect(f.rule).toMatch(/^(spec|profile|sandbox)#[a-z-]+$/);
       expect(f.description.length).toBeGreaterThan(5);
     }
-    expect(FAULTS.filter((f) => f.kind === 'legal').map((f) => f.id).sort())
-      .toEqual(['cancel.race-success', 'poll.rate-limited', 'slow', 'token.short-lived', 'webhook.duplicate', 'webhook.out-of-order']);
+    expect(
+      FAULTS.filter((f) => f.kind === 'legal')
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(['cancel.race-success', 'poll.rate-limited', 'slow', 'token.short-lived', 'webhook.duplicate', 'webhook.out-of-order']);
   });
 
   it('is exercised switch by switch in the fault tests', () => {

@@ -26,19 +26,37 @@ const REAL = '{real}';
 const realIds: string[] = [];
 
 const TEMPLATES = [
-  '/v1/auth/token/', '/v1/pay-connect/pair/', '/v1/pay-connect/config/', P.generate, P.preauth, P.refund,
-  '/v1/pay-connect/transactions/{id}/status/', '/v1/pay-connect/transactions/{id}/cancel/',
-  '/v1/pay-connect/transactions/{id}/print-slip/', '/v1/pay-connect/transactions/{id}/refund/',
-  '/v1/pay-connect/transaction-operations/{id}/preauth-increment/', '/v1/pay-connect/transaction-operations/{id}/preauth-complete/',
-  '/v1/pay-connect/transaction-operations/{id}/revert/', '/v1/pay-connect/transaction-operations/{id}/',
+  '/v1/auth/token/',
+  '/v1/pay-connect/pair/',
+  '/v1/pay-connect/config/',
+  P.generate,
+  P.preauth,
+  P.refund,
+  '/v1/pay-connect/transactions/{id}/status/',
+  '/v1/pay-connect/transactions/{id}/cancel/',
+  '/v1/pay-connect/transactions/{id}/print-slip/',
+  '/v1/pay-connect/transactions/{id}/refund/',
+  '/v1/pay-connect/transaction-operations/{id}/preauth-increment/',
+  '/v1/pay-connect/transaction-operations/{id}/preauth-complete/',
+  '/v1/pay-connect/transaction-operations/{id}/revert/',
+  '/v1/pay-connect/transaction-operations/{id}/',
 ];
 
 /** Paths: valid templates with odd ids, near misses (no slash, extra segments, case), and junk. */
 const pathArb = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.tuple(fc.constantFrom(...TEMPLATES),
-      fc.oneof(fc.constant(REAL), fc.constant(REAL), fc.uuid(), printable(60), fc.constantFrom('generate', '..', '%00', '%E0%A4%A', '%2F')))
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(...TEMPLATES),
+        fc.oneof(
+          fc.constant(REAL),
+          fc.constant(REAL),
+          fc.uuid(),
+          printable(60),
+          fc.constantFrom('generate', '..', '%00', '%E0%A4%A', '%2F'),
+        ),
+      )
       .map(([tpl, id]) => tpl.replace('{id}', /^%|^\.\.$/.test(id) || id === REAL ? id : encodeURIComponent(id))),
   },
   fc.constantFrom(...TEMPLATES).map((p) => p.replace('{id}', 'x').slice(0, -1)),
@@ -49,14 +67,25 @@ const pathArb = fc.oneof(
 );
 
 const jsonBody = fc.oneof(
-  fc.record({
-    amount: fc.oneof(fc.integer({ min: -10, max: 100_000_005 }), fc.double(), printable(5), fc.constant(null)),
-    client_transaction_id: fc.oneof(printable(), fc.integer()),
-    payment_method: fc.constantFrom('CARD', 'MBILLS', 'CASH', '', 7),
-    otp: fc.oneof(fc.integer({ min: 0, max: 999_999 }).map((n) => String(n).padStart(6, '0')), printable(8)),
-    name: printable(), webhook_url: fc.constantFrom('http://127.0.0.1:9/x', 'nope', ''),
-    grant_type: fc.constantFrom('client_credentials', 'password'), client_id: printable(), client_secret: printable(),
-  }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
+  fc
+    .record(
+      {
+        amount: fc.oneof(fc.integer({ min: -10, max: 100_000_005 }), fc.double(), printable(5), fc.constant(null)),
+        client_transaction_id: fc.oneof(printable(), fc.integer()),
+        payment_method: fc.constantFrom('CARD', 'MBILLS', 'CASH', '', 7),
+        otp: fc.oneof(
+          fc.integer({ min: 0, max: 999_999 }).map((n) => String(n).padStart(6, '0')),
+          printable(8),
+        ),
+        name: printable(),
+        webhook_url: fc.constantFrom('http://127.0.0.1:9/x', 'nope', ''),
+        grant_type: fc.constantFrom('client_credentials', 'password'),
+        client_id: printable(),
+        client_secret: printable(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((o) => JSON.stringify(o)),
   fc.json({ maxDepth: 3 }),
 );
 
@@ -72,7 +101,9 @@ const randomArb = fc.record({
   path: pathArb,
   auth: fc.constantFrom('valid', 'none', 'junk', 'scheme-only'),
   integrator: fc.oneof(fc.constant('valid'), fc.constant(null), printable(20)),
-  contentType: fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1')),
+  contentType: fc.option(
+    fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'),
+  ),
   body: bodyArb,
 });
 

@@ -12,9 +12,7 @@ export const DRAIN_LIMIT = 16 * 1024 * 1024;
 
 /** A body read: the bytes, too large (drained or not), or the client went away. */
 export type BodyResult =
-  | { readonly kind: 'ok'; readonly raw: Buffer }
-  | { readonly kind: 'too-large'; readonly drained: boolean }
-  | { readonly kind: 'aborted' };
+  { readonly kind: 'ok'; readonly raw: Buffer } | { readonly kind: 'too-large'; readonly drained: boolean } | { readonly kind: 'aborted' };
 
 const EMPTY: BodyResult = { kind: 'ok', raw: Buffer.alloc(0) };
 

@@ -37,8 +37,16 @@ function rawExchange(port: number, bytes: string): Promise<string> {
 
 describe('routing', () => {
   it('answers 404 JSON to unknown paths and paths without the trailing slash', async () => {
-    for (const path of ['/', '/nope/', '/v1/pay-connect/config', '/v1/auth/token', '/v1//pay-connect/config/',
-      '/v1/pay-connect/transactions/generate', `/v1/pay-connect/transactions/x/status`, '/v1/pay-connect/transactions/%E0%A4%A/status/']) {
+    for (const path of [
+      '/',
+      '/nope/',
+      '/v1/pay-connect/config',
+      '/v1/auth/token',
+      '/v1//pay-connect/config/',
+      '/v1/pay-connect/transactions/generate',
+      `/v1/pay-connect/transactions/x/status`,
+      '/v1/pay-connect/transactions/%E0%A4%A/status/',
+    ]) {
       expectError(await c.get(path), 404);
     }
     expectError(await c.post('/v1/pay-connect/transactions/generate', { amount: 100 }), 404);
@@ -78,7 +86,10 @@ describe('bodies', () => {
 
   it('answers 413 and closes the connection when the declared body is enormous', async () => {
     const port = Number(new URL(t.sim.url).port);
-    const got = await rawExchange(port, `POST ${P.generate} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{"amount":`);
+    const got = await rawExchange(
+      port,
+      `POST ${P.generate} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000000\r\n\r\n{"amount":`,
+    );
     expect(got).toMatch(/^HTTP\/1\.1 413 /);
     expect(got).toMatch(/connection: close/i);
     expect(got).toContain('{"detail":');
@@ -97,7 +108,14 @@ describe('failures inside a handler', () => {
   it('become a 500 JSON answer and the server keeps serving', async () => {
     const ctx = createContext(resolveSimulatorOptions({ seed: 1 }));
     const router = new Router([
-      { method: 'GET', path: '/boom/', auth: 'none', handle: () => { throw new TypeError('secret internals'); } },
+      {
+        method: 'GET',
+        path: '/boom/',
+        auth: 'none',
+        handle: () => {
+          throw new TypeError('secret internals');
+        },
+      },
       { method: 'GET', path: '/ok/', auth: 'none', handle: () => ({ status: 200, body: { ok: true } }) },
     ]);
     const sim = createSimServer(ctx, router);

@@ -8,5 +8,12 @@ export { FAULTS, isFaultId, type FaultId, type FaultInfo, type FaultKind } from 
 export { SIMULATOR_DEFAULTS, type SimulatorOptions, type TerminalMode, type TerminalView, type WaitingTransaction } from './options.ts';
 export { CONTROL_PATH, TERMINAL_ACTIONS, type ActionResult, type TerminalAction, type TerminalsAnswer } from './control.ts';
 export { serveSimulator, type SimCommandIo, type SimInput, type SimServeOptions } from './serve-simulator.ts';
-export { jsonLinesSink, REDACTED, type SimRecordEntry, type RecordedRequest, type RecordedDelivery, type RecordedStart } from './recording.ts';
+export {
+  jsonLinesSink,
+  REDACTED,
+  type SimRecordEntry,
+  type RecordedRequest,
+  type RecordedDelivery,
+  type RecordedStart,
+} from './recording.ts';
 export type { ForgedOutcome } from './webhooks.ts';

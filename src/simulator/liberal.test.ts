@@ -6,7 +6,18 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { localStamp, LIBERAL_CLOCK_SKEW_MS } from './liberal.ts';
-import { P, pairClient, sleep, startReceiver, startTestSim, waitFinal, type Client, type Delivery, type Receiver, type TestSim } from './testkit.ts';
+import {
+  P,
+  pairClient,
+  sleep,
+  startReceiver,
+  startTestSim,
+  waitFinal,
+  type Client,
+  type Delivery,
+  type Receiver,
+  type TestSim,
+} from './testkit.ts';
 
 let lib: TestSim;
 let def: TestSim;
@@ -37,27 +48,52 @@ async function start(c: Client, amount: number): Promise<string> {
 }
 
 describe('the default simulator, beside it, is as it was', () => {
-  it('answers compact JSON in its records\' key order, with a length, no-store and an announced keep-alive; UUIDs and UTC seconds; a creation webhook', async () => {
-    const rx = await receiver();
-    const c = await pairClient(def, { webhookUrl: rx.url });
-    expect(Object.keys(c.pairing)).toEqual(['pay_connect_id', 'pay_connect_name', 'terminal_id', 'client_id', 'client_secret', 'webhook_secret_key']);
-    const id = await start(c, 1000);
-    const s = await waitFinal(c, id, 4000);
-    const r = await c.get(P.status(id));
-    expect(r.text).toBe(JSON.stringify(s));
-    expect(Object.keys(s).slice(0, 14)).toEqual(['transaction_id', 'client_transaction_id', 'status', 'amount', 'tip_amount', 'total_amount', 'currency',
-      'payment_method', 'tags', 'created_at', 'completed_at', 'canceled_at', 'reverted_at', 'refund_total_amount']);
-    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
-    expect(r.headers['cache-control']).toBe('no-store');
-    expect(r.headers['keep-alive']).toBe('timeout=5');
-    expect(r.headers['x-request-id']).toBeUndefined();
-    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(s.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect((await c.login()).json.expires_in).toBe('3600');
-    await rx.waitFor((ds) => ds.length >= 3);
-    expect(rx.deliveries.map((d) => d.json.event)).toEqual(['transaction.initiated', 'transaction.in_progress', 'transaction.success']);
-    expect(rx.deliveries[0]?.raw.toString('utf8')).toBe(JSON.stringify(rx.deliveries[0]?.json)); // sorted keys, compact
-  });
+  it(
+    "answers compact JSON in its records' key order, with a length, no-store and an announced keep-alive; " +
+      'UUIDs and UTC seconds; a creation webhook',
+    async () => {
+      const rx = await receiver();
+      const c = await pairClient(def, { webhookUrl: rx.url });
+      expect(Object.keys(c.pairing)).toEqual([
+        'pay_connect_id',
+        'pay_connect_name',
+        'terminal_id',
+        'client_id',
+        'client_secret',
+        'webhook_secret_key',
+      ]);
+      const id = await start(c, 1000);
+      const s = await waitFinal(c, id, 4000);
+      const r = await c.get(P.status(id));
+      expect(r.text).toBe(JSON.stringify(s));
+      expect(Object.keys(s).slice(0, 14)).toEqual([
+        'transaction_id',
+        'client_transaction_id',
+        'status',
+        'amount',
+        'tip_amount',
+        'total_amount',
+        'currency',
+        'payment_method',
+        'tags',
+        'created_at',
+        'completed_at',
+        'canceled_at',
+        'reverted_at',
+        'refund_total_amount',
+      ]);
+      expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
+      expect(r.headers['cache-control']).toBe('no-store');
+      expect(r.headers['keep-alive']).toBe('timeout=5');
+      expect(r.headers['x-request-id']).toBeUndefined();
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(s.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect((await c.login()).json.expires_in).toBe('3600');
+      await rx.waitFor((ds) => ds.length >= 3);
+      expect(rx.deliveries.map((d) => d.json.event)).toEqual(['transaction.initiated', 'transaction.in_progress', 'transaction.success']);
+      expect(rx.deliveries[0]?.raw.toString('utf8')).toBe(JSON.stringify(rx.deliveries[0]?.json)); // sorted keys, compact
+    },
+  );
 });
 
 describe('the liberal sandbox accepts what no document refuses', () => {
@@ -95,11 +131,22 @@ describe('the liberal sandbox writes its answers its own way', () => {
     expect(Object.keys(lc.json)).not.toEqual(Object.keys(dc.json));
     expect(new Set(Object.keys(lc.json))).toEqual(new Set(Object.keys(dc.json)));
     expect(lc.json.version).not.toBe(dc.json.version);
-    expect(lc.json.payment_methods.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining(dc.json.payment_methods.map((m: { id: string }) => m.id)));
+    expect(lc.json.payment_methods.map((m: { id: string }) => m.id)).toEqual(
+      expect.arrayContaining(dc.json.payment_methods.map((m: { id: string }) => m.id)),
+    );
 
     const [lt, dt] = await Promise.all([start(l, 1234), start(d, 1234)]);
     const [ls, ds] = await Promise.all([waitFinal(l, lt, 4000), waitFinal(d, dt, 4000)]);
-    for (const k of ['status', 'amount', 'tip_amount', 'total_amount', 'currency', 'payment_method', 'tags', 'client_transaction_id'] as const) {
+    for (const k of [
+      'status',
+      'amount',
+      'tip_amount',
+      'total_amount',
+      'currency',
+      'payment_method',
+      'tags',
+      'client_transaction_id',
+    ] as const) {
       expect(ls[k], k).toEqual(ds[k]);
     }
     const raw = (await l.get(P.status(lt))).text;
@@ -152,7 +199,7 @@ describe('the liberal sandbox writes its answers its own way', () => {
     expect(ds.transaction_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
   });
 
-  it('writes local time with the zone\'s offset, winter and summer', () => {
+  it("writes local time with the zone's offset, winter and summer", () => {
     expect(localStamp(Date.UTC(2026, 0, 15, 10, 0, 0, 5))).toBe('2026-01-15T11:00:00.005+01:00');
     expect(localStamp(Date.UTC(2026, 6, 15, 23, 30, 0))).toBe('2026-07-16T01:30:00.000+02:00');
   });
@@ -184,7 +231,9 @@ describe('the liberal sandbox writes its answers its own way', () => {
     const port = Number(new URL(lib.sim.url).port);
     const sock = connect(port, '127.0.0.1');
     let text = '';
-    sock.on('data', (b: Buffer) => { text += b.toString('latin1'); });
+    sock.on('data', (b: Buffer) => {
+      text += b.toString('latin1');
+    });
     const closed = new Promise<number>((r) => sock.once('close', () => r(performance.now())));
     sock.write('GET /v1/pay-connect/nope/ HTTP/1.1\r\nhost: x\r\n\r\n');
     await sleep(300);
@@ -195,7 +244,7 @@ describe('the liberal sandbox writes its answers its own way', () => {
   });
 });
 
-describe('the liberal sandbox\'s limits, tokens, methods and idempotency', () => {
+describe("the liberal sandbox's limits, tokens, methods and idempotency", () => {
   it('rate-limits polling with a 429 and Retry-After (limits.poll-rate), which the default does not', async () => {
     const [l, d] = await Promise.all([pairClient(lib), pairClient(def)]);
     const [lt, dt] = await Promise.all([start(l, 1000), start(d, 1000)]);
@@ -242,7 +291,7 @@ describe('the liberal sandbox\'s limits, tokens, methods and idempotency', () =>
     expect(new Set(di).size).toBe(3);
   });
 
-  it('closes every fifth answer\'s connection (keep-alive.close-some) and puts a currency in an operation\'s metadata (records.extra-fields)', async () => {
+  it("closes every fifth answer's connection (keep-alive.close-some) and puts a currency in an operation's metadata (records.extra-fields)", async () => {
     const c = await pairClient(lib);
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await c.get(P.config));
@@ -258,13 +307,15 @@ describe('the liberal sandbox\'s limits, tokens, methods and idempotency', () =>
   it('sends every other answer chunked (http.chunked-answers)', async () => {
     const c = await pairClient(lib);
     const answers = await Promise.all([c.get(P.config), c.get(P.config), c.get(P.config)]);
-    const framing = answers.map((r) => (r.headers['transfer-encoding'] === 'chunked' ? 'chunked' : r.headers['content-length'] !== undefined ? 'length' : 'none'));
+    const framing = answers.map((r) =>
+      r.headers['transfer-encoding'] === 'chunked' ? 'chunked' : r.headers['content-length'] !== undefined ? 'length' : 'none',
+    );
     expect(framing).toContain('chunked');
     expect(framing).toContain('length');
   });
 });
 
-describe('the liberal sandbox\'s webhooks', () => {
+describe("the liberal sandbox's webhooks", () => {
   const hmac = (key: string, raw: Buffer) => createHmac('sha256', Buffer.from(key, 'utf8')).update(raw).digest('hex');
 
   it('posts no creation event, some deliveries twice, out of order and late, signed over its own bytes (webhook.*)', async () => {
@@ -277,7 +328,10 @@ describe('the liberal sandbox\'s webhooks', () => {
       ids.push(id);
       await waitFinal(c, id, 4000);
     }
-    await rx.waitFor((ds) => ids.every((id) => ds.some((d) => d.json.data.transaction_id === id && d.json.event === 'transaction.success')), 8000);
+    await rx.waitFor(
+      (ds) => ids.every((id) => ds.some((d) => d.json.data.transaction_id === id && d.json.event === 'transaction.success')),
+      8000,
+    );
     await sleep(1600); // the last duplicates
     const events = rx.deliveries.map((d) => d.json.event as string);
     expect(events).not.toContain('transaction.initiated');
@@ -302,7 +356,9 @@ describe('the liberal sandbox\'s webhooks', () => {
     expect(first.headers['x-pay-connect-delivery']).toMatch(/^dlv-/);
     expect(performance.now() - sent).toBeGreaterThan(150);
     // webhook data = the status record, field by field
-    const last = rx.deliveries.filter((d) => d.json.data.transaction_id === ids[0] && d.json.event === 'transaction.success')[0] as Delivery;
+    const last = rx.deliveries.filter(
+      (d) => d.json.data.transaction_id === ids[0] && d.json.event === 'transaction.success',
+    )[0] as Delivery;
     expect(last.json.data).toEqual((await c.get(P.status(ids[0] as string))).json);
   }, 30_000);
 

@@ -64,13 +64,23 @@ const SLIP_OPTIONAL = [...CARD_FIELDS, 'completed_at', 'canceled_at', 'reverted_
 
 /** json.unicode-escapes: a JSON string with every non-ASCII character and "/" escaped. */
 function escapedString(s: string): string {
-  return JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\//g, '\\/');
+  return JSON.stringify(s)
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/\//g, '\\/');
 }
 
 /** The offset of `zone` at `ms`, in minutes east of UTC. */
 function zoneOffsetMin(ms: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
-    .formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(ms));
   const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   const asUtc = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60_000);
@@ -112,12 +122,18 @@ export class Liberal {
   id(kind: LiberalIdKind): string {
     const b32 = (n: number) => Array.from({ length: n }, () => BASE32[this.rng.int(32)]).join('');
     switch (kind) {
-      case 'transaction': return `tx:${b32(26)}`;
-      case 'operation': return `op-${b32(20)}`;
-      case 'pairing': return `pc_${this.rng.digits(12)}`;
-      case 'terminal': return `TRM-${this.rng.digits(6)}`;
-      case 'client': return `cli.${this.rng.u32().toString(16).padStart(8, '0')}${this.rng.u32().toString(16).padStart(8, '0')}`;
-      case 'event': return `evt_${b32(24)}`;
+      case 'transaction':
+        return `tx:${b32(26)}`;
+      case 'operation':
+        return `op-${b32(20)}`;
+      case 'pairing':
+        return `pc_${this.rng.digits(12)}`;
+      case 'terminal':
+        return `TRM-${this.rng.digits(6)}`;
+      case 'client':
+        return `cli.${this.rng.u32().toString(16).padStart(8, '0')}${this.rng.u32().toString(16).padStart(8, '0')}`;
+      case 'event':
+        return `evt_${b32(24)}`;
     }
   }
 
@@ -153,10 +169,17 @@ export class Liberal {
     const span = (lo: number, hi: number) => lo + this.rng.int(hi - lo + 1);
     if (status >= 300) return span(0, 60);
     switch (kind) {
-      case 'pairing': return span(800, 1_300);
-      case 'token': case 'config': case 'slip': return span(100, 300);
-      case 'created': case 'reference': return span(50, 250);
-      default: return span(0, 60);
+      case 'pairing':
+        return span(800, 1_300);
+      case 'token':
+      case 'config':
+      case 'slip':
+        return span(100, 300);
+      case 'created':
+      case 'reference':
+        return span(50, 250);
+      default:
+        return span(0, 60);
     }
   }
 
@@ -194,19 +217,28 @@ export class Liberal {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
     const b = { ...(body as Record<string, unknown>) };
     switch (kindOf(method, path)) {
-      case 'pairing': return { ...b, paired_at: this.stamp(this.now()) };
-      case 'token': return { ...b, issued_at: this.stamp(this.now()) };
-      case 'config': return this.config(b);
-      case 'status': return this.transactionRecord(b);
-      case 'slip': return this.slip(b);
-      case 'operation': return this.operationRecord(b);
-      case 'created': return { ...b, object: 'transaction' };
-      case 'reference': return { ...b, object: 'operation_reference' };
+      case 'pairing':
+        return { ...b, paired_at: this.stamp(this.now()) };
+      case 'token':
+        return { ...b, issued_at: this.stamp(this.now()) };
+      case 'config':
+        return this.config(b);
+      case 'status':
+        return this.transactionRecord(b);
+      case 'slip':
+        return this.slip(b);
+      case 'operation':
+        return this.operationRecord(b);
+      case 'created':
+        return { ...b, object: 'transaction' };
+      case 'reference':
+        return { ...b, object: 'operation_reference' };
       case 'cancel': {
         const id = /\/transactions\/([^/]+)\/cancel\/$/.exec(path ?? '')?.[1];
         return { ...b, ...(id ? { transaction_id: decodeURIComponent(id) } : {}), cancel_requested: true };
       }
-      default: return b;
+      default:
+        return b;
     }
   }
 
@@ -220,7 +252,8 @@ export class Liberal {
   /** The operation record (and the data of an operation webhook): records.extra-fields, metadata with a currency beside its amount. */
   operationRecord(record: Record<string, unknown>): Record<string, unknown> {
     const m = record.metadata;
-    const metadata = m !== null && typeof m === 'object' && !Array.isArray(m) ? { metadata: { ...(m as Record<string, unknown>), currency: 'EUR' } } : {};
+    const metadata =
+      m !== null && typeof m === 'object' && !Array.isArray(m) ? { metadata: { ...(m as Record<string, unknown>), currency: 'EUR' } } : {};
     return { ...record, ...metadata, object: 'operation' };
   }
 
@@ -231,12 +264,21 @@ export class Liberal {
   }
 
   private config(b: Record<string, unknown>): Record<string, unknown> {
-    const methods = Array.isArray(b.payment_methods) ? [...(b.payment_methods as Record<string, unknown>[]), ...LIBERAL_EXTRA_METHODS] : null;
+    const methods = Array.isArray(b.payment_methods)
+      ? [...(b.payment_methods as Record<string, unknown>[]), ...LIBERAL_EXTRA_METHODS]
+      : null;
     return {
       ...b,
       version: '2026.11-liberal',
       default_language: 'sl-SI',
-      ...(methods ? { payment_methods: methods.map((m) => ({ ...m, group: { id: `grp-${String(m.id).toLowerCase()}`, name: `Skupina ${String(m.name)}` } })) } : {}),
+      ...(methods
+        ? {
+            payment_methods: methods.map((m) => ({
+              ...m,
+              group: { id: `grp-${String(m.id).toLowerCase()}`, name: `Skupina ${String(m.name)}` },
+            })),
+          }
+        : {}),
     };
   }
 
@@ -253,7 +295,9 @@ export class Liberal {
       if (typeof v === 'number') return Number.isInteger(v) ? `${v}.0` : JSON.stringify(v);
       if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
       if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((x) => pad + write(x, depth + 1)).join(',\n')}\n${end}]`;
-      const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).reverse();
+      const keys = Object.keys(v)
+        .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+        .reverse();
       if (keys.length === 0) return '{}';
       const r = rotate % keys.length;
       const order = [...keys.slice(r), ...keys.slice(0, r)];
@@ -268,7 +312,11 @@ export class Liberal {
     if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
     if (Array.isArray(value)) return `[${value.map((x) => this.webhookJson(x)).join(', ')}]`;
     const o = value as Record<string, unknown>;
-    return `{${Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => `${escapedString(k)}: ${this.webhookJson(o[k])}`).join(', ')}}`;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${escapedString(k)}: ${this.webhookJson(o[k])}`)
+      .join(', ')}}`;
   }
 
   /** webhook.duplicates: how many copies of a delivery to send (2 about one time in three). */
@@ -283,6 +331,10 @@ export class Liberal {
 
   /** webhook.extra-headers. */
   deliveryHeaders(): Record<string, string> {
-    return { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'PayConnect-Webhooks/2.1 (liberal sandbox)', 'x-pay-connect-delivery': `dlv-${++this.deliveries}` };
+    return {
+      'content-type': 'application/json; charset=utf-8',
+      'user-agent': 'PayConnect-Webhooks/2.1 (liberal sandbox)',
+      'x-pay-connect-delivery': `dlv-${++this.deliveries}`,
+    };
   }
 }

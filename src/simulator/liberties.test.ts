@@ -10,7 +10,7 @@ const DOCS = {
 } as const;
 const text = (doc: keyof typeof DOCS) => readFileSync(new URL(`../../contracts/spec/${DOCS[doc]}`, import.meta.url), 'utf8');
 
-describe('the liberal sandbox\'s catalogue', () => {
+describe("the liberal sandbox's catalogue", () => {
   it('has unique ids, says what each liberty does and which silence it uses', () => {
     const ids = LIBERTIES.map((x) => x.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -22,7 +22,9 @@ describe('the liberal sandbox\'s catalogue', () => {
   });
 
   it('finds every quote verbatim in the bundled documents', () => {
-    const missing = LIBERTIES.flatMap((x) => x.quotes.filter((qt) => !text(qt.doc).includes(qt.text)).map((qt) => `${x.id}: ${qt.doc}: ${qt.text}`));
+    const missing = LIBERTIES.flatMap((x) =>
+      x.quotes.filter((qt) => !text(qt.doc).includes(qt.text)).map((qt) => `${x.id}: ${qt.doc}: ${qt.text}`),
+    );
     expect(missing).toEqual([]);
   });
 });

@@ -12,7 +12,18 @@ import { Rng } from './rng.ts';
 import { startSimulator } from './simulator.ts';
 import { makeMerchant } from './store.ts';
 import {
-  P, pairClient, pay, pollUntil, sleep, startReceiver, useFaultSims, waitFinal, waitOperation, type Client, type Res, type TestSim,
+  P,
+  pairClient,
+  pay,
+  pollUntil,
+  sleep,
+  startReceiver,
+  useFaultSims,
+  waitFinal,
+  waitOperation,
+  type Client,
+  type Res,
+  type TestSim,
 } from './testkit.ts';
 import { VirtualTerminal, type TerminalAction } from './virtual-terminal.ts';
 
@@ -21,10 +32,10 @@ let auto: TestSim;
 const log: string[] = [];
 const waits: TerminalView[] = [];
 const MANUAL_DEADLINE = 1000;
-const receivers = useFaultSims([
-  { terminal: 'manual', manualDeadlineMs: MANUAL_DEADLINE, onRequest: (l) => log.push(l), onTerminalWaiting: (v) => waits.push(v) },
-  {},
-], ([m, a]) => ((manual = m!), (auto = a!)));
+const receivers = useFaultSims(
+  [{ terminal: 'manual', manualDeadlineMs: MANUAL_DEADLINE, onRequest: (l) => log.push(l), onTerminalWaiting: (v) => waits.push(v) }, {}],
+  ([m, a]) => ((manual = m!), (auto = a!)),
+);
 
 const actions = (id: string) => `/_sim/terminals/${id}/actions`;
 const act = (t: TestSim, terminalId: string, body: unknown): Promise<Res> => t.http.call('POST', actions(terminalId), { body });
@@ -73,8 +84,14 @@ describe('manual mode: each action leads to its final status', () => {
     const rec = await waitFinal(c, id);
     expect(rec.status).toBe(final);
     expect(rec.payment_method).toBe('CARD');
-    if (final === 'SUCCESS') expect(rec).toMatchObject({ tip_amount: 0, card_number: expect.stringMatching(/^\*{4} \*{4} \*{4} \d{4}$/), approve_code: expect.any(String) });
-    else expect(rec).toMatchObject({ card_number: null, approve_code: null, completed_at: final === 'EXPIRED' ? null : expect.any(String) });
+    if (final === 'SUCCESS')
+      expect(rec).toMatchObject({
+        tip_amount: 0,
+        card_number: expect.stringMatching(/^\*{4} \*{4} \*{4} \d{4}$/),
+        approve_code: expect.any(String),
+      });
+    else
+      expect(rec).toMatchObject({ card_number: null, approve_code: null, completed_at: final === 'EXPIRED' ? null : expect.any(String) });
 
     await rx.waitFor((d) => d.some((x) => x.json.data.status === final));
     const events = rx.deliveries.map((d) => d.json.event);
@@ -170,14 +187,24 @@ describe('the control API', () => {
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.json.mode).toBe('manual');
     const mine = r.json.terminals.find((v: TerminalView) => v.terminal_id === tid);
-    expect(mine.waiting).toEqual({ transaction_id: id, kind: 'payment', amount: 1234, status: expect.stringMatching(/^(INITIATED|IN_PROGRESS)$/), tip: 0, since_ms: expect.any(Number) });
+    expect(mine.waiting).toEqual({
+      transaction_id: id,
+      kind: 'payment',
+      amount: 1234,
+      status: expect.stringMatching(/^(INITIATED|IN_PROGRESS)$/),
+      tip: 0,
+      since_ms: expect.any(Number),
+    });
     expect(r.json.terminals.find((v: TerminalView) => v.terminal_id === idle.tid).waiting).toBeNull();
     expect((await manual.http.call('GET', '/_sim/terminals/')).json.mode).toBe('manual');
     expect(manual.sim.terminals()).toEqual(expect.arrayContaining([expect.objectContaining({ terminal_id: tid })]));
     expect(manual.sim.terminalMode).toBe('manual');
     await inProgress(c, id);
     await sleep(30);
-    expect(manual.sim.terminals().find((v) => v.terminal_id === tid)?.waiting).toMatchObject({ status: 'IN_PROGRESS', since_ms: expect.any(Number) });
+    expect(manual.sim.terminals().find((v) => v.terminal_id === tid)?.waiting).toMatchObject({
+      status: 'IN_PROGRESS',
+      since_ms: expect.any(Number),
+    });
     expect(manual.sim.terminals().find((v) => v.terminal_id === tid)!.waiting!.since_ms).toBeGreaterThanOrEqual(30);
     manual.sim.act(tid, 'timeout');
     expect(manual.sim.terminals().find((v) => v.terminal_id === tid)?.waiting).toBeNull();
@@ -196,7 +223,9 @@ describe('the control API', () => {
     expectError(await act(auto, tid, { action: 'present-card' }), 404, /not in manual mode/);
     expectError(await act(auto, tid, 'not json'), 404, /not in manual mode/);
     expect(auto.sim.terminalMode).toBe('auto');
-    expect(() => auto.sim.act(tid, 'present-card')).toThrow(expect.objectContaining({ code: 'PCC_SIMULATOR', message: expect.stringMatching(/^404: .*not in manual mode/) }));
+    expect(() => auto.sim.act(tid, 'present-card')).toThrow(
+      expect.objectContaining({ code: 'PCC_SIMULATOR', message: expect.stringMatching(/^404: .*not in manual mode/) }),
+    );
     await c.post(P.cancel(id));
     expect((await waitFinal(c, id)).status).toBe('CANCELED');
   });
@@ -205,15 +234,22 @@ describe('the control API', () => {
     const { c, tid } = await hooked();
     expectError(await act(manual, '89999999', { action: 'present-card' }), 404, /no such terminal/);
     expectError(await act(manual, tid, { action: 'present-card' }), 409, /nothing waits/);
-    expect(() => manual.sim.act(tid, 'decline')).toThrow(expect.objectContaining({ code: 'PCC_SIMULATOR', message: expect.stringMatching(/^409: /) }));
-    expect(() => manual.sim.act('89999999', 'decline')).toThrow(expect.objectContaining({ message: expect.stringMatching(/^404: no such terminal/) }));
+    expect(() => manual.sim.act(tid, 'decline')).toThrow(
+      expect.objectContaining({ code: 'PCC_SIMULATOR', message: expect.stringMatching(/^409: /) }),
+    );
+    expect(() => manual.sim.act('89999999', 'decline')).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/^404: no such terminal/) }),
+    );
     const id = await startTxn(c, 1000);
     await inProgress(c, id);
     for (const body of [{ action: 'swipe' }, {}, { action: 5 }]) expectError(await act(manual, tid, body), 400, /action must be one of/);
     for (const body of ['{bad', '[1]', '']) expectError(await act(manual, tid, body), 400, /JSON|body/);
-    for (const amount of [0, 100_001, 1.5, '100', -5]) expectError(await act(manual, tid, { action: 'add-tip', amount }), 400, /amount must be an integer from 1 to 100000/);
+    for (const amount of [0, 100_001, 1.5, '100', -5])
+      expectError(await act(manual, tid, { action: 'add-tip', amount }), 400, /amount must be an integer from 1 to 100000/);
     expectError(await act(manual, tid, { action: 'present-card', amount: 100 }), 400, /add-tip only/);
-    expect(() => manual.sim.act(tid, 'swipe' as TerminalAction)).toThrow(expect.objectContaining({ message: expect.stringMatching(/^400: /) }));
+    expect(() => manual.sim.act(tid, 'swipe' as TerminalAction)).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/^400: /) }),
+    );
     expect(() => manual.sim.act(tid, 'add-tip', 0)).toThrow(expect.objectContaining({ message: expect.stringMatching(/^400: amount/) }));
     // None of the refusals touched the transaction: it still waits, and the boundaries are accepted.
     expect((await act(manual, tid, { action: 'add-tip', amount: 100_000 })).status).toBe(200);
@@ -230,7 +266,10 @@ describe('the control API', () => {
     const before = log.length;
     await manual.http.call('GET', '/_sim/terminals');
     await act(manual, tid, { action: 'fail' });
-    expect(log.slice(before)).toEqual([expect.stringMatching(/^GET \/_sim\/terminals 200 \d+ms$/), expect.stringMatching(new RegExp(`^POST /_sim/terminals/${tid}/actions 409 \\d+ms$`))]);
+    expect(log.slice(before)).toEqual([
+      expect.stringMatching(/^GET \/_sim\/terminals 200 \d+ms$/),
+      expect.stringMatching(new RegExp(`^POST /_sim/terminals/${tid}/actions 409 \\d+ms$`)),
+    ]);
     expect(operations.some((o) => new RegExp(o.pattern).test('/_sim/terminals') || new RegExp(o.pattern).test(actions(tid)))).toBe(false);
     const yaml = readFileSync(new URL('../../contracts/pay-connect.openapi.yaml', import.meta.url), 'utf8');
     expect(yaml).not.toContain('/_sim');
@@ -241,7 +280,12 @@ describe('the control API', () => {
     const { c, tid } = await hooked();
     const before = waits.length;
     const id = await startTxn(c, 4321);
-    expect(waits.slice(before)).toEqual([{ terminal_id: tid, waiting: { transaction_id: id, kind: 'payment', amount: 4321, status: 'INITIATED', tip: 0, since_ms: expect.any(Number) } }]);
+    expect(waits.slice(before)).toEqual([
+      {
+        terminal_id: tid,
+        waiting: { transaction_id: id, kind: 'payment', amount: 4321, status: 'INITIATED', tip: 0, since_ms: expect.any(Number) },
+      },
+    ]);
     manual.sim.act(tid, 'timeout');
     expect((await c.get(P.status(id))).json.status).toBe('EXPIRED');
   });
@@ -263,7 +307,7 @@ describe('fault switches in manual mode', () => {
     expect((await waitFinal(c, id)).status).toBe('SUCCESS');
   });
 
-  it('tip.ignored drops the operator\'s tip; wire faults never bend the control surface', async () => {
+  it("tip.ignored drops the operator's tip; wire faults never bend the control surface", async () => {
     const { c, tid } = await hooked();
     manual.sim.setFaults(['tip.ignored', 'error.non-json', 'content-type.text-plain', 'slow']);
     const id = await startTxn(c, 1000);
@@ -296,12 +340,24 @@ describe('options', () => {
   it('default to auto with a 120 s manual deadline, and refuse bad values naming the option', async () => {
     expect(resolveSimulatorOptions()).toMatchObject({ terminal: 'auto', manualDeadlineMs: 120_000 });
     expect(SIMULATOR_DEFAULTS).toMatchObject({ terminal: 'auto', manualDeadlineMs: 120_000 });
-    for (const [o, name] of [[{ terminal: 'x' }, 'terminal'], [{ terminal: 'MANUAL' }, 'terminal'], [{ manualDeadlineMs: 999 }, 'manualDeadlineMs'],
-      [{ manualDeadlineMs: 3_600_001 }, 'manualDeadlineMs'], [{ manualDeadlineMs: 1500.5 }, 'manualDeadlineMs'],
-      [{ stepDelayMs: 600, manualDeadlineMs: 1200 }, 'manualDeadlineMs'], [{ onTerminalWaiting: 5 }, 'onTerminalWaiting']] as const) {
-      await expect(startSimulator(o as never)).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining(`option ${name} `) });
+    for (const [o, name] of [
+      [{ terminal: 'x' }, 'terminal'],
+      [{ terminal: 'MANUAL' }, 'terminal'],
+      [{ manualDeadlineMs: 999 }, 'manualDeadlineMs'],
+      [{ manualDeadlineMs: 3_600_001 }, 'manualDeadlineMs'],
+      [{ manualDeadlineMs: 1500.5 }, 'manualDeadlineMs'],
+      [{ stepDelayMs: 600, manualDeadlineMs: 1200 }, 'manualDeadlineMs'],
+      [{ onTerminalWaiting: 5 }, 'onTerminalWaiting'],
+    ] as const) {
+      await expect(startSimulator(o as never)).rejects.toMatchObject({
+        code: 'PCC_CONFIG_INVALID',
+        message: expect.stringContaining(`option ${name} `),
+      });
     }
-    expect(resolveSimulatorOptions({ terminal: 'manual', manualDeadlineMs: 1000 })).toMatchObject({ terminal: 'manual', manualDeadlineMs: 1000 });
+    expect(resolveSimulatorOptions({ terminal: 'manual', manualDeadlineMs: 1000 })).toMatchObject({
+      terminal: 'manual',
+      manualDeadlineMs: 1000,
+    });
     expect(resolveSimulatorOptions({ manualDeadlineMs: 3_600_000 }).manualDeadlineMs).toBe(3_600_000);
   });
 });
@@ -312,11 +368,20 @@ describe('the manual state machine in process (fake timers)', () => {
   let term: VirtualTerminal;
   const make = (faults: FaultSet = new FaultSet()) => {
     const rng = new Rng(1);
-    return new VirtualTerminal({
-      settings: { stepDelayMs: STEP, deadlineMs: 3000, maxFinalPerTerminal: 10, terminal: 'manual', manualDeadlineMs: 5000 },
-      faults, rng, now: Date.now,
-      hooks: { onTransaction: (t) => events.push(t.status), onOperation: () => undefined, onWaiting: (t) => events.push(`waiting ${t.amount}`) },
-    }, makeMerchant(rng));
+    return new VirtualTerminal(
+      {
+        settings: { stepDelayMs: STEP, deadlineMs: 3000, maxFinalPerTerminal: 10, terminal: 'manual', manualDeadlineMs: 5000 },
+        faults,
+        rng,
+        now: Date.now,
+        hooks: {
+          onTransaction: (t) => events.push(t.status),
+          onOperation: () => undefined,
+          onWaiting: (t) => events.push(`waiting ${t.amount}`),
+        },
+      },
+      makeMerchant(rng),
+    );
   };
   beforeEach(() => {
     vi.useFakeTimers();
@@ -332,16 +397,20 @@ describe('the manual state machine in process (fake timers)', () => {
     return t.status;
   };
 
-  it.each([['present-card', 'SUCCESS'], ['decline', 'DECLINED'], ['fail', 'FAILED'], ['remove-card', 'FAILED']] as const)(
-    '%s on an INITIATED transaction picks it up at once, then ends %s one step later', (action, end) => {
-      const t = term.start('payment', 1000, null, null);
-      expect(term.act(action)).toEqual({ kind: 'ok', t });
-      expect(t.status).toBe('IN_PROGRESS');
-      expect(settle(t, STEP - 1)).toBe('IN_PROGRESS');
-      expect(settle(t, 1)).toBe(end);
-      expect(events).toEqual(['INITIATED', 'waiting 1000', 'IN_PROGRESS', end]);
-      expect(term.stats()).toMatchObject({ pending: 0, timed: 0 });
-    });
+  it.each([
+    ['present-card', 'SUCCESS'],
+    ['decline', 'DECLINED'],
+    ['fail', 'FAILED'],
+    ['remove-card', 'FAILED'],
+  ] as const)('%s on an INITIATED transaction picks it up at once, then ends %s one step later', (action, end) => {
+    const t = term.start('payment', 1000, null, null);
+    expect(term.act(action)).toEqual({ kind: 'ok', t });
+    expect(t.status).toBe('IN_PROGRESS');
+    expect(settle(t, STEP - 1)).toBe('IN_PROGRESS');
+    expect(settle(t, 1)).toBe(end);
+    expect(events).toEqual(['INITIATED', 'waiting 1000', 'IN_PROGRESS', end]);
+    expect(term.stats()).toMatchObject({ pending: 0, timed: 0 });
+  });
 
   it('no outcome row applies: a 55 (offline) and a 53 are picked up and wait like any other', () => {
     const t = term.start('payment', 1055, null, null);

@@ -7,8 +7,7 @@
  */
 
 /** Transaction status values of the spec. */
-export type TxnStatus =
-  | 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'CANCELED' | 'DECLINED' | 'REVERTED' | 'EXPIRED' | 'FAILED';
+export type TxnStatus = 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'CANCELED' | 'DECLINED' | 'REVERTED' | 'EXPIRED' | 'FAILED';
 
 /** Operation status values of the public profile. */
 export type OpStatus = 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'FAILED' | 'EXPIRED';

@@ -38,8 +38,13 @@ describe('preauthorization', () => {
       expect(r.status).toBe(200);
       expect(r.json.transaction_id).toBe(pre.transaction_id);
       const first = (await c.get(P.operation(r.json.operation_id))).json;
-      expect(first).toEqual({ operation_id: r.json.operation_id, operation_type: 'transaction.preauth.increment',
-        transaction_id: pre.transaction_id, status: 'INITIATED', metadata: { amount: 500 } });
+      expect(first).toEqual({
+        operation_id: r.json.operation_id,
+        operation_type: 'transaction.preauth.increment',
+        transaction_id: pre.transaction_id,
+        status: 'INITIATED',
+        metadata: { amount: 500 },
+      });
       await pollUntil(c, P.operation(r.json.operation_id), (j) => j.status === 'IN_PROGRESS');
       expect((await waitOperation(c, r.json.operation_id)).status).toBe('SUCCESS');
       expect((await c.get(P.operation('nope'))).status).toBe(404);
@@ -114,7 +119,12 @@ describe('revert', () => {
     expect((await c.post(P.revert(declined))).status).toBe(400);
     expect((await c.post(P.revert('unknown'))).status).toBe(404);
     const done = await op(c, P.revert(latest));
-    expect(done).toEqual({ operation_id: expect.any(String), operation_type: 'transaction.revert', transaction_id: latest, status: 'SUCCESS' });
+    expect(done).toEqual({
+      operation_id: expect.any(String),
+      operation_type: 'transaction.revert',
+      transaction_id: latest,
+      status: 'SUCCESS',
+    });
     const s = (await c.get(P.status(latest))).json;
     expect(s.status).toBe('REVERTED');
     expect(s.reverted_at).toMatch(TS);
@@ -156,7 +166,11 @@ describe('refunds', () => {
     const c = await pairClient(t);
     const ok = await c.post(P.refund, { amount: 700, client_transaction_id: 'ind-1' });
     expect(ok.status).toBe(200);
-    expect(await waitFinal(c, ok.json.transaction_id)).toMatchObject({ status: 'SUCCESS', tags: ['refund'], client_transaction_id: 'ind-1' });
+    expect(await waitFinal(c, ok.json.transaction_id)).toMatchObject({
+      status: 'SUCCESS',
+      tags: ['refund'],
+      client_transaction_id: 'ind-1',
+    });
     expect((await pay(c, 1052, P.refund)).status).toBe('FAILED');
     expect((await pay(c, 1051, P.refund)).status).toBe('DECLINED');
   });

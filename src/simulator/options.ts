@@ -152,8 +152,7 @@ export const SIMULATOR_DEFAULTS = {
 
 function check(ok: boolean, option: string, expected: string, value: unknown): void {
   if (!ok) {
-    throw new ToolkitError('PCC_CONFIG_INVALID', `simulator option ${option} is ${JSON.stringify(value)}`,
-      `set ${option} to ${expected}`);
+    throw new ToolkitError('PCC_CONFIG_INVALID', `simulator option ${option} is ${JSON.stringify(value)}`, `set ${option} to ${expected}`);
   }
 }
 
@@ -167,8 +166,12 @@ function checkRanges(r: Readonly<Record<SimSettingName, unknown>>): void {
 function tlsOption(tls: SimulatorOptions['tls']): ResolvedSimulatorOptions['tls'] {
   if (tls === undefined || tls === false) return null;
   const dir = tls === true ? undefined : (tls as { dir?: unknown } | null)?.dir;
-  check(tls === true || (typeof tls === 'object' && tls !== null && (dir === undefined || (typeof dir === 'string' && dir.trim() !== ''))),
-    'tls', 'true, false or { dir: "<folder for ca.pem>" }', tls);
+  check(
+    tls === true || (typeof tls === 'object' && tls !== null && (dir === undefined || (typeof dir === 'string' && dir.trim() !== ''))),
+    'tls',
+    'true, false or { dir: "<folder for ca.pem>" }',
+    tls,
+  );
   return { dir: dir as string | undefined };
 }
 
@@ -199,9 +202,19 @@ export function resolveSimulatorOptions(o: SimulatorOptions = {}): ResolvedSimul
   assertFaultRate(r.faultRate); // first: its own message says what a fault rate is
   checkRanges(r);
   check(holdsTwoSteps(r.deadlineMs, r.stepDelayMs), 'deadlineMs', `${S.deadlineMs.kind.expected}, above two step delays`, r.deadlineMs);
-  check(holdsTwoSteps(r.manualDeadlineMs, r.stepDelayMs), 'manualDeadlineMs', `${S.manualDeadlineMs.kind.expected}, above two step delays`, r.manualDeadlineMs);
+  check(
+    holdsTwoSteps(r.manualDeadlineMs, r.stepDelayMs),
+    'manualDeadlineMs',
+    `${S.manualDeadlineMs.kind.expected}, above two step delays`,
+    r.manualDeadlineMs,
+  );
   check(r.onRequest === undefined || typeof r.onRequest === 'function', 'onRequest', 'a function', typeof r.onRequest);
-  check(r.onTerminalWaiting === undefined || typeof r.onTerminalWaiting === 'function', 'onTerminalWaiting', 'a function', typeof r.onTerminalWaiting);
+  check(
+    r.onTerminalWaiting === undefined || typeof r.onTerminalWaiting === 'function',
+    'onTerminalWaiting',
+    'a function',
+    typeof r.onTerminalWaiting,
+  );
   check(r.record === undefined || typeof r.record === 'function', 'record', 'a function (e.g. jsonLinesSink(file))', typeof r.record);
   check(typeof r.forgeWebhook === 'boolean', 'forgeWebhook', 'true or false', r.forgeWebhook);
   check(r.onTlsError === undefined || typeof r.onTlsError === 'function', 'onTlsError', 'a function', typeof r.onTlsError);

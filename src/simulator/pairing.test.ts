@@ -16,8 +16,14 @@ describe('pairing', () => {
     const r = await pairReq({ name: 'Till 1', otp: t.sim.mintOtp() });
     expect(r.status).toBe(200);
     expect(r.headers['content-type']).toBe('application/json');
-    expect(Object.keys(r.json).sort()).toEqual(
-      ['client_id', 'client_secret', 'pay_connect_id', 'pay_connect_name', 'terminal_id', 'webhook_secret_key']);
+    expect(Object.keys(r.json).sort()).toEqual([
+      'client_id',
+      'client_secret',
+      'pay_connect_id',
+      'pay_connect_name',
+      'terminal_id',
+      'webhook_secret_key',
+    ]);
     expect(r.json.pay_connect_name).toBe('Till 1');
     expect(r.json.webhook_secret_key).toBeNull();
     for (const k of ['client_id', 'client_secret', 'pay_connect_id', 'terminal_id']) expect(r.json[k]).toMatch(/.+/);
@@ -147,9 +153,13 @@ describe('isolation', () => {
     expect(op.status).toBe(200);
     await waitOperation(a, op.json.operation_id);
     for (const r of [
-      await b.get(P.status(id)), await b.get(P.slip(id)), await b.post(P.cancel(id)),
-      await b.post(P.linkedRefund(id), { amount: 1 }), await b.post(P.revert(id)),
-      await b.post(P.increment(id), { amount: 1 }), await b.post(P.complete(id), { amount: 1 }),
+      await b.get(P.status(id)),
+      await b.get(P.slip(id)),
+      await b.post(P.cancel(id)),
+      await b.post(P.linkedRefund(id), { amount: 1 }),
+      await b.post(P.revert(id)),
+      await b.post(P.increment(id), { amount: 1 }),
+      await b.post(P.complete(id), { amount: 1 }),
       await b.get(P.operation(op.json.operation_id)),
     ]) {
       expect(r.status).toBe(404);

@@ -31,7 +31,9 @@ export function admitStatusRead(ctx: SimContext, pairing: Pairing): void {
   const recent = (served.get(pairing) ?? []).filter((at) => now - at < POLL_WINDOW_MS);
   if (recent.length >= limit) {
     served.set(pairing, recent);
-    throw new HttpError(429, `more than ${limit} status reads a second; wait and read again`, { 'retry-after': String(POLL_WINDOW_MS / 1000) });
+    throw new HttpError(429, `more than ${limit} status reads a second; wait and read again`, {
+      'retry-after': String(POLL_WINDOW_MS / 1000),
+    });
   }
   recent.push(now);
   served.set(pairing, recent);

@@ -25,7 +25,8 @@ describe('recording', () => {
     // A receiver that checks the signature with the pairing's key once it knows it.
     let key = '';
     const receiver = await startReceiver((_n, d) =>
-      createHmac('sha256', key).update(d.raw).digest('hex') === d.headers.signature ? 200 : 403);
+      createHmac('sha256', key).update(d.raw).digest('hex') === d.headers.signature ? 200 : 403,
+    );
     try {
       const c = await pairClient(t, { webhookUrl: receiver.url });
       key = c.pairing.webhook_secret_key as string;
@@ -36,11 +37,18 @@ describe('recording', () => {
 
       expect(entries[0]).toMatchObject({ type: 'start', url: t.sim.url, seed: 7, tokenLifetimeSec: 3600 });
       const requests = entries.filter((e): e is RecordedRequest => e.type === 'request');
-      expect(requests.map((r) => `${r.method} ${r.path === P.pair || r.path === P.token || r.path === P.generate ? r.path : 'status'}`).slice(0, 3))
-        .toEqual([`POST ${P.pair}`, `POST ${P.token}`, `POST ${P.generate}`]);
+      expect(
+        requests
+          .map((r) => `${r.method} ${r.path === P.pair || r.path === P.token || r.path === P.generate ? r.path : 'status'}`)
+          .slice(0, 3),
+      ).toEqual([`POST ${P.pair}`, `POST ${P.token}`, `POST ${P.generate}`]);
       const pair = requests[0]!;
       expect(pair.headers['x-pay-connect-integrator-id']).toBe('sim-integrator');
-      expect(pair.response).toMatchObject({ client_secret: '[REDACTED]', webhook_secret_key: '[REDACTED]', terminal_id: expect.any(String) });
+      expect(pair.response).toMatchObject({
+        client_secret: '[REDACTED]',
+        webhook_secret_key: '[REDACTED]',
+        terminal_id: expect.any(String),
+      });
       expect(requests[1]!.body).toMatchObject({ client_secret: '[REDACTED]', client_id: c.pairing.client_id });
       expect(requests[1]!.response).toMatchObject({ access_token: '[token-1]', expires_in: '3600' });
       const gen1 = requests[2]!;
@@ -74,7 +82,11 @@ describe('recording', () => {
       const out = await t.sim.forgeDelivery();
       expect(out).toMatchObject({ url: receiver.url, answer: 204 });
       // Genuine deliveries of the payment may still arrive around it: exactly one after the mark is forged.
-      const valid = (d: (typeof receiver.deliveries)[number]) => d.headers.signature === createHmac('sha256', c.pairing.webhook_secret_key as string).update(d.raw).digest('hex');
+      const valid = (d: (typeof receiver.deliveries)[number]) =>
+        d.headers.signature ===
+        createHmac('sha256', c.pairing.webhook_secret_key as string)
+          .update(d.raw)
+          .digest('hex');
       expect(receiver.deliveries.slice(before).filter((d) => !valid(d))).toHaveLength(1);
       expect(receiver.deliveries.slice(0, before).every(valid)).toBe(true);
       await waitFinal(c, gen.json.transaction_id);
@@ -103,12 +115,18 @@ describe('recording', () => {
     await http.close();
     ac.abort();
     expect(await running).toBe(0);
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SimRecordEntry);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as SimRecordEntry);
     expect(lines.map((l) => l.type)).toEqual(['start', 'request']);
     expect(readFileSync(file, 'utf8')).not.toContain(pair.json.client_secret);
 
     const err2: string[] = [];
-    const code = await serveSimulator({ options: {}, otps: 5, record: join(dir, 'missing', 'rec.jsonl') }, { stdout: () => undefined, stderr: (s: string) => void err2.push(s) });
+    const code = await serveSimulator(
+      { options: {}, otps: 5, record: join(dir, 'missing', 'rec.jsonl') },
+      { stdout: () => undefined, stderr: (s: string) => void err2.push(s) },
+    );
     expect(code).toBe(2);
     expect(err2.join('')).toMatch(/^PCC_USAGE: --record .* cannot be opened for appending \(ENOENT\)\n {2}fix: /);
   });

@@ -119,7 +119,10 @@ export class SimRecorder {
    * @param sink - receives every entry
    * @param secrets - the secrets handed out so far (scrubbed from every string)
    */
-  constructor(private readonly sink: (e: SimRecordEntry) => void, private readonly secrets: () => readonly string[]) {}
+  constructor(
+    private readonly sink: (e: SimRecordEntry) => void,
+    private readonly secrets: () => readonly string[],
+  ) {}
 
   start(info: Omit<RecordedStart, 'type' | 'at'>): void {
     this.emit({ type: 'start', at: new Date(this.epoch0).toISOString(), ...info });
@@ -149,7 +152,8 @@ export class SimRecorder {
   private scrub(s: string): string {
     let out = s;
     for (const secret of this.known) {
-      if (secret.length >= 8 && out.includes(secret)) out = out.split(secret).join(this.aliases.has(secret) ? `[${this.aliases.get(secret)}]` : REDACTED);
+      if (secret.length >= 8 && out.includes(secret))
+        out = out.split(secret).join(this.aliases.has(secret) ? `[${this.aliases.get(secret)}]` : REDACTED);
     }
     return out;
   }
@@ -205,13 +209,20 @@ export class SimRecorder {
     const url = a.req.url ?? '';
     const q = url.indexOf('?');
     this.emit({
-      type: 'request', seq: ++this.seq,
-      at: new Date(this.epoch0 + (a.started - this.t0)).toISOString(), t: Math.round(a.started - this.t0),
-      method: a.req.method ?? '', path: a.path === null ? null : this.scrub(a.path),
+      type: 'request',
+      seq: ++this.seq,
+      at: new Date(this.epoch0 + (a.started - this.t0)).toISOString(),
+      t: Math.round(a.started - this.t0),
+      method: a.req.method ?? '',
+      path: a.path === null ? null : this.scrub(a.path),
       ...(q >= 0 ? { query: this.scrub(cut(url.slice(q + 1))) } : {}),
-      headers, ...(body !== undefined ? { body } : {}), ...(bodyText !== undefined ? { bodyText } : {}),
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(bodyText !== undefined ? { bodyText } : {}),
       ...(token !== undefined ? { token } : {}),
-      status: a.status, ...(response !== undefined ? { response } : {}), durationMs: Math.round(a.ended - a.started),
+      status: a.status,
+      ...(response !== undefined ? { response } : {}),
+      durationMs: Math.round(a.ended - a.started),
     });
   }
 
@@ -222,11 +233,20 @@ export class SimRecorder {
     const str = (v: unknown) => (typeof v === 'string' ? this.scrub(cut(v)) : null);
     const operationId = str(data.operation_id);
     this.emit({
-      type: 'delivery', seq: ++this.seq,
-      at: new Date(this.epoch0 + (d.startedAt - this.t0)).toISOString(), t: Math.round(d.startedAt - this.t0),
-      url: this.scrub(d.url), event: str(d.payload.event) ?? '', eventId: str(d.payload.event_id),
-      transactionId: str(data.transaction_id), operationId, status: str(data.status),
-      attempt: d.attempt, forged: d.forged, answer: d.answer, ...(d.error ? { error: this.scrub(d.error) } : {}),
+      type: 'delivery',
+      seq: ++this.seq,
+      at: new Date(this.epoch0 + (d.startedAt - this.t0)).toISOString(),
+      t: Math.round(d.startedAt - this.t0),
+      url: this.scrub(d.url),
+      event: str(d.payload.event) ?? '',
+      eventId: str(d.payload.event_id),
+      transactionId: str(data.transaction_id),
+      operationId,
+      status: str(data.status),
+      attempt: d.attempt,
+      forged: d.forged,
+      answer: d.answer,
+      ...(d.error ? { error: this.scrub(d.error) } : {}),
       durationMs: Math.round(d.durationMs),
     });
   }

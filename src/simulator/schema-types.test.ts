@@ -5,17 +5,31 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type {
-  Configuration, OperationRecord, PairingResult, PrintSlip, TokenResult, TransactionCreated, TransactionRecord,
+  Configuration,
+  OperationRecord,
+  PairingResult,
+  PrintSlip,
+  TokenResult,
+  TransactionCreated,
+  TransactionRecord,
 } from '../generated/schema-types.ts';
 import { broken, type Broken } from './broken.ts';
 import { configRecord, operationRecord, printSlip, statusRecord } from './records.ts';
 
 const slip: PrintSlip = {
-  transaction_id: 't-1', terminal_id: '80000001',
+  transaction_id: 't-1',
+  terminal_id: '80000001',
   organization: { full_name: 'Shop d.o.o.', country: 'SI', address: 'Main 1', postal_code: '1000', city: 'Ljubljana' },
   point_of_sale: { full_name: 'Till 1' },
-  amount: 1000, tip_amount: 0, total_amount: 1000, currency: 'EUR', status: 'SUCCESS', payment_method: 'CARD',
-  tags: ['charge'], timezone: 'Europe/Ljubljana', created_at: '2026-11-22T05:31:56Z',
+  amount: 1000,
+  tip_amount: 0,
+  total_amount: 1000,
+  currency: 'EUR',
+  status: 'SUCCESS',
+  payment_method: 'CARD',
+  tags: ['charge'],
+  timezone: 'Europe/Ljubljana',
+  created_at: '2026-11-22T05:31:56Z',
   digital_slip: 'https://slips.example/t-1.pdf',
 };
 
@@ -47,7 +61,8 @@ describe('the simulator answers typed from the contract', () => {
       access_token: 'a',
       // @ts-expect-error expires_in is a string of seconds
       expires_in: 3600,
-      token_type: 'Bearer', scope: 'default',
+      token_type: 'Bearer',
+      scope: 'default',
     };
     // @ts-expect-error COMPLETED is not a transaction status
     const status: TransactionRecord = { status: 'COMPLETED' };

@@ -26,7 +26,12 @@ export interface SimCommandIo {
 
 /** The keys of a manual terminal and the action each takes. */
 const ACTION_KEYS: Readonly<Record<string, TerminalAction>> = {
-  p: 'present-card', d: 'decline', f: 'fail', r: 'remove-card', t: 'timeout', i: 'add-tip',
+  p: 'present-card',
+  d: 'decline',
+  f: 'fail',
+  r: 'remove-card',
+  t: 'timeout',
+  i: 'add-tip',
 };
 const KEYS_HELP = 'p present card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list waiting, q stop';
 
@@ -71,8 +76,10 @@ function money(cents: number): string {
 function waitingLine(v: TerminalView): string {
   const w = v.waiting;
   if (!w) return `terminal ${v.terminal_id}: nothing waits for an action`;
-  return `terminal ${v.terminal_id}: transaction ${w.transaction_id} (${w.kind}, ${money(w.amount)}) waits for the card: ` +
-    'p present, d decline, f fail, r remove, t timeout, i tip';
+  return (
+    `terminal ${v.terminal_id}: transaction ${w.transaction_id} (${w.kind}, ${money(w.amount)}) waits for the card: ` +
+    'p present, d decline, f fail, r remove, t timeout, i tip'
+  );
 }
 
 /** The terminal that has waited longest for an action, or null. */
@@ -89,9 +96,14 @@ function onKey(sim: SimulatorHandle, key: string): string | null {
   if (key === 'l') {
     const waiting = sim.terminals().filter((v) => v.waiting);
     if (waiting.length === 0) return 'nothing waits for an action';
-    return `waiting: ${waiting.map((v) => `terminal ${v.terminal_id} transaction ${v.waiting!.transaction_id} ` +
-      `(${v.waiting!.kind}, ${money(v.waiting!.amount)}, ${v.waiting!.status}, tip ${money(v.waiting!.tip)}, ` +
-      `${(v.waiting!.since_ms / 1000).toFixed(1)} s)`).join('; ')}`;
+    return `waiting: ${waiting
+      .map(
+        (v) =>
+          `terminal ${v.terminal_id} transaction ${v.waiting!.transaction_id} ` +
+          `(${v.waiting!.kind}, ${money(v.waiting!.amount)}, ${v.waiting!.status}, tip ${money(v.waiting!.tip)}, ` +
+          `${(v.waiting!.since_ms / 1000).toFixed(1)} s)`,
+      )
+      .join('; ')}`;
   }
   const action = Object.hasOwn(ACTION_KEYS, key) ? ACTION_KEYS[key] : undefined;
   if (!action) return `unknown key ${JSON.stringify(key)}: ${KEYS_HELP}`;
@@ -162,7 +174,9 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
     try {
       record = { record: jsonLinesSink(parsed.record), forgeWebhook: true };
     } catch (e) {
-      io.stderr(`${new ToolkitError('PCC_USAGE', `--record ${parsed.record} cannot be opened for appending (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`);
+      io.stderr(
+        `${new ToolkitError('PCC_USAGE', `--record ${parsed.record} cannot be opened for appending (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`,
+      );
       return 2;
     }
   }
@@ -177,7 +191,9 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
     });
   } catch (e) {
     // A busy port or a refused setting is the user's to fix: exit 2, like every command.
-    io.stderr(`${isToolkitError(e) ? e.toUserMessage() : new ToolkitError('PCC_SIMULATOR', `the simulator did not start: ${String(e)}`).toUserMessage()}\n`);
+    io.stderr(
+      `${isToolkitError(e) ? e.toUserMessage() : new ToolkitError('PCC_SIMULATOR', `the simulator did not start: ${String(e)}`).toUserMessage()}\n`,
+    );
     return 2;
   }
   if (parsed.pidFile !== undefined) {
@@ -187,7 +203,9 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
       renameSync(tmp, parsed.pidFile);
     } catch (e) {
       await sim.close();
-      io.stderr(`${new ToolkitError('PCC_USAGE', `--pid-file ${parsed.pidFile} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`);
+      io.stderr(
+        `${new ToolkitError('PCC_USAGE', `--pid-file ${parsed.pidFile} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`,
+      );
       return 2;
     }
   }
@@ -197,26 +215,37 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
   else opts.signal?.addEventListener('abort', forward, { once: true });
   const stopped = stopRequested(quit.signal);
   const otps = Array.from({ length: parsed.otps }, () => `  ${sim.mintOtp()}`);
-  const input = manual ? io.stdin ?? process.stdin : null;
+  const input = manual ? (io.stdin ?? process.stdin) : null;
   const tty = Boolean(input?.isTTY && typeof input.setRawMode === 'function');
   const deadline = parsed.options.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs;
-  io.stdout([
-    `Pay-Connect simulator listening on ${sim.url}`,
-    ...(sim.caFile !== null ? [`ca: ${sim.caFile}  (trust it: NODE_EXTRA_CA_CERTS=${sim.caFile}, or --ca-file ${sim.caFile})`] : []),
-    `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
-    `seed: ${sim.seed}`,
-    `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}${sim.faults.length > 0 && sim.faultRate < 1 ? ` (each acting at ${sim.faultRate * 100} % of its decisions)` : ''}`,
-    ...(parsed.options.liberal === true ? [`liberal: on (${LIBERTIES.length} liberties the documents leave open: slow answers, JSON of its own, its own ids and clock, webhooks late, twice and out of order, ...; see src/simulator/liberties.ts)`] : []),
-    ...(parsed.record !== undefined ? [`recording to ${parsed.record} (judge it with: payconnect-conformance certify-client --recording ${parsed.record})`] : []),
-    ...(otps.length > 0 ? ['one-time passwords (each pairs once):', ...otps] : []),
-    ...(manual ? [
-      `terminal: manual (each payment, preauthorization and refund waits for an operator action; without one it expires after ${deadline} ms)`,
-      `keys${tty ? '' : ' (stdin is not a terminal: type them one per line)'}: ${KEYS_HELP}`,
-      `or over HTTP: curl -X POST ${sim.url}${CONTROL_PATH}/<terminal_id>/actions -H 'content-type: application/json' -d '{"action":"present-card"}'`,
-      `  actions: present-card, decline, fail, remove-card, timeout, add-tip (with "amount": N); what waits: curl ${sim.url}${CONTROL_PATH}`,
-      'press q or Ctrl+C to stop',
-    ] : ['press Ctrl+C to stop']),
-  ].join('\n') + '\n');
+  io.stdout(
+    [
+      `Pay-Connect simulator listening on ${sim.url}`,
+      ...(sim.caFile !== null ? [`ca: ${sim.caFile}  (trust it: NODE_EXTRA_CA_CERTS=${sim.caFile}, or --ca-file ${sim.caFile})`] : []),
+      `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
+      `seed: ${sim.seed}`,
+      `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}${sim.faults.length > 0 && sim.faultRate < 1 ? ` (each acting at ${sim.faultRate * 100} % of its decisions)` : ''}`,
+      ...(parsed.options.liberal === true
+        ? [
+            `liberal: on (${LIBERTIES.length} liberties the documents leave open: slow answers, JSON of ` +
+              `its own, its own ids and clock, webhooks late, twice and out of order, ...; see src/simulator/liberties.ts)`,
+          ]
+        : []),
+      ...(parsed.record !== undefined
+        ? [`recording to ${parsed.record} (judge it with: payconnect-conformance certify-client --recording ${parsed.record})`]
+        : []),
+      ...(otps.length > 0 ? ['one-time passwords (each pairs once):', ...otps] : []),
+      ...(manual
+        ? [
+            `terminal: manual (each payment, preauthorization and refund waits for an operator action; without one it expires after ${deadline} ms)`,
+            `keys${tty ? '' : ' (stdin is not a terminal: type them one per line)'}: ${KEYS_HELP}`,
+            `or over HTTP: curl -X POST ${sim.url}${CONTROL_PATH}/<terminal_id>/actions -H 'content-type: application/json' -d '{"action":"present-card"}'`,
+            `  actions: present-card, decline, fail, remove-card, timeout, add-tip (with "amount": N); what waits: curl ${sim.url}${CONTROL_PATH}`,
+            'press q or Ctrl+C to stop',
+          ]
+        : ['press Ctrl+C to stop']),
+    ].join('\n') + '\n',
+  );
   const detach = input ? readKeys(input, sim, io.stdout, () => quit.abort()) : () => undefined;
   try {
     await stopped;

@@ -77,7 +77,12 @@ function writeLiberal(liberal: Liberal, req: IncomingMessage, path: string | nul
   if ('error' in a) {
     const { status, detail, headers } = a.error;
     const payload = liberal.json(liberal.errorBody(status, detail));
-    res.writeHead(status, { ...headers, ...liberal.headers(status), 'content-type': liberal.contentType, 'content-length': Buffer.byteLength(payload) });
+    res.writeHead(status, {
+      ...headers,
+      ...liberal.headers(status),
+      'content-type': liberal.contentType,
+      'content-length': Buffer.byteLength(payload),
+    });
     res.end(payload);
     return { status, payload };
   }
@@ -197,13 +202,28 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
     const send = () => {
       const { status, payload } = write(ctx, req, path, res, answer);
       if (ctx.recorder) {
-        const answerJson = ctx.liberal ? payload : 'error' in answer ? JSON.stringify({ detail: answer.error.detail }) : answer.reply.json ?? (answer.reply.body === undefined ? undefined : JSON.stringify(answer.reply.body));
-        ctx.recorder.request({ req, path, raw: body.kind === 'ok' ? body.raw : null, status, answerJson, started, ended: performance.now() });
+        const answerJson = ctx.liberal
+          ? payload
+          : 'error' in answer
+            ? JSON.stringify({ detail: answer.error.detail })
+            : (answer.reply.json ?? (answer.reply.body === undefined ? undefined : JSON.stringify(answer.reply.body)));
+        ctx.recorder.request({
+          req,
+          path,
+          raw: body.kind === 'ok' ? body.raw : null,
+          status,
+          answerJson,
+          started,
+          ended: performance.now(),
+        });
       }
       ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
     };
     // timing.slow-answers: the liberal sandbox holds an answer a while of its own.
-    const held = ctx.liberal && !answer.control ? ctx.liberal.delayMs(req.method, path, 'error' in answer ? answer.error.status : answer.reply.status) : 0;
+    const held =
+      ctx.liberal && !answer.control
+        ? ctx.liberal.delayMs(req.method, path, 'error' in answer ? answer.error.status : answer.reply.status)
+        : 0;
     const delay = (ctx.faults.has('slow') && !answer.control ? SLOW_MS : 0) + held;
     if (delay > 0) wait(delay).then(send, () => res.destroy());
     else send();
@@ -213,7 +233,11 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
     const started = performance.now();
     const path = pathOf(req.url);
     const body = readBody(req);
-    if (body instanceof Promise) body.then((b) => finish(req, res, path, b, started), () => res.destroy());
+    if (body instanceof Promise)
+      body.then(
+        (b) => finish(req, res, path, b, started),
+        () => res.destroy(),
+      );
     else finish(req, res, path, body, started);
   };
 
@@ -222,7 +246,11 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
   const served = new WeakSet<Socket>();
   let closing = false;
   // A number: Node keeps no timer of its own (and announces none); the idle close is ours, unannounced.
-  const httpOptions: ServerOptions = { requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: typeof keepAlive === 'number' ? 0 : 5_000 };
+  const httpOptions: ServerOptions = {
+    requestTimeout: 60_000,
+    headersTimeout: 20_000,
+    keepAliveTimeout: typeof keepAlive === 'number' ? 0 : 5_000,
+  };
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('error', () => undefined);
     if (tls) served.add(req.socket);
@@ -234,17 +262,23 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
       res.destroy();
     }
   };
-  const server = tls ? createHttpsServer({ ...httpOptions, key: tls.key, cert: tls.cert }, onRequest) : createServer(httpOptions, onRequest);
+  const server = tls
+    ? createHttpsServer({ ...httpOptions, key: tls.key, cert: tls.cert }, onRequest)
+    : createServer(httpOptions, onRequest);
 
   if (tls) {
     const report = ctx.options.onTlsError;
     server.on('tlsClientError', (err: NodeJS.ErrnoException) => report?.(tlsErrorLine(err, tls.caFile)));
     // A client that checks the certificate only after the handshake (TLS 1.2) closes here, before any request.
-    server.on('secureConnection', (socket: Socket) => socket.once('close', () => {
-      if (!served.has(socket) && !closing) {
-        report?.(`TLS: a connection closed after its handshake without a request, as a client that refuses the certificate does: it must trust ${tls.caFile}`);
-      }
-    }));
+    server.on('secureConnection', (socket: Socket) =>
+      socket.once('close', () => {
+        if (!served.has(socket) && !closing) {
+          report?.(
+            `TLS: a connection closed after its handshake without a request, as a client that refuses the certificate does: it must trust ${tls.caFile}`,
+          );
+        }
+      }),
+    );
   }
 
   // Malformed HTTP never reaches the handler: answer it in JSON too, then drop the connection.
@@ -255,8 +289,10 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
     }
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const payload = JSON.stringify({ detail: `malformed HTTP request (${err.code ?? 'unknown'})` });
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
-      `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+    );
   });
 
   return {

@@ -39,11 +39,21 @@ export function createContext(options: ResolvedSimulatorOptions): SimContext {
   const registry = new Registry(now, liberal ? () => liberal.accessToken() : undefined);
   const recorder = options.record ? new SimRecorder(options.record, () => registry.issuedSecrets()) : null;
   return {
-    options, faults, rng, now, registry, recorder, liberal,
+    options,
+    faults,
+    rng,
+    now,
+    registry,
+    recorder,
+    liberal,
     otps: new OtpBook(rng),
     webhooks: new WebhookSender({
-      retryScale: options.webhookRetryScale, faults, rng, stepDelayMs: options.stepDelayMs,
-      forgeAfterFirstAccepted: options.forgeWebhook, liberal,
+      retryScale: options.webhookRetryScale,
+      faults,
+      rng,
+      stepDelayMs: options.stepDelayMs,
+      forgeAfterFirstAccepted: options.forgeWebhook,
+      liberal,
       ...(recorder ? { onAttempt: (a) => recorder.delivery(a) } : {}),
     }),
   };
@@ -64,14 +74,19 @@ function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHo
       const data = statusRecord(t, terminal);
       let status: string = t.status;
       if (isFinal(t.status) && ctx.faults.has('webhook.disagrees-with-polling')) data.status = status = otherFinal(t);
-      if (isFinal(t.status) && t.tip > 0 && ctx.faults.has('webhook.data-tip-mismatch')) Object.assign(data, { tip_amount: 0, total_amount: t.amount });
+      if (isFinal(t.status) && t.tip > 0 && ctx.faults.has('webhook.data-tip-mismatch'))
+        Object.assign(data, { tip_amount: 0, total_amount: t.amount });
       ctx.webhooks.send(target, `transaction.${status.toLowerCase()}`, ctx.liberal ? ctx.liberal.transactionRecord({ ...data }) : data);
     },
     onOperation(o) {
       if (!target || ctx.faults.has('webhook.none')) return;
       if (ctx.liberal && o.status === 'INITIATED') return;
       const record = operationRecord(o, ctx.faults);
-      ctx.webhooks.send(target, `operation.${String(record.status).toLowerCase()}`, ctx.liberal ? ctx.liberal.operationRecord(record) : record);
+      ctx.webhooks.send(
+        target,
+        `operation.${String(record.status).toLowerCase()}`,
+        ctx.liberal ? ctx.liberal.operationRecord(record) : record,
+      );
     },
   };
 }
@@ -79,8 +94,12 @@ function webhookHooks(ctx: SimContext, target: WebhookTarget | null): TerminalHo
 /** What a manual terminal shows of a transaction that waits for an operator action. */
 export function waitingView(ctx: SimContext, terminal: VirtualTerminal, t: Txn): WaitingTransaction {
   return {
-    transaction_id: t.id, kind: t.kind, amount: t.amount, status: t.status === 'INITIATED' ? 'INITIATED' : 'IN_PROGRESS',
-    tip: terminal.pendingTip(t), since_ms: Math.max(0, ctx.now() - t.createdAt),
+    transaction_id: t.id,
+    kind: t.kind,
+    amount: t.amount,
+    status: t.status === 'INITIATED' ? 'INITIATED' : 'IN_PROGRESS',
+    tip: terminal.pendingTip(t),
+    since_ms: Math.max(0, ctx.now() - t.createdAt),
   };
 }
 
@@ -97,13 +116,18 @@ export function createPairing(ctx: SimContext, name: string, integratorId: strin
     // Manual mode: tell the operator (the `sim` command prints a line) what waits for an action.
     ...(onWaiting ? { onWaiting: (t, term) => onWaiting({ terminal_id: term.id, waiting: waitingView(ctx, term, t) }) } : {}),
   };
-  const terminal = new VirtualTerminal(
-    { settings: options, faults: ctx.faults, rng, now: ctx.now, hooks, liberal },
-    makeMerchant(rng),
-  );
+  const terminal = new VirtualTerminal({ settings: options, faults: ctx.faults, rng, now: ctx.now, hooks, liberal }, makeMerchant(rng));
   const pairing: Pairing = {
-    id, name, integratorId, clientId: liberal ? liberal.id('client') : rng.uuid(), clientSecret: liberal ? liberal.clientSecret() : secret(), webhookUrl, webhookSecret,
-    terminal, tokens: [], revoked: false,
+    id,
+    name,
+    integratorId,
+    clientId: liberal ? liberal.id('client') : rng.uuid(),
+    clientSecret: liberal ? liberal.clientSecret() : secret(),
+    webhookUrl,
+    webhookSecret,
+    terminal,
+    tokens: [],
+    revoked: false,
   };
   ctx.registry.add(pairing);
   return pairing;

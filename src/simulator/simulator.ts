@@ -75,8 +75,12 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
     } catch (e) {
       await ctx.webhooks.close();
       const where = resolved.tls.dir ?? 'a temporary folder';
-      throw new ToolkitError('PCC_SIMULATOR', `the simulator could not write its CA certificate to ${where}: ${(e as Error).message}`,
-        'give a folder for ca.pem (sim --tls-dir, or tls: { dir }) that can be made and written', { cause: e });
+      throw new ToolkitError(
+        'PCC_SIMULATOR',
+        `the simulator could not write its CA certificate to ${where}: ${(e as Error).message}`,
+        'give a folder for ca.pem (sim --tls-dir, or tls: { dir }) that can be made and written',
+        { cause: e },
+      );
     }
   }
   const sim = createSimServer(ctx, router, tls ?? undefined);
@@ -91,8 +95,12 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
     });
   } catch (e) {
     await Promise.all([ctx.webhooks.close(), tls?.dispose()]);
-    throw new ToolkitError('PCC_SIMULATOR', `the simulator could not listen on ${resolved.host}:${resolved.port}: ${(e as Error).message}`,
-      'choose another --port (0 picks a free one) or --host', { cause: e });
+    throw new ToolkitError(
+      'PCC_SIMULATOR',
+      `the simulator could not listen on ${resolved.host}:${resolved.port}: ${(e as Error).message}`,
+      'choose another --port (0 picks a free one) or --host',
+      { cause: e },
+    );
   }
 
   const addr = sim.server.address() as AddressInfo;
@@ -119,13 +127,20 @@ export async function startSimulator(options?: SimulatorOptions): Promise<Simula
     act: (terminalId, action, amount) => {
       const out = takeAction(ctx, terminalId, action, amount);
       if (out.ok) return out.result;
-      throw new ToolkitError('PCC_SIMULATOR', `${out.status}: ${out.detail} (terminal ${terminalId}, action ${String(action)})`,
-        out.status === 409 ? 'act when terminals() shows a transaction waiting on that terminal'
-          : out.status === 404 ? 'start the simulator with terminal: "manual" and use a terminal_id from terminals()'
-            : 'use one of present-card, decline, fail, remove-card, timeout, add-tip (amount: add-tip only, 1..100000)');
+      throw new ToolkitError(
+        'PCC_SIMULATOR',
+        `${out.status}: ${out.detail} (terminal ${terminalId}, action ${String(action)})`,
+        out.status === 409
+          ? 'act when terminals() shows a transaction waiting on that terminal'
+          : out.status === 404
+            ? 'start the simulator with terminal: "manual" and use a terminal_id from terminals()'
+            : 'use one of present-card, decline, fail, remove-card, timeout, add-tip (amount: add-tip only, 1..100000)',
+      );
     },
     forgeDelivery: async (terminalId) => {
-      const candidates = [...ctx.registry.all()].filter((p) => p.webhookUrl !== null && (terminalId === undefined || p.terminal.id === terminalId));
+      const candidates = [...ctx.registry.all()].filter(
+        (p) => p.webhookUrl !== null && (terminalId === undefined || p.terminal.id === terminalId),
+      );
       const p = candidates.at(-1);
       return p ? ctx.webhooks.forge(p.id) : null;
     },

@@ -49,7 +49,14 @@ export function makeMerchant(rng: Rng): Merchant {
   const c = rng.pick(CITIES);
   const n = rng.digits(3);
   return {
-    organization: { full_name: `Sandbox Merchant ${n} d.o.o.`, country: 'SI', address: c.address, postal_code: c.postal_code, city: c.city, region: c.region },
+    organization: {
+      full_name: `Sandbox Merchant ${n} d.o.o.`,
+      country: 'SI',
+      address: c.address,
+      postal_code: c.postal_code,
+      city: c.city,
+      region: c.region,
+    },
     point_of_sale: { full_name: `Sandbox Shop ${c.city} ${n}` },
   };
 }
@@ -72,7 +79,10 @@ export class Registry {
   private readonly handedOut: string[] = [];
 
   /** `makeToken`: how access tokens are made (the liberal sandbox's own form); random base64url by default. */
-  constructor(private readonly now: () => number, private readonly makeToken: () => string = () => secret()) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly makeToken: () => string = () => secret(),
+  ) {}
 
   private remember(...values: (string | null)[]): void {
     for (const v of values) if (v) this.handedOut.push(v);

@@ -34,7 +34,11 @@ export class Http {
    * @param sim - when given, answers are checked against the contract while it has no fault on
    * @param ca - a CA certificate (PEM) to trust, the only one: an https base URL of a TLS simulator
    */
-  constructor(readonly base: string, private readonly sim?: SimulatorHandle, ca?: string) {
+  constructor(
+    readonly base: string,
+    private readonly sim?: SimulatorHandle,
+    ca?: string,
+  ) {
     this.agent = new Agent({ keepAliveTimeout: 10_000, connections: 16, ...(ca !== undefined ? { connect: { ca } } : {}) });
   }
 
@@ -42,7 +46,12 @@ export class Http {
     const { body } = send;
     const raw = body === undefined || typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
     const headers = { ...(raw !== undefined && !Buffer.isBuffer(raw) ? { 'content-type': 'application/json' } : {}), ...send.headers };
-    const res = await request(this.base + path, { method: method as 'GET', headers, body: raw as string | Buffer | undefined, dispatcher: this.agent });
+    const res = await request(this.base + path, {
+      method: method as 'GET',
+      headers,
+      body: raw as string | Buffer | undefined,
+      dispatcher: this.agent,
+    });
     const text = await res.body.text();
     let json: unknown = null;
     try {
@@ -72,7 +81,14 @@ export interface TestSim {
 export async function startTestSim(options: SimulatorOptions = {}): Promise<TestSim> {
   const sim = await startSimulator({ stepDelayMs: 10, deadlineMs: 300, seed: 7, webhookRetryScale: 0.001, ...options });
   const http = new Http(sim.url, sim, sim.caFile !== null ? readFileSync(sim.caFile, 'utf8') : undefined);
-  return { sim, http, close: async () => { await http.close(); await sim.close(); } };
+  return {
+    sim,
+    http,
+    close: async () => {
+      await http.close();
+      await sim.close();
+    },
+  };
 }
 
 /** A paired, authenticated client. */
@@ -97,15 +113,18 @@ export async function pairClient(t: TestSim, o: { webhookUrl?: string; integrato
   if (res.status !== 200) throw new Error(`pairing failed: ${res.status} ${res.text}`);
   const pairing = res.json as Record<string, string | null>;
   const client: Client = {
-    pairing, integratorId, token: '',
+    pairing,
+    integratorId,
+    token: '',
     get headers() {
       return { 'x-pay-connect-integrator-id': integratorId, authorization: `Bearer ${client.token}` };
     },
     get: (path, extra) => t.http.call('GET', path, { headers: { ...client.headers, ...extra } }),
     post: (path, body, extra) => t.http.call('POST', path, { headers: { ...client.headers, ...extra }, body }),
-    login: () => t.http.call('POST', '/v1/auth/token/', {
-      body: { grant_type: 'client_credentials', client_id: pairing.client_id, client_secret: pairing.client_secret },
-    }),
+    login: () =>
+      t.http.call('POST', '/v1/auth/token/', {
+        body: { grant_type: 'client_credentials', client_id: pairing.client_id, client_secret: pairing.client_secret },
+      }),
   };
   const login = await client.login();
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
@@ -232,9 +251,10 @@ export async function startReceiver(answer: (n: number, d: Delivery) => number |
         await sleep(5);
       }
     },
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }

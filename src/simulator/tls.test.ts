@@ -62,7 +62,9 @@ describe('TLS sandbox', () => {
       await receiver.waitFor((d) => d.some((x) => x.json.data?.status === 'SUCCESS'));
       expect((await t.http.call('GET', CONTROL_PATH)).status).toBe(200);
       // The default roots plus the CA, as a client that honours PAYCONNECT_CA_FILE does.
-      expect(await get(`${t.sim.url}/v1/pay-connect/config/`, [...rootCertificates, readFileSync(t.sim.caFile!, 'utf8')])).toBeTypeOf('number');
+      expect(await get(`${t.sim.url}/v1/pay-connect/config/`, [...rootCertificates, readFileSync(t.sim.caFile!, 'utf8')])).toBeTypeOf(
+        'number',
+      );
       expect(lines).toEqual([]);
     } finally {
       await receiver.close();

@@ -57,11 +57,15 @@ export function certificateNames(host: string): string[] {
 
 function rsaKeyPair(): Promise<{ publicKey: string; privateKey: string }> {
   return new Promise((ok, fail) => {
-    generateKeyPair('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    }, (e, publicKey, privateKey) => (e ? fail(e) : ok({ publicKey, privateKey })));
+    generateKeyPair(
+      'rsa',
+      {
+        modulusLength: 2048,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      },
+      (e, publicKey, privateKey) => (e ? fail(e) : ok({ publicKey, privateKey })),
+    );
   });
 }
 

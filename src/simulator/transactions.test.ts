@@ -14,10 +14,38 @@ afterAll(async () => {
 });
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-const STATUS_KEYS = ['amount', 'canceled_at', 'client_transaction_id', 'completed_at', 'created_at', 'currency',
-  'payment_method', 'refund_total_amount', 'reverted_at', 'status', 'tags', 'tip_amount', 'total_amount', 'transaction_id'];
-const SLIP_REQUIRED = ['transaction_id', 'terminal_id', 'organization', 'point_of_sale', 'amount', 'tip_amount',
-  'total_amount', 'currency', 'status', 'payment_method', 'tags', 'timezone', 'created_at', 'digital_slip'];
+const STATUS_KEYS = [
+  'amount',
+  'canceled_at',
+  'client_transaction_id',
+  'completed_at',
+  'created_at',
+  'currency',
+  'payment_method',
+  'refund_total_amount',
+  'reverted_at',
+  'status',
+  'tags',
+  'tip_amount',
+  'total_amount',
+  'transaction_id',
+];
+const SLIP_REQUIRED = [
+  'transaction_id',
+  'terminal_id',
+  'organization',
+  'point_of_sale',
+  'amount',
+  'tip_amount',
+  'total_amount',
+  'currency',
+  'status',
+  'payment_method',
+  'tags',
+  'timezone',
+  'created_at',
+  'digital_slip',
+];
 
 const start = async (c: Client, body: unknown, path: string = P.generate) => {
   const r = await c.post(path, body);
@@ -26,14 +54,17 @@ const start = async (c: Client, body: unknown, path: string = P.generate) => {
 };
 
 describe('amount and fields', () => {
-  it.each([[undefined], [0], [-1], [1.5], ['100'], [100_000_000], [null], [true], [[100]]])('refuses amount %j with 400', async (amount) => {
-    const c = await pairClient(t);
-    for (const path of [P.generate, P.preauth, P.refund]) {
-      const r = await c.post(path, amount === undefined ? {} : { amount });
-      expect(r.status).toBe(400);
-      expect(r.json.detail).toMatch(/amount/);
-    }
-  });
+  it.each([[undefined], [0], [-1], [1.5], ['100'], [100_000_000], [null], [true], [[100]]])(
+    'refuses amount %j with 400',
+    async (amount) => {
+      const c = await pairClient(t);
+      for (const path of [P.generate, P.preauth, P.refund]) {
+        const r = await c.post(path, amount === undefined ? {} : { amount });
+        expect(r.status).toBe(400);
+        expect(r.json.detail).toMatch(/amount/);
+      }
+    },
+  );
 
   it('accepts 1 and 99,999,999 cents', async () => {
     const c = await pairClient(t);
@@ -68,8 +99,12 @@ describe('one transaction at a time', () => {
     const c = await pairClient(t);
     const done = await pay(c, 1000);
     const id = await start(c, { amount: 1055 });
-    for (const [path, body] of [[P.generate, { amount: 100 }], [P.preauth, { amount: 100 }],
-      [P.refund, { amount: 100 }], [P.linkedRefund(done.transaction_id), { amount: 100 }]] as const) {
+    for (const [path, body] of [
+      [P.generate, { amount: 100 }],
+      [P.preauth, { amount: 100 }],
+      [P.refund, { amount: 100 }],
+      [P.linkedRefund(done.transaction_id), { amount: 100 }],
+    ] as const) {
       const r = await c.post(path, body);
       expect(r.status).toBe(409);
       expect(typeof r.json.detail).toBe('string');
@@ -89,8 +124,15 @@ describe('one transaction at a time', () => {
 
 describe('outcome table', () => {
   it.each([
-    [1051, 'DECLINED'], [1052, 'FAILED'], [1053, 'EXPIRED'], [1054, 'EXPIRED'], [1055, 'EXPIRED'],
-    [1056, 'SUCCESS'], [1057, 'SUCCESS'], [1000, 'SUCCESS'], [1099, 'SUCCESS'],
+    [1051, 'DECLINED'],
+    [1052, 'FAILED'],
+    [1053, 'EXPIRED'],
+    [1054, 'EXPIRED'],
+    [1055, 'EXPIRED'],
+    [1056, 'SUCCESS'],
+    [1057, 'SUCCESS'],
+    [1000, 'SUCCESS'],
+    [1099, 'SUCCESS'],
   ])('amount %i ends %s', async (amount, status) => {
     const c = await pairClient(t);
     const began = Date.now();
@@ -223,12 +265,28 @@ describe('print slip', () => {
     for (const k of SLIP_REQUIRED) expect(slip, k).toHaveProperty(k);
     const config = (await c.get(P.config)).json;
     expect(slip).toMatchObject({
-      transaction_id: s.transaction_id, terminal_id: c.pairing.terminal_id, currency: config.currency, timezone: config.timezone,
-      amount: 1057, tip_amount: 100, total_amount: 1157, status: 'SUCCESS', payment_method: 'CARD', tags: ['charge'],
-      card_number: s.card_number, payment_option: s.payment_option, created_at: s.created_at,
+      transaction_id: s.transaction_id,
+      terminal_id: c.pairing.terminal_id,
+      currency: config.currency,
+      timezone: config.timezone,
+      amount: 1057,
+      tip_amount: 100,
+      total_amount: 1157,
+      status: 'SUCCESS',
+      payment_method: 'CARD',
+      tags: ['charge'],
+      card_number: s.card_number,
+      payment_option: s.payment_option,
+      created_at: s.created_at,
     });
-    expect(slip.organization).toEqual({ full_name: expect.any(String), country: 'SI', address: expect.any(String),
-      postal_code: expect.any(String), city: expect.any(String), region: expect.toSatisfy((v) => v === null || typeof v === 'string') });
+    expect(slip.organization).toEqual({
+      full_name: expect.any(String),
+      country: 'SI',
+      address: expect.any(String),
+      postal_code: expect.any(String),
+      city: expect.any(String),
+      region: expect.toSatisfy((v) => v === null || typeof v === 'string'),
+    });
     expect(slip.point_of_sale).toEqual({ full_name: expect.any(String) });
     expect(new URL(slip.digital_slip).protocol).toBe('https:');
     expect(slip.created_at).toMatch(TS);

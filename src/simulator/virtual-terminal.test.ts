@@ -12,12 +12,21 @@ import { VirtualTerminal } from './virtual-terminal.ts';
 import { P, pairClient, pay, startTestSim, waitOperation } from './testkit.ts';
 import { sign } from './webhooks.ts';
 
-function terminal(settings: { stepDelayMs: number; deadlineMs: number; maxFinalPerTerminal: number }, onFinal: (t: Txn) => void = () => undefined) {
+function terminal(
+  settings: { stepDelayMs: number; deadlineMs: number; maxFinalPerTerminal: number },
+  onFinal: (t: Txn) => void = () => undefined,
+) {
   const rng = new Rng(1);
-  return new VirtualTerminal({
-    settings, faults: new FaultSet(), rng, now: Date.now,
-    hooks: { onTransaction: (t) => isFinal(t.status) && onFinal(t), onOperation: () => undefined },
-  }, makeMerchant(rng));
+  return new VirtualTerminal(
+    {
+      settings,
+      faults: new FaultSet(),
+      rng,
+      now: Date.now,
+      hooks: { onTransaction: (t) => isFinal(t.status) && onFinal(t), onOperation: () => undefined },
+    },
+    makeMerchant(rng),
+  );
 }
 
 describe('retention', () => {
@@ -88,9 +97,15 @@ describe('startSimulator', () => {
   });
 
   it('refuses bad options with PCC_CONFIG_INVALID naming the option', async () => {
-    for (const [o, name] of [[{ stepDelayMs: 2000 }, 'stepDelayMs'], [{ deadlineMs: 20_000 }, 'deadlineMs'],
-      [{ stepDelayMs: 100, deadlineMs: 150 }, 'deadlineMs'], [{ webhookRetryScale: 0 }, 'webhookRetryScale'],
-      [{ port: -1 }, 'port'], [{ maxFinalPerTerminal: 0 }, 'maxFinalPerTerminal'], [{ tokenLifetimeSec: 0 }, 'tokenLifetimeSec']] as const) {
+    for (const [o, name] of [
+      [{ stepDelayMs: 2000 }, 'stepDelayMs'],
+      [{ deadlineMs: 20_000 }, 'deadlineMs'],
+      [{ stepDelayMs: 100, deadlineMs: 150 }, 'deadlineMs'],
+      [{ webhookRetryScale: 0 }, 'webhookRetryScale'],
+      [{ port: -1 }, 'port'],
+      [{ maxFinalPerTerminal: 0 }, 'maxFinalPerTerminal'],
+      [{ tokenLifetimeSec: 0 }, 'tokenLifetimeSec'],
+    ] as const) {
       await expect(startSimulator(o)).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID', message: expect.stringContaining(name) });
     }
     await expect(startSimulator({ faults: ['nope' as 'slow'] })).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID' });
@@ -135,7 +150,8 @@ describe('building blocks', () => {
   });
 
   it('sign is lowercase hex HMAC-SHA256', () => {
-    expect(sign('key', 'The quick brown fox jumps over the lazy dog'))
-      .toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+    expect(sign('key', 'The quick brown fox jumps over the lazy dog')).toBe(
+      'f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8',
+    );
   });
 });

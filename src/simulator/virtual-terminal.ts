@@ -63,9 +63,7 @@ interface ManualState {
 
 /** The result of `act`: the transaction acted on, or why nothing was done. */
 export type ActOutcome =
-  | { readonly kind: 'ok'; readonly t: Txn }
-  | { readonly kind: 'nothing-waits' }
-  | { readonly kind: 'no-tip-on-refund'; readonly t: Txn };
+  { readonly kind: 'ok'; readonly t: Txn } | { readonly kind: 'nothing-waits' } | { readonly kind: 'no-tip-on-refund'; readonly t: Txn };
 
 /** What a terminal needs from the simulator around it. */
 export interface TerminalEnv {
@@ -102,7 +100,10 @@ export class VirtualTerminal {
   /** Manual mode: pending transactions, oldest first, with what the operator did to them. */
   private readonly manual = new Map<Txn, ManualState>();
 
-  constructor(private readonly env: TerminalEnv, readonly merchant: Merchant) {
+  constructor(
+    private readonly env: TerminalEnv,
+    readonly merchant: Merchant,
+  ) {
     const id = `8${env.rng.digits(7)}`; // drawn either way, so the fault leaves the seed's sequence alone
     this.id = env.faults.has('pair.shared-terminal-id') ? SHARED_TERMINAL_ID : env.liberal ? env.liberal.id('terminal') : id;
     this.cardTid = `T${env.rng.digits(7)}`;
@@ -171,7 +172,8 @@ export class VirtualTerminal {
   sameRequest(kind: TxnKind, amount: number, clientTxnId: string, method: PaymentMethodId | null): Txn | null {
     let found: Txn | null = null;
     for (const t of this.txns.values()) {
-      if (t.parentId === null && t.kind === kind && t.amount === amount && t.clientTxnId === clientTxnId && t.sentMethod === method) found = t;
+      if (t.parentId === null && t.kind === kind && t.amount === amount && t.clientTxnId === clientTxnId && t.sentMethod === method)
+        found = t;
     }
     return found;
   }
@@ -197,9 +199,26 @@ export class VirtualTerminal {
   /** Starts a transaction; the caller has validated the request and checked `busy`. */
   start(kind: TxnKind, amount: number, clientTxnId: string | null, method: PaymentMethodId | null, parentId: string | null = null): Txn {
     const t: Txn = {
-      id: this.env.liberal ? this.env.liberal.id('transaction') : this.env.rng.uuid(), kind, clientTxnId, parentId, status: 'INITIATED', amount, tip: 0, method,
-      createdAt: this.env.now(), completedAt: 0, canceledAt: 0, revertedAt: 0, refundTotal: 0, card: null,
-      authorized: amount, completed: false, cancelRequested: false, step: null, deadline: null, sentMethod: method,
+      id: this.env.liberal ? this.env.liberal.id('transaction') : this.env.rng.uuid(),
+      kind,
+      clientTxnId,
+      parentId,
+      status: 'INITIATED',
+      amount,
+      tip: 0,
+      method,
+      createdAt: this.env.now(),
+      completedAt: 0,
+      canceledAt: 0,
+      revertedAt: 0,
+      refundTotal: 0,
+      card: null,
+      authorized: amount,
+      completed: false,
+      cancelRequested: false,
+      step: null,
+      deadline: null,
+      sentMethod: method,
     };
     this.txns.set(t.id, t);
     this.pending++;
@@ -212,7 +231,7 @@ export class VirtualTerminal {
       this.schedule(t, stepDelayMs, () => this.pickUp(t));
       return t;
     }
-    const deadline = manual ? this.env.settings.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs : deadlineMs;
+    const deadline = manual ? (this.env.settings.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs) : deadlineMs;
     t.deadline = setTimeout(() => this.finalize(t, 'EXPIRED'), deadline);
     this.timed.add(t);
     // Manual: picked up after one step, then it waits for the operator (no outcome row applies).
@@ -270,7 +289,14 @@ export class VirtualTerminal {
 
   /** Starts an operation; the caller has checked that it is allowed now. */
   startOperation(type: OpType, t: Txn, amount: number | null): Op {
-    const op: Op = { id: this.env.liberal ? this.env.liberal.id('operation') : this.env.rng.uuid(), type, txnId: t.id, amount, status: 'INITIATED', step: null };
+    const op: Op = {
+      id: this.env.liberal ? this.env.liberal.id('operation') : this.env.rng.uuid(),
+      type,
+      txnId: t.id,
+      amount,
+      status: 'INITIATED',
+      step: null,
+    };
     this.ops.set(op.id, op);
     this.emitOp(op);
     const d = this.env.settings.stepDelayMs;
@@ -307,7 +333,8 @@ export class VirtualTerminal {
     if (this.env.faults.has('transaction.never-converges')) return this.clearTimers(t);
     if (this.manual.has(t)) return; // waits for the operator, or its deadline
     // 54 waits for a card until canceled or expired (and so does a 55 picked up by a fault).
-    if (row(t.amount) !== 54 && row(t.amount) !== 55) this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, finishStatus(t.amount)));
+    if (row(t.amount) !== 54 && row(t.amount) !== 55)
+      this.schedule(t, this.env.settings.stepDelayMs, () => this.finalize(t, finishStatus(t.amount)));
   }
 
   private finalize(t: Txn, status: TxnStatus): void {
@@ -408,10 +435,13 @@ export class VirtualTerminal {
   private schedule(r: Txn | Op, ms: number, fn: () => void): void {
     if (this.disposed) return;
     if (r.step) clearTimeout(r.step);
-    r.step = setTimeout(() => {
-      r.step = null;
-      fn();
-    }, this.env.liberal ? this.env.liberal.stepMs(ms) : ms);
+    r.step = setTimeout(
+      () => {
+        r.step = null;
+        fn();
+      },
+      this.env.liberal ? this.env.liberal.stepMs(ms) : ms,
+    );
     this.timed.add(r);
   }
 

@@ -1,7 +1,18 @@
 /** sandbox#webhooks: events, sorted keys, signature over the exact bytes, retries, background delivery. */
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { P, pairClient, pay, sleep, startReceiver, startTestSim, waitOperation, type Delivery, type Receiver, type TestSim } from './testkit.ts';
+import {
+  P,
+  pairClient,
+  pay,
+  sleep,
+  startReceiver,
+  startTestSim,
+  waitOperation,
+  type Delivery,
+  type Receiver,
+  type TestSim,
+} from './testkit.ts';
 
 let t: TestSim;
 const receivers: Receiver[] = [];
@@ -50,9 +61,18 @@ describe('webhook events', () => {
     const r = await c.post(P.revert(s.transaction_id));
     await waitOperation(c, r.json.operation_id);
     await rx.waitFor((d) => d.length >= 7);
-    expect(events(rx.deliveries).slice(3)).toEqual(['operation.initiated', 'operation.in_progress', 'transaction.reverted', 'operation.success']);
-    expect(rx.deliveries[6]?.json.data).toEqual({ operation_id: r.json.operation_id, operation_type: 'transaction.revert',
-      transaction_id: s.transaction_id, status: 'SUCCESS' });
+    expect(events(rx.deliveries).slice(3)).toEqual([
+      'operation.initiated',
+      'operation.in_progress',
+      'transaction.reverted',
+      'operation.success',
+    ]);
+    expect(rx.deliveries[6]?.json.data).toEqual({
+      operation_id: r.json.operation_id,
+      operation_type: 'transaction.revert',
+      transaction_id: s.transaction_id,
+      status: 'SUCCESS',
+    });
   });
 
   it('signs the exact body bytes (sorted keys, UTF-8) with the webhook secret', async () => {

@@ -224,13 +224,26 @@ export class WebhookSender {
     const startedAt = performance.now();
     const report = (answer: number | null, error?: string) => {
       try {
-        this.opts.onAttempt?.({ url: d.target.url, payload: d.payload, attempt: d.attempt, forged, startedAt, answer, error, durationMs: performance.now() - startedAt });
+        this.opts.onAttempt?.({
+          url: d.target.url,
+          payload: d.payload,
+          attempt: d.attempt,
+          forged,
+          startedAt,
+          answer,
+          error,
+          durationMs: performance.now() - startedAt,
+        });
       } catch {
         // the recording must not break delivery
       }
     };
     try {
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'pay-connect-simulator', ...this.opts.liberal?.deliveryHeaders() };
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'pay-connect-simulator',
+        ...this.opts.liberal?.deliveryHeaders(),
+      };
       if (d.signature !== null) headers.signature = d.signature;
       const res = await requestWith(this.agent, d.target.url, { method: 'POST', headers, body: d.body, signal: ac.signal });
       await res.body.dump().catch(() => undefined);

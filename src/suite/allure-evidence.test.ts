@@ -8,8 +8,22 @@ const meta: TestMeta = {
   clause: 'spec#configuration',
   parameters: { terminal: 'auto' },
   exchanges: [
-    { seq: 1, request: { method: 'POST', url: 'http://sim/v1/pay-connect/pair/', path: '/v1/pay-connect/pair/', headers: {}, body: { otp: '[REDACTED]' } }, response: { status: 200, headers: {}, body: { client_secret: '[REDACTED]' } } },
-    { seq: 2, request: { method: 'GET', url: 'http://sim/v1/pay-connect/config/', path: '/v1/pay-connect/config/', headers: {} }, error: { code: 'PCC_TIMEOUT', message: 'no answer' } },
+    {
+      seq: 1,
+      request: {
+        method: 'POST',
+        url: 'http://sim/v1/pay-connect/pair/',
+        path: '/v1/pay-connect/pair/',
+        headers: {},
+        body: { otp: '[REDACTED]' },
+      },
+      response: { status: 200, headers: {}, body: { client_secret: '[REDACTED]' } },
+    },
+    {
+      seq: 2,
+      request: { method: 'GET', url: 'http://sim/v1/pay-connect/config/', path: '/v1/pay-connect/config/', headers: {} },
+      error: { code: 'PCC_TIMEOUT', message: 'no answer' },
+    },
   ],
   findings: [{ check: 'response.schema', severity: 'failure', clause: 'spec#configuration', message: 'missing terminal_id' }],
 };
@@ -39,20 +53,41 @@ describe('reportToAllure', () => {
     expect(metadata).toContainEqual({ labels: [{ name: 'feature', value: 'config' }] });
     expect(metadata).toContainEqual({ links: [{ url: 'spec#configuration', name: 'spec#configuration', type: 'clause' }] });
     expect(metadata).toContainEqual({ parameters: [{ name: 'terminal', value: 'auto' }] });
-    const shape = messages.flatMap((m) => (m.type === 'step_start' ? [`start ${m.data.name}`] : m.type === 'attachment_content' ? [`attach ${m.data.name}`] : m.type === 'step_stop' ? ['stop'] : []));
+    const shape = messages.flatMap((m) =>
+      m.type === 'step_start'
+        ? [`start ${m.data.name}`]
+        : m.type === 'attachment_content'
+          ? [`attach ${m.data.name}`]
+          : m.type === 'step_stop'
+            ? ['stop']
+            : [],
+    );
     expect(shape).toEqual([
-      'start POST /v1/pay-connect/pair/ → 200', 'attach request', 'attach response', 'stop',
-      'start GET /v1/pay-connect/config/ → PCC_TIMEOUT', 'attach request', 'attach error', 'stop',
-      'start [response.schema] failure: missing terminal_id', 'attach finding', 'stop',
+      'start POST /v1/pay-connect/pair/ → 200',
+      'attach request',
+      'attach response',
+      'stop',
+      'start GET /v1/pay-connect/config/ → PCC_TIMEOUT',
+      'attach request',
+      'attach error',
+      'stop',
+      'start [response.schema] failure: missing terminal_id',
+      'attach finding',
+      'stop',
     ]);
   });
 
   it("reaches the runtime of another copy of allure-js-commons (an integrator's allure-vitest of another version)", async () => {
     const holder = new MessageHolderTestRuntime();
-    const foreign = new Proxy({}, { get: (_, key) => {
-      const v: unknown = Reflect.get(holder, key);
-      return typeof v === 'function' ? v.bind(holder) : v;
-    } });
+    const foreign = new Proxy(
+      {},
+      {
+        get: (_, key) => {
+          const v: unknown = Reflect.get(holder, key);
+          return typeof v === 'function' ? v.bind(holder) : v;
+        },
+      },
+    );
     setGlobalTestRuntime(foreign as MessageHolderTestRuntime);
     expect(foreign instanceof MessageHolderTestRuntime).toBe(false);
     await reportToAllure(meta);

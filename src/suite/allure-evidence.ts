@@ -47,7 +47,19 @@ export async function reportToAllure(meta: TestMeta): Promise<void> {
   }
   for (const f of meta.findings) {
     await step(`[${f.check}] ${f.severity}: ${f.message}`, async () => {
-      await attachment('finding', json({ check: f.check, severity: f.severity, clause: f.clause, ...(f.quote?.length ? { quote: f.quote } : {}), message: f.message, ...(f.known ? { known: f.known } : {}), evidence: f.evidence ?? null }), 'application/json');
+      await attachment(
+        'finding',
+        json({
+          check: f.check,
+          severity: f.severity,
+          clause: f.clause,
+          ...(f.quote?.length ? { quote: f.quote } : {}),
+          message: f.message,
+          ...(f.known ? { known: f.known } : {}),
+          evidence: f.evidence ?? null,
+        }),
+        'application/json',
+      );
     });
   }
 }

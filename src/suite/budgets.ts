@@ -34,7 +34,10 @@ export interface Budgets {
  * vitest's time-out adds the clean-up after the ceiling: a cancel and one more full wait, when the
  * test leaves a shared terminal busy. So a test is never dropped by vitest with its findings.
  */
-export function budgetsOf(ctx: Pick<RunContext, 'deadlineMs' | 'timeoutMs'> & { terminal?: RunContext['terminal'] }, timeout?: number): Budgets {
+export function budgetsOf(
+  ctx: Pick<RunContext, 'deadlineMs' | 'timeoutMs'> & { terminal?: RunContext['terminal'] },
+  timeout?: number,
+): Budgets {
   // A person at the terminal takes the time they need (redos included): the wait has its own deadline.
   const manual = ctx.terminal === 'manual';
   const budgetMs = Math.max(timeout ?? DEFAULT_BUDGET_MS, 2 * ctx.deadlineMs + 30_000, manual ? MANUAL_BUDGET_MS : 0);
@@ -54,7 +57,12 @@ export function budgetNow(b: Pick<Budgets, 'budgetMs' | 'ceilingMs'>, serviceMs:
  * When a scenario that began at `startedAt` runs out of time, and which budget cuts it: its own
  * (stretched by `serviceMs`, see {@link budgetNow}) or the run's (`runDeadlineAt`, epoch ms).
  */
-export function scenarioDeadline(startedAt: number, b: Pick<Budgets, 'budgetMs' | 'ceilingMs'>, serviceMs: number, runDeadlineAt?: number): { at: number; by: 'scenario' | 'run' } {
+export function scenarioDeadline(
+  startedAt: number,
+  b: Pick<Budgets, 'budgetMs' | 'ceilingMs'>,
+  serviceMs: number,
+  runDeadlineAt?: number,
+): { at: number; by: 'scenario' | 'run' } {
   const own = startedAt + budgetNow(b, serviceMs);
   return runDeadlineAt !== undefined && runDeadlineAt < own ? { at: runDeadlineAt, by: 'run' } : { at: own, by: 'scenario' };
 }

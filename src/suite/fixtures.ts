@@ -61,14 +61,21 @@ function workerLanes(): LanePool {
   const { ctx, shares, worker } = workerContext();
   const services = new WorkerServices(ctx, worker);
   const session: SessionState = {};
-  return new LanePool(shares.map((share, lane) => {
-    const harness = new Harness(ctx, share, worker, services);
-    const terminal = createTerminalDriver({
-      mode: ctx.terminal, profile: harness.profile, maxAmount: ctx.maxAmount, sandbox: ctx.sandbox,
-      interactive: ctx.interactive, baseUrl: ctx.baseUrl, steps: (ctx.manualPlan ?? []).map((s) => s.test),
-    });
-    return { harness, terminal, worker, lane, deliveries: logDeliveries(harness), session };
-  }));
+  return new LanePool(
+    shares.map((share, lane) => {
+      const harness = new Harness(ctx, share, worker, services);
+      const terminal = createTerminalDriver({
+        mode: ctx.terminal,
+        profile: harness.profile,
+        maxAmount: ctx.maxAmount,
+        sandbox: ctx.sandbox,
+        interactive: ctx.interactive,
+        baseUrl: ctx.baseUrl,
+        steps: (ctx.manualPlan ?? []).map((s) => s.test),
+      });
+      return { harness, terminal, worker, lane, deliveries: logDeliveries(harness), session };
+    }),
+  );
 }
 
 /**
@@ -88,7 +95,12 @@ export const suiteTest = test
   .extend('scope', ({ suite, harness, task, skip }): Scope => {
     const declared = task.meta[SCENARIO_META_KEY];
     const testName = declared ? `${declared.capability} > ${task.name}` : task.name;
-    const meta: TestMeta = { capability: declared?.capability ?? '', clause: declared?.clause ?? '', findings: [], parameters: { terminal: harness.ctx.terminal } };
+    const meta: TestMeta = {
+      capability: declared?.capability ?? '',
+      clause: declared?.clause ?? '',
+      findings: [],
+      parameters: { terminal: harness.ctx.terminal },
+    };
     task.meta[META_KEY] = meta;
     if (harness.ctx.carried?.includes(testName)) {
       meta.carried = true;

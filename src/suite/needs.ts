@@ -36,7 +36,8 @@ export type NeedsContext = Pick<RunContext, 'targetKind' | 'terminal' | 'profile
 export function unmetNeed(needs: ScenarioNeeds | undefined, ctx: NeedsContext): string | undefined {
   if (!needs) return undefined;
   if (needs.stateful !== undefined && ctx.targetKind === 'pact') return `not against the Pact mock: ${needs.stateful}`;
-  const terminal: readonly TerminalNeed[] = needs.terminal === undefined ? [] : 'modes' in needs.terminal ? [needs.terminal] : needs.terminal;
+  const terminal: readonly TerminalNeed[] =
+    needs.terminal === undefined ? [] : 'modes' in needs.terminal ? [needs.terminal] : needs.terminal;
   const wrongMode = terminal.find((n) => !n.modes.includes(ctx.terminal));
   if (wrongMode) return wrongMode.why.replaceAll('{terminal}', ctx.terminal);
   if (needs.sandboxProfile !== undefined && ctx.profile !== 'sandbox') return needs.sandboxProfile;

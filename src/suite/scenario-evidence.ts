@@ -36,11 +36,24 @@ function deliveryView(d: Delivery, pairing: string, receiverUrl: string): Record
   let url = d.path;
   try {
     url = new URL(d.path, receiverUrl).href;
-  } catch { /* keep the path */ }
+  } catch {
+    /* keep the path */
+  }
   return {
-    seq: d.seq, receivedAt: d.receivedAtIso, method: d.method, url, path: d.path, headers: { ...d.headers },
+    seq: d.seq,
+    receivedAt: d.receivedAtIso,
+    method: d.method,
+    url,
+    path: d.path,
+    headers: { ...d.headers },
     ...(d.body === undefined ? { rawBody: d.rawBody } : { body: d.body }),
-    event: d.event, eventId: d.eventId, signature: d.signature, status: d.status, duplicate: d.duplicate, failedOnPurpose: d.failedOnPurpose, pairing,
+    event: d.event,
+    eventId: d.eventId,
+    signature: d.signature,
+    status: d.status,
+    duplicate: d.duplicate,
+    failedOnPurpose: d.failedOnPurpose,
+    pairing,
   };
 }
 
@@ -76,7 +89,9 @@ export function recordEvidence(meta: TestMeta, scope: Scope, h: Harness, deliver
   meta.timing = scope.timing();
   const load = h.load();
   meta.harness = {
-    worker, maxEventLoopDelayMs: load.maxEventLoopDelayMs, cpuSeconds: load.cpuSeconds,
+    worker,
+    maxEventLoopDelayMs: load.maxEventLoopDelayMs,
+    cpuSeconds: load.cpuSeconds,
     ...(scope.remeasured.length > 0 ? { remeasured: [...scope.remeasured] } : {}),
     ...(scope.overloaded.length > 0 ? { overloaded: scope.overloaded.map((o) => h.redactor.redactText(o)) } : {}),
   };

@@ -3,7 +3,17 @@
  * harness, attaches its findings to the test, fails it on a failure finding, and skips it (with the
  * reason) when a need it declares is not met or a prerequisite turns out missing without any failure.
  */
-import { META_KEY, OPERATOR_META_KEY, type OperatorEntry, type TestMeta, countsAsFailure, durationText, isToolkitError, paceText, serviceMs } from '../core/index.ts';
+import {
+  META_KEY,
+  OPERATOR_META_KEY,
+  type OperatorEntry,
+  type TestMeta,
+  countsAsFailure,
+  durationText,
+  isToolkitError,
+  paceText,
+  serviceMs,
+} from '../core/index.ts';
 import { type Harness, OutOfRunTime, ScenarioBlocked, type Scope } from '../runtime/index.ts';
 import type { Outcome, TerminalDriver } from '../terminal/index.ts';
 import { reportToAllure } from './allure-evidence.ts';
@@ -143,11 +153,14 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         suite.session.stopped = 'the operator stopped the session before this test; run again with --resume to go on';
         meta.notFinished = 'stopped by the operator';
         skipReason = `the operator stopped the session here: ${e.message}`;
-      }
-      else if (e instanceof OutOfRunTime) meta.notFinished = 'run budget exceeded';
+      } else if (e instanceof OutOfRunTime) meta.notFinished = 'run budget exceeded';
       else if (e instanceof ScenarioBlocked) {
         if (e.blockedBy) meta.blockedBy = e.blockedBy;
-        skipReason = scope.hasFailures() ? undefined : e.blockedBy ? `blocked by ${e.blockedBy.check} (seen in ${e.blockedBy.test}): ${e.blockedBy.message}` : `blocked: ${e.message}`;
+        skipReason = scope.hasFailures()
+          ? undefined
+          : e.blockedBy
+            ? `blocked by ${e.blockedBy.check} (seen in ${e.blockedBy.test}): ${e.blockedBy.message}`
+            : `blocked: ${e.message}`;
       } else crash = e;
     } finally {
       clearTimeout(timer);
@@ -196,5 +209,10 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
 /** What a scenario stopped at its time budget did not check, and why: its budget and the service's pace. */
 function timeBudgetText(elapsedMs: number, b: { budgetMs: number; ceilingMs: number }, scope: Scope): string {
   const service = serviceMs(scope.exchanges);
-  return `the rest of the scenario: stopped after ${durationText(elapsedMs)}, at its time budget (${durationText(b.budgetMs)} of its own plus the ${durationText(service)} the service took to answer its ${scope.exchanges.length} request${scope.exchanges.length === 1 ? '' : 's'}, at most ${durationText(b.ceilingMs)}); the service's pace: ${paceText(scope.exchanges)}`;
+  return (
+    `the rest of the scenario: stopped after ${durationText(elapsedMs)}, at its time budget (${durationText(b.budgetMs)} ` +
+    `of its own plus the ${durationText(service)} the service took to answer its ${scope.exchanges.length} ` +
+    `request${scope.exchanges.length === 1 ? '' : 's'}, at most ${durationText(b.ceilingMs)}); the ` +
+    `service's pace: ${paceText(scope.exchanges)}`
+  );
 }

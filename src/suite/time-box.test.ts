@@ -12,7 +12,14 @@ function slowService(budgetMs: number, paceMs: number) {
   const exchanges: Exchange[] = [];
   const host = { timeLeft: () => Math.max(0, budgetMs - now), exchanges: () => exchanges };
   const pair = async () => {
-    exchanges.push({ seq: exchanges.length + 1, operationId: 'pair', request: { method: 'POST', url: '', path: '/v1/pay-connect/pair/', headers: {} }, response: { status: 400, headers: {} }, startedAt: '', durationMs: paceMs });
+    exchanges.push({
+      seq: exchanges.length + 1,
+      operationId: 'pair',
+      request: { method: 'POST', url: '', path: '/v1/pay-connect/pair/', headers: {} },
+      response: { status: 400, headers: {} },
+      startedAt: '',
+      durationMs: paceMs,
+    });
     now += paceMs + 100;
     return true;
   };
@@ -29,7 +36,9 @@ test('a slow service: the runs stop when the time left cannot hold another at th
   expect(box.ran).toBe(Math.floor(60_000 / 3100) - RUNS_IN_RESERVE + 1);
   expect(box.cut).toBe(true);
   expect(box.summary()).toBe(`ran ${box.ran} of 45 runs in ${(box.ran * 3.1).toFixed(1)} s at 3.1 s a run (pair 3.0 s a request)`);
-  expect(box.notChecked('pair invalid')).toBe(`pair invalid: ${45 - box.ran} of 45 runs not run, the scenario's time budget could not hold them at the service's pace (${box.summary()})`);
+  expect(box.notChecked('pair invalid')).toBe(
+    `pair invalid: ${45 - box.ran} of 45 runs not run, the scenario's time budget could not hold them at the service's pace (${box.summary()})`,
+  );
 });
 
 test('a quick service runs every run asked for: nothing is named not checked', async () => {
@@ -57,5 +66,7 @@ test("the runs left out name whose budget kept them out: the run's (--max-durati
   const s = slowService(10_000, 3000);
   const box = new TimeBox({ ...s.host, budgetCut: () => 'run' }, 45, 'run', s.clock);
   for (let i = 0; i < 45; i++) await box.run(s.pair, 'skipped');
-  expect(box.notChecked('pair invalid')).toMatch(/^pair invalid: 43 of 45 runs not run, the run's time budget \(--max-duration\) could not hold them at the service's pace \(ran 2 of 45 runs/);
+  expect(box.notChecked('pair invalid')).toMatch(
+    /^pair invalid: 43 of 45 runs not run, the run's time budget \(--max-duration\) could not hold them at the service's pace \(ran 2 of 45 runs/,
+  );
 });

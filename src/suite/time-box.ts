@@ -35,7 +35,12 @@ export class TimeBox {
    * @param planned how many runs were asked for (`--runs`, or what the scenario makes of it)
    * @param unit what one run is, in words (`run`, `sequence`)
    */
-  constructor(private readonly host: TimeBoxHost, readonly planned: number, readonly unit = 'run', private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly host: TimeBoxHost,
+    readonly planned: number,
+    readonly unit = 'run',
+    private readonly now: () => number = Date.now,
+  ) {
     this.#startedAt = now();
     this.#firstExchange = host.exchanges().length;
   }
@@ -87,6 +92,9 @@ export class TimeBox {
     if (!this.cut) return undefined;
     const left = Math.max(0, this.planned - this.ran);
     const budget = this.host.budgetCut?.() === 'run' ? "the run's time budget (--max-duration)" : "the scenario's time budget";
-    return `${name}: ${left > 0 ? `${left} of ${this.planned} ${this.unit}s` : 'the shrinking of its counterexample'} not run, ${budget} could not hold them at the service's pace (${this.summary()})`;
+    return (
+      `${name}: ${left > 0 ? `${left} of ${this.planned} ${this.unit}s` : 'the shrinking of its counterexample'} ` +
+      `not run, ${budget} could not hold them at the service's pace (${this.summary()})`
+    );
   }
 }

@@ -14,8 +14,14 @@ describe('workerContext', () => {
   });
 
   it('deals more terminals than workers out as lanes: every terminal once, the first workers one more', () => {
-    expect(indices(ctx(2, 8), 2)).toEqual([[0, 1, 2, 3], [4, 5, 6, 7]]);
-    expect(indices(ctx(2, 5), 2)).toEqual([[0, 1, 2], [3, 4]]);
+    expect(indices(ctx(2, 8), 2)).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+    ]);
+    expect(indices(ctx(2, 5), 2)).toEqual([
+      [0, 1, 2],
+      [3, 4],
+    ]);
     expect(indices(ctx(3, 4), 3)).toEqual([[0, 1], [2], [3]]);
     for (const s of workerContext(ctx(2, 5), { VITEST_POOL_ID: '2' }).shares) expect(s.count).toBe(5);
   });

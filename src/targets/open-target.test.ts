@@ -63,7 +63,11 @@ describe('openTarget', () => {
   it('refuses what no command may open: no integrator id, a production host, a dead address, not a URL', async () => {
     const dead = `http://127.0.0.1:${await deadPort()}`;
     expect(await codeOf(openTarget({ kind: 'url', baseUrl: dead, profile: sandbox }))).toBe('PCC_USAGE');
-    expect(await codeOf(openTarget({ kind: 'url', baseUrl: 'https://api-payment.lab4pay.com', integratorId: 'i', profile: resolveProfile('public') }))).toBe('PCC_TARGET_PRODUCTION');
+    expect(
+      await codeOf(
+        openTarget({ kind: 'url', baseUrl: 'https://api-payment.lab4pay.com', integratorId: 'i', profile: resolveProfile('public') }),
+      ),
+    ).toBe('PCC_TARGET_PRODUCTION');
     expect(await codeOf(openTarget({ kind: 'url', baseUrl: dead, integratorId: 'i', profile: sandbox }))).toBe('PCC_TARGET_UNREACHABLE');
     expect(await codeOf(openTarget({ kind: 'url', baseUrl: 'ftp://x', integratorId: 'i', profile: sandbox }))).toBe('PCC_USAGE');
   });

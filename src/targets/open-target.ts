@@ -30,7 +30,15 @@ export interface TargetRequest {
   profile: Profile;
   allowProduction?: boolean;
   /** The simulator's settings (kind `sim`); `seed` is the run's, any 32-bit integer, signed or not. */
-  sim?: { seed?: number; faults?: readonly string[]; faultRate?: number; stepDelayMs?: number; deadlineMs?: number; terminal?: 'auto' | 'manual'; liberal?: boolean };
+  sim?: {
+    seed?: number;
+    faults?: readonly string[];
+    faultRate?: number;
+    stepDelayMs?: number;
+    deadlineMs?: number;
+    terminal?: 'auto' | 'manual';
+    liberal?: boolean;
+  };
   /** Where the Pact mock writes its pact when it closes (kind `pact`). */
   pactDir?: string;
   /** Where the run's webhook receiver listens, and its public URL (kind `pact`: the pairing's webhook URL names it). */
@@ -114,21 +122,42 @@ export async function openTarget(req: TargetRequest): Promise<Target> {
     // Loaded only here: Pact's native core is heavy, and no other target needs it.
     const pact = await import('../pact/index.ts');
     const t = await pact.openPactTarget({
-      integratorId: req.integratorId, pactDir: req.pactDir ?? join(tmpdir(), 'pcc-pacts'),
-      ...(req.webhookListen ? { webhookListen: req.webhookListen } : {}), ...(req.webhookPublicUrl ? { webhookPublicUrl: req.webhookPublicUrl } : {}),
+      integratorId: req.integratorId,
+      pactDir: req.pactDir ?? join(tmpdir(), 'pcc-pacts'),
+      ...(req.webhookListen ? { webhookListen: req.webhookListen } : {}),
+      ...(req.webhookPublicUrl ? { webhookPublicUrl: req.webhookPublicUrl } : {}),
     });
     // The mock's records are final at once and never change; its webhooks are posted as it answers.
     return { kind: 'pact', ...t, pace: { settleMs: 200, webhookGraceMs: 1000 }, vault: 'none' };
   }
   if (req.kind === 'sim') return openSim(req);
   const baseUrl = (req.baseUrl ?? '').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ToolkitError('PCC_USAGE', `--target must be sim or the service's base URL (got ${req.baseUrl ?? 'nothing'})`, 'pass --target https://your-sandbox.example');
-  if (!req.integratorId) throw new ToolkitError('PCC_USAGE', 'a URL target needs --integrator-id', 'pass --integrator-id <id> (issued by the vendor), or set PAYCONNECT_INTEGRATOR_ID');
+  if (!/^https?:\/\/[^/]/.test(baseUrl))
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--target must be sim or the service's base URL (got ${req.baseUrl ?? 'nothing'})`,
+      'pass --target https://your-sandbox.example',
+    );
+  if (!req.integratorId)
+    throw new ToolkitError(
+      'PCC_USAGE',
+      'a URL target needs --integrator-id',
+      'pass --integrator-id <id> (issued by the vendor), or set PAYCONNECT_INTEGRATOR_ID',
+    );
   assertTargetAllowed(baseUrl, req.profile, req.allowProduction ?? false);
   await assertReachable(baseUrl, req.transport);
   const sandbox = req.profile.name === 'sandbox';
-  return { kind: 'url', baseUrl, integratorId: req.integratorId, vaultPath: resolve(req.vaultPath ?? DEFAULTS.vault), sandbox, mintOtps: sandbox,
-    pace: SERVICE_PACE, vault: 'service', close: async () => {} };
+  return {
+    kind: 'url',
+    baseUrl,
+    integratorId: req.integratorId,
+    vaultPath: resolve(req.vaultPath ?? DEFAULTS.vault),
+    sandbox,
+    mintOtps: sandbox,
+    pace: SERVICE_PACE,
+    vault: 'service',
+    close: async () => {},
+  };
 }
 
 async function openSim(req: TargetRequest): Promise<Target> {
@@ -138,8 +167,13 @@ async function openSim(req: TargetRequest): Promise<Target> {
   try {
     sim = await startSimulator({
       // The run's seed may be negative (--seed -5); the simulator takes its 32 bits, unsigned.
-      host: '127.0.0.1', port: 0, seed: s.seed === undefined ? undefined : simulatorSeedOf(s.seed), faults: (s.faults ?? DEFAULTS.sim.faults) as never, faultRate: s.faultRate ?? DEFAULTS.sim.faultRate,
-      stepDelayMs: step, deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
+      host: '127.0.0.1',
+      port: 0,
+      seed: s.seed === undefined ? undefined : simulatorSeedOf(s.seed),
+      faults: (s.faults ?? DEFAULTS.sim.faults) as never,
+      faultRate: s.faultRate ?? DEFAULTS.sim.faultRate,
+      stepDelayMs: step,
+      deadlineMs: s.deadlineMs ?? DEFAULTS.sim.deadlineMs,
       // A manual virtual terminal waits for the operator's actions (keys or its control endpoint).
       terminal: s.terminal ?? 'auto',
       // The liberal sandbox (sim --liberal): every liberty the documents leave open.
@@ -147,7 +181,9 @@ async function openSim(req: TargetRequest): Promise<Target> {
     });
   } catch (e) {
     if (isToolkitError(e)) throw e; // a setting it refused (an unknown fault) says what to fix
-    throw new ToolkitError('PCC_SIMULATOR', `the embedded simulator did not start: ${(e as Error).message}`, 'check the --sim-* settings', { cause: e });
+    throw new ToolkitError('PCC_SIMULATOR', `the embedded simulator did not start: ${(e as Error).message}`, 'check the --sim-* settings', {
+      cause: e,
+    });
   }
   // The simulator forgets everything when it stops, so its pairings go to a throw-away vault unless one is named.
   const dir = mkdtempSync(join(tmpdir(), 'pcc-sim-vault-'));
@@ -162,8 +198,10 @@ async function openSim(req: TargetRequest): Promise<Target> {
     // Long enough to see a status that changes one terminal step after it was final, and a webhook
     // retried on the simulator's shrunk schedule. The liberal sandbox promises no pace of the
     // simulator's: the run waits as against a service (without scaling: it has no steps of its own to learn from).
-    pace: s.liberal === true ? { settleMs: SERVICE_PACE.settleMs, webhookGraceMs: SERVICE_PACE.webhookGraceMs }
-      : { settleMs: Math.max(80, step * 4), webhookGraceMs: Math.max(1000, step * 20) },
+    pace:
+      s.liberal === true
+        ? { settleMs: SERVICE_PACE.settleMs, webhookGraceMs: SERVICE_PACE.webhookGraceMs }
+        : { settleMs: Math.max(80, step * 4), webhookGraceMs: Math.max(1000, step * 20) },
     vault: 'private',
     close: async () => {
       await sim.close();

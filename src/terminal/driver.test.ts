@@ -13,7 +13,12 @@ import { OperatorConsole } from './operator-console.ts';
 function rig(mode: DriverOptions['mode'], steps: string[], keys: string[]) {
   const headers: string[] = [];
   const driver = createTerminalDriver({
-    mode, profile: resolveProfile('sandbox'), maxAmount: 100, sandbox: true, interactive: true, steps,
+    mode,
+    profile: resolveProfile('sandbox'),
+    maxAmount: 100,
+    sandbox: true,
+    interactive: true,
+    steps,
     console: () => {
       const input = new PassThrough();
       const output = new Writable({
@@ -33,13 +38,18 @@ function rig(mode: DriverOptions['mode'], steps: string[], keys: string[]) {
 
 /** A watch that ends (final status) only when the operator's key stops it, or at once with `final`. */
 const watch = (final?: string) => (_status: (t: string) => void, stop: AbortSignal) =>
-  final !== undefined ? Promise.resolve({ final }) : new Promise<{ final?: string }>((resolve) => stop.addEventListener('abort', () => resolve({ final: 'CANCELED' })));
+  final !== undefined
+    ? Promise.resolve({ final })
+    : new Promise<{ final?: string }>((resolve) => stop.addEventListener('abort', () => resolve({ final: 'CANCELED' })));
 
 describe('the manual driver', () => {
   it('numbers the steps by the plan: a two-step test takes both its places; an unplanned one comes after', async () => {
     const { driver, headers } = rig('manual', ['payment > a', 'refund > b', 'refund > b'], []);
     for (const test of ['payment > a', 'refund > b', 'refund > b', 'cancel > c']) {
-      expect(await driver.attend({ test, instruction: 'Present the approve test card.' }, watch('SUCCESS'))).toEqual({ kind: 'done', final: 'SUCCESS' });
+      expect(await driver.attend({ test, instruction: 'Present the approve test card.' }, watch('SUCCESS'))).toEqual({
+        kind: 'done',
+        final: 'SUCCESS',
+      });
     }
     expect(headers).toEqual(['[step 1/3]', '[step 2/3]', '[step 3/3]', '[step 4/4]']);
   });

@@ -12,7 +12,16 @@ import { operatorInstruction } from './session-plan.ts';
 /** What a scenario wants the terminal to do. */
 export type Outcome = 'approve' | 'decline' | 'fail' | 'expire' | 'wait-in-progress' | 'offline' | 'refuse-cancel' | 'tip';
 
-const SUFFIX: Record<Outcome, number> = { approve: 0, decline: 51, fail: 52, expire: 53, 'wait-in-progress': 54, offline: 55, 'refuse-cancel': 56, tip: 57 };
+const SUFFIX: Record<Outcome, number> = {
+  approve: 0,
+  decline: 51,
+  fail: 52,
+  expire: 53,
+  'wait-in-progress': 54,
+  offline: 55,
+  'refuse-cancel': 56,
+  tip: 57,
+};
 
 /** A planned payment: the amount to send, what to expect, and what to tell the operator. */
 export interface Plan {
@@ -78,7 +87,9 @@ function ttyConsole(act?: (a: OperatorAction) => Promise<string>): { console: Op
       for (const fd of [rfd, wfd]) {
         try {
           closeSync(fd);
-        } catch { /* closed with its stream */ }
+        } catch {
+          /* closed with its stream */
+        }
       }
     },
   };
@@ -101,10 +112,15 @@ async function simulatorManual(baseUrl: string): Promise<boolean> {
 async function simulatorAct(baseUrl: string, terminalId: string, action: OperatorAction): Promise<string> {
   try {
     const res = await fetch(`${baseUrl}/_sim/terminals/${encodeURIComponent(terminalId)}/actions`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }), signal: AbortSignal.timeout(5000),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action }),
+      signal: AbortSignal.timeout(5000),
     });
     const body = (await res.json().catch(() => ({}))) as { status?: string; detail?: string };
-    return res.ok ? `virtual terminal: ${action}, transaction ${body.status ?? ''}`.trim() : `virtual terminal: ${action} refused (${res.status}${body.detail ? `: ${body.detail}` : ''})`;
+    return res.ok
+      ? `virtual terminal: ${action}, transaction ${body.status ?? ''}`.trim()
+      : `virtual terminal: ${action} refused (${res.status}${body.detail ? `: ${body.detail}` : ''})`;
   } catch (e) {
     return `virtual terminal: ${action} failed (${(e as Error).message})`;
   }
@@ -126,7 +142,16 @@ export function createTerminalDriver(o: DriverOptions): TerminalDriver {
       if (o.mode === 'observe') return { amount: cap(base % 100 === 0 ? base : base - (base % 100) || 100) };
       if (!o.interactive) return 'manual mode needs a person at a terminal, and stdin is not a TTY';
       const amount = cap(100);
-      const final = want === 'decline' ? 'DECLINED' : want === 'fail' ? 'FAILED' : want === 'expire' ? 'EXPIRED' : want === 'approve' || want === 'tip' || want === 'refuse-cancel' ? 'SUCCESS' : 'EXPIRED';
+      const final =
+        want === 'decline'
+          ? 'DECLINED'
+          : want === 'fail'
+            ? 'FAILED'
+            : want === 'expire'
+              ? 'EXPIRED'
+              : want === 'approve' || want === 'tip' || want === 'refuse-cancel'
+                ? 'SUCCESS'
+                : 'EXPIRED';
       return { amount, expect: want === 'tip' ? undefined : { final, tip: 0 }, instruction: operatorInstruction(want) };
     },
     async attend(step, watch) {
@@ -135,8 +160,10 @@ export function createTerminalDriver(o: DriverOptions): TerminalDriver {
         return { kind: 'done', ...(result.final !== undefined ? { final: result.final } : {}) };
       }
       simManual ??= o.sandbox && o.baseUrl ? simulatorManual(o.baseUrl) : Promise.resolve(false);
-      const act = (await simManual) && step.terminalId !== undefined && o.baseUrl !== undefined
-        ? (a: OperatorAction) => simulatorAct(o.baseUrl!, step.terminalId!, a) : undefined;
+      const act =
+        (await simManual) && step.terminalId !== undefined && o.baseUrl !== undefined
+          ? (a: OperatorAction) => simulatorAct(o.baseUrl!, step.terminalId!, a)
+          : undefined;
       const opened = (o.console ?? ttyConsole)(act);
       try {
         // A test with several steps has as many places in the plan: the n-th step takes the n-th.
@@ -144,7 +171,16 @@ export function createTerminalDriver(o: DriverOptions): TerminalDriver {
         seen.set(step.test, nth);
         const planned = (o.steps ?? []).map((name, i) => (name === step.test ? i + 1 : 0)).filter((i) => i > 0)[nth - 1] ?? 0;
         const index = planned > 0 ? planned : (o.steps?.length ?? 0) + ++unplanned;
-        const verdict = await opened.console.step({ index, total: Math.max(o.steps?.length ?? 0, index), test: step.test, instruction: step.instruction, ...(step.expected ? { expected: step.expected } : {}) }, watch);
+        const verdict = await opened.console.step(
+          {
+            index,
+            total: Math.max(o.steps?.length ?? 0, index),
+            test: step.test,
+            instruction: step.instruction,
+            ...(step.expected ? { expected: step.expected } : {}),
+          },
+          watch,
+        );
         // A redo runs the scenario again from its first step.
         if (verdict.kind === 'redo') seen.delete(step.test);
         return verdict;

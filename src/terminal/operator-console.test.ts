@@ -10,7 +10,9 @@ import { type PlanStep, planSession } from './session-plan.ts';
 type FakeInput = PassThrough & { isTTY?: boolean; isRaw?: boolean; setRawMode?(on: boolean): unknown };
 
 /** A console over fresh streams; `raw` records setRawMode calls when the input plays a TTY. */
-function rig(o: { tty?: boolean; outTty?: boolean; act?: (a: OperatorAction) => Promise<string>; now?: () => number; heartbeatMs?: number } = {}) {
+function rig(
+  o: { tty?: boolean; outTty?: boolean; act?: (a: OperatorAction) => Promise<string>; now?: () => number; heartbeatMs?: number } = {},
+) {
   const input: FakeInput = new PassThrough();
   const raw: boolean[] = [];
   if (o.tty) {
@@ -64,11 +66,20 @@ async function flush(rounds = 3): Promise<void> {
 /** A promise's value once settled, else 'pending'. */
 function track<T>(p: Promise<T>): { value: () => T | 'pending' } {
   let value: T | 'pending' = 'pending';
-  void p.then((v) => (value = v), () => undefined);
+  void p.then(
+    (v) => (value = v),
+    () => undefined,
+  );
   return { value: () => value };
 }
 
-const info = (over: Partial<StepInfo> = {}): StepInfo => ({ index: 3, total: 12, test: 'payment > generate and converge: decline', instruction: 'Present the decline test card.', ...over });
+const info = (over: Partial<StepInfo> = {}): StepInfo => ({
+  index: 3,
+  total: 12,
+  test: 'payment > generate and converge: decline',
+  instruction: 'Present the decline test card.',
+  ...over,
+});
 
 const CONTROL = /[\x00-\x09\x0b-\x1f\x7f]/;
 
@@ -318,10 +329,20 @@ describe('OperatorConsole.step: the status line', () => {
     await flush();
     w.resolve({ final: 'SUCCESS' });
     await p;
-    expect(r.out().split('\n').filter((l) => l.startsWith('  status: '))).toEqual(['  status: INITIATED', '  status: IN_PROGRESS']);
+    expect(
+      r
+        .out()
+        .split('\n')
+        .filter((l) => l.startsWith('  status: ')),
+    ).toEqual(['  status: INITIATED', '  status: IN_PROGRESS']);
     expect(r.out()).toContain('red');
     expect(r.out()).not.toMatch(CONTROL);
-    expect(r.out().split('\n').every((l) => l.length <= 100)).toBe(true);
+    expect(
+      r
+        .out()
+        .split('\n')
+        .every((l) => l.length <= 100),
+    ).toBe(true);
   });
 
   it('cuts long lines to 100 characters', async () => {
@@ -365,7 +386,9 @@ describe('OperatorConsole.step: the status line', () => {
     w.status('IN_PROGRESS');
     r.input.write('a');
     await flush();
-    expect(r.out()).toContain('\r\x1b[2K  status: IN_PROGRESS (0 s)\r\x1b[2K  abort the session? y/N\n\r\x1b[2K  status: IN_PROGRESS (0 s)');
+    expect(r.out()).toContain(
+      '\r\x1b[2K  status: IN_PROGRESS (0 s)\r\x1b[2K  abort the session? y/N\n\r\x1b[2K  status: IN_PROGRESS (0 s)',
+    );
     r.input.write('n');
     w.resolve({});
     await p;
@@ -374,7 +397,11 @@ describe('OperatorConsole.step: the status line', () => {
 
 describe('OperatorConsole: plan, start, notes, clean-up', () => {
   const steps: PlanStep[] = [
-    ...Array.from({ length: 10 }, (_, i) => ({ test: `payment > generate and converge: approve ${i}`, file: 'a', outcome: 'approve' as const })),
+    ...Array.from({ length: 10 }, (_, i) => ({
+      test: `payment > generate and converge: approve ${i}`,
+      file: 'a',
+      outcome: 'approve' as const,
+    })),
     { test: 'payment > generate and converge: decline', file: 'b', outcome: 'decline' },
     { test: 'payment > expires', file: 'c', outcome: 'expire' },
   ];

@@ -171,7 +171,10 @@ export class OperatorConsole {
   private status: StatusLine | undefined;
   private closed = false;
 
-  constructor(private readonly io: ConsoleIo, opts: { act?: (a: OperatorAction) => Promise<string>; now?: () => number; heartbeatMs?: number } = {}) {
+  constructor(
+    private readonly io: ConsoleIo,
+    opts: { act?: (a: OperatorAction) => Promise<string>; now?: () => number; heartbeatMs?: number } = {},
+  ) {
     this.act = opts.act;
     this.now = opts.now ?? Date.now;
     this.heartbeatMs = opts.heartbeatMs ?? 1000;
@@ -187,7 +190,11 @@ export class OperatorConsole {
     const width = Math.max(3, String(n).length + 1);
     plan.steps.forEach((s, i) => this.println(`${String(i + 1).padStart(width)}. ${cardFor(s.outcome).padEnd(15)}${s.test}`));
     const cards = [...new Set(plan.steps.map((s) => cardFor(s.outcome)).filter((c) => c !== 'no card'))];
-    this.println(cards.length > 0 ? `Have ready: ${cards.map((c) => `the ${c.replace(' card', ' test card')}`).join(', ')}.` : 'No test card is needed.');
+    this.println(
+      cards.length > 0
+        ? `Have ready: ${cards.map((c) => `the ${c.replace(' card', ' test card')}`).join(', ')}.`
+        : 'No test card is needed.',
+    );
   }
 
   /** Asks to start: Enter starts; a, Ctrl+C or the end of input does not (nobody is there). */
@@ -221,7 +228,14 @@ export class OperatorConsole {
       watched = Promise.reject(e);
     }
     let settled = false;
-    const settledAt = watched.then(() => { settled = true; }, () => { settled = true; });
+    const settledAt = watched.then(
+      () => {
+        settled = true;
+      },
+      () => {
+        settled = true;
+      },
+    );
     try {
       const end = await this.waitWithKeys(watched, () => settled);
       if (end.by === 'operator') {
@@ -386,7 +400,9 @@ export class OperatorConsole {
       return;
     }
     input.pause();
-    while (input.read() !== null) { /* typed before the prompt: dropped */ }
+    while (input.read() !== null) {
+      /* typed before the prompt: dropped */
+    }
     const tty = input.isTTY === true && typeof input.setRawMode === 'function';
     const wasRaw = state.isRaw === true;
     if (tty && !wasRaw) input.setRawMode!(true);

@@ -39,8 +39,14 @@ function rng(seed: number): () => number {
 describe('cardFor and operatorInstruction', () => {
   it('maps every outcome to the physical card it needs', () => {
     const expected: Record<Outcome, Card> = {
-      approve: 'approve card', tip: 'approve card', 'refuse-cancel': 'approve card', fail: 'approve card', 'wait-in-progress': 'approve card',
-      decline: 'decline card', expire: 'no card', offline: 'no card',
+      approve: 'approve card',
+      tip: 'approve card',
+      'refuse-cancel': 'approve card',
+      fail: 'approve card',
+      'wait-in-progress': 'approve card',
+      decline: 'decline card',
+      expire: 'no card',
+      offline: 'no card',
     };
     expect(Object.fromEntries(OUTCOMES.map((o) => [o, cardFor(o)]))).toEqual(expected);
   });
@@ -90,12 +96,15 @@ describe('planSession', () => {
     const next = rng(16);
     for (let round = 0; round < 60; round++) {
       const files = Array.from({ length: 1 + Math.floor(next() * 6) }, (_, f) =>
-        file(`f${f}`, ...Array.from({ length: 1 + Math.floor(next() * 3) }, () => OUTCOMES[Math.floor(next() * OUTCOMES.length)]!)));
+        file(`f${f}`, ...Array.from({ length: 1 + Math.floor(next() * 3) }, () => OUTCOMES[Math.floor(next() * OUTCOMES.length)]!)),
+      );
       const best = Math.min(...permutations(files).map((p) => changesOf(p.flat())));
       const plan = planSession(files.flat(), { expireMs: 1 });
       expect(plan.cardChanges, JSON.stringify(files)).toBe(best);
       expect(changesOf(plan.steps)).toBe(best);
-      expect([...plan.steps].sort((a, b) => a.test.localeCompare(b.test))).toEqual([...files.flat()].sort((a, b) => a.test.localeCompare(b.test)));
+      expect([...plan.steps].sort((a, b) => a.test.localeCompare(b.test))).toEqual(
+        [...files.flat()].sort((a, b) => a.test.localeCompare(b.test)),
+      );
     }
   });
 
@@ -109,7 +118,13 @@ describe('planSession', () => {
   });
 
   it('is deterministic: equal input, equal plan; among equally good orders the given file order stands', () => {
-    const steps = [...file('A', 'decline'), ...file('B', 'approve'), ...file('C', 'decline'), ...file('D', 'approve'), ...file('E', 'expire')];
+    const steps = [
+      ...file('A', 'decline'),
+      ...file('B', 'approve'),
+      ...file('C', 'decline'),
+      ...file('D', 'approve'),
+      ...file('E', 'expire'),
+    ];
     const first = planSession(steps, { expireMs: 5 });
     expect(planSession(structuredClone(steps), { expireMs: 5 })).toEqual(first);
     expect(first.files).toEqual(['A', 'C', 'B', 'D', 'E']);

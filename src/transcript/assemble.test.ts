@@ -12,7 +12,7 @@ const line = (test: string, seq: number, w: number, extra: Record<string, unknow
   JSON.stringify({ kind: 'exchange', test, scope: 1, time: '2026-01-01T00:00:00.000Z', seq, w, ...extra });
 
 describe('assembleTranscript', () => {
-  it('orders the workers\' lines by test and sequence, keeps each as written, and leaves out a half-written last line', async () => {
+  it("orders the workers' lines by test and sequence, keeps each as written, and leaves out a half-written last line", async () => {
     const dir = await emptyDir();
     const staging = join(dir, 'staging');
     mkdirSync(staging);
@@ -26,8 +26,12 @@ describe('assembleTranscript', () => {
     const { header, events } = await readTranscript(dir);
     expect(header.kind).toBe('header');
     expect(events.map((e) => `${e.kind} ${e.test} w${e.w} #${e.seq}`)).toEqual([
-      `exchange ${names[1]} w1 #1`, `exchange ${names[1]} w2 #3`, `test ${names[1]} w0 #1`,
-      `exchange ${names[0]} w1 #2`, `exchange ${names[0]} w2 #1`, `test ${names[0]} w0 #2`,
+      `exchange ${names[1]} w1 #1`,
+      `exchange ${names[1]} w2 #3`,
+      `test ${names[1]} w0 #1`,
+      `exchange ${names[0]} w1 #2`,
+      `exchange ${names[0]} w2 #1`,
+      `test ${names[0]} w0 #2`,
     ]);
     expect((events[3] as unknown as { body: string }).body).toBe('é'.repeat(70_000));
   });
@@ -36,8 +40,16 @@ describe('assembleTranscript', () => {
     const dir = await emptyDir();
     const staging = join(dir, 'staging');
     mkdirSync(staging);
-    writeFileSync(join(staging, 'w1-1.jsonl'), `${Array.from({ length: 2000 }, (_, i) => line('t', i, 1, { body: 'x'.repeat(500) })).join('\n')}\n`);
-    const err = await assembleTranscript({ stagingDir: staging, reportsDir: join(dir, 'missing', 'folder'), header: {} as never, tests: [] }).catch((e: unknown) => e);
+    writeFileSync(
+      join(staging, 'w1-1.jsonl'),
+      `${Array.from({ length: 2000 }, (_, i) => line('t', i, 1, { body: 'x'.repeat(500) })).join('\n')}\n`,
+    );
+    const err = await assembleTranscript({
+      stagingDir: staging,
+      reportsDir: join(dir, 'missing', 'folder'),
+      header: {} as never,
+      tests: [],
+    }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'PCC_REPORT_WRITE' });
   });
 });

@@ -14,7 +14,16 @@ import { createGzip, gunzip } from 'node:zlib';
 import { ToolkitError } from '../core/index.ts';
 import type { TestRecord } from '../report/index.ts';
 import { recordedFinding } from './recorder.ts';
-import { type CheckEvent, type HeaderLine, TRANSCRIPT_FILE, TRANSCRIPT_FORMAT, type TestEvent, type TranscriptEvent, compareEvents, groupKey } from './format.ts';
+import {
+  type CheckEvent,
+  type HeaderLine,
+  TRANSCRIPT_FILE,
+  TRANSCRIPT_FORMAT,
+  type TestEvent,
+  type TranscriptEvent,
+  compareEvents,
+  groupKey,
+} from './format.ts';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -27,8 +36,16 @@ export const WHOLE_RUN_CHECK = 'webhook.service-sends';
 /** The whole run's check invocation: its input, and the findings of its test (none when it held). */
 export function wholeRunCheckEvent(input: unknown, test: TestRecord | undefined): CheckEvent {
   return {
-    kind: 'check', test: test?.name ?? WHOLE_RUN_TEST, time: new Date().toISOString(), seq: 1, w: 0, scope: 0, id: WHOLE_RUN_CHECK, input,
-    outcome: test ? 'fail' : 'pass', findings: (test?.findings ?? []).map((f) => recordedFinding(f, 'filed')),
+    kind: 'check',
+    test: test?.name ?? WHOLE_RUN_TEST,
+    time: new Date().toISOString(),
+    seq: 1,
+    w: 0,
+    scope: 0,
+    id: WHOLE_RUN_CHECK,
+    input,
+    outcome: test ? 'fail' : 'pass',
+    findings: (test?.findings ?? []).map((f) => recordedFinding(f, 'filed')),
   };
 }
 
@@ -54,7 +71,10 @@ function operatorEvents(t: TestRecord): TranscriptEvent[] {
 
 /** Writes `lines` as gzip'd JSON lines to `path`, whole or not at all; its size in bytes. */
 export async function writeTranscriptFile(path: string, header: HeaderLine, events: readonly TranscriptEvent[]): Promise<number> {
-  return writeTranscriptLines(path, [header, ...events].map((l) => JSON.stringify(l)));
+  return writeTranscriptLines(
+    path,
+    [header, ...events].map((l) => JSON.stringify(l)),
+  );
 }
 
 /** Writes JSON lines already serialised (the header first) to `path`, gzip'd, whole or not at all; its size in bytes. */
@@ -80,7 +100,12 @@ async function writeTranscriptLines(path: string, lines: Iterable<string | Uint8
     await rename(tmp, path);
   } catch (e) {
     await rm(tmp, { force: true });
-    throw new ToolkitError('PCC_REPORT_WRITE', `could not write ${path}: ${(e as Error).message}`, 'check that the --reports folder is writable', { cause: e });
+    throw new ToolkitError(
+      'PCC_REPORT_WRITE',
+      `could not write ${path}: ${(e as Error).message}`,
+      'check that the --reports folder is writable',
+      { cause: e },
+    );
   }
   return bytes;
 }
@@ -109,8 +134,13 @@ async function stagedLines(dir: string): Promise<StagedLine[]> {
       if (end > start) {
         try {
           const e = JSON.parse(data.toString('utf8', start, end)) as TranscriptEvent;
-          out.push({ key: { kind: e.kind, test: e.test, seq: e.seq, w: e.w, shard: e.shard } as TranscriptEvent, raw: data.subarray(start, end) });
-        } catch { /* a half-written last line */ }
+          out.push({
+            key: { kind: e.kind, test: e.test, seq: e.seq, w: e.w, shard: e.shard } as TranscriptEvent,
+            raw: data.subarray(start, end),
+          });
+        } catch {
+          /* a half-written last line */
+        }
       }
       start = end + 1;
     }
@@ -122,19 +152,36 @@ async function stagedLines(dir: string): Promise<StagedLine[]> {
  * Assembles the run's transcript into `reportsDir`: the header, the workers' events, each test's
  * record (and operator entries), and `extra` (the whole run's check); removes the staging folder.
  */
-export async function assembleTranscript(opts: { stagingDir: string; reportsDir: string; header: Header; tests: readonly TestRecord[]; extra?: TranscriptEvent[] }): Promise<{ path: string; bytes: number; events: number }> {
+export async function assembleTranscript(opts: {
+  stagingDir: string;
+  reportsDir: string;
+  header: Header;
+  tests: readonly TestRecord[];
+  extra?: TranscriptEvent[];
+}): Promise<{ path: string; bytes: number; events: number }> {
   try {
     const lines = await stagedLines(opts.stagingDir);
-    for (const e of [...opts.tests.flatMap(operatorEvents), ...opts.tests.map((t, i) => testLine(t, i + 1)), ...(opts.extra ?? [])]) lines.push({ key: e, raw: JSON.stringify(e) });
+    for (const e of [...opts.tests.flatMap(operatorEvents), ...opts.tests.map((t, i) => testLine(t, i + 1)), ...(opts.extra ?? [])])
+      lines.push({ key: e, raw: JSON.stringify(e) });
     const order = new Map(opts.tests.map((t, i) => [groupKey({ test: t.name }), i]));
     const compare = compareEvents(order);
     lines.sort((a, b) => compare(a.key, b.key));
     const path = join(opts.reportsDir, TRANSCRIPT_FILE);
-    const header: HeaderLine = { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, ...opts.header };
-    const bytes = await writeTranscriptLines(path, (function* () {
-      yield JSON.stringify(header);
-      for (const l of lines) yield l.raw;
-    })());
+    const header: HeaderLine = {
+      kind: 'header',
+      format: TRANSCRIPT_FORMAT,
+      test: '',
+      time: new Date().toISOString(),
+      seq: 0,
+      ...opts.header,
+    };
+    const bytes = await writeTranscriptLines(
+      path,
+      (function* () {
+        yield JSON.stringify(header);
+        for (const l of lines) yield l.raw;
+      })(),
+    );
     return { path, bytes, events: lines.length };
   } finally {
     await rm(opts.stagingDir, { recursive: true, force: true });
@@ -144,17 +191,34 @@ export async function assembleTranscript(opts: { stagingDir: string; reportsDir:
 /** Reads the transcript of a reports folder; a folder without one, or another format, is a usage error. */
 export async function readTranscript(dir: string): Promise<Transcript> {
   const path = join(dir, TRANSCRIPT_FILE);
-  if (!existsSync(path)) throw new ToolkitError('PCC_USAGE', `${dir} holds no ${TRANSCRIPT_FILE}`, 'give the reports folder of a run (or merge) made by a toolkit that writes transcripts');
+  if (!existsSync(path))
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `${dir} holds no ${TRANSCRIPT_FILE}`,
+      'give the reports folder of a run (or merge) made by a toolkit that writes transcripts',
+    );
   let lines: unknown[];
   try {
     const text = (await gunzipAsync(await readFile(path))).toString('utf8');
-    lines = text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as unknown);
+    lines = text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as unknown);
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', `${path} is not a gzip'd JSON-lines transcript: ${(e as Error).message}`, 'the file is written whole or not at all: it was changed afterwards', { cause: e });
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `${path} is not a gzip'd JSON-lines transcript: ${(e as Error).message}`,
+      'the file is written whole or not at all: it was changed afterwards',
+      { cause: e },
+    );
   }
   const [header, ...events] = lines as [HeaderLine, ...TranscriptEvent[]];
   if (header?.kind !== 'header' || header.format !== TRANSCRIPT_FORMAT) {
-    throw new ToolkitError('PCC_USAGE', `${path} is not a transcript of this version (${String(header?.format)})`, `re-judge transcripts made by the same format (${TRANSCRIPT_FORMAT})`);
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `${path} is not a transcript of this version (${String(header?.format)})`,
+      `re-judge transcripts made by the same format (${TRANSCRIPT_FORMAT})`,
+    );
   }
   return { header, events };
 }
@@ -164,12 +228,22 @@ export async function readTranscript(dir: string): Promise<Transcript> {
  * then each shard's events in shard order, each marked with its shard. Undefined (nothing written)
  * when a shard has no transcript.
  */
-export async function mergeTranscripts(shards: readonly { dir: string; index: number }[], outDir: string, header: Omit<Header, 'settings'>): Promise<{ path: string; bytes: number } | undefined> {
-  const read = await Promise.all(shards.map(async (s) => (existsSync(join(s.dir, TRANSCRIPT_FILE)) ? { s, t: await readTranscript(s.dir) } : undefined)));
+export async function mergeTranscripts(
+  shards: readonly { dir: string; index: number }[],
+  outDir: string,
+  header: Omit<Header, 'settings'>,
+): Promise<{ path: string; bytes: number } | undefined> {
+  const read = await Promise.all(
+    shards.map(async (s) => (existsSync(join(s.dir, TRANSCRIPT_FILE)) ? { s, t: await readTranscript(s.dir) } : undefined)),
+  );
   if (read.length === 0 || read.some((r) => r === undefined)) return undefined;
   const events = read.flatMap((r) => r!.t.events.map((e) => ({ ...e, shard: r!.s.index })));
   const path = join(outDir, TRANSCRIPT_FILE);
   const first = read[0]!.t.header;
-  const bytes = await writeTranscriptFile(path, { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, settings: first.settings, ...header }, events);
+  const bytes = await writeTranscriptFile(
+    path,
+    { kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, settings: first.settings, ...header },
+    events,
+  );
   return { path, bytes };
 }

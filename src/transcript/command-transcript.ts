@@ -10,7 +10,18 @@ import { join } from 'node:path';
 import type { Exchange } from '../core/index.ts';
 import type { RunRecord, TestRecord } from '../report/records.ts';
 import { testLine, writeTranscriptFile } from './assemble.ts';
-import { type CommandName, type Disposition, type HeaderLine, type RecordedFinding, type SentDeliveryFacts, TRANSCRIPT_FILE, TRANSCRIPT_FORMAT, type TranscriptEvent, capString, capValue } from './format.ts';
+import {
+  type CommandName,
+  type Disposition,
+  type HeaderLine,
+  type RecordedFinding,
+  type SentDeliveryFacts,
+  TRANSCRIPT_FILE,
+  TRANSCRIPT_FORMAT,
+  type TranscriptEvent,
+  capString,
+  capValue,
+} from './format.ts';
 import { type FindingLike, recordedFinding } from './recorder.ts';
 
 /** A delivery a command sent, as it hands it to {@link CommandTranscript.sentDelivery}. */
@@ -57,7 +68,7 @@ export function redactByValue<T>(value: T, secrets: readonly string[]): T {
 }
 
 /** An event as a command writes it: the transcript stamps its time, sequence and worker. */
-type EventDraft = TranscriptEvent extends infer E ? E extends TranscriptEvent ? Omit<E, 'time' | 'seq' | 'w'> : never : never;
+type EventDraft = TranscriptEvent extends infer E ? (E extends TranscriptEvent ? Omit<E, 'time' | 'seq' | 'w'> : never) : never;
 
 export class CommandTranscript {
   #seq = 0;
@@ -66,7 +77,10 @@ export class CommandTranscript {
   readonly #scopeOf = new Map<string, number>();
 
   /** @param secrets values that must never be written (the webhook key...): replaced wherever they occur */
-  constructor(readonly command: CommandName, private readonly secrets: readonly string[] = []) {}
+  constructor(
+    readonly command: CommandName,
+    private readonly secrets: readonly string[] = [],
+  ) {}
 
   /** The scope of a test (one per test, made on first use). */
   scope(test: string): number {
@@ -90,14 +104,33 @@ export class CommandTranscript {
     const scope = this.scope(test);
     const raw = d.body.toString('utf8');
     const sent: SentDeliveryFacts = {
-      label: d.label, expect: d.expect, signatureVerdict: d.signature === null || d.signature === '' ? 'absent' : d.genuine ? 'genuine' : 'forged',
-      ...(d.errorCode ? { errorCode: d.errorCode } : {}), durationMs: d.durationMs, exchange: capValue(d.exchange).value as Exchange,
+      label: d.label,
+      expect: d.expect,
+      signatureVerdict: d.signature === null || d.signature === '' ? 'absent' : d.genuine ? 'genuine' : 'forged',
+      ...(d.errorCode ? { errorCode: d.errorCode } : {}),
+      durationMs: d.durationMs,
+      exchange: capValue(d.exchange).value as Exchange,
     };
     return this.push({
-      kind: 'delivery', test, scope, pairing: d.url,
+      kind: 'delivery',
+      test,
+      scope,
+      pairing: d.url,
       delivery: {
-        seq: d.seq, receivedAt: d.sentAt, method: 'POST', path: d.exchange.request.path, headers: { ...d.headers }, event: d.event, eventId: d.eventId,
-        signature: d.signature ?? '', status: d.status ?? 0, duplicate: false, failedOnPurpose: !d.genuine, bodySha256: createDigest(d.body), bodyLength: d.body.length, rawBody: capString(raw),
+        seq: d.seq,
+        receivedAt: d.sentAt,
+        method: 'POST',
+        path: d.exchange.request.path,
+        headers: { ...d.headers },
+        event: d.event,
+        eventId: d.eventId,
+        signature: d.signature ?? '',
+        status: d.status ?? 0,
+        duplicate: false,
+        failedOnPurpose: !d.genuine,
+        bodySha256: createDigest(d.body),
+        bodyLength: d.body.length,
+        rawBody: capString(raw),
       },
       sent,
     });
@@ -113,26 +146,56 @@ export class CommandTranscript {
    * One rule's verdict: its id, its input (data; capped), its findings. `unjudgeable`: why it cannot
    * be judged again from the transcript (its findings are then carried over as recorded).
    */
-  check(test: string, id: string, input: unknown, outcome: string, findings: readonly FindingLike[], o: { unjudgeable?: string; disposition?: Disposition } = {}): number {
+  check(
+    test: string,
+    id: string,
+    input: unknown,
+    outcome: string,
+    findings: readonly FindingLike[],
+    o: { unjudgeable?: string; disposition?: Disposition } = {},
+  ): number {
     const scope = this.scope(test);
     const { value, capped } = capValue(input);
-    const unjudgeable = o.unjudgeable ?? (capped ? 'its input was over the transcript\'s cap' : undefined);
+    const unjudgeable = o.unjudgeable ?? (capped ? "its input was over the transcript's cap" : undefined);
     const recorded: RecordedFinding[] = findings.map((f) => recordedFinding(f, o.disposition ?? 'filed'));
-    return this.push({ kind: 'check', test, scope, id, ...(input === undefined ? {} : { input: value }), outcome, findings: recorded, ...(unjudgeable ? { unjudgeable } : {}) });
+    return this.push({
+      kind: 'check',
+      test,
+      scope,
+      id,
+      ...(input === undefined ? {} : { input: value }),
+      outcome,
+      findings: recorded,
+      ...(unjudgeable ? { unjudgeable } : {}),
+    });
   }
 
   /** Writes `transcript.jsonl.gz` into `dir`: the header, the events, each test's record (scrubbed as the reports are). */
   async write(dir: string, header: CommandHeader, record: RunRecord): Promise<{ path: string; bytes: number; events: number }> {
     const tests = record.tests.map((t: TestRecord, i) => redactByValue(testLine(t, this.#seq + i + 1), this.secrets));
-    const line: HeaderLine = redactByValue({
-      kind: 'header', format: TRANSCRIPT_FORMAT, test: '', time: new Date().toISOString(), seq: 0, w: 0, command: this.command,
-      info: header.info, settings: header.settings, options: header.options,
-      run: { startedAt: record.startedAt, durationMs: record.durationMs, unhandled: [...record.unhandled] }, summary: header.summary,
-    }, this.secrets);
+    const line: HeaderLine = redactByValue(
+      {
+        kind: 'header',
+        format: TRANSCRIPT_FORMAT,
+        test: '',
+        time: new Date().toISOString(),
+        seq: 0,
+        w: 0,
+        command: this.command,
+        info: header.info,
+        settings: header.settings,
+        options: header.options,
+        run: { startedAt: record.startedAt, durationMs: record.durationMs, unhandled: [...record.unhandled] },
+        summary: header.summary,
+      },
+      this.secrets,
+    );
     // By test in the record's order (the shared recording first), each test's record last.
     const order = new Map(record.tests.map((t, i) => [t.name, i]));
-    const rank = (e: TranscriptEvent) => (e.test === '' ? -1 : order.get(e.test) ?? Number.MAX_SAFE_INTEGER);
-    const events = [...this.#events, ...tests].sort((a, b) => rank(a) - rank(b) || Number(a.kind === 'test') - Number(b.kind === 'test') || a.seq - b.seq);
+    const rank = (e: TranscriptEvent) => (e.test === '' ? -1 : (order.get(e.test) ?? Number.MAX_SAFE_INTEGER));
+    const events = [...this.#events, ...tests].sort(
+      (a, b) => rank(a) - rank(b) || Number(a.kind === 'test') - Number(b.kind === 'test') || a.seq - b.seq,
+    );
     const path = join(dir, TRANSCRIPT_FILE);
     const bytes = await writeTranscriptFile(path, line, events);
     return { path, bytes, events: events.length };

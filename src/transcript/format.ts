@@ -46,7 +46,11 @@ interface Base {
 }
 
 /** A test's scope began (`parent`: a clean-up scope of that scope, whose findings join it). */
-export interface ScopeEvent extends Base { kind: 'scope'; scope: number; parent?: number }
+export interface ScopeEvent extends Base {
+  kind: 'scope';
+  scope: number;
+  parent?: number;
+}
 
 /** An exchange and the automatic checks that failed on it. */
 export interface ExchangeEvent extends Base {
@@ -70,8 +74,20 @@ export interface DeliveryEvent extends Base {
   /** The scope (a command's test) that sent it. */
   scope?: number;
   delivery: {
-    seq: number; receivedAt: string; method: string; path: string; headers: Record<string, string>; event?: string; eventId?: string;
-    signature: string; status: number; duplicate: boolean; failedOnPurpose: boolean; bodySha256: string; bodyLength: number; rawBody: string | Capped;
+    seq: number;
+    receivedAt: string;
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    event?: string;
+    eventId?: string;
+    signature: string;
+    status: number;
+    duplicate: boolean;
+    failedOnPurpose: boolean;
+    bodySha256: string;
+    bodyLength: number;
+    rawBody: string | Capped;
   };
   sent?: SentDeliveryFacts;
 }
@@ -91,10 +107,18 @@ export interface SentDeliveryFacts {
 }
 
 /** One entry of a recording a command judged (certify-client: the simulator's recording of the client), test `''`: the input its rules share. */
-export interface RecordingEvent extends Base { kind: 'recording'; entry: unknown; capped?: boolean }
+export interface RecordingEvent extends Base {
+  kind: 'recording';
+  entry: unknown;
+  capped?: boolean;
+}
 
 /** One convergence observation. */
-export interface ConvergenceEvent extends Base { kind: 'convergence'; scope: number; observation: unknown }
+export interface ConvergenceEvent extends Base {
+  kind: 'convergence';
+  scope: number;
+  observation: unknown;
+}
 
 /** One check invocation: its input (or the event that holds it), and the findings it gave. */
 export interface CheckEvent extends Base {
@@ -112,13 +136,24 @@ export interface CheckEvent extends Base {
 }
 
 /** A finding filed by no check invocation (a root seen by a scope that only records, blocking a test). */
-export interface FindingEvent extends Base { kind: 'finding'; scope: number; finding: Finding; disposition: Disposition }
+export interface FindingEvent extends Base {
+  kind: 'finding';
+  scope: number;
+  finding: Finding;
+  disposition: Disposition;
+}
 
 /** What the operator was asked and did (manual mode). */
-export interface OperatorEvent extends Base { kind: 'operator'; entry: unknown }
+export interface OperatorEvent extends Base {
+  kind: 'operator';
+  entry: unknown;
+}
 
 /** A test's record as the reports hold it (exchanges and deliveries are in the events). */
-export interface TestEvent extends Base { kind: 'test'; record: TestLineRecord }
+export interface TestEvent extends Base {
+  kind: 'test';
+  record: TestLineRecord;
+}
 
 /** A test's record without its exchanges and deliveries (events of their own). */
 export type TestLineRecord = Omit<TestRecord, 'exchanges' | 'deliveries'>;
@@ -142,7 +177,8 @@ export interface HeaderLine extends Base {
 /** The commands besides `run` that write a transcript. */
 export type CommandName = 'check-receiver' | 'certify-client';
 
-export type TranscriptEvent = ScopeEvent | ExchangeEvent | DeliveryEvent | ConvergenceEvent | CheckEvent | FindingEvent | OperatorEvent | TestEvent | RecordingEvent;
+export type TranscriptEvent =
+  ScopeEvent | ExchangeEvent | DeliveryEvent | ConvergenceEvent | CheckEvent | FindingEvent | OperatorEvent | TestEvent | RecordingEvent;
 export type TranscriptLine = HeaderLine | TranscriptEvent;
 
 /** The most characters of a response body a finding's evidence keeps. */
@@ -194,8 +230,12 @@ export function capValue(value: unknown, cap = BODY_CAP): { value: unknown; capp
 export function compareEvents(order: ReadonlyMap<string, number>) {
   const rank = (e: TranscriptEvent) => order.get(groupKey(e)) ?? Number.MAX_SAFE_INTEGER;
   return (a: TranscriptEvent, b: TranscriptEvent): number =>
-    rank(a) - rank(b) || (a.test < b.test ? -1 : a.test > b.test ? 1 : 0) || (a.shard ?? 0) - (b.shard ?? 0)
-    || Number(a.kind === 'test') - Number(b.kind === 'test') || (a.w ?? 0) - (b.w ?? 0) || a.seq - b.seq;
+    rank(a) - rank(b) ||
+    (a.test < b.test ? -1 : a.test > b.test ? 1 : 0) ||
+    (a.shard ?? 0) - (b.shard ?? 0) ||
+    Number(a.kind === 'test') - Number(b.kind === 'test') ||
+    (a.w ?? 0) - (b.w ?? 0) ||
+    a.seq - b.seq;
 }
 
 /** The key a test's events are grouped by: its shard (merged transcripts) and name. */

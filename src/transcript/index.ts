@@ -4,5 +4,16 @@
  */
 export * from './format.ts';
 export { TranscriptRecorder, recordedFinding } from './recorder.ts';
-export { type Header, type Transcript, WHOLE_RUN_CHECK, WHOLE_RUN_TEST, assembleTranscript, mergeTranscripts, readTranscript, testLine, wholeRunCheckEvent, writeTranscriptFile } from './assemble.ts';
+export {
+  type Header,
+  type Transcript,
+  WHOLE_RUN_CHECK,
+  WHOLE_RUN_TEST,
+  assembleTranscript,
+  mergeTranscripts,
+  readTranscript,
+  testLine,
+  wholeRunCheckEvent,
+  writeTranscriptFile,
+} from './assemble.ts';
 export * from './rejudge.ts';

@@ -9,15 +9,30 @@ import { join } from 'node:path';
 import { type CheckEvent, type Disposition, type RecordedFinding, type TranscriptEvent, capString, capValue, sha256 } from './format.ts';
 
 /** An event before the recorder stamps it (time, sequence, worker). */
-type Draft = TranscriptEvent extends infer E ? E extends TranscriptEvent ? Omit<E, 'time' | 'seq' | 'w'> : never : never;
+type Draft = TranscriptEvent extends infer E ? (E extends TranscriptEvent ? Omit<E, 'time' | 'seq' | 'w'> : never) : never;
 
 /** What a recorder needs of a finding to record it. */
-export interface FindingLike { check: string; severity: RecordedFinding['severity']; clause: string; message: string }
+export interface FindingLike {
+  check: string;
+  severity: RecordedFinding['severity'];
+  clause: string;
+  message: string;
+}
 
 /** A delivery as the receiver keeps it (the fields the transcript records). */
 export interface DeliveryLike {
-  seq: number; receivedAtIso: string; method: string; path: string; headers: Readonly<Record<string, string>>; rawBody: string;
-  event: string | undefined; eventId: string | undefined; signature: string; status: number; duplicate: boolean; failedOnPurpose: boolean;
+  seq: number;
+  receivedAtIso: string;
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  rawBody: string;
+  event: string | undefined;
+  eventId: string | undefined;
+  signature: string;
+  status: number;
+  duplicate: boolean;
+  failedOnPurpose: boolean;
 }
 
 export class TranscriptRecorder {
@@ -34,7 +49,11 @@ export class TranscriptRecorder {
    * @param worker the worker's number (VITEST_POOL_ID)
    * @param redact the worker's redactor: applied to every event when it is written
    */
-  constructor(dir: string, readonly worker: number, private readonly redact: <T>(v: T) => T) {
+  constructor(
+    dir: string,
+    readonly worker: number,
+    private readonly redact: <T>(v: T) => T,
+  ) {
     this.file = join(dir, `w${worker}-${process.pid}.jsonl`);
   }
 
@@ -57,15 +76,44 @@ export class TranscriptRecorder {
   }
 
   /** A check invocation; its input by reference when an event holds it already. */
-  check(test: string, scope: number, id: string, input: unknown, outcome: string, findings: RecordedFinding[], extra?: Record<string, unknown>): void {
+  check(
+    test: string,
+    scope: number,
+    id: string,
+    input: unknown,
+    outcome: string,
+    findings: RecordedFinding[],
+    extra?: Record<string, unknown>,
+  ): void {
     const ref = this.refOf(input);
-    this.add({ kind: 'check', test, scope, id, ...(ref === undefined ? { input } : { inputRef: ref }), ...(extra ? { extra } : {}), outcome, findings });
+    this.add({
+      kind: 'check',
+      test,
+      scope,
+      id,
+      ...(ref === undefined ? { input } : { inputRef: ref }),
+      ...(extra ? { extra } : {}),
+      outcome,
+      findings,
+    });
   }
 
   delivery(test: string, pairing: string, d: DeliveryLike): void {
     const delivery = {
-      seq: d.seq, receivedAt: d.receivedAtIso, method: d.method, path: d.path, headers: { ...d.headers }, event: d.event, eventId: d.eventId,
-      signature: d.signature, status: d.status, duplicate: d.duplicate, failedOnPurpose: d.failedOnPurpose, bodySha256: sha256(d.rawBody), bodyLength: d.rawBody.length, rawBody: d.rawBody,
+      seq: d.seq,
+      receivedAt: d.receivedAtIso,
+      method: d.method,
+      path: d.path,
+      headers: { ...d.headers },
+      event: d.event,
+      eventId: d.eventId,
+      signature: d.signature,
+      status: d.status,
+      duplicate: d.duplicate,
+      failedOnPurpose: d.failedOnPurpose,
+      bodySha256: sha256(d.rawBody),
+      bodyLength: d.rawBody.length,
+      rawBody: d.rawBody,
     };
     this.add({ kind: 'delivery', test, pairing, delivery });
   }
@@ -90,7 +138,11 @@ export class TranscriptRecorder {
     if (e.kind === 'check' && e.input !== undefined) {
       const c = redacted as CheckEvent;
       const { value, capped } = capValue(c.input);
-      const why = capped ? 'its input was over the transcript\'s cap' : JSON.stringify(c.input) !== JSON.stringify(e.input) ? 'its input held secrets (redacted in the transcript)' : undefined;
+      const why = capped
+        ? "its input was over the transcript's cap"
+        : JSON.stringify(c.input) !== JSON.stringify(e.input)
+          ? 'its input held secrets (redacted in the transcript)'
+          : undefined;
       return { ...c, input: value, ...(why ? { unjudgeable: why } : {}) };
     }
     if (redacted.kind === 'exchange') {
@@ -102,4 +154,10 @@ export class TranscriptRecorder {
 }
 
 /** A finding's record with how it was filed. */
-export const recordedFinding = (f: FindingLike, disposition: Disposition): RecordedFinding => ({ check: f.check, severity: f.severity, clause: f.clause, message: f.message, disposition });
+export const recordedFinding = (f: FindingLike, disposition: Disposition): RecordedFinding => ({
+  check: f.check,
+  severity: f.severity,
+  clause: f.clause,
+  message: f.message,
+  disposition,
+});

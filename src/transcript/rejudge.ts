@@ -11,14 +11,42 @@ import { join, resolve } from 'node:path';
 import { CHECKS, type CheckContext, type CheckRun, FOLLOW_UPS, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
 import { type BaselineEntry, type Exchange, type Finding, ToolkitError, countsAsFailure, linkFollowUps, markKnown } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
-import { type RunInfo, type RunRecord, type RunReports, type Summary, type TestRecord, buildSummary, exitCodeFor, prepareReportsDir, writeRunReports } from '../report/index.ts';
+import {
+  type RunInfo,
+  type RunRecord,
+  type RunReports,
+  type Summary,
+  type TestRecord,
+  buildSummary,
+  exitCodeFor,
+  prepareReportsDir,
+  writeRunReports,
+} from '../report/index.ts';
 import { type Transcript, WHOLE_RUN_CHECK, readTranscript } from './assemble.ts';
-import { type CheckEvent, type ConvergenceEvent, type DeliveryEvent, type Disposition, type ExchangeEvent, type HeaderLine, type RecordedFinding, type TestEvent, type TranscriptEvent, groupKey, trimmed } from './format.ts';
+import {
+  type CheckEvent,
+  type ConvergenceEvent,
+  type DeliveryEvent,
+  type Disposition,
+  type ExchangeEvent,
+  type HeaderLine,
+  type RecordedFinding,
+  type TestEvent,
+  type TranscriptEvent,
+  groupKey,
+  trimmed,
+} from './format.ts';
 
 export { summaryExtras } from './summary-extras.ts';
 
 /** A finding as the differences name it. */
-export interface FindingKey { test: string; check: string; severity: Finding['severity']; clause: string; message: string }
+export interface FindingKey {
+  test: string;
+  check: string;
+  severity: Finding['severity'];
+  clause: string;
+  message: string;
+}
 
 /** What re-judging changed against the recorded verdict. */
 export interface RejudgeDiff {
@@ -29,10 +57,20 @@ export interface RejudgeDiff {
 }
 
 /** Check invocations whose recorded findings were kept because they cannot be judged again offline. */
-export interface NotRejudgeable { test: string; check: string; why: string; count: number }
+export interface NotRejudgeable {
+  test: string;
+  check: string;
+  why: string;
+  count: number;
+}
 
 /** A finding carried over as recorded: filed by no check invocation. */
-export interface CarriedFinding { test: string; check: string; message: string; why: string }
+export interface CarriedFinding {
+  test: string;
+  check: string;
+  message: string;
+  why: string;
+}
 
 export interface RejudgeOptions {
   /** Where the reports go. @default `<dir>/rejudged` */
@@ -65,7 +103,6 @@ export interface RejudgeResult {
   reports: RunReports;
 }
 
-
 const keyOf = (f: { check: string; message: string }) => `${f.check}\u0000${f.message}`;
 const failureLine = (f: Finding) => `[${f.check}] (${f.clause}) ${f.message}`;
 
@@ -76,7 +113,10 @@ export class TestJudge {
   readonly accounted: string[] = [];
   readonly #filed = new Map<string, Set<string>>();
 
-  constructor(readonly test: string, private readonly out: { notRejudgeable: Map<string, NotRejudgeable>; carried: CarriedFinding[] }) {}
+  constructor(
+    readonly test: string,
+    private readonly out: { notRejudgeable: Map<string, NotRejudgeable>; carried: CarriedFinding[] },
+  ) {}
 
   /** Files one invocation's findings in scope `scope`: as recorded where the recording knows the finding, else as a new finding of the scope. */
   file(scope: string, found: Finding[], recorded: readonly RecordedFinding[]): void {
@@ -99,7 +139,11 @@ export class TestJudge {
     const hit = this.out.notRejudgeable.get(k);
     if (hit) hit.count++;
     else this.out.notRejudgeable.set(k, { test: this.test, check, why, count: 1 });
-    this.file(scope, recorded.map(({ disposition: _d, ...f }) => f), recorded);
+    this.file(
+      scope,
+      recorded.map(({ disposition: _d, ...f }) => f),
+      recorded,
+    );
   }
 
   carry(f: Finding, why: string): void {
@@ -121,11 +165,12 @@ function byTest(events: readonly TranscriptEvent[]): Map<string, TranscriptEvent
 }
 
 /** The scopes whose findings the test kept: its last scope (an operator's redo sets earlier ones aside) and that scope's clean-up scopes. */
-function keptScopes(events: readonly TranscriptEvent[]): ((e: { w?: number; scope: number }) => boolean) {
+function keptScopes(events: readonly TranscriptEvent[]): (e: { w?: number; scope: number }) => boolean {
   const scopes = events.filter((e) => e.kind === 'scope');
   const top = scopes.filter((e) => e.parent === undefined).at(-1);
   if (!top) return () => true;
-  return (e) => e.w === top.w && (e.scope === top.scope || scopes.some((s) => s.scope === e.scope && s.parent === top.scope && s.w === top.w));
+  return (e) =>
+    e.w === top.w && (e.scope === top.scope || scopes.some((s) => s.scope === e.scope && s.parent === top.scope && s.w === top.w));
 }
 
 /** A delivery event as the reports' DeliveryView. */
@@ -135,7 +180,9 @@ function deliveryView(e: DeliveryEvent): Record<string, unknown> {
   if (typeof rawBody === 'string') {
     try {
       body = JSON.parse(rawBody);
-    } catch { /* kept raw */ }
+    } catch {
+      /* kept raw */
+    }
   }
   return { ...d, ...(body !== undefined && typeof body === 'object' ? { body } : { rawBody }), pairing: e.pairing };
 }
@@ -153,7 +200,12 @@ export function restate(rec: TestRecord, findings: Finding[]): TestRecord {
 export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rejudgement {
   // check-receiver's and certify-client's rules are their own: judged again by their modules, which the caller wires.
   if (t.header.command !== undefined) {
-    if (!commands) throw new ToolkitError('PCC_USAGE', `this is a ${t.header.command} transcript: its rules are that command's own`, 'judge it again with the rejudge command, which knows every command\'s rules');
+    if (!commands)
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `this is a ${t.header.command} transcript: its rules are that command's own`,
+        "judge it again with the rejudge command, which knows every command's rules",
+      );
     return commands(t);
   }
   const { header } = t;
@@ -186,22 +238,26 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
         exchanges.push(e.exchange);
         const recorded = new Map((e.auto ?? []).map((a) => [a.check, a.findings]));
         if (e.capped) {
-          for (const [check, list] of recorded) judge.keep(scope, check, 'a body of its exchange was over the transcript\'s cap', list);
+          for (const [check, list] of recorded) judge.keep(scope, check, "a body of its exchange was over the transcript's cap", list);
           continue;
         }
         for (const r of runAutoChecks(e.exchange, ctx)) {
           if (disabled.has(r.check)) continue;
-          judge.file(scope, r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(e.exchange) } })), recorded.get(r.check) ?? []);
+          judge.file(
+            scope,
+            r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), exchange: trimmed(e.exchange) } })),
+            recorded.get(r.check) ?? [],
+          );
         }
       } else rejudgeCheck(e, scope, judge, ctx, disabled, e.inputRef === undefined ? undefined : refs.get(refKey(e, e.inputRef)));
     }
     // Findings the test's record holds that no event accounts for (a test carried over by --resume): as recorded.
-    const recordedFindings = ((line?.record.findings ?? []) as Finding[]);
+    const recordedFindings = (line?.record.findings ?? []) as Finding[];
     const accounted = [...judge.accounted];
     for (const f of recordedFindings) {
       const i = accounted.indexOf(keyOf(f));
       if (i >= 0) accounted.splice(i, 1);
-      else judge.carry(f, 'in the test\'s record, made by no recorded event');
+      else judge.carry(f, "in the test's record, made by no recorded event");
     }
     // What follows from a root on the same exchange is folded under it, as the run did (repeats are
     // not in the transcript's findings: a root another test reported stays unfolded here).
@@ -220,30 +276,64 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
     if (rec.wholeRun && !line) tests.unshift(rec);
     else tests.push(rec);
   }
-  const record: RunRecord = { tests, unhandled: [...header.run.unhandled], startedAt: header.run.startedAt, durationMs: header.run.durationMs };
+  const record: RunRecord = {
+    tests,
+    unhandled: [...header.run.unhandled],
+    startedAt: header.run.startedAt,
+    durationMs: header.run.durationMs,
+  };
   return { record, info: header.info, header, notRejudgeable: [...out.notRejudgeable.values()], carried: out.carried };
 }
 
 /** One recorded check invocation judged again (or kept as recorded when it cannot be). */
-function rejudgeCheck(e: CheckEvent, scope: string, judge: TestJudge, ctx: CheckContext, disabled: ReadonlySet<string>, ref: ExchangeEvent | ConvergenceEvent | undefined): void {
+function rejudgeCheck(
+  e: CheckEvent,
+  scope: string,
+  judge: TestJudge,
+  ctx: CheckContext,
+  disabled: ReadonlySet<string>,
+  ref: ExchangeEvent | ConvergenceEvent | undefined,
+): void {
   if (disabled.has(e.id)) return;
   const input = e.inputRef === undefined ? e.input : ref?.kind === 'exchange' ? ref.exchange : ref?.observation;
-  const why = !CHECKS.has(e.id) ? 'the installed toolkit has no such check'
-    : e.unjudgeable ?? (e.inputRef !== undefined && !ref ? 'its input is not in the transcript' : ref?.kind === 'exchange' && ref.capped ? 'a body of its input was over the transcript\'s cap' : undefined);
+  const why = !CHECKS.has(e.id)
+    ? 'the installed toolkit has no such check'
+    : (e.unjudgeable ??
+      (e.inputRef !== undefined && !ref
+        ? 'its input is not in the transcript'
+        : ref?.kind === 'exchange' && ref.capped
+          ? "a body of its input was over the transcript's cap"
+          : undefined));
   if (why) return judge.keep(scope, e.id, why, e.findings);
   const r: CheckRun = runCheck(getCheck(e.id), input, ctx);
   // An exchange, or an input that carries one, is the finding's evidence: as the run's scope has it.
-  const sent = (input as Exchange | undefined)?.seq !== undefined ? input as Exchange : (input as { exchange?: Exchange } | undefined)?.exchange;
+  const sent =
+    (input as Exchange | undefined)?.seq !== undefined ? (input as Exchange) : (input as { exchange?: Exchange } | undefined)?.exchange;
   const exchange = sent?.seq !== undefined ? trimmed(sent) : undefined;
-  judge.file(scope, r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...e.extra } })), e.findings);
+  judge.file(
+    scope,
+    r.findings.map((f) => ({ ...f, evidence: { ...(f.evidence as object), ...(exchange ? { exchange } : {}), ...e.extra } })),
+    e.findings,
+  );
 }
 
 /** The record of a whole-run verdict the recorded run did not have (its check finds something now). */
 function wholeRunRecord(name: string, header: HeaderLine): TestRecord {
   const capability = name.split(' > ')[0] ?? 'webhooks';
   return {
-    name, capability, clause: CHECKS.get(WHOLE_RUN_CHECK)?.clause ?? '', file: '(the whole run)', state: 'passed', durationMs: header.run.durationMs,
-    findings: [], errors: [], parameters: {}, exchanges: [], exchangeCount: 0, startedAt: header.run.startedAt, wholeRun: true,
+    name,
+    capability,
+    clause: CHECKS.get(WHOLE_RUN_CHECK)?.clause ?? '',
+    file: '(the whole run)',
+    state: 'passed',
+    durationMs: header.run.durationMs,
+    findings: [],
+    errors: [],
+    parameters: {},
+    exchanges: [],
+    exchangeCount: 0,
+    startedAt: header.run.startedAt,
+    wholeRun: true,
   };
 }
 
@@ -251,18 +341,32 @@ function wholeRunRecord(name: string, header: HeaderLine): TestRecord {
 export function rejudgedSummary(record: RunRecord, info: RunInfo, header: HeaderLine): Summary {
   const x = header.summary as Partial<Summary>;
   const summary = buildSummary(record, info.tool, info.target, {
-    ...(x.seed !== undefined ? { seed: x.seed } : {}), startedAt: x.startedAt ?? info.startedAt, finishedAt: x.finishedAt ?? info.finishedAt, labels: x.labels ?? info.labels ?? {}, ...(x.baseline ? { baseline: x.baseline } : {}),
+    ...(x.seed !== undefined ? { seed: x.seed } : {}),
+    startedAt: x.startedAt ?? info.startedAt,
+    finishedAt: x.finishedAt ?? info.finishedAt,
+    labels: x.labels ?? info.labels ?? {},
+    ...(x.baseline ? { baseline: x.baseline } : {}),
   });
   const { confirmed, checksDisabled, connection, harness, shards } = x;
   return {
-    ...summary, ...(confirmed ? { confirmed } : {}), ...(checksDisabled ? { checksDisabled } : {}), ...(connection ? { connection } : {}),
-    ...(harness ? { harness } : {}), ...(shards ? { shards } : {}),
+    ...summary,
+    ...(confirmed ? { confirmed } : {}),
+    ...(checksDisabled ? { checksDisabled } : {}),
+    ...(connection ? { connection } : {}),
+    ...(harness ? { harness } : {}),
+    ...(shards ? { shards } : {}),
   };
 }
 
 /** The findings (and known ones) of a summary, as keys. */
 function findingKeys(s: Pick<Summary, 'findings' | 'known'>): FindingKey[] {
-  return [...s.findings, ...(s.known ?? [])].map((f) => ({ test: f.test, check: f.check, severity: f.severity, clause: f.clause, message: f.message }));
+  return [...s.findings, ...(s.known ?? [])].map((f) => ({
+    test: f.test,
+    check: f.check,
+    severity: f.severity,
+    clause: f.clause,
+    message: f.message,
+  }));
 }
 
 /** The differences between the recorded verdict and the re-judged one. */
@@ -270,7 +374,12 @@ export function diffSummaries(recorded: Pick<Summary, 'findings' | 'known' | 've
   const id = (f: FindingKey) => `${f.test}\u0000${f.check}\u0000${f.clause}\u0000${f.message}`;
   const before = findingKeys(recorded ?? { findings: [] });
   const after = findingKeys(rejudged);
-  const diff: RejudgeDiff = { verdict: { ...(recorded ? { recorded: recorded.verdict } : {}), rejudged: rejudged.verdict }, added: [], gone: [], changed: [] };
+  const diff: RejudgeDiff = {
+    verdict: { ...(recorded ? { recorded: recorded.verdict } : {}), rejudged: rejudged.verdict },
+    added: [],
+    gone: [],
+    changed: [],
+  };
   const left = [...before];
   for (const f of after) {
     const same = left.findIndex((g) => id(g) === id(f) && g.severity === f.severity);
@@ -299,5 +408,15 @@ export async function rejudge(dir: string, opts: RejudgeOptions = {}): Promise<R
   const reports = writeRunReports(outDir, record, summary, info);
   const recordedPath = join(dir, 'summary.json');
   const recorded = existsSync(recordedPath) ? (JSON.parse(readFileSync(recordedPath, 'utf8')) as Summary) : undefined;
-  return { exitCode: exitCodeFor(record, summary), summary, record, info, diff: diffSummaries(recorded, summary), notRejudgeable, carried, outDir, reports };
+  return {
+    exitCode: exitCodeFor(record, summary),
+    summary,
+    record,
+    info,
+    diff: diffSummaries(recorded, summary),
+    notRejudgeable,
+    carried,
+    outDir,
+    reports,
+  };
 }

@@ -2,7 +2,18 @@
 import type { Summary } from '../report/index.ts';
 
 /** The summary fields that are not built from the tests, as the transcript's header keeps them. */
-const EXTRAS = ['seed', 'startedAt', 'finishedAt', 'labels', 'baseline', 'confirmed', 'checksDisabled', 'connection', 'harness', 'shards'] as const;
+const EXTRAS = [
+  'seed',
+  'startedAt',
+  'finishedAt',
+  'labels',
+  'baseline',
+  'confirmed',
+  'checksDisabled',
+  'connection',
+  'harness',
+  'shards',
+] as const;
 
 /** What of `summary` the transcript's header keeps (see {@link EXTRAS}). */
 export function summaryExtras(summary: Summary): Record<string, unknown> {

@@ -10,15 +10,26 @@ describe('capValue', () => {
     const big = 'x'.repeat(BODY_CAP + 5);
     const { value, capped } = capValue({ response: { rawBody: big, body: { s: big } } });
     expect(capped).toBe(true);
-    const v = value as { response: { rawBody: { $capped: { sha256: string; length: number; head: string } }; body: { $capped: { length: number } } } };
+    const v = value as {
+      response: { rawBody: { $capped: { sha256: string; length: number; head: string } }; body: { $capped: { length: number } } };
+    };
     expect(v.response.rawBody.$capped).toEqual({ sha256: sha256(big), length: big.length, head: big.slice(0, BODY_CAP) });
     expect(v.response.body.$capped.length).toBe(JSON.stringify({ s: big }).length);
   });
 });
 
 describe('diffSummaries', () => {
-  const f = (message: string, severity: 'failure' | 'warning' = 'failure') => ({ test: 't', check: 'c', clause: 'spec#x', message, severity, evidence: null, repeats: 0, repeatedIn: [] });
-  const summary = (findings: ReturnType<typeof f>[], verdict: Summary['verdict']) => ({ findings, verdict } as unknown as Summary);
+  const f = (message: string, severity: 'failure' | 'warning' = 'failure') => ({
+    test: 't',
+    check: 'c',
+    clause: 'spec#x',
+    message,
+    severity,
+    evidence: null,
+    repeats: 0,
+    repeatedIn: [],
+  });
+  const summary = (findings: ReturnType<typeof f>[], verdict: Summary['verdict']) => ({ findings, verdict }) as unknown as Summary;
   it('names findings new, gone and with another severity', () => {
     const d = diffSummaries(summary([f('a'), f('b'), f('c', 'warning')], 'fail'), summary([f('a'), f('c'), f('d', 'warning')], 'fail'));
     expect(d.added.map((x) => x.message)).toEqual(['d']);

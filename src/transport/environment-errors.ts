@@ -57,37 +57,62 @@ export function environmentErrorOf(err: unknown, url: string, transport: Transpo
   const tunnel = /Proxy response \((\d+)\)/.exec(message);
   if (proxyShown && tunnel) {
     const status = Number(tunnel[1]);
-    const why = status === 407 ? 'asks for proxy authentication (407)'
-      : status === 403 ? 'refused to connect to it (403: the proxy\'s rules forbid this host or port)'
-        : status === 502 || status === 503 || status === 504 ? `could not reach it (${status}: the proxy could not resolve or connect to the host)`
-          : `refused to tunnel to it (${status})`;
-    const fix = status === 407 ? 'put the proxy\'s credentials in its URL (http://user:password@proxy:port) in --proxy or HTTPS_PROXY'
-      : 'check the host and port of --target, and that the proxy allows CONNECT to them; or add the host to NO_PROXY if it must be reached directly';
+    const why =
+      status === 407
+        ? 'asks for proxy authentication (407)'
+        : status === 403
+          ? "refused to connect to it (403: the proxy's rules forbid this host or port)"
+          : status === 502 || status === 503 || status === 504
+            ? `could not reach it (${status}: the proxy could not resolve or connect to the host)`
+            : `refused to tunnel to it (${status})`;
+    const fix =
+      status === 407
+        ? "put the proxy's credentials in its URL (http://user:password@proxy:port) in --proxy or HTTPS_PROXY"
+        : 'check the host and port of --target, and that the proxy allows CONNECT to them; or add the host to NO_PROXY if it must be reached directly';
     return new ToolkitError('PCC_PROXY', `the proxy ${proxyShown} ${why} for ${origin}`, fix, { cause: err });
   }
   if (code && CERTIFICATE.test(code)) {
-    const what = /ALTNAME|HOSTNAME/.test(code) ? `the certificate of ${origin} does not name that host (${code})`
-      : /EXPIRED|NOT_YET_VALID/.test(code) ? `the certificate of ${origin} is not valid now (${code})`
+    const what = /ALTNAME|HOSTNAME/.test(code)
+      ? `the certificate of ${origin} does not name that host (${code})`
+      : /EXPIRED|NOT_YET_VALID/.test(code)
+        ? `the certificate of ${origin} is not valid now (${code})`
         : `the certificate of ${origin} is not signed by a CA the toolkit trusts (${code})`;
-    const fix = /ALTNAME|HOSTNAME/.test(code) ? 'use the host name the certificate was issued for in --target (not an IP address or an alias it does not list)'
-      : /EXPIRED|NOT_YET_VALID/.test(code) ? 'renew the service\'s certificate, or check this machine\'s clock'
+    const fix = /ALTNAME|HOSTNAME/.test(code)
+      ? 'use the host name the certificate was issued for in --target (not an IP address or an alias it does not list)'
+      : /EXPIRED|NOT_YET_VALID/.test(code)
+        ? "renew the service's certificate, or check this machine's clock"
         : 'pass the CA that issued it with --ca-file ca.pem (or PAYCONNECT_CA_FILE, or NODE_EXTRA_CA_CERTS=ca.pem)';
     return new ToolkitError('PCC_TARGET_TLS', what, fix, { cause: err });
   }
   if (code && HANDSHAKE.test(code)) {
     const plainToTls = /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST/i.test(`${code} ${message}`);
     if (plainToTls) {
-      return new ToolkitError('PCC_TARGET_TLS', `${origin} does not speak TLS on that port (${code})`,
-        'the port serves plain HTTP: use http:// in --target, or the port that serves https', { cause: err });
+      return new ToolkitError(
+        'PCC_TARGET_TLS',
+        `${origin} does not speak TLS on that port (${code})`,
+        'the port serves plain HTTP: use http:// in --target, or the port that serves https',
+        { cause: err },
+      );
     }
     const certRequired = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE|BAD_CERTIFICATE|UNKNOWN_CA/i.test(`${code} ${message}`);
-    return new ToolkitError('PCC_TARGET_TLS', `the TLS handshake with ${origin} failed (${code}: ${message})`,
-      certRequired ? 'the service may require a client certificate: pass --client-cert and --client-key (or a .p12 with --client-cert), or check that it trusts the one given'
-        : 'check the TLS settings of --target (https:// for a TLS port), --ca-file, and --client-cert', { cause: err });
+    return new ToolkitError(
+      'PCC_TARGET_TLS',
+      `the TLS handshake with ${origin} failed (${code}: ${message})`,
+      certRequired
+        ? 'the service may require a client certificate: pass --client-cert and --client-key (or a .p12 ' +
+            'with --client-cert), or check that it trusts the one given'
+        : 'check the TLS settings of --target (https:// for a TLS port), --ca-file, and --client-cert',
+      { cause: err },
+    );
   }
   if (proxyShown && code && UNREACHABLE.has(code)) {
-    return new ToolkitError('PCC_PROXY', `the proxy ${proxyShown} could not be reached (${code}) on the way to ${origin}`,
-      `check the proxy address in ${transport.settings.proxy ? '--proxy' : 'HTTPS_PROXY/HTTP_PROXY'}, or add the host to NO_PROXY if it must be reached directly`, { cause: err });
+    return new ToolkitError(
+      'PCC_PROXY',
+      `the proxy ${proxyShown} could not be reached (${code}) on the way to ${origin}`,
+      `check the proxy address in ${transport.settings.proxy ? '--proxy' : 'HTTPS_PROXY/HTTP_PROXY'}, ` +
+        `or add the host to NO_PROXY if it must be reached directly`,
+      { cause: err },
+    );
   }
   return undefined;
 }

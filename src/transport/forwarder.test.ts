@@ -27,13 +27,23 @@ afterAll(async () => {
 
 test('a request goes on under the base path, with its method, headers and body; the answer comes back whole', async () => {
   const res = await request(`${forwarder.url}/v1/pay-connect/transactions/generate/`, {
-    method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: '{"amount":2000}',
+    method: 'POST',
+    headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+    body: '{"amount":2000}',
   });
   expect(res.statusCode).toBe(201);
   expect(res.headers['x-answer']).toBe('yes');
   expect(await res.body.text()).toBe('{"ok":true}');
   const port = (service.address() as AddressInfo).port;
-  expect(seen).toEqual([{ method: 'POST', url: '/paycon/v1/pay-connect/transactions/generate/', host: `127.0.0.1:${port}`, auth: 'Bearer t', body: '{"amount":2000}' }]);
+  expect(seen).toEqual([
+    {
+      method: 'POST',
+      url: '/paycon/v1/pay-connect/transactions/generate/',
+      host: `127.0.0.1:${port}`,
+      auth: 'Bearer t',
+      body: '{"amount":2000}',
+    },
+  ]);
 });
 
 test('a service that cannot be reached is a 502 naming the forwarder, not a hang', async () => {

@@ -25,9 +25,19 @@ export async function startForwarder(baseUrl: string, transport: Transport, time
   const dispatcher: Dispatcher = createDispatcher(transport, { connect: { timeout: timeoutMs } });
   const server = createServer((req, res) => {
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers as IncomingHttpHeaders)) if (value !== undefined && !HOP.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers as IncomingHttpHeaders))
+      if (value !== undefined && !HOP.has(name)) headers[name] = value;
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    dispatcher.request({ origin: base.origin, path: `${prefix}${req.url ?? '/'}`, method: req.method as Dispatcher.HttpMethod, headers, ...(hasBody ? { body: req } : {}), headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+    dispatcher
+      .request({
+        origin: base.origin,
+        path: `${prefix}${req.url ?? '/'}`,
+        method: req.method as Dispatcher.HttpMethod,
+        headers,
+        ...(hasBody ? { body: req } : {}),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      })
       .then(async (answer) => {
         const out: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP.has(name)) out[name] = value;

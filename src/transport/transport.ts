@@ -71,12 +71,18 @@ export function loadTransport(settings: TransportSettings, env: NodeJS.ProcessEn
   if (settings.caFile) {
     const pem = readSetting(settings.caFile, '--ca-file');
     if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `--ca-file ${settings.caFile} holds no PEM certificate`,
-        'give the CA certificate (or a bundle of them) in PEM form: a text file with -----BEGIN CERTIFICATE----- blocks');
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `--ca-file ${settings.caFile} holds no PEM certificate`,
+        'give the CA certificate (or a bundle of them) in PEM form: a text file with -----BEGIN CERTIFICATE----- blocks',
+      );
     }
     if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `--ca-file ${settings.caFile} holds a private key`,
-        'give only the CA certificate: the toolkit needs no key to trust a CA, and a key does not belong in a file passed around for trust');
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `--ca-file ${settings.caFile} holds a private key`,
+        'give only the CA certificate: the toolkit needs no key to trust a CA, and a key does not belong in a file passed around for trust',
+      );
     }
     assertCertificates(pem, settings.caFile);
     tls.ca = [...rootCertificates, ...extraCaOf(env), pem];
@@ -85,34 +91,56 @@ export function loadTransport(settings: TransportSettings, env: NodeJS.ProcessEn
   if (settings.clientCert) {
     if (/\.(p12|pfx)$/i.test(settings.clientCert)) {
       if (settings.clientKey) {
-        throw new ToolkitError('PCC_CONFIG_INVALID', `--client-key was given with the PKCS#12 file ${settings.clientCert}, which holds the key itself`, 'drop --client-key');
+        throw new ToolkitError(
+          'PCC_CONFIG_INVALID',
+          `--client-key was given with the PKCS#12 file ${settings.clientCert}, which holds the key itself`,
+          'drop --client-key',
+        );
       }
       tls.pfx = readBinary(settings.clientCert, '--client-cert');
     } else {
       if (!settings.clientKey) {
-        throw new ToolkitError('PCC_CONFIG_INVALID', `--client-cert ${settings.clientCert} has no --client-key`,
-          'give the PEM private key with --client-key FILE, or a PKCS#12 file (.p12 or .pfx) that holds both');
+        throw new ToolkitError(
+          'PCC_CONFIG_INVALID',
+          `--client-cert ${settings.clientCert} has no --client-key`,
+          'give the PEM private key with --client-key FILE, or a PKCS#12 file (.p12 or .pfx) that holds both',
+        );
       }
       tls.cert = readSetting(settings.clientCert, '--client-cert');
       tls.key = readSetting(settings.clientKey, '--client-key');
     }
     if (passphrase) tls.passphrase = passphrase;
   } else if (settings.clientKey) {
-    throw new ToolkitError('PCC_CONFIG_INVALID', `--client-key was given without --client-cert`, 'give the client certificate with --client-cert FILE');
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `--client-key was given without --client-cert`,
+      'give the client certificate with --client-cert FILE',
+    );
   }
   const verification = env.NODE_TLS_REJECT_UNAUTHORIZED === '0' ? 'off' : 'on';
   const proxy = proxyOf(settings, env);
   return {
-    settings, tls: Object.keys(tls).length > 0 ? { secureContext: secureContextOf(tls, settings) } : {}, proxy, verification,
+    settings,
+    tls: Object.keys(tls).length > 0 ? { secureContext: secureContextOf(tls, settings) } : {},
+    proxy,
+    verification,
     describe: () => ({
-      trust: ['system', ...(env.NODE_EXTRA_CA_CERTS ? [`NODE_EXTRA_CA_CERTS (${env.NODE_EXTRA_CA_CERTS})`] : []), ...(settings.caFile ? [settings.caFile] : [])].join(' + '),
+      trust: [
+        'system',
+        ...(env.NODE_EXTRA_CA_CERTS ? [`NODE_EXTRA_CA_CERTS (${env.NODE_EXTRA_CA_CERTS})`] : []),
+        ...(settings.caFile ? [settings.caFile] : []),
+      ].join(' + '),
       verification,
       ...(settings.clientCert ? { clientCertificate: settings.clientCert } : {}),
-      ...(proxy ? { proxy: {
-        ...(proxy.httpProxy ? { http: withoutCredentials(proxy.httpProxy) } : {}),
-        ...(proxy.httpsProxy ? { https: withoutCredentials(proxy.httpsProxy) } : {}),
-        ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}),
-      } } : {}),
+      ...(proxy
+        ? {
+            proxy: {
+              ...(proxy.httpProxy ? { http: withoutCredentials(proxy.httpProxy) } : {}),
+              ...(proxy.httpsProxy ? { https: withoutCredentials(proxy.httpsProxy) } : {}),
+              ...(proxy.noProxy ? { noProxy: proxy.noProxy } : {}),
+            },
+          }
+        : {}),
     }),
   };
 }
@@ -144,15 +172,25 @@ export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::
 function proxyOf(settings: TransportSettings, env: NodeJS.ProcessEnv): Transport['proxy'] {
   // curl takes `proxy.corp:3128` for http://proxy.corp:3128; so do we.
   const schemed = (v: string | undefined) => (v === undefined || v.includes('://') ? v : `http://${v}`);
-  const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v.trim() !== '')?.trim();
+  const pick = (...names: string[]) =>
+    names
+      .map((n) => env[n])
+      .find((v) => v !== undefined && v.trim() !== '')
+      ?.trim();
   const explicit = settings.proxy;
   const httpProxy = explicit ?? schemed(pick('http_proxy', 'HTTP_PROXY'));
   const httpsProxy = explicit ?? schemed(pick('https_proxy', 'HTTPS_PROXY'));
   const noProxy = pick('no_proxy', 'NO_PROXY');
-  for (const [name, value] of [['the proxy', httpProxy], ['the proxy', httpsProxy]] as const) {
+  for (const [name, value] of [
+    ['the proxy', httpProxy],
+    ['the proxy', httpsProxy],
+  ] as const) {
     if (value !== undefined && !/^(https?|socks5?):\/\/[^/]/i.test(value)) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `${name} ${JSON.stringify(withoutCredentials(value))} (from ${explicit ? '--proxy' : 'HTTP_PROXY/HTTPS_PROXY'}) is not a proxy URL`,
-        'give it as http://host:port (or https:// or socks5://)');
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `${name} ${JSON.stringify(withoutCredentials(value))} (from ${explicit ? '--proxy' : 'HTTP_PROXY/HTTPS_PROXY'}) is not a proxy URL`,
+        'give it as http://host:port (or https:// or socks5://)',
+      );
     }
   }
   if (!httpProxy && !httpsProxy) return undefined;
@@ -176,10 +214,13 @@ function secureContextOf(options: SecureContextOptions, settings: TransportSetti
     return createSecureContext(options);
   } catch (e) {
     const message = (e as Error).message;
-    const what = settings.clientCert ? `the client certificate ${settings.clientCert}${settings.clientKey ? ` and key ${settings.clientKey}` : ''}` : `--ca-file ${settings.caFile}`;
+    const what = settings.clientCert
+      ? `the client certificate ${settings.clientCert}${settings.clientKey ? ` and key ${settings.clientKey}` : ''}`
+      : `--ca-file ${settings.caFile}`;
     const fix = /bad decrypt|passphrase|mac verify/i.test(message)
       ? `set the key's passphrase in ${CLIENT_KEY_PASSPHRASE_ENV} (it is never taken from a flag)`
-      : /key values mismatch/i.test(message) ? 'give the key that belongs to the certificate'
+      : /key values mismatch/i.test(message)
+        ? 'give the key that belongs to the certificate'
         : 'check that the files are PEM (or PKCS#12 for a .p12/.pfx) and belong together';
     throw new ToolkitError('PCC_CONFIG_INVALID', `${what} cannot be used: ${message}`, fix, { cause: e });
   }
@@ -191,8 +232,12 @@ function assertCertificates(pem: string, path: string): void {
     try {
       new X509Certificate(block);
     } catch (e) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `--ca-file ${path} cannot be used: a certificate in it does not parse (${(e as Error).message})`,
-        'give the CA certificate in PEM form, as issued (openssl x509 -in FILE -noout -text shows whether it reads)', { cause: e });
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `--ca-file ${path} cannot be used: a certificate in it does not parse (${(e as Error).message})`,
+        'give the CA certificate in PEM form, as issued (openssl x509 -in FILE -noout -text shows whether it reads)',
+        { cause: e },
+      );
     }
   }
 }
@@ -218,7 +263,11 @@ function readBinary(path: string, flag: string): Buffer {
     return readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ToolkitError('PCC_CONFIG_INVALID', `${flag} ${path} cannot be read (${code === 'ENOENT' ? 'no such file' : code ?? (e as Error).message})`,
-      `check the path given to ${flag}`, { cause: e });
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `${flag} ${path} cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? (e as Error).message)})`,
+      `check the path given to ${flag}`,
+      { cause: e },
+    );
   }
 }

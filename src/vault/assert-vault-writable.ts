@@ -19,7 +19,11 @@ export async function assertVaultWritable(file: string, fs: VaultFs = nodeVaultF
     await fs.unlink(probe);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new ToolkitError('PCC_VAULT_WRITE', `the vault ${file} could not be written (${code}); nothing was sent, no OTP was used`,
-      'choose a vault path in a writable folder with --vault', { cause: error });
+    throw new ToolkitError(
+      'PCC_VAULT_WRITE',
+      `the vault ${file} could not be written (${code}); nothing was sent, no OTP was used`,
+      'choose a vault path in a writable folder with --vault',
+      { cause: error },
+    );
   }
 }

@@ -10,7 +10,7 @@ const stored = (id: string, baseUrl?: string, integratorId?: string): VaultEntry
 };
 
 describe('findPairings and secretsOf', () => {
-  it('finds a target\'s pairings in saved order, ignoring trailing slashes of the base URL', () => {
+  it("finds a target's pairings in saved order, ignoring trailing slashes of the base URL", () => {
     const vault: Vault = {
       version: 1,
       pairings: [stored('a'), stored('x', 'http://elsewhere'), stored('y', undefined, 'other'), stored('b', 'http://127.0.0.1:4010//')],

@@ -5,10 +5,7 @@ export { parseVault, VAULT_INVALID_HINT } from './parse-vault.ts';
 export { removeVaultEntry } from './remove-vault-entry.ts';
 export { saveVaultEntry } from './save-vault-entry.ts';
 export { secretsOf } from './secrets-of.ts';
-export {
-  emptyVault, VAULT_VERSION, vaultKey,
-  type NewVaultEntry, type PairingCredentials, type Vault, type VaultEntry,
-} from './vault.ts';
+export { emptyVault, VAULT_VERSION, vaultKey, type NewVaultEntry, type PairingCredentials, type Vault, type VaultEntry } from './vault.ts';
 export { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
 export { withVaultLock } from './with-vault-lock.ts';
 export { writeFileAtomic } from './write-file-atomic.ts';

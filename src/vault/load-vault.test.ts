@@ -63,7 +63,10 @@ describe('loadPrivateVault', () => {
     const text = await readFile(file, 'utf8');
     for (const mode of [0o644, 0o640, 0o604, 0o660]) {
       await chmod(file, mode);
-      const error = await loadPrivateVault(file).then(() => undefined, (e: unknown) => e);
+      const error = await loadPrivateVault(file).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isToolkitError(error) && error.code).toBe('PCC_VAULT_INSECURE');
       expect((error as Error).message).toContain(`mode 0${mode.toString(8)}`);
       expect((error as { hint?: string }).hint).toBe(`run: chmod 600 ${file}`);

@@ -60,8 +60,11 @@ export async function loadVault(file: string, options: Pick<VaultIoOptions, 'fs'
 export async function loadPrivateVault(file: string, options: Pick<VaultIoOptions, 'fs'> = {}): Promise<LoadedVault> {
   const loaded = await loadVault(file, options);
   if (loaded.exists && loaded.mode !== null && process.platform !== 'win32' && (loaded.mode & 0o077) !== 0) {
-    throw new ToolkitError('PCC_VAULT_INSECURE', `vault file ${file} is open to group or others (mode 0${loaded.mode.toString(8)}) and holds client secrets`,
-      `run: chmod 600 ${file}`);
+    throw new ToolkitError(
+      'PCC_VAULT_INSECURE',
+      `vault file ${file} is open to group or others (mode 0${loaded.mode.toString(8)}) and holds client secrets`,
+      `run: chmod 600 ${file}`,
+    );
   }
   return loaded;
 }

@@ -4,10 +4,17 @@ import { parseVault } from './parse-vault.ts';
 import { vaultKey } from './vault.ts';
 
 const entry = () => ({
-  key: vaultKey('http://x/', 'i'), baseUrl: 'http://x/', integratorId: 'i', webhookUrl: null,
+  key: vaultKey('http://x/', 'i'),
+  baseUrl: 'http://x/',
+  integratorId: 'i',
+  webhookUrl: null,
   pairedAt: '2024-01-01T00:00:00Z',
   credentials: {
-    pay_connect_id: 'p', pay_connect_name: 'n', terminal_id: 't', client_id: 'c', client_secret: 'SECRET-VALUE',
+    pay_connect_id: 'p',
+    pay_connect_name: 'n',
+    terminal_id: 't',
+    client_id: 'c',
+    client_secret: 'SECRET-VALUE',
     webhook_secret_key: null,
   },
 });
@@ -44,10 +51,14 @@ describe('parseVault', () => {
     expect(errorOf({ version: 1, pairings: [entry(), 'x'] })).toMatch(/pairings\[1\] must be an object, found string/);
     const noSecret = entry() as Record<string, unknown>;
     (noSecret['credentials'] as Record<string, unknown>)['client_secret'] = 42;
-    expect(errorOf({ version: 1, pairings: [noSecret] })).toMatch(/pairings\[0\]\.credentials\.client_secret must be a string, found number/);
+    expect(errorOf({ version: 1, pairings: [noSecret] })).toMatch(
+      /pairings\[0\]\.credentials\.client_secret must be a string, found number/,
+    );
     expect(errorOf({ version: 1, pairings: [{ ...entry(), webhookUrl: 3 }] })).toMatch(/webhookUrl must be a string or null/);
     expect(errorOf({ version: 1, pairings: [{ ...entry(), pairedAt: 'yesterday' }] })).toMatch(/pairedAt is not an ISO 8601 time/);
-    expect(errorOf({ version: 1, pairings: [{ ...entry(), key: 'other|i' }] })).toMatch(/key is "other\|i" but baseUrl\|integratorId gives "http:\/\/x\|i"/);
+    expect(errorOf({ version: 1, pairings: [{ ...entry(), key: 'other|i' }] })).toMatch(
+      /key is "other\|i" but baseUrl\|integratorId gives "http:\/\/x\|i"/,
+    );
     const { credentials: _c, ...noCredentials } = entry();
     expect(errorOf({ version: 1, pairings: [noCredentials] })).toMatch(/pairings\[0\]\.credentials must be an object, found nothing/);
     const bad = entry();

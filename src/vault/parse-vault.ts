@@ -50,9 +50,7 @@ export function parseVault(text: string, file: string): Vault {
   return data as unknown as Vault;
 }
 
-function expectString(
-  obj: Record<string, unknown>, field: string, at: string, fail: (what: string) => never, nullable = false,
-): void {
+function expectString(obj: Record<string, unknown>, field: string, at: string, fail: (what: string) => never, nullable = false): void {
   const value = obj[field];
   if (typeof value === 'string' || (nullable && value === null)) return;
   fail(`${at}.${field} must be a string${nullable ? ' or null' : ''}, found ${kind(value)}`);

@@ -38,7 +38,12 @@ describe('removeVaultEntry', () => {
     await rm(file);
     await saveVaultEntry(file, sampleEntry('a'));
     const before = await readFile(file);
-    const fs: VaultFs = { ...nodeVaultFs, rename: async () => { throw Object.assign(new Error('io'), { code: 'EIO' }); } };
+    const fs: VaultFs = {
+      ...nodeVaultFs,
+      rename: async () => {
+        throw Object.assign(new Error('io'), { code: 'EIO' });
+      },
+    };
     await expect(removeVaultEntry(file, 'a', { fs })).rejects.toMatchObject({ code: 'PCC_VAULT_WRITE' });
     expect((await readFile(file)).equals(before)).toBe(true);
   });

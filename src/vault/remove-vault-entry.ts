@@ -21,13 +21,17 @@ export async function removeVaultEntry(
   const matches = typeof which === 'string' ? (e: VaultEntry) => e.credentials.pay_connect_id === which : which;
   // Check before locking too: a missing vault has nothing to remove and needs no lock file.
   if (!(await loadVault(file, { fs })).exists) return [];
-  return withVaultLock(file, async () => {
-    const { vault, exists } = await loadVault(file, { fs });
-    if (!exists) return [];
-    const removed = vault.pairings.filter(matches);
-    if (removed.length === 0) return [];
-    const pairings = vault.pairings.filter((e) => !removed.includes(e));
-    await writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
-    return removed;
-  }, options);
+  return withVaultLock(
+    file,
+    async () => {
+      const { vault, exists } = await loadVault(file, { fs });
+      if (!exists) return [];
+      const removed = vault.pairings.filter(matches);
+      if (removed.length === 0) return [];
+      const pairings = vault.pairings.filter((e) => !removed.includes(e));
+      await writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
+      return removed;
+    },
+    options,
+  );
 }

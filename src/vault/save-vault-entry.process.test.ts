@@ -15,7 +15,11 @@ let dir: string;
 let file: string;
 useTempVault('pcc-vault-proc-', (d, f) => ((dir = d), (file = f)));
 
-interface Child { done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>; kill(): void; stdout: { text: string; on(line: RegExp, cb: () => void): void } }
+interface Child {
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  kill(): void;
+  stdout: { text: string; on(line: RegExp, cb: () => void): void };
+}
 
 function run(script: string, ...args: string[]): Child {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'testdata', script), ...args], { cwd: repoRoot });
@@ -31,7 +35,8 @@ function run(script: string, ...args: string[]): Child {
   });
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stderr })));
+    child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
+  );
   return { done, kill: () => child.kill('SIGKILL'), stdout };
 }
 
@@ -54,8 +59,9 @@ describe('saveVaultEntry across real processes', () => {
     const reported = Math.max(...[...child.stdout.text.matchAll(/saved (\d+)/g)].map((m) => Number(m[1])));
     const loaded = await loadVault(file);
     expect(loaded.vault.pairings.length).toBeGreaterThanOrEqual(reported);
-    expect(loaded.vault.pairings.map((p) => p.credentials.pay_connect_id).slice(0, reported))
-      .toEqual(Array.from({ length: reported }, (_, i) => `k-${i + 1}`));
+    expect(loaded.vault.pairings.map((p) => p.credentials.pay_connect_id).slice(0, reported)).toEqual(
+      Array.from({ length: reported }, (_, i) => `k-${i + 1}`),
+    );
     expect(loaded.mode).toBe(0o600);
     // A lock left by the killed process must not block the next save.
     await saveVaultEntry(file, sampleEntry('after'), { lockTimeoutMs: 2000 });

@@ -21,7 +21,9 @@ function fsWithTmpHandle(patch: (real: FileHandle) => Partial<FileHandle>, log?:
   const open = async (path: unknown, flags?: unknown, mode?: unknown): Promise<FileHandle> => {
     const real = await nodeVaultFs.open(path as string, flags as string, mode as number);
     const name = String(path).slice(dir.length + 1) || '<dir>';
-    log?.push(`open ${name.endsWith('.tmp') ? '<tmp>' : name} ${String(flags)}${mode === undefined ? '' : ` ${(mode as number).toString(8)}`}`);
+    log?.push(
+      `open ${name.endsWith('.tmp') ? '<tmp>' : name} ${String(flags)}${mode === undefined ? '' : ` ${(mode as number).toString(8)}`}`,
+    );
     const overrides: Partial<FileHandle> = name.endsWith('.tmp') ? patch(real) : {};
     return new Proxy(real, {
       get(target, prop) {
@@ -54,8 +56,10 @@ describe('saveVaultEntry', () => {
     await saveVaultEntry(file, replaced);
     expect(await ids()).toEqual(['a', 'b', 'c']);
     const { vault } = await loadVault(file);
-    expect(findPairings(vault, 'http://127.0.0.1:4010/', 'integrator-1').map((p) => [p.credentials.pay_connect_id, p.webhookUrl]))
-      .toEqual([['a', null], ['b', 'http://127.0.0.1:5555/webhook']]);
+    expect(findPairings(vault, 'http://127.0.0.1:4010/', 'integrator-1').map((p) => [p.credentials.pay_connect_id, p.webhookUrl])).toEqual([
+      ['a', null],
+      ['b', 'http://127.0.0.1:5555/webhook'],
+    ]);
     expect(findPairings(vault, 'http://127.0.0.1:4010', 'someone-else')).toEqual([]);
   });
 
@@ -75,11 +79,20 @@ describe('saveVaultEntry', () => {
     const log: string[] = [];
     await saveVaultEntry(file, sampleEntry('b'), { fs: fsWithTmpHandle(() => ({}), log) });
     expect(log).toEqual([
-      'open vault.json.lock wx 600', 'writeFile vault.json.lock', 'close vault.json.lock',
-      'open vault.json r', 'close vault.json',
-      'open <tmp> wx 600', 'chmod <tmp>', 'writeFile <tmp>', 'sync <tmp>', 'close <tmp>',
+      'open vault.json.lock wx 600',
+      'writeFile vault.json.lock',
+      'close vault.json.lock',
+      'open vault.json r',
+      'close vault.json',
+      'open <tmp> wx 600',
+      'chmod <tmp>',
+      'writeFile <tmp>',
+      'sync <tmp>',
+      'close <tmp>',
       'rename <tmp> vault.json',
-      'open <dir> r', 'sync <dir>', 'close <dir>',
+      'open <dir> r',
+      'sync <dir>',
+      'close <dir>',
     ]);
   });
 

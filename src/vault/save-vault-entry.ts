@@ -31,19 +31,25 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
   try {
     created = await makeDirs(dirname(file), 0o700, fs);
   } catch (error) {
-    throw new ToolkitError('PCC_VAULT_WRITE', `the vault's directory ${dirname(file)} could not be created`,
-      'choose a vault path in a writable directory', { cause: error });
-  }
-  await withVaultLock(file, async () => {
-    const { vault } = await loadVault(file, { fs });
-    const pairings = [...vault.pairings];
-    const same = pairings.findIndex(
-      (p) => p.key === stored.key && p.credentials.pay_connect_id === stored.credentials.pay_connect_id,
+    throw new ToolkitError(
+      'PCC_VAULT_WRITE',
+      `the vault's directory ${dirname(file)} could not be created`,
+      'choose a vault path in a writable directory',
+      { cause: error },
     );
-    if (same >= 0) pairings[same] = stored;
-    else pairings.push(stored);
-    await writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
-  }, options);
+  }
+  await withVaultLock(
+    file,
+    async () => {
+      const { vault } = await loadVault(file, { fs });
+      const pairings = [...vault.pairings];
+      const same = pairings.findIndex((p) => p.key === stored.key && p.credentials.pay_connect_id === stored.credentials.pay_connect_id);
+      if (same >= 0) pairings[same] = stored;
+      else pairings.push(stored);
+      await writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
+    },
+    options,
+  );
   // After the save: nothing may come between the answer and the credentials on disk.
   await keepOutOfGit(dirname(file), created !== undefined, fs);
   return stored;
@@ -65,6 +71,11 @@ export async function keepOutOfGit(dir: string, madeHere: boolean, fs: VaultFs =
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
-    throw new ToolkitError('PCC_VAULT_WRITE', `${join(dir, '.gitignore')} could not be written`, 'check that the vault\'s directory is writable', { cause: error });
+    throw new ToolkitError(
+      'PCC_VAULT_WRITE',
+      `${join(dir, '.gitignore')} could not be written`,
+      "check that the vault's directory is writable",
+      { cause: error },
+    );
   }
 }

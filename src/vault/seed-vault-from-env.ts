@@ -30,13 +30,24 @@ export async function seedVaultFromEnv(file: string, env: NodeJS.ProcessEnv): Pr
   try {
     created = await makeDirs(dirname(file), 0o700);
   } catch (error) {
-    throw new ToolkitError('PCC_VAULT_WRITE', `the vault's directory ${dirname(file)} could not be created`, 'choose a vault path in a writable directory', { cause: error });
+    throw new ToolkitError(
+      'PCC_VAULT_WRITE',
+      `the vault's directory ${dirname(file)} could not be created`,
+      'choose a vault path in a writable directory',
+      { cause: error },
+    );
   }
   await withVaultLock(file, async () => {
-    const exists = await nodeVaultFs.stat(file).then(() => true, () => false);
+    const exists = await nodeVaultFs.stat(file).then(
+      () => true,
+      () => false,
+    );
     if (exists) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `${VAULT_JSON_ENV} is set and the vault file ${file} exists too`,
-        `give the credentials one way: unset ${VAULT_JSON_ENV}, or move the vault file away (keep a copy: credentials cannot be recovered)`);
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `${VAULT_JSON_ENV} is set and the vault file ${file} exists too`,
+        `give the credentials one way: unset ${VAULT_JSON_ENV}, or move the vault file away (keep a copy: credentials cannot be recovered)`,
+      );
     }
     await writeFileAtomic(file, `${JSON.stringify(vault, null, 2)}\n`);
   });

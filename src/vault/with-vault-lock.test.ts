@@ -19,18 +19,26 @@ describe('withVaultLock', () => {
   it('runs critical sections one at a time and removes its lock', async () => {
     let inside = 0;
     let most = 0;
-    await Promise.all(Array.from({ length: 8 }, () => withVaultLock(file, async () => {
-      inside++;
-      most = Math.max(most, inside);
-      await new Promise((r) => setTimeout(r, 5));
-      inside--;
-    })));
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        withVaultLock(file, async () => {
+          inside++;
+          most = Math.max(most, inside);
+          await new Promise((r) => setTimeout(r, 5));
+          inside--;
+        }),
+      ),
+    );
     expect(most).toBe(1);
     expect(await readdir(dir)).toEqual([]);
   });
 
   it('releases the lock when the section throws', async () => {
-    await expect(withVaultLock(file, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withVaultLock(file, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await readdir(dir)).toEqual([]);
   });
 

@@ -34,13 +34,20 @@ export async function withVaultLock<T>(file: string, fn: () => Promise<T>, optio
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'EEXIST') {
-        throw new ToolkitError('PCC_VAULT_WRITE', `the vault lock ${lockFile} could not be created (${code ?? (error as Error).message})`,
-          `check that the directory of ${file} is writable`, { cause: error });
+        throw new ToolkitError(
+          'PCC_VAULT_WRITE',
+          `the vault lock ${lockFile} could not be created (${code ?? (error as Error).message})`,
+          `check that the directory of ${file} is writable`,
+          { cause: error },
+        );
       }
       if (await removeIfStale(lockFile, staleLockMs, fs)) continue;
       if (Date.now() > deadline) {
-        throw new ToolkitError('PCC_VAULT_WRITE', `the vault ${file} stayed locked for ${lockTimeoutMs} ms (${lockFile} exists)`,
-          `if no other payconnect-conformance process is running, delete ${lockFile}`);
+        throw new ToolkitError(
+          'PCC_VAULT_WRITE',
+          `the vault ${file} stayed locked for ${lockTimeoutMs} ms (${lockFile} exists)`,
+          `if no other payconnect-conformance process is running, delete ${lockFile}`,
+        );
       }
       await sleep(5 + Math.random() * 25);
     }

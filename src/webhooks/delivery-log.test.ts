@@ -8,11 +8,20 @@ function draft(body: object | string, over: Partial<DeliveryDraft> = {}): [Deliv
   const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
   const parsed = typeof body === 'string' ? undefined : (body as Record<string, unknown>);
   const d: DeliveryDraft = {
-    receivedAt: 0, receivedAtIso: new Date(0).toISOString(), method: 'POST', path: '/', headers: {},
-    rawBody, body: parsed,
+    receivedAt: 0,
+    receivedAtIso: new Date(0).toISOString(),
+    method: 'POST',
+    path: '/',
+    headers: {},
+    rawBody,
+    body: parsed,
     event: typeof parsed?.['event'] === 'string' ? parsed['event'] : undefined,
     eventId: typeof parsed?.['event_id'] === 'string' ? parsed['event_id'] : undefined,
-    signature: 'valid', malformed: parsed === undefined, tooLarge: false, status: 200, failedOnPurpose: false,
+    signature: 'valid',
+    malformed: parsed === undefined,
+    tooLarge: false,
+    status: 200,
+    failedOnPurpose: false,
     ...over,
   };
   return [d, Buffer.from(rawBody, 'utf8')];
@@ -100,7 +109,11 @@ describe('DeliveryLog', () => {
     expect(isToolkitError(await pending)).toBe(true);
 
     const boom = new Error('predicate bug');
-    await expect(log.waitFor(() => { throw boom; })).rejects.toBe(boom);
+    await expect(
+      log.waitFor(() => {
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
 
     const controller = new AbortController();
     const aborted = log.waitFor(() => false).catch((e: unknown) => e);

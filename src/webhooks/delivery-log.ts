@@ -91,8 +91,15 @@ export class DeliveryLog {
   /** Totals over all deliveries. */
   counts(): DeliveryCounts {
     const c: DeliveryCounts = {
-      total: 0, valid: 0, invalid: 0, missing: 0, unchecked: 0,
-      duplicates: 0, malformed: 0, tooLarge: 0, failedOnPurpose: 0,
+      total: 0,
+      valid: 0,
+      invalid: 0,
+      missing: 0,
+      unchecked: 0,
+      duplicates: 0,
+      malformed: 0,
+      tooLarge: 0,
+      failedOnPurpose: 0,
     };
     for (const d of this.#deliveries) {
       c.total++;
@@ -200,7 +207,5 @@ export class DeliveryLog {
 }
 
 function dedupeKey(eventId: string | undefined, rawBytes: Buffer): string {
-  return eventId !== undefined
-    ? `id:${eventId}`
-    : `raw:${createHash('sha256').update(rawBytes).digest('hex')}`;
+  return eventId !== undefined ? `id:${eventId}` : `raw:${createHash('sha256').update(rawBytes).digest('hex')}`;
 }

@@ -24,7 +24,12 @@ test('with --webhook-tls-cert/-key the hub serves HTTPS, gives https URLs, and v
     const rx = hub.open('a', { secret: 'k' });
     expect(rx.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/webhooks\/a$/);
     const body = JSON.stringify({ data: { transaction_id: 't' }, event: 'transaction.status', event_id: 'e1' });
-    const res = await request(rx.url, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json', signature: signBody(Buffer.from(body), 'k') }, body });
+    const res = await request(rx.url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { 'content-type': 'application/json', signature: signBody(Buffer.from(body), 'k') },
+      body,
+    });
     expect(res.statusCode).toBeLessThan(300);
     await res.body.dump();
     expect(rx.deliveries().map((d) => d.signature)).toEqual(['valid']);
@@ -34,10 +39,12 @@ test('with --webhook-tls-cert/-key the hub serves HTTPS, gives https URLs, and v
   }
 });
 
-test('a key that is not the certificate\'s is refused before anything listens', () => {
+test("a key that is not the certificate's is refused before anything listens", () => {
   const dir = join(material.caFile, '..');
   writeFileSync(join(dir, 'ca-as-cert.pem'), material.caPem);
   writeFileSync(join(dir, 'hook2.key'), material.key);
   expect(() => readDeliveryTls({ certFile: join(dir, 'ca-as-cert.pem'), keyFile: join(dir, 'hook2.key') })).toThrow(/cannot serve HTTPS/);
-  expect(() => readDeliveryTls({ certFile: join(dir, 'none.pem'), keyFile: join(dir, 'hook2.key') })).toThrow(/--webhook-tls-cert .*none\.pem cannot be read/);
+  expect(() => readDeliveryTls({ certFile: join(dir, 'none.pem'), keyFile: join(dir, 'hook2.key') })).toThrow(
+    /--webhook-tls-cert .*none\.pem cannot be read/,
+  );
 });

@@ -1,10 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** How reading a request body ended. */
-export type BodyReadResult =
-  | { kind: 'complete'; bytes: Buffer }
-  | { kind: 'too-large' }
-  | { kind: 'aborted' };
+export type BodyReadResult = { kind: 'complete'; bytes: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
 
 /**
  * Reads a request body as raw bytes, stopping as soon as it exceeds `maxBytes` (a declared

@@ -18,16 +18,29 @@ afterEach(async () => {
 function post(url: string, body: string, secret: string | null): Promise<number> {
   const bytes = Buffer.from(body, 'utf8');
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), ...(secret === null ? {} : { signature: signBody(bytes, secret) }) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(bytes.length),
+          ...(secret === null ? {} : { signature: signBody(bytes, secret) }),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(bytes);
   });
 }
 
-const event = (id: string) => JSON.stringify({ data: { transaction_id: 't1', status: 'SUCCESS' }, event: 'transaction.success', event_id: id });
+const event = (id: string) =>
+  JSON.stringify({ data: { transaction_id: 't1', status: 'SUCCESS' }, event: 'transaction.success', event_id: id });
 
 describe('startWebhookHub over loopback', () => {
   it('serves two pairings on one port, each verifying with its own key at its own path', async () => {
@@ -40,7 +53,10 @@ describe('startWebhookHub over loopback', () => {
     expect(await post(b.url, event('e-2'), 'key-a')).toBe(403);
     expect(await post(`${b.url}?attempt=2`, event('e-3'), 'key-b')).toBe(200);
     expect(a.deliveries().map((d) => [d.eventId, d.signature])).toEqual([['e-1', 'valid']]);
-    expect(b.deliveries().map((d) => [d.eventId, d.signature])).toEqual([['e-2', 'invalid'], ['e-3', 'valid']]);
+    expect(b.deliveries().map((d) => [d.eventId, d.signature])).toEqual([
+      ['e-2', 'invalid'],
+      ['e-3', 'valid'],
+    ]);
   });
 
   it('answers 404 at a path that is no open slot, and counts it', async () => {

@@ -5,7 +5,14 @@
  * failures on purpose, and answers exactly as a standalone receiver does.
  */
 import { ToolkitError } from '../core/errors.ts';
-import { type DeliveryTls, ReceiverSlot, type WebhookReceiver, answer, listenForDeliveries, loopbackBase } from './start-webhook-receiver.ts';
+import {
+  type DeliveryTls,
+  ReceiverSlot,
+  type WebhookReceiver,
+  answer,
+  listenForDeliveries,
+  loopbackBase,
+} from './start-webhook-receiver.ts';
 
 /** Options of {@link startWebhookHub}. */
 export interface WebhookHubOptions {
@@ -49,17 +56,22 @@ export async function startWebhookHub(options: WebhookHubOptions = {}): Promise<
   const { host = '127.0.0.1', port = 0, maxBodyBytes = 1024 * 1024 } = options;
   const slots = new Map<string, ReceiverSlot>();
   let stray = 0;
-  const server = await listenForDeliveries(host, port, async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const name = path.startsWith(PREFIX) ? decodeSlot(path.slice(PREFIX.length).replace(/\/+$/, '')) : undefined;
-    const slot = name === undefined ? undefined : slots.get(name);
-    if (!slot) {
-      stray++;
-      req.resume();
-      return answer(res, 404, 'no receiver at this path');
-    }
-    return slot.receive(req, res, maxBodyBytes);
-  }, options.tls);
+  const server = await listenForDeliveries(
+    host,
+    port,
+    async (req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      const name = path.startsWith(PREFIX) ? decodeSlot(path.slice(PREFIX.length).replace(/\/+$/, '')) : undefined;
+      const slot = name === undefined ? undefined : slots.get(name);
+      if (!slot) {
+        stray++;
+        req.resume();
+        return answer(res, 404, 'no receiver at this path');
+      }
+      return slot.receive(req, res, maxBodyBytes);
+    },
+    options.tls,
+  );
   const loopback = loopbackBase(host, server.port, options.tls ? 'https' : 'http');
   const baseUrl = (options.publicUrl ?? loopback).replace(/\/+$/, '');
   const urlOf = slotUrl;

@@ -18,7 +18,10 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((r) => r.close()));
 });
 
-interface Answer { status: number; body: string }
+interface Answer {
+  status: number;
+  body: string;
+}
 
 /** POSTs exact bytes (or streams `chunks` without Content-Length) and resolves with the answer. */
 function post(
@@ -29,16 +32,20 @@ function post(
 ): Promise<Answer> {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: opts.method ?? 'POST',
-      headers: { 'content-type': 'application/json', ...(opts.chunked ? {} : { 'content-length': String(bytes.length) }), ...headers },
-      agent: opts.agent ?? false,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: opts.method ?? 'POST',
+        headers: { 'content-type': 'application/json', ...(opts.chunked ? {} : { 'content-length': String(bytes.length) }), ...headers },
+        agent: opts.agent ?? false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     if (opts.chunked) {
       for (let i = 0; i < bytes.length; i += 64 * 1024) req.write(bytes.subarray(i, i + 64 * 1024));
@@ -63,8 +70,16 @@ describe('startWebhookReceiver over loopback', () => {
     expect(await signed(r.url, raw)).toEqual({ status: 200, body: '' });
     const [d] = r.deliveries();
     expect(d).toMatchObject({
-      seq: 1, signature: 'valid', status: 200, rawBody: raw, event: 'transaction.success', eventId: 'e-1',
-      duplicate: false, malformed: false, method: 'POST', path: '/webhook',
+      seq: 1,
+      signature: 'valid',
+      status: 200,
+      rawBody: raw,
+      event: 'transaction.success',
+      eventId: 'e-1',
+      duplicate: false,
+      malformed: false,
+      method: 'POST',
+      path: '/webhook',
     });
     expect((d!.body as { data: { note: string } }).data.note).toBe('čšž ✓ 🚀');
     expect(new Date(d!.receivedAtIso).getTime()).toBe(d!.receivedAt);
@@ -112,7 +127,12 @@ describe('startWebhookReceiver over loopback', () => {
     expect((await signed(r.url, event('y'))).status).toBe(500);
     expect((await signed(r.url, event('y'))).status).toBe(200);
     expect(r.counts()).toMatchObject({ failedOnPurpose: 3, duplicates: 0, valid: 5 });
-    expect(r.deliveries().filter((d) => d.eventId === 'retried').map((d) => d.failedOnPurpose)).toEqual([true, true, false]);
+    expect(
+      r
+        .deliveries()
+        .filter((d) => d.eventId === 'retried')
+        .map((d) => d.failedOnPurpose),
+    ).toEqual([true, true, false]);
     expect(r.eventsFor('t1').map((d) => d.eventId)).toEqual(['retried', 'y']);
   });
 
@@ -128,8 +148,9 @@ describe('startWebhookReceiver over loopback', () => {
     expect((await signed(r.url, atLimit)).status).toBe(200);
     const over = Buffer.from(pad(limit + 1));
     expect((await post(r.url, over, { Signature: signBody(over, SECRET) })).status).toBe(413);
-    const streamed = await post(r.url, Buffer.from(pad(3 * limit)), { Signature: 'a'.repeat(64) }, { chunked: true })
-      .catch((e: NodeJS.ErrnoException) => ({ status: -1, body: e.code ?? '' }));
+    const streamed = await post(r.url, Buffer.from(pad(3 * limit)), { Signature: 'a'.repeat(64) }, { chunked: true }).catch(
+      (e: NodeJS.ErrnoException) => ({ status: -1, body: e.code ?? '' }),
+    );
     // The receiver stops reading; the sender may see the 413 or, still writing, a reset. Never a 200.
     expect([413, -1]).toContain(streamed.status);
     expect((await signed(r.url, event('after'))).status).toBe(200);
@@ -160,7 +181,10 @@ describe('startWebhookReceiver over loopback', () => {
     await new Promise<void>((resolve) => {
       const socket = connect(r.port, '127.0.0.1', () => {
         socket.write('POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"event_id":"half');
-        setTimeout(() => { socket.destroy(); resolve(); }, 50);
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 50);
       });
     });
     const get = await post(r.url, '', {}, { method: 'GET' });

@@ -117,15 +117,29 @@ export class ReceiverSlot {
     };
     if (read.kind === 'too-large') {
       const signature: SignatureState = header ? 'unchecked' : 'missing';
-      log.record({
-        ...base, rawBody: '', body: undefined, event: undefined, eventId: undefined, signature,
-        malformed: false, tooLarge: true, status: 413, failedOnPurpose: false,
-      }, Buffer.alloc(0));
+      log.record(
+        {
+          ...base,
+          rawBody: '',
+          body: undefined,
+          event: undefined,
+          eventId: undefined,
+          signature,
+          malformed: false,
+          tooLarge: true,
+          status: 413,
+          failedOnPurpose: false,
+        },
+        Buffer.alloc(0),
+      );
       return answer(res, 413, `body over ${maxBodyBytes} bytes`, { connection: 'close' });
     }
     const parsed = parseDeliveryBody(read.bytes);
-    const signature: SignatureState =
-      !header ? 'missing' : this.#secret === null ? 'unchecked' : verifySignature(read.bytes, header, this.#secret);
+    const signature: SignatureState = !header
+      ? 'missing'
+      : this.#secret === null
+        ? 'unchecked'
+        : verifySignature(read.bytes, header, this.#secret);
     let status = 200;
     let failedOnPurpose = false;
     if (signature === 'missing' || signature === 'invalid') status = 403;
@@ -135,10 +149,21 @@ export class ReceiverSlot {
       status = 500;
       failedOnPurpose = true;
     }
-    log.record({
-      ...base, rawBody: parsed.text, body: parsed.body, event: parsed.event, eventId: parsed.eventId,
-      signature, malformed: parsed.malformed, tooLarge: false, status, failedOnPurpose,
-    }, read.bytes);
+    log.record(
+      {
+        ...base,
+        rawBody: parsed.text,
+        body: parsed.body,
+        event: parsed.event,
+        eventId: parsed.eventId,
+        signature,
+        malformed: parsed.malformed,
+        tooLarge: false,
+        status,
+        failedOnPurpose,
+      },
+      read.bytes,
+    );
     if (status === 200) return answer(res, 200);
     const reasons: Record<number, string> = {
       403: signature === 'missing' ? 'missing Signature header' : 'signature does not match the body',
@@ -189,12 +214,16 @@ export interface DeliveryServer {
 export async function assertCanListen(host: string, port: number): Promise<void> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new ToolkitError(
-      'PCC_WEBHOOK_LISTEN',
-      `the webhook receiver cannot listen on ${host}:${port} (${error.code ?? error.message})`,
-      `pass another --webhook-listen <host:port> (port 0 picks a free one), or stop what listens on ${port}`,
-      { cause: error },
-    )));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new ToolkitError(
+          'PCC_WEBHOOK_LISTEN',
+          `the webhook receiver cannot listen on ${host}:${port} (${error.code ?? error.message})`,
+          `pass another --webhook-listen <host:port> (port 0 picks a free one), or stop what listens on ${port}`,
+          { cause: error },
+        ),
+      ),
+    );
     server.listen({ host, port }, () => resolve());
   });
   await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -206,7 +235,12 @@ export async function assertCanListen(host: string, port: number): Promise<void>
  *
  * @throws ToolkitError PCC_WEBHOOK_LISTEN when it cannot listen on the address
  */
-export async function listenForDeliveries(host: string, port: number, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, tls?: DeliveryTls): Promise<DeliveryServer> {
+export async function listenForDeliveries(
+  host: string,
+  port: number,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  tls?: DeliveryTls,
+): Promise<DeliveryServer> {
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     req.on('error', () => {});
     res.on('error', () => {});
@@ -225,12 +259,14 @@ export async function listenForDeliveries(host: string, port: number, handle: (r
   });
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
-      reject(new ToolkitError(
-        'PCC_WEBHOOK_LISTEN',
-        `the webhook receiver could not listen on ${host}:${port} (${error.code ?? error.message})`,
-        'choose another port (0 picks a free one) or a host address of this machine',
-        { cause: error },
-      ));
+      reject(
+        new ToolkitError(
+          'PCC_WEBHOOK_LISTEN',
+          `the webhook receiver could not listen on ${host}:${port} (${error.code ?? error.message})`,
+          'choose another port (0 picks a free one) or a host address of this machine',
+          { cause: error },
+        ),
+      );
     };
     server.once('error', onError);
     server.listen({ host, port }, () => {
@@ -296,15 +332,24 @@ export function readDeliveryTls(files: { certFile: string; keyFile: string }): D
     try {
       return readFileSync(path);
     } catch (e) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `${flag} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, `check the path given to ${flag}`, { cause: e });
+      throw new ToolkitError(
+        'PCC_CONFIG_INVALID',
+        `${flag} ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        `check the path given to ${flag}`,
+        { cause: e },
+      );
     }
   };
   const tls = { cert: read(files.certFile, '--webhook-tls-cert'), key: read(files.keyFile, '--webhook-tls-key') };
   try {
     createSecureContext(tls);
   } catch (e) {
-    throw new ToolkitError('PCC_CONFIG_INVALID', `--webhook-tls-cert ${files.certFile} and --webhook-tls-key ${files.keyFile} cannot serve HTTPS: ${(e as Error).message}`,
-      'give a PEM certificate and the unencrypted PEM key that belongs to it', { cause: e });
+    throw new ToolkitError(
+      'PCC_CONFIG_INVALID',
+      `--webhook-tls-cert ${files.certFile} and --webhook-tls-key ${files.keyFile} cannot serve HTTPS: ${(e as Error).message}`,
+      'give a PEM certificate and the unencrypted PEM key that belongs to it',
+      { cause: e },
+    );
   }
   return tls;
 }

@@ -21,7 +21,15 @@ import { describe } from 'vitest';
 import { type Pairing, type PayConnectResponse, operations } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../../src/suite.ts';
 import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
-import { PACT_EXAMPLE_OTP, disposeUnwantedPairing, mintedOtp, obtainToken, quickFinalTransaction, undoStartedTransaction, unknownId } from '../_setup/steps/pairing.ts';
+import {
+  PACT_EXAMPLE_OTP,
+  disposeUnwantedPairing,
+  mintedOtp,
+  obtainToken,
+  quickFinalTransaction,
+  undoStartedTransaction,
+  unknownId,
+} from '../_setup/steps/pairing.ts';
 import { underPact } from '../_setup/steps/payment.ts';
 
 const capability = 'auth';
@@ -70,17 +78,23 @@ function probeAmount(t: ScenarioContext): number {
 }
 
 /** Path parameters and body of a probe of `operationId`. */
-async function requestOf(t: ScenarioContext, p: Pairing, operationId: string, path: string): Promise<{ params: Record<string, string>; body?: unknown }> {
+async function requestOf(
+  t: ScenarioContext,
+  p: Pairing,
+  operationId: string,
+  path: string,
+): Promise<{ params: Record<string, string>; body?: unknown }> {
   const params: Record<string, string> = {};
   for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
     params[name!] = READS_TRANSACTION.has(operationId) ? await readableId(t, p) : unknownId(t);
   }
   const amount = probeAmount(t);
   const tag = freshClientTransactionId('auth-probe', t.harness.ctx);
-  const body: Record<string, unknown> | undefined =
-    STARTS_TRANSACTION.has(operationId) ? { amount, client_transaction_id: tag }
-    : ['linkedRefund', 'preauthIncrement', 'preauthComplete'].includes(operationId) ? { amount }
-    : undefined;
+  const body: Record<string, unknown> | undefined = STARTS_TRANSACTION.has(operationId)
+    ? { amount, client_transaction_id: tag }
+    : ['linkedRefund', 'preauthIncrement', 'preauthComplete'].includes(operationId)
+      ? { amount }
+      : undefined;
   if (body) t.param('amount', amount);
   return { params, body };
 }
@@ -157,16 +171,24 @@ describe.sequential('auth: probes', () => {
   for (const op of probed) {
     if (!op.bearer) {
       // Pairing (no bearer): only the integrator header can be missing.
-      scenario(`${op.operationId}: without the integrator header`, { capability, clause: KINDS['integrator-missing'].clause }, async (t) => {
-        // Against the Pact mock the catalogue's example OTP: its interaction refuses the request whatever the OTP.
-        const otp = mintedOtp(t) ?? (underPact(t) ? PACT_EXAMPLE_OTP : undefined);
-        if (otp === undefined) t.skip('probing pairing without the integrator header needs an OTP the toolkit may spend (a sandbox that mints them)');
-        const via = await t.harness.primary(t.scope);
-        const res = await t.scope.call(via, op.operationId, { body: { name: `pcc-no-integrator-${t.harness.ctx.seed}`, otp }, integrator: 'none' });
-        t.scope.check('auth.integrator-required', res.exchange);
-        t.scope.check('auth.integrator-missing-400', res.exchange);
-        await disposeUnwantedPairing(t, via, res);
-      });
+      scenario(
+        `${op.operationId}: without the integrator header`,
+        { capability, clause: KINDS['integrator-missing'].clause },
+        async (t) => {
+          // Against the Pact mock the catalogue's example OTP: its interaction refuses the request whatever the OTP.
+          const otp = mintedOtp(t) ?? (underPact(t) ? PACT_EXAMPLE_OTP : undefined);
+          if (otp === undefined)
+            t.skip('probing pairing without the integrator header needs an OTP the toolkit may spend (a sandbox that mints them)');
+          const via = await t.harness.primary(t.scope);
+          const res = await t.scope.call(via, op.operationId, {
+            body: { name: `pcc-no-integrator-${t.harness.ctx.seed}`, otp },
+            integrator: 'none',
+          });
+          t.scope.check('auth.integrator-required', res.exchange);
+          t.scope.check('auth.integrator-missing-400', res.exchange);
+          await disposeUnwantedPairing(t, via, res);
+        },
+      );
       continue;
     }
     for (const kind of Object.keys(KINDS) as Kind[]) {
@@ -175,17 +197,21 @@ describe.sequential('auth: probes', () => {
     }
   }
 
-  scenario('the probe pairing is unpaired with proper credentials', { capability, clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show' }, async (t) => {
-    const p = state.probe;
-    if (!p) return t.skip('no probe pairing was made');
-    if (!state.fresh) t.skip("the probes used the run's own pairing, which stays paired");
-    try {
-      if (state.unpaired) t.skip('a wrongly accepted unpair probe already ended the probe pairing');
-      const res = await t.scope.call(p, 'unpair');
-      t.scope.check('pairing.unpair-accepted', res.exchange);
-    } finally {
-      await t.harness.forget(p);
-      state.probe = undefined;
-    }
-  });
+  scenario(
+    'the probe pairing is unpaired with proper credentials',
+    { capability, clause: 'profile#endpoints-the-spec-refers-to-but-does-not-show' },
+    async (t) => {
+      const p = state.probe;
+      if (!p) return t.skip('no probe pairing was made');
+      if (!state.fresh) t.skip("the probes used the run's own pairing, which stays paired");
+      try {
+        if (state.unpaired) t.skip('a wrongly accepted unpair probe already ended the probe pairing');
+        const res = await t.scope.call(p, 'unpair');
+        t.scope.check('pairing.unpair-accepted', res.exchange);
+      } finally {
+        await t.harness.forget(p);
+        state.probe = undefined;
+      }
+    },
+  );
 });

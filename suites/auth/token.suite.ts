@@ -13,16 +13,20 @@ import { requestToken, sleep, stringField, unknownId } from '../_setup/steps/pai
 const capability = 'auth';
 
 describe('auth: tokens', () => {
-  scenario('client credentials give a token (type Bearer, scope default) without the integrator header, and it works', { capability, clause: 'spec#authentication' }, async (t) => {
-    const p = await t.harness.primary(t.scope);
-    // As the spec shows the token endpoint: no bearer, no integrator header.
-    const tok = await requestToken(t, p, p.credentials, 'none');
-    t.scope.check('auth.token-without-integrator', tok.exchange);
-    const bearer = t.scope.need(stringField(tok, 'access_token'), `the token request answered ${tok.status} without an access_token`);
-    t.param('expires_in', JSON.stringify((tok.body as Record<string, unknown>).expires_in));
-    const cfg = await t.scope.call(p, 'getConfig', { auth: { bearer } });
-    t.scope.check('request.accepted', cfg.exchange);
-  });
+  scenario(
+    'client credentials give a token (type Bearer, scope default) without the integrator header, and it works',
+    { capability, clause: 'spec#authentication' },
+    async (t) => {
+      const p = await t.harness.primary(t.scope);
+      // As the spec shows the token endpoint: no bearer, no integrator header.
+      const tok = await requestToken(t, p, p.credentials, 'none');
+      t.scope.check('auth.token-without-integrator', tok.exchange);
+      const bearer = t.scope.need(stringField(tok, 'access_token'), `the token request answered ${tok.status} without an access_token`);
+      t.param('expires_in', JSON.stringify((tok.body as Record<string, unknown>).expires_in));
+      const cfg = await t.scope.call(p, 'getConfig', { auth: { bearer } });
+      t.scope.check('request.accepted', cfg.exchange);
+    },
+  );
 
   scenario('the token endpoint also works with the integrator header', { capability, clause: 'sandbox#tokens' }, async (t) => {
     const p = await t.harness.primary(t.scope);
@@ -37,24 +41,28 @@ describe('auth: tokens', () => {
     t.scope.check('auth.bad-credentials-refused', tok.exchange);
   });
 
-  scenario('the token is renewed when it runs out: bearer calls over more than 2 s keep working', { capability, clause: 'sandbox#tokens', timeout: 60_000 }, async (t) => {
-    const p = await t.harness.primary(t.scope);
-    // The lifetime the service announces now (recorded here, so the schema checks see it).
-    const tok = await requestToken(t, p, p.credentials);
-    const expiresIn = (tok.body as Record<string, unknown> | undefined)?.expires_in;
-    t.param('expires_in', JSON.stringify(expiresIn));
-    const start = t.scope.exchanges.length;
-    const missing = unknownId(t);
-    // Alternate a GET and a harmless POST (cancel of an id that names nothing: the client never
-    // re-sends a POST after a 401, so an expired token would show), spread over 2.8 s.
-    for (let i = 0; i < 8; i++) {
-      if (i % 2 === 0) await t.scope.call(p, 'getConfig');
-      else await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: missing } });
-      await sleep(400);
-    }
-    const window = t.scope.exchanges.slice(start);
-    const calls = window.filter((e: Exchange) => e.operationId !== 'getToken' && e.request.headers.authorization !== undefined);
-    t.param('token-requests', window.length - calls.length);
-    t.scope.check('auth.token-lifetime-honoured', { calls, expiresIn });
-  });
+  scenario(
+    'the token is renewed when it runs out: bearer calls over more than 2 s keep working',
+    { capability, clause: 'sandbox#tokens', timeout: 60_000 },
+    async (t) => {
+      const p = await t.harness.primary(t.scope);
+      // The lifetime the service announces now (recorded here, so the schema checks see it).
+      const tok = await requestToken(t, p, p.credentials);
+      const expiresIn = (tok.body as Record<string, unknown> | undefined)?.expires_in;
+      t.param('expires_in', JSON.stringify(expiresIn));
+      const start = t.scope.exchanges.length;
+      const missing = unknownId(t);
+      // Alternate a GET and a harmless POST (cancel of an id that names nothing: the client never
+      // re-sends a POST after a 401, so an expired token would show), spread over 2.8 s.
+      for (let i = 0; i < 8; i++) {
+        if (i % 2 === 0) await t.scope.call(p, 'getConfig');
+        else await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: missing } });
+        await sleep(400);
+      }
+      const window = t.scope.exchanges.slice(start);
+      const calls = window.filter((e: Exchange) => e.operationId !== 'getToken' && e.request.headers.authorization !== undefined);
+      t.param('token-requests', window.length - calls.length);
+      t.scope.check('auth.token-lifetime-honoured', { calls, expiresIn });
+    },
+  );
 });

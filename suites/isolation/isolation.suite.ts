@@ -20,7 +20,8 @@ const capability = 'isolation';
 const first: { p?: Pairing; txn?: string; op?: string; why?: string } = {};
 
 /** Why the pairings' scenarios skip against the Pact mock. */
-const ONE_PAIRING = "needs a second pairing; the pact's provider state is one paired terminal, and a stateless mock answers the same whoever asks";
+const ONE_PAIRING =
+  "needs a second pairing; the pact's provider state is one paired terminal, and a stateless mock answers the same whoever asks";
 
 /** The scenarios that ask with a second pairing about the first one's records. */
 const foreign = { capability, clause: 'spec#what-the-service-does', needs: { stateful: ONE_PAIRING } };
@@ -47,35 +48,42 @@ function judgeForeign(t: ScenarioContext, res: PayConnectResponse): void {
 
 // One after another, on one terminal: the first test makes what the others probe.
 describe.sequential('isolation', () => {
-  scenario("the first pairing's transaction and operation to probe", { capability, clause: 'sandbox#isolation', operator: ['approve'], needs: { stateful: ONE_PAIRING } }, async (t) => {
-    first.why = 'the setup test did not finish';
-    const q = await t.harness.another(t.scope);
-    if (typeof q === 'string') {
-      first.why = q;
-      t.skip(q);
-    }
-    const p = await t.harness.primary(t.scope);
-    const plan = planFor(t, 'approve');
-    const { id } = await start(t, p, 'generateTransaction', { amount: plan.amount, client_transaction_id: freshClientTransactionId('isolation', t.harness.ctx) });
-    const obs = await settle(t, p, id, plan);
-    t.scope.need(obs.finalByPoll, `transaction ${id} did not reach a final status`);
-    first.p = p;
-    first.txn = id;
-    await slipOf(t, p, id);
-    if (obs.finalByPoll !== 'SUCCESS') {
-      first.why = `the transaction ended ${obs.finalByPoll}, so there is no operation to probe`;
-      return;
-    }
-    // Revert (the most recent SUCCESS of the terminal) gives an operation of the first pairing.
-    const rev = await t.scope.call(p, 'revertTransaction', { params: { transaction_id: id } });
-    const op = stringField(rev, 'operation_id');
-    if (!op) {
-      first.why = `revert answered ${rev.status} without an operation_id, so there is no operation to probe`;
-      return;
-    }
-    await t.scope.converge(p, 'operation', op);
-    first.op = op;
-  });
+  scenario(
+    "the first pairing's transaction and operation to probe",
+    { capability, clause: 'sandbox#isolation', operator: ['approve'], needs: { stateful: ONE_PAIRING } },
+    async (t) => {
+      first.why = 'the setup test did not finish';
+      const q = await t.harness.another(t.scope);
+      if (typeof q === 'string') {
+        first.why = q;
+        t.skip(q);
+      }
+      const p = await t.harness.primary(t.scope);
+      const plan = planFor(t, 'approve');
+      const { id } = await start(t, p, 'generateTransaction', {
+        amount: plan.amount,
+        client_transaction_id: freshClientTransactionId('isolation', t.harness.ctx),
+      });
+      const obs = await settle(t, p, id, plan);
+      t.scope.need(obs.finalByPoll, `transaction ${id} did not reach a final status`);
+      first.p = p;
+      first.txn = id;
+      await slipOf(t, p, id);
+      if (obs.finalByPoll !== 'SUCCESS') {
+        first.why = `the transaction ended ${obs.finalByPoll}, so there is no operation to probe`;
+        return;
+      }
+      // Revert (the most recent SUCCESS of the terminal) gives an operation of the first pairing.
+      const rev = await t.scope.call(p, 'revertTransaction', { params: { transaction_id: id } });
+      const op = stringField(rev, 'operation_id');
+      if (!op) {
+        first.why = `revert answered ${rev.status} without an operation_id, so there is no operation to probe`;
+        return;
+      }
+      await t.scope.converge(p, 'operation', op);
+      first.op = op;
+    },
+  );
 
   scenario("the second pairing cannot read the first's transaction status", foreign, async (t) => {
     const { p, txn } = firstTxn(t);
@@ -104,7 +112,8 @@ describe.sequential('isolation', () => {
   scenario("the second pairing cannot cancel the first's transaction", foreign, async (t) => {
     const { p, txn } = firstTxn(t);
     const q = await second(t);
-    const before = (await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: txn } })).body as Record<string, unknown> | undefined;
+    const before = (await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: txn } })).body as
+      Record<string, unknown> | undefined;
     judgeForeign(t, await t.scope.call(q, 'cancelTransaction', { params: { transaction_id: txn } }));
     const after = await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: txn } });
     t.param('status', `${String(before?.status)} -> ${String((after.body as Record<string, unknown> | undefined)?.status)}`);

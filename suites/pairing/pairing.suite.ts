@@ -20,7 +20,13 @@ const memo: { otp?: string; identity?: PairingIdentity } = {};
 
 function identityOf(p: Pairing): PairingIdentity {
   const c = p.credentials;
-  return { pay_connect_id: c.pay_connect_id, terminal_id: c.terminal_id, client_id: c.client_id, client_secret: c.client_secret, webhook_secret_key: c.webhook_secret_key };
+  return {
+    pay_connect_id: c.pay_connect_id,
+    terminal_id: c.terminal_id,
+    client_id: c.client_id,
+    client_secret: c.client_secret,
+    webhook_secret_key: c.webhook_secret_key,
+  };
 }
 
 type Attempt = NonNullable<Awaited<ReturnType<ScenarioContext['harness']['pairNew']>>>;
@@ -49,7 +55,11 @@ async function credentialsWork(t: ScenarioContext, p: Pairing): Promise<void> {
   bearers.set(p, bearer);
   const cfg = await t.scope.call(p, 'getConfig', { auth: { bearer } });
   t.scope.check('request.accepted', cfg.exchange);
-  if (cfg.status === 200) t.scope.check('pairing.terminal-matches-config', { pairingTerminalId: p.credentials.terminal_id, configTerminalId: (cfg.body as Record<string, unknown> | undefined)?.terminal_id });
+  if (cfg.status === 200)
+    t.scope.check('pairing.terminal-matches-config', {
+      pairingTerminalId: p.credentials.terminal_id,
+      configTerminalId: (cfg.body as Record<string, unknown> | undefined)?.terminal_id,
+    });
 }
 
 /** Unpairs a pairing made by this suite and forgets it (the vault entry goes too). */
@@ -69,44 +79,73 @@ async function unpairAndForget(t: ScenarioContext, p: Pairing): Promise<void> {
 
 // One after another, on one terminal: later tests compare with the pairing the first one made.
 describe.sequential('pairing', () => {
-  scenario('pair with a fresh OTP and a webhook_url: every field, working credentials', { capability, clause: 'spec#pairing-result' }, async (t) => {
-    // Against the Pact mock the catalogue's example name, which its pairing interaction echoes.
-    const { attempt, p } = await pairOrStop(t, { webhook: true, name: underPact(t) ? PACT_PAIRING_NAME : `pcc-pair-${t.harness.ctx.seed}` });
-    memo.otp = (attempt as Attempt & { otp?: string }).otp;
-    memo.identity = identityOf(p);
-    try {
-      await credentialsWork(t, p);
-    } finally {
-      await unpairAndForget(t, p);
-    }
-  });
-
-  scenario('pair without webhook_url: webhook_secret_key is null, a terminal of its own', { capability, clause: 'sandbox#pairing', needs: { stateful: 'a second pairing with an id and a terminal of its own needs a service that issues them; the mock answers every pairing with the same example credentials' } }, async (t) => {
-    const { p } = await pairOrStop(t, { webhook: false, name: `pcc-nohook-${t.harness.ctx.seed}` });
-    try {
-      if (memo.identity) {
-        t.scope.check('pairing.unique-id', { a: memo.identity, b: identityOf(p) });
-        t.scope.check('pairing.own-terminal', { a: memo.identity, b: identityOf(p) });
+  scenario(
+    'pair with a fresh OTP and a webhook_url: every field, working credentials',
+    { capability, clause: 'spec#pairing-result' },
+    async (t) => {
+      // Against the Pact mock the catalogue's example name, which its pairing interaction echoes.
+      const { attempt, p } = await pairOrStop(t, {
+        webhook: true,
+        name: underPact(t) ? PACT_PAIRING_NAME : `pcc-pair-${t.harness.ctx.seed}`,
+      });
+      memo.otp = (attempt as Attempt & { otp?: string }).otp;
+      memo.identity = identityOf(p);
+      try {
+        await credentialsWork(t, p);
+      } finally {
+        await unpairAndForget(t, p);
       }
-      await credentialsWork(t, p);
-    } finally {
-      await unpairAndForget(t, p);
-    }
-  });
+    },
+  );
 
-  scenario('the OTP is one-time: a consumed OTP does not pair again', { capability, clause: 'spec#post-v1pay-connectpair', needs: { stateful: 'one-time use spans two calls: the same pairing request accepted, then refused, is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
-    let otp = memo.otp;
-    if (otp === undefined) {
-      // The first test did not pair: pair here, so there is a consumed OTP to reuse.
-      const { attempt, p } = await pairOrStop(t, { webhook: false, name: `pcc-otp-${t.harness.ctx.seed}` });
-      otp = t.scope.need((attempt as Attempt & { otp?: string }).otp, 'the pairing attempt did not say which OTP it used');
-      await unpairAndForget(t, p);
-    }
-    const via = await t.harness.primary(t.scope);
-    const res = await t.scope.call(via, 'pair', { body: { name: `pcc-otp-reuse-${t.harness.ctx.seed}`, otp } });
-    t.scope.check('pairing.otp-one-time', res.exchange);
-    await disposeUnwantedPairing(t, via, res);
-  });
+  scenario(
+    'pair without webhook_url: webhook_secret_key is null, a terminal of its own',
+    {
+      capability,
+      clause: 'sandbox#pairing',
+      needs: {
+        stateful:
+          'a second pairing with an id and a terminal of its own needs a service that issues them; the mock answers every pairing with the same example credentials',
+      },
+    },
+    async (t) => {
+      const { p } = await pairOrStop(t, { webhook: false, name: `pcc-nohook-${t.harness.ctx.seed}` });
+      try {
+        if (memo.identity) {
+          t.scope.check('pairing.unique-id', { a: memo.identity, b: identityOf(p) });
+          t.scope.check('pairing.own-terminal', { a: memo.identity, b: identityOf(p) });
+        }
+        await credentialsWork(t, p);
+      } finally {
+        await unpairAndForget(t, p);
+      }
+    },
+  );
+
+  scenario(
+    'the OTP is one-time: a consumed OTP does not pair again',
+    {
+      capability,
+      clause: 'spec#post-v1pay-connectpair',
+      needs: {
+        stateful:
+          'one-time use spans two calls: the same pairing request accepted, then refused, is a sequence of states; a stateless mock gives one fixed answer per request',
+      },
+    },
+    async (t) => {
+      let otp = memo.otp;
+      if (otp === undefined) {
+        // The first test did not pair: pair here, so there is a consumed OTP to reuse.
+        const { attempt, p } = await pairOrStop(t, { webhook: false, name: `pcc-otp-${t.harness.ctx.seed}` });
+        otp = t.scope.need((attempt as Attempt & { otp?: string }).otp, 'the pairing attempt did not say which OTP it used');
+        await unpairAndForget(t, p);
+      }
+      const via = await t.harness.primary(t.scope);
+      const res = await t.scope.call(via, 'pair', { body: { name: `pcc-otp-reuse-${t.harness.ctx.seed}`, otp } });
+      t.scope.check('pairing.otp-one-time', res.exchange);
+      await disposeUnwantedPairing(t, via, res);
+    },
+  );
 
   // The same probes are interactions of the Pact catalogue: one list for both.
   for (const [label, otp] of PAIRING_PROBES.badOtps) {
@@ -128,26 +167,37 @@ describe.sequential('pairing', () => {
     await unpairAndForget(t, p);
   });
 
-  scenario('unpair revokes: the old token is refused and the client credentials obtain no token', { capability, clause: 'sandbox#pairing', needs: { stateful: 'a token that works, then is refused 401 after unpair, is a sequence of states; a stateless mock gives one fixed answer per request' } }, async (t) => {
-    await t.harness.primary(t.scope);
-    const p = await t.harness.fresh(t.scope);
-    if (typeof p === 'string') return t.skip(p);
-    try {
-      const tok = await obtainToken(t, p, p.credentials);
-      const bearer = t.scope.need(tok.bearer, `the token request answered ${tok.res.status} without an access_token`);
-      const before = await t.scope.call(p, 'getConfig', { auth: { bearer } });
-      t.scope.check('request.accepted', before.exchange);
-      const un = await t.scope.call(p, 'unpair', { auth: { bearer } });
-      t.scope.check('pairing.unpair-accepted', un.exchange);
-      t.scope.need(un.status >= 200 && un.status < 300, `unpair answered ${un.status}`);
-      const after = await t.scope.call(p, 'getConfig', { auth: { bearer } });
-      t.scope.check('auth.revoked-after-unpair', after.exchange);
-      t.scope.check('auth.refused-401', after.exchange);
-      // Asked the way that obtained a token before, so only the unpair can explain a refusal.
-      const again = await requestToken(t, p, p.credentials, tok.integrator);
-      t.scope.check('auth.credentials-revoked-after-unpair', again.exchange);
-    } finally {
-      await t.harness.forget(p);
-    }
-  });
+  scenario(
+    'unpair revokes: the old token is refused and the client credentials obtain no token',
+    {
+      capability,
+      clause: 'sandbox#pairing',
+      needs: {
+        stateful:
+          'a token that works, then is refused 401 after unpair, is a sequence of states; a stateless mock gives one fixed answer per request',
+      },
+    },
+    async (t) => {
+      await t.harness.primary(t.scope);
+      const p = await t.harness.fresh(t.scope);
+      if (typeof p === 'string') return t.skip(p);
+      try {
+        const tok = await obtainToken(t, p, p.credentials);
+        const bearer = t.scope.need(tok.bearer, `the token request answered ${tok.res.status} without an access_token`);
+        const before = await t.scope.call(p, 'getConfig', { auth: { bearer } });
+        t.scope.check('request.accepted', before.exchange);
+        const un = await t.scope.call(p, 'unpair', { auth: { bearer } });
+        t.scope.check('pairing.unpair-accepted', un.exchange);
+        t.scope.need(un.status >= 200 && un.status < 300, `unpair answered ${un.status}`);
+        const after = await t.scope.call(p, 'getConfig', { auth: { bearer } });
+        t.scope.check('auth.revoked-after-unpair', after.exchange);
+        t.scope.check('auth.refused-401', after.exchange);
+        // Asked the way that obtained a token before, so only the unpair can explain a refusal.
+        const again = await requestToken(t, p, p.credentials, tok.integrator);
+        t.scope.check('auth.credentials-revoked-after-unpair', again.exchange);
+      } finally {
+        await t.harness.forget(p);
+      }
+    },
+  );
 });

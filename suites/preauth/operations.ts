@@ -23,7 +23,10 @@ const TYPES = { preauthIncrement: 'transaction.preauth.increment', preauthComple
 export async function preauthorize(t: ScenarioContext): Promise<Authorization> {
   const p = await t.harness.primary(t.scope);
   const plan = planFor(t, 'approve');
-  const { id } = await begin(t, p, 'startPreauth', { amount: plan.amount, client_transaction_id: freshClientTransactionId('preauth', t.harness.ctx) });
+  const { id } = await begin(t, p, 'startPreauth', {
+    amount: plan.amount,
+    client_transaction_id: freshClientTransactionId('preauth', t.harness.ctx),
+  });
   const obs = await settle(t, p, id, plan, 'preauthorization amount');
   const final = t.scope.need(obs.finalByPoll, 'the preauthorization did not reach a final status');
   if (final !== 'SUCCESS') {
@@ -51,7 +54,13 @@ function expectation(t: ScenarioContext, amount: number, rule?: string): { expec
 }
 
 /** Runs increment or complete, converges the operation and judges its outcome; returns its final status. */
-export async function operate(t: ScenarioContext, a: Authorization, op: keyof typeof TYPES, amount: number, opts: { rule?: string } = {}): Promise<string | undefined> {
+export async function operate(
+  t: ScenarioContext,
+  a: Authorization,
+  op: keyof typeof TYPES,
+  amount: number,
+  opts: { rule?: string } = {},
+): Promise<string | undefined> {
   // A non-200 answer (checked as request.accepted) stops the scenario: the spec answers 200 and shows
   // any failure on the terminal side, a completed transaction included, in the later status.
   needSendable(t, amount, `${op} of ${amount}`);

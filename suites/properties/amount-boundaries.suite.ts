@@ -24,34 +24,40 @@ const BOUNDARIES: readonly { value: unknown; valid: boolean }[] = [
   { value: null, valid: false },
 ].filter((b, i, all) => all.findIndex((c) => c.value === b.value) === i);
 
-const starters = bodyOperations().filter((op) => pathParams(op).length === 0 && requestSchemaOf(op).properties?.amount?.$ref === 'Amount.json');
+const starters = bodyOperations().filter(
+  (op) => pathParams(op).length === 0 && requestSchemaOf(op).properties?.amount?.$ref === 'Amount.json',
+);
 
 describe('amount boundaries', () => {
   for (const op of starters) {
-    scenario(`${op.operationId}: amounts at the boundaries (${BOUNDARIES.map((b) => show(b.value)).join(', ')})`, { capability: 'properties', clause: 'sandbox#transactions' }, async (t) => {
-      const p = await t.harness.primary(t.scope);
-      const { sandbox, maxAmount } = t.harness.ctx;
-      const gate = validGate(t, op);
-      const sent: string[] = [];
-      const notSent: string[] = [];
-      for (const b of BOUNDARIES) {
-        if (typeof b.value === 'number' && op.stateChanging && !sandbox && b.value > maxAmount) {
-          notSent.push(`${show(b.value)} (above --max-amount on a target that is not a sandbox)`);
-          continue;
+    scenario(
+      `${op.operationId}: amounts at the boundaries (${BOUNDARIES.map((b) => show(b.value)).join(', ')})`,
+      { capability: 'properties', clause: 'sandbox#transactions' },
+      async (t) => {
+        const p = await t.harness.primary(t.scope);
+        const { sandbox, maxAmount } = t.harness.ctx;
+        const gate = validGate(t, op);
+        const sent: string[] = [];
+        const notSent: string[] = [];
+        for (const b of BOUNDARIES) {
+          if (typeof b.value === 'number' && op.stateChanging && !sandbox && b.value > maxAmount) {
+            notSent.push(`${show(b.value)} (above --max-amount on a target that is not a sandbox)`);
+            continue;
+          }
+          if (b.valid && gate) {
+            notSent.push(`${show(b.value)} (${gate})`);
+            continue;
+          }
+          const res = await t.scope.call(p, op.operationId, { body: { amount: b.value } });
+          sent.push(`${show(b.value)} -> ${res.status}`);
+          if (b.valid) t.scope.check('request.valid-accepted', res.exchange, { amount: b.value });
+          // sandbox.md, Transactions calls each of these amounts invalid: the finding quotes it.
+          else t.scope.check('request.invalid-rejected', { exchange: res.exchange, because: AMOUNT_BASIS }, { amount: b.value });
+          await release(t, p, op, res);
         }
-        if (b.valid && gate) {
-          notSent.push(`${show(b.value)} (${gate})`);
-          continue;
-        }
-        const res = await t.scope.call(p, op.operationId, { body: { amount: b.value } });
-        sent.push(`${show(b.value)} -> ${res.status}`);
-        if (b.valid) t.scope.check('request.valid-accepted', res.exchange, { amount: b.value });
-        // sandbox.md, Transactions calls each of these amounts invalid: the finding quotes it.
-        else t.scope.check('request.invalid-rejected', { exchange: res.exchange, because: AMOUNT_BASIS }, { amount: b.value });
-        await release(t, p, op, res);
-      }
-      t.param('sent', sent.join('; '));
-      if (notSent.length > 0) t.param('not sent', notSent.join('; '));
-    });
+        t.param('sent', sent.join('; '));
+        if (notSent.length > 0) t.param('not sent', notSent.join('; '));
+      },
+    );
   }
 });

@@ -56,7 +56,9 @@ export interface BodyEnv {
 /** The body environment of a scenario. */
 export async function bodyEnv(t: ScenarioContext, p: Pairing): Promise<BodyEnv> {
   const cfg = await config(t, p);
-  const methods = Array.isArray(cfg?.payment_methods) ? (cfg.payment_methods as { id?: unknown }[]).map((m) => m?.id).filter((id): id is string => typeof id === 'string') : [];
+  const methods = Array.isArray(cfg?.payment_methods)
+    ? (cfg.payment_methods as { id?: unknown }[]).map((m) => m?.id).filter((id): id is string => typeof id === 'string')
+    : [];
   const { sandbox, maxAmount, terminal } = t.harness.ctx;
   const [, hi] = t.harness.profile.amountRange;
   return {
@@ -73,7 +75,7 @@ export async function bodyEnv(t: ScenarioContext, p: Pairing): Promise<BodyEnv> 
 export function mapAmount(a: number, cap: number, hold: boolean): number {
   const n = Math.abs(Math.trunc(a));
   if (hold && cap >= 55) return (n % (Math.floor((cap - 55) / 100) + 1)) * 100 + 55;
-  return (Math.max(n, 1) - 1) % Math.max(cap, 1) + 1;
+  return ((Math.max(n, 1) - 1) % Math.max(cap, 1)) + 1;
 }
 
 function pick<T>(list: readonly T[], seed: string): T | undefined {
@@ -118,7 +120,8 @@ export function sendable(op: ContractOperation, v: InvalidVariant, env: BodyEnv)
   const schema = requestSchemaOf(op);
   const key = brokenKey(v.reason);
   if (key !== '' && isObject(v.value) && v.value[key] === null && !(schema.required ?? []).includes(key)) return false;
-  if (op.stateChanging && !env.sandbox && isObject(v.value) && typeof v.value.amount === 'number' && v.value.amount > env.maxAmount) return false;
+  if (op.stateChanging && !env.sandbox && isObject(v.value) && typeof v.value.amount === 'number' && v.value.amount > env.maxAmount)
+    return false;
   return true;
 }
 
@@ -195,7 +198,8 @@ export function remainingOf(record: Record<string, unknown> | undefined): number
 /** Why valid bodies of a state-changing operation are not sent in this terminal mode, if they are not. */
 export function validGate(t: ScenarioContext, op: ContractOperation): string | undefined {
   if (!op.stateChanging) return undefined;
-  if (t.harness.ctx.terminal === 'manual') return 'valid bodies start real transactions one after another: run them with --terminal auto (sandbox) or observe';
+  if (t.harness.ctx.terminal === 'manual')
+    return 'valid bodies start real transactions one after another: run them with --terminal auto (sandbox) or observe';
   const plan = t.terminal.plan('offline');
   return typeof plan === 'string' ? plan : undefined;
 }

@@ -30,25 +30,37 @@ const posts = operations.filter((o) => o.method === 'POST');
 
 describe.sequential('properties: a body over a size limit', () => {
   for (const op of posts) {
-    scenario(`${op.operationId}: a body over 64 KiB is answered (any size limit recorded)`, {
-      capability: 'properties',
-      clause: 'spec#limits',
-      needs: { stateful: 'the Pact mock has no interaction for an oversized body: it would answer that, not the service' },
-    }, async (t) => {
-      const p = await t.harness.primary(t.scope);
-      const params = Object.fromEntries([...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, unknownId(t)]));
-      t.param('body bytes', OVERSIZED_BYTES);
-      if (op.operationId === 'pair') {
-        const res = await t.scope.call(p, 'pair', { rawBody: oversized({ name: `pcc-oversized-${t.harness.ctx.seed}`, otp: '000000' }) });
-        t.scope.check('request.invalid-rejected', res.exchange, { probe: 'an oversized body with the never-valid OTP 000000' });
-        await disposeUnwantedPairing(t, p, res);
-      } else if (op.operationId === 'getToken') {
-        const res = await t.scope.call(p, 'getToken', { rawBody: oversized({ grant_type: 'pcc-oversized', client_id: 'pcc-oversized', client_secret: 'pcc-oversized' }) });
-        t.scope.check('request.invalid-rejected', res.exchange, { probe: 'an oversized body whose grant_type is not client_credentials' });
-      } else {
-        const res = await t.scope.call(p, op.operationId, { params, rawBody: oversized({}), auth: { bearer: `pcc-invalid-${randomBytes(24).toString('base64url')}` } });
-        t.scope.check('auth.invalid-token-refused', res.exchange);
-      }
-    });
+    scenario(
+      `${op.operationId}: a body over 64 KiB is answered (any size limit recorded)`,
+      {
+        capability: 'properties',
+        clause: 'spec#limits',
+        needs: { stateful: 'the Pact mock has no interaction for an oversized body: it would answer that, not the service' },
+      },
+      async (t) => {
+        const p = await t.harness.primary(t.scope);
+        const params = Object.fromEntries([...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, unknownId(t)]));
+        t.param('body bytes', OVERSIZED_BYTES);
+        if (op.operationId === 'pair') {
+          const res = await t.scope.call(p, 'pair', { rawBody: oversized({ name: `pcc-oversized-${t.harness.ctx.seed}`, otp: '000000' }) });
+          t.scope.check('request.invalid-rejected', res.exchange, { probe: 'an oversized body with the never-valid OTP 000000' });
+          await disposeUnwantedPairing(t, p, res);
+        } else if (op.operationId === 'getToken') {
+          const res = await t.scope.call(p, 'getToken', {
+            rawBody: oversized({ grant_type: 'pcc-oversized', client_id: 'pcc-oversized', client_secret: 'pcc-oversized' }),
+          });
+          t.scope.check('request.invalid-rejected', res.exchange, {
+            probe: 'an oversized body whose grant_type is not client_credentials',
+          });
+        } else {
+          const res = await t.scope.call(p, op.operationId, {
+            params,
+            rawBody: oversized({}),
+            auth: { bearer: `pcc-invalid-${randomBytes(24).toString('base64url')}` },
+          });
+          t.scope.check('auth.invalid-token-refused', res.exchange);
+        }
+      },
+    );
   }
 });

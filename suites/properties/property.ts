@@ -36,7 +36,13 @@ export function fcSeed(t: ScenarioContext): number {
  * check of the last failing run, which is the shrunk counterexample's, is recorded with the seed and
  * counterexample. A toolkit error inside a run stops the property and is rethrown.
  */
-export async function holds<T>(t: ScenarioContext, name: string, arb: fc.Arbitrary<T>, numRuns: number, predicate: (value: T) => Promise<Verdict>): Promise<void> {
+export async function holds<T>(
+  t: ScenarioContext,
+  name: string,
+  arb: fc.Arbitrary<T>,
+  numRuns: number,
+  predicate: (value: T) => Promise<Verdict>,
+): Promise<void> {
   const seed = fcSeed(t);
   const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
   let crash: unknown;
@@ -64,7 +70,10 @@ export async function holds<T>(t: ScenarioContext, name: string, arb: fc.Arbitra
   const unchecked = details.failed ? undefined : box.notChecked(name);
   if (unchecked) t.scope.notChecked.add(unchecked);
   if (!details.failed) return;
-  if (!last) throw new Error(`fast-check property ${name} failed without a counterexample (seed ${seed}): ${String(details.errorInstance ?? 'too many values filtered out?')}`);
+  if (!last)
+    throw new Error(
+      `fast-check property ${name} failed without a counterexample (seed ${seed}): ${String(details.errorInstance ?? 'too many values filtered out?')}`,
+    );
   const counterexample = details.counterexample?.[0];
   t.scope.checkRecorded(last.check, last.input, {
     ...last.evidence,

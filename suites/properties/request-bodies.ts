@@ -10,7 +10,20 @@ import { describe } from 'vitest';
 import { validArbitrary } from '../../src/arbitraries/index.ts';
 import type { ContractOperation, Pairing } from '../../src/index.ts';
 import { scenario, type ScenarioContext } from '../../src/suite.ts';
-import { type BodyEnv, bodyEnv, bodyOperations, brokenKey, fixBody, invalidBodies, pathParams, prepared, release, remainingOf, sendable, validGate } from './bodies.ts';
+import {
+  type BodyEnv,
+  bodyEnv,
+  bodyOperations,
+  brokenKey,
+  fixBody,
+  invalidBodies,
+  pathParams,
+  prepared,
+  release,
+  remainingOf,
+  sendable,
+  validGate,
+} from './bodies.ts';
 import { holds, verdict } from './property.ts';
 
 const capability = 'properties';
@@ -22,7 +35,8 @@ const validRuns = (t: ScenarioContext) => Math.max(1, Math.min(t.harness.ctx.run
  * Invalid bodies are cheap: `ctx.runs` of them, except on the unauthenticated endpoints (token,
  * pairing) of a target that is not a sandbox, where many failed attempts could trip a lockout.
  */
-const invalidRuns = (t: ScenarioContext, op: ContractOperation) => (op.bearer || t.harness.ctx.sandbox ? t.harness.ctx.runs : Math.min(t.harness.ctx.runs, 10));
+const invalidRuns = (t: ScenarioContext, op: ContractOperation) =>
+  op.bearer || t.harness.ctx.sandbox ? t.harness.ctx.runs : Math.min(t.harness.ctx.runs, 10);
 
 /** The operation a prepared id comes from, for operations that act on a transaction. */
 const PREPARE_WITH: Readonly<Record<string, 'generateTransaction' | 'startPreauth'>> = {
@@ -49,7 +63,7 @@ async function preparedSite(t: ScenarioContext, p: Pairing, op: ContractOperatio
   if (op.operationId === 'linkedRefund') {
     site.cap = async () => {
       const res = await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: prep.id } });
-      return res.status === 200 ? remainingOf(res.body as Record<string, unknown>) ?? prep.remaining : prep.remaining;
+      return res.status === 200 ? (remainingOf(res.body as Record<string, unknown>) ?? prep.remaining) : prep.remaining;
     };
   }
   return site;
@@ -68,7 +82,12 @@ async function invalidProperty(t: ScenarioContext, p: Pairing, op: ContractOpera
     const res = await t.scope.call(p, op.operationId, { params: site.params, body });
     // The finding cites the sentence that makes this body invalid (variant.basis), not a clause of the suite's.
     const input = variant.basis ? { exchange: res.exchange, because: variant.basis } : res.exchange;
-    const v = verdict(t, 'request.invalid-rejected', input, { reason: variant.reason, sent: body, where: site.where, ...(variant.basis ? { because: variant.basis } : {}) });
+    const v = verdict(t, 'request.invalid-rejected', input, {
+      reason: variant.reason,
+      sent: body,
+      where: site.where,
+      ...(variant.basis ? { because: variant.basis } : {}),
+    });
     await release(t, p, op, res);
     return v;
   });

@@ -117,13 +117,31 @@ export class TerminalModel {
 
   /** generate, preauth, independent refund: 409 while busy (One transaction at a time), else 200. */
   predictStart(): Prediction {
-    if (this.pending) return P([409], `${this.pending.label} is still ${suffixOf(this.pending.requested) === 55 ? 'INITIATED' : 'IN_PROGRESS'} (amount ${this.pending.requested}): one transaction at a time`, 'sandbox#transactions');
+    if (this.pending)
+      return P(
+        [409],
+        `${this.pending.label} is still ${suffixOf(this.pending.requested) === 55 ? 'INITIATED' : 'IN_PROGRESS'} (amount ${this.pending.requested}): one transaction at a time`,
+        'sandbox#transactions',
+      );
     return P([200], 'the terminal is idle', 'sandbox#transactions');
   }
 
   /** Records a transaction the service accepted. */
   add(id: string, kind: TxnKind, requested: number, parent?: MTxn): MTxn {
-    const t: MTxn = { label: `T${this.txns.length + 1}`, id, kind, parent, requested, status: 'PENDING', canceled: false, amount: requested, tip: 0, refundTotal: 0, authorized: requested, completed: false };
+    const t: MTxn = {
+      label: `T${this.txns.length + 1}`,
+      id,
+      kind,
+      parent,
+      requested,
+      status: 'PENDING',
+      canceled: false,
+      amount: requested,
+      tip: 0,
+      refundTotal: 0,
+      authorized: requested,
+      completed: false,
+    };
     this.txns.push(t);
     this.pending = t;
     return t;
@@ -171,21 +189,28 @@ export class TerminalModel {
   /** Cancel: 200 while pending, 400 once final. */
   predictCancel(t: MTxn): Prediction {
     if (t.status !== 'PENDING') return P([400], `${t.label} is already ${t.status}`, 'sandbox#transactions');
-    if (t === this.pending && this.pendingIsWaiting()) return P([200], `${t.label} (amount ${t.requested}) waits until canceled or expired`, 'sandbox#transactions');
+    if (t === this.pending && this.pendingIsWaiting())
+      return P([200], `${t.label} (amount ${t.requested}) waits until canceled or expired`, 'sandbox#transactions');
     return P([200, 400], `${t.label} (amount ${t.requested}) may or may not have finished yet`, 'sandbox#transactions');
   }
 
   /** Print slip: 200 once final, 400 while INITIATED or IN_PROGRESS. */
   predictSlip(t: MTxn): Prediction {
     if (t.status !== 'PENDING') return P([200], `${t.label} is final (${t.status})`, 'sandbox#status-and-print-slip');
-    if (t === this.pending && this.pendingIsWaiting()) return P([400], `${t.label} (amount ${t.requested}) is still waiting`, 'sandbox#status-and-print-slip');
+    if (t === this.pending && this.pendingIsWaiting())
+      return P([400], `${t.label} (amount ${t.requested}) is still waiting`, 'sandbox#status-and-print-slip');
     return P([200, 400], `${t.label} (amount ${t.requested}) may or may not have finished yet`, 'sandbox#status-and-print-slip');
   }
 
   /** Increment and complete: 200 for a successful preauthorization, else 400. */
   predictPreauthOp(t: MTxn): Prediction {
-    if (t.kind === 'preauth' && t.status === 'SUCCESS') return P([200], `${t.label} is a successful preauthorization`, 'sandbox#preauthorization');
-    return P([400], `${t.label} is ${t.kind === 'preauth' ? `a preauthorization in ${t.status}` : `a ${t.kind} transaction (${t.status})`}, not a successful preauthorization`, 'sandbox#preauthorization');
+    if (t.kind === 'preauth' && t.status === 'SUCCESS')
+      return P([200], `${t.label} is a successful preauthorization`, 'sandbox#preauthorization');
+    return P(
+      [400],
+      `${t.label} is ${t.kind === 'preauth' ? `a preauthorization in ${t.status}` : `a ${t.kind} transaction (${t.status})`}, not a successful preauthorization`,
+      'sandbox#preauthorization',
+    );
   }
 
   /** The table's outcome of an operation amount: 51 FAILED, 53 EXPIRED, else SUCCESS. */
@@ -205,15 +230,26 @@ export class TerminalModel {
 
   predictIncrement(t: MTxn, amount: number): { status: OpStatus[]; why: string } {
     const base = TerminalModel.opBase(amount);
-    return { status: TerminalModel.ruled(base, t.completed), why: t.completed ? `${t.label} is already completed: any further increment ends FAILED` : `amount ${amount} (% 100 = ${suffixOf(amount)})` };
+    return {
+      status: TerminalModel.ruled(base, t.completed),
+      why: t.completed
+        ? `${t.label} is already completed: any further increment ends FAILED`
+        : `amount ${amount} (% 100 = ${suffixOf(amount)})`,
+    };
   }
 
   predictComplete(t: MTxn, amount: number): { status: OpStatus[]; why: string } {
     const base = TerminalModel.opBase(amount);
-    if (t.completed) return { status: TerminalModel.ruled(base, true), why: `${t.label} is already completed: any further complete ends FAILED` };
-    if (amount <= t.authorized) return { status: [base], why: `amount ${amount} (% 100 = ${suffixOf(amount)}) within the authorized ${t.authorized}` };
+    if (t.completed)
+      return { status: TerminalModel.ruled(base, true), why: `${t.label} is already completed: any further complete ends FAILED` };
+    if (amount <= t.authorized)
+      return { status: [base], why: `amount ${amount} (% 100 = ${suffixOf(amount)}) within the authorized ${t.authorized}` };
     // Whether a tip counts as authorized is not said: within amount + tip either outcome is accepted.
-    if (amount <= t.authorized + t.tip) return { status: [...new Set([base, 'FAILED' as const])], why: `amount ${amount} is above the authorized ${t.authorized} but within it plus the tip` };
+    if (amount <= t.authorized + t.tip)
+      return {
+        status: [...new Set([base, 'FAILED' as const])],
+        why: `amount ${amount} is above the authorized ${t.authorized} but within it plus the tip`,
+      };
     return { status: TerminalModel.ruled(base, true), why: `amount ${amount} is above the authorized ${t.authorized}` };
   }
 
@@ -237,7 +273,12 @@ export class TerminalModel {
     if (t.status !== 'SUCCESS') return P([400], `${t.label} is ${t.status}, not SUCCESS`, 'sandbox#revert-and-refund');
     const later = this.txns.filter((o) => o.successSeq !== undefined && o.successSeq > t.successSeq!);
     if (later.length === 0) return P([200], `${t.label} is the terminal's most recent SUCCESS`, 'sandbox#revert-and-refund');
-    if (later.every((o) => o.status === 'REVERTED')) return P([200, 400], `${t.label} is the most recent transaction still in SUCCESS, but ${later.map((o) => o.label).join(', ')} reached SUCCESS later (reverted since): sandbox.md allows both readings`, 'sandbox#revert-and-refund');
+    if (later.every((o) => o.status === 'REVERTED'))
+      return P(
+        [200, 400],
+        `${t.label} is the most recent transaction still in SUCCESS, but ${later.map((o) => o.label).join(', ')} reached SUCCESS later (reverted since): sandbox.md allows both readings`,
+        'sandbox#revert-and-refund',
+      );
     return P([400], `${later.at(-1)!.label} is the terminal's most recent SUCCESS, not ${t.label}`, 'sandbox#revert-and-refund');
   }
 
@@ -272,7 +313,12 @@ export class TerminalModel {
       refusals.push(409);
       why.push(`${this.pending.label} is still pending: one transaction at a time`);
     }
-    if (refusals.length === 0) return P(maybe ? [200, 400] : [200], why.length ? why.join('; ') : `${t.label} is SUCCESS and ${amount} <= ${lo} left`, 'sandbox#revert-and-refund');
+    if (refusals.length === 0)
+      return P(
+        maybe ? [200, 400] : [200],
+        why.length ? why.join('; ') : `${t.label} is SUCCESS and ${amount} <= ${lo} left`,
+        'sandbox#revert-and-refund',
+      );
     return P(maybe ? [...refusals, 400] : refusals, why.join('; '), 'sandbox#revert-and-refund');
   }
 

@@ -46,7 +46,10 @@ export class ModelDeviation extends Error {
 /** The real system of a model run. */
 export class Real {
   readonly trace: string[] = [];
-  constructor(readonly pairing: Pairing, readonly scope: RecordingScope) {}
+  constructor(
+    readonly pairing: Pairing,
+    readonly scope: RecordingScope,
+  ) {}
 
   /** Calls an operation; a network error or timeout stops the run (not a model finding). */
   call(op: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
@@ -61,8 +64,19 @@ export class Real {
   /** Checks an answer against the model's prediction (`model.answer`). */
   answer(command: string, res: PayConnectResponse, p: Prediction, note?: string): void {
     const ex = res.exchange;
-    this.trace.push(`${command}: ${ex.request.method} ${ex.request.path}${bodyText(ex.request.body)} -> ${res.status} (model: ${p.codes.join('|')})`);
-    this.judge('model.answer', { command, request: `${ex.request.method} ${ex.request.path}`, expected: p.codes, actual: res.status, why: p.why, clause: p.clause, note, body: res.body });
+    this.trace.push(
+      `${command}: ${ex.request.method} ${ex.request.path}${bodyText(ex.request.body)} -> ${res.status} (model: ${p.codes.join('|')})`,
+    );
+    this.judge('model.answer', {
+      command,
+      request: `${ex.request.method} ${ex.request.path}`,
+      expected: p.codes,
+      actual: res.status,
+      why: p.why,
+      clause: p.clause,
+      note,
+      body: res.body,
+    });
   }
 
   /** The current status record of a transaction (undefined when it cannot be read). */

@@ -31,9 +31,24 @@ const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/
 /** The one-line command that replays the counterexample. */
 export function replayCommand(ctx: RunContext, seed: number, path: string, replayPath: string | undefined, grep?: string): string {
   // The run's own options that shaped it (target, --sim-fault, --strict, ...): --runs is the replay's own.
-  const flags = ctx.rerunOptions ? withoutRuns(ctx.rerunOptions) : [...(ctx.targetKind === 'url' ? ['--target', ctx.baseUrl] : []), ...(ctx.strict ? ['--strict'] : []), '<this run\'s --sim-fault options>'];
+  const flags = ctx.rerunOptions
+    ? withoutRuns(ctx.rerunOptions)
+    : [
+        ...(ctx.targetKind === 'url' ? ['--target', ctx.baseUrl] : []),
+        ...(ctx.strict ? ['--strict'] : []),
+        "<this run's --sim-fault options>",
+      ];
   const env = [`${REPLAY_ENV}=${quote(path)}`, ...(replayPath ? [`${REPLAY_COMMANDS_ENV}=${quote(replayPath)}`] : [])];
-  return [...env, 'npx payconnect-conformance run --suite stateful', ...(grep ? ['--grep', quote(grep)] : []), '--seed', String(seed), '--runs', String(ctx.runs), ...flags.map((f) => (f.startsWith('<') ? f : quote(f)))].join(' ');
+  return [
+    ...env,
+    'npx payconnect-conformance run --suite stateful',
+    ...(grep ? ['--grep', quote(grep)] : []),
+    '--seed',
+    String(seed),
+    '--runs',
+    String(ctx.runs),
+    ...flags.map((f) => (f.startsWith('<') ? f : quote(f))),
+  ].join(' ');
 }
 
 /** `options` without --runs and its value (either form). */

@@ -45,7 +45,10 @@ function declaredTimeout(part: number): number {
 
 /** What the model needs of a run: it predicts sandbox.md's virtual terminal on fresh pairings. */
 const NEEDS: ScenarioNeeds = {
-  terminal: { modes: ['auto'], why: 'the model predicts the virtual terminal of sandbox.md: it needs --terminal auto (this run: {terminal})' },
+  terminal: {
+    modes: ['auto'],
+    why: 'the model predicts the virtual terminal of sandbox.md: it needs --terminal auto (this run: {terminal})',
+  },
   sandboxProfile: 'the model predicts sandbox.md outcomes: it needs the sandbox profile (a sandbox target)',
   mintedOtps: 'every command sequence pairs a fresh virtual terminal: that needs OTPs minted as sandbox.md allows (a sandbox target)',
 };
@@ -58,107 +61,132 @@ export function declareStatefulPart(part: number): void {
   const TIMEOUT = declaredTimeout(part);
   const label = `part ${part + 1} of ${STATEFUL_PARTS}`;
   describe('stateful', () => {
-    scenario(`model-based, ${label}: command sequences against a model of the sandbox`, { capability: 'stateful', clause: 'sandbox#transactions', timeout: TIMEOUT, needs: NEEDS }, async (t) => {
-      const ctx = t.harness.ctx;
+    scenario(
+      `model-based, ${label}: command sequences against a model of the sandbox`,
+      { capability: 'stateful', clause: 'sandbox#transactions', timeout: TIMEOUT, needs: NEEDS },
+      async (t) => {
+        const ctx = t.harness.ctx;
 
-      const { numRuns: allRuns, maxCommands } = settingsFor(ctx.runs);
-      const numRuns = sequencesOfPart(allRuns, part, STATEFUL_PARTS);
-      if (numRuns === 0) t.skip(`this run's ${allRuns} sequence(s) are drawn by the first parts (--runs ${ctx.runs})`);
-      const seed = (ctx.seed + part) | 0;
-      const replay = replayFromEnv(process.env);
-      t.param('seed', `${ctx.seed} (this part draws with ${seed})`);
-      t.param('sequences', replay ? `replay of path ${replay.path}` : `${numRuns} of ${allRuns}`);
-      t.param('per sequence', `at most ${maxCommands} convergences, ${3 * maxCommands} commands`);
+        const { numRuns: allRuns, maxCommands } = settingsFor(ctx.runs);
+        const numRuns = sequencesOfPart(allRuns, part, STATEFUL_PARTS);
+        if (numRuns === 0) t.skip(`this run's ${allRuns} sequence(s) are drawn by the first parts (--runs ${ctx.runs})`);
+        const seed = (ctx.seed + part) | 0;
+        const replay = replayFromEnv(process.env);
+        t.param('seed', `${ctx.seed} (this part draws with ${seed})`);
+        t.param('sequences', replay ? `replay of path ${replay.path}` : `${numRuns} of ${allRuns}`);
+        t.param('per sequence', `at most ${maxCommands} convergences, ${3 * maxCommands} commands`);
 
-      let runIndex = 0;
-      let last: { failed: FailedCheck[]; error: unknown; trace: string[]; executed: number } | undefined;
+        let runIndex = 0;
+        let last: { failed: FailedCheck[]; error: unknown; trace: string[]; executed: number } | undefined;
 
-      // An error that is not a deviation from the model (pairing refused, network, a toolkit bug) ends
-      // the search: the remaining runs pass at once, so fast-check does not shrink it.
-      let fatal: unknown;
-      // A sequence starts only while the scenario's budget can hold it at the pace of those so far.
-      const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns, 'sequence');
-      const property = fc.asyncProperty(commandsArb(maxCommands, replay?.replayPath), (cmds) => box.run(() => runSequence(cmds), undefined));
-      const runSequence = async (cmds: Parameters<typeof fc.asyncModelRun>[1]): Promise<void> => {
-        if (fatal !== undefined) return;
-        const scope = new RecordingScope(t.harness, t.scope.testName);
-        // The pairing answer is judged on the test's own scope: a defect of pairing is not the model's.
-        const attempt = await t.harness.pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-p${part + 1}-${++runIndex}` }).catch((e: unknown) => {
-          fatal = e;
-          throw e;
+        // An error that is not a deviation from the model (pairing refused, network, a toolkit bug) ends
+        // the search: the remaining runs pass at once, so fast-check does not shrink it.
+        let fatal: unknown;
+        // A sequence starts only while the scenario's budget can hold it at the pace of those so far.
+        const box = new TimeBox(
+          { timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() },
+          numRuns,
+          'sequence',
+        );
+        const property = fc.asyncProperty(commandsArb(maxCommands, replay?.replayPath), (cmds) =>
+          box.run(() => runSequence(cmds), undefined),
+        );
+        const runSequence = async (cmds: Parameters<typeof fc.asyncModelRun>[1]): Promise<void> => {
+          if (fatal !== undefined) return;
+          const scope = new RecordingScope(t.harness, t.scope.testName);
+          // The pairing answer is judged on the test's own scope: a defect of pairing is not the model's.
+          const attempt = await t.harness
+            .pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-p${part + 1}-${++runIndex}` })
+            .catch((e: unknown) => {
+              fatal = e;
+              throw e;
+            });
+          if (!attempt?.pairing) {
+            fatal = new SetupFailure(
+              attempt ? `pairing a fresh terminal answered ${attempt.response.status}` : 'no OTP left for a fresh terminal',
+            );
+            throw fatal;
+          }
+          const real = new Real(attempt.pairing, scope);
+          const model = new TerminalModel(maxCommands);
+          let error: unknown;
+          try {
+            await fc.asyncModelRun(() => ({ model, real }), cmds);
+          } catch (e) {
+            error = e;
+          } finally {
+            // The terminal is thrown away: whatever is still pending dies with the pairing.
+            await real.call('unpair').catch(() => undefined);
+            await t.harness.forget(attempt.pairing);
+          }
+          // PAYCONNECT_STATEFUL_TRACE=<file>: every sequence's trace, for reading what the model did.
+          const traceFile = process.env.PAYCONNECT_STATEFUL_TRACE;
+          if (traceFile)
+            appendFileSync(
+              traceFile,
+              `--- run ${runIndex}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`,
+            );
+          if (error !== undefined && !(error instanceof ModelDeviation) && scope.failed.length === 0) {
+            fatal = error;
+            throw error;
+          }
+          if (error !== undefined || scope.failed.length > 0) {
+            last = { failed: [...scope.failed], error, trace: real.trace, executed: model.executed };
+            throw error ?? new ModelDeviation(scope.failed[0]!.message);
+          }
+        };
+
+        const started = Date.now();
+        const details = await fc.check(property, {
+          seed,
+          numRuns,
+          // A replay runs the reported sequence once: no new search, no further shrinking.
+          ...(replay ? { path: replay.path, endOnFailure: true } : {}),
         });
-        if (!attempt?.pairing) {
-          fatal = new SetupFailure(attempt ? `pairing a fresh terminal answered ${attempt.response.status}` : 'no OTP left for a fresh terminal');
-          throw fatal;
+        t.param('duration', `${((Date.now() - started) / 1000).toFixed(1)} s, ${runIndex} sequence runs`);
+        t.param('sequences run', box.summary());
+        const unchecked = details.failed ? undefined : box.notChecked(`model-based, ${label}`);
+        if (unchecked) t.scope.notChecked.add(unchecked);
+        if (fatal instanceof SetupFailure) t.scope.block(fatal.message);
+        if (fatal !== undefined) throw fatal instanceof Error ? fatal : new Error(String(fatal));
+        if (!details.failed) {
+          if (replay) t.param('replay', `path ${replay.path} passed: the failure did not reproduce`);
+          return;
         }
-        const real = new Real(attempt.pairing, scope);
-        const model = new TerminalModel(maxCommands);
-        let error: unknown;
-        try {
-          await fc.asyncModelRun(() => ({ model, real }), cmds);
-        } catch (e) {
-          error = e;
-        } finally {
-          // The terminal is thrown away: whatever is still pending dies with the pairing.
-          await real.call('unpair').catch(() => undefined);
-          await t.harness.forget(attempt.pairing);
-        }
-        // PAYCONNECT_STATEFUL_TRACE=<file>: every sequence's trace, for reading what the model did.
-        const traceFile = process.env.PAYCONNECT_STATEFUL_TRACE;
-        if (traceFile) appendFileSync(traceFile, `--- run ${runIndex}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`);
-        if (error !== undefined && !(error instanceof ModelDeviation) && scope.failed.length === 0) {
-          fatal = error;
-          throw error;
-        }
-        if (error !== undefined || scope.failed.length > 0) {
-          last = { failed: [...scope.failed], error, trace: real.trace, executed: model.executed };
-          throw error ?? new ModelDeviation(scope.failed[0]!.message);
-        }
-      };
 
-      const started = Date.now();
-      const details = await fc.check(property, {
-        seed,
-        numRuns,
-        // A replay runs the reported sequence once: no new search, no further shrinking.
-        ...(replay ? { path: replay.path, endOnFailure: true } : {}),
-      });
-      t.param('duration', `${((Date.now() - started) / 1000).toFixed(1)} s, ${runIndex} sequence runs`);
-      t.param('sequences run', box.summary());
-      const unchecked = details.failed ? undefined : box.notChecked(`model-based, ${label}`);
-      if (unchecked) t.scope.notChecked.add(unchecked);
-      if (fatal instanceof SetupFailure) t.scope.block(fatal.message);
-      if (fatal !== undefined) throw fatal instanceof Error ? fatal : new Error(String(fatal));
-      if (!details.failed) {
-        if (replay) t.param('replay', `path ${replay.path} passed: the failure did not reproduce`);
-        return;
-      }
+        const error = details.errorInstance;
+        const failures = last?.failed ?? [];
 
-      const error = details.errorInstance;
-      const failures = last?.failed ?? [];
-
-      const sequence = String(details.counterexample?.[0] ?? '');
-      const path = details.counterexamplePath ?? '';
-      const replayPath = replayPathIn(sequence) ?? replay?.replayPath;
-      const replayCmd = replayCommand(ctx, ctx.seed, path, replayPath, `part.${part + 1}.of.${STATEFUL_PARTS}`);
-      const stateful = { sequence, seed: ctx.seed, part: part + 1, path, replay: replayCmd, env: { [REPLAY_ENV]: path, [REPLAY_COMMANDS_ENV]: replayPath } };
-      const [findingsBefore, repeatsBefore] = [t.scope.findings.length, t.scope.repeats.length];
-      for (const f of failures) t.scope.checkRecorded(f.id, f.input, { ...f.extra, stateful, trace: last?.trace });
-      t.param('counterexample', sequence);
-      t.param('replay', replayCmd);
-      // A sequence that broke only on defects earlier tests reported is one more sighting of them (the
-      // repeats say so), not a defect of its own: one defect, one finding.
-      if (failures.length > 0 && t.scope.findings.length === findingsBefore && t.scope.repeats.length > repeatsBefore) return;
-      t.scope.check('model.counterexample', {
-        sequence,
-        commands: last?.executed ?? 0,
-        seed: ctx.seed,
-        path,
-        replay: replayCmd,
-        failures: failures.length > 0 ? failures.map((f) => `[${f.id}] ${f.message}`) : [String((error as Error)?.message ?? error)],
-        trace: last?.trace ?? [],
-        numShrinks: details.numShrinks,
-      });
-    });
+        const sequence = String(details.counterexample?.[0] ?? '');
+        const path = details.counterexamplePath ?? '';
+        const replayPath = replayPathIn(sequence) ?? replay?.replayPath;
+        const replayCmd = replayCommand(ctx, ctx.seed, path, replayPath, `part.${part + 1}.of.${STATEFUL_PARTS}`);
+        const stateful = {
+          sequence,
+          seed: ctx.seed,
+          part: part + 1,
+          path,
+          replay: replayCmd,
+          env: { [REPLAY_ENV]: path, [REPLAY_COMMANDS_ENV]: replayPath },
+        };
+        const [findingsBefore, repeatsBefore] = [t.scope.findings.length, t.scope.repeats.length];
+        for (const f of failures) t.scope.checkRecorded(f.id, f.input, { ...f.extra, stateful, trace: last?.trace });
+        t.param('counterexample', sequence);
+        t.param('replay', replayCmd);
+        // A sequence that broke only on defects earlier tests reported is one more sighting of them (the
+        // repeats say so), not a defect of its own: one defect, one finding.
+        if (failures.length > 0 && t.scope.findings.length === findingsBefore && t.scope.repeats.length > repeatsBefore) return;
+        t.scope.check('model.counterexample', {
+          sequence,
+          commands: last?.executed ?? 0,
+          seed: ctx.seed,
+          path,
+          replay: replayCmd,
+          failures: failures.length > 0 ? failures.map((f) => `[${f.id}] ${f.message}`) : [String((error as Error)?.message ?? error)],
+          trace: last?.trace ?? [],
+          numShrinks: details.numShrinks,
+        });
+      },
+    );
   });
 }

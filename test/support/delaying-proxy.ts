@@ -24,23 +24,26 @@ export async function startDelayingProxy(upstream: string, path: RegExp, delayMs
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const out = request({ host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', () => {
-          const send = () => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(body));
-          };
-          if (!path.test(new URL(req.url ?? '/', upstream).pathname)) return send();
-          delayed++;
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            send();
-          }, delayMs);
-          timers.add(timer);
-        });
-      });
+      const out = request(
+        { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () => {
+            const send = () => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(Buffer.concat(body));
+            };
+            if (!path.test(new URL(req.url ?? '/', upstream).pathname)) return send();
+            delayed++;
+            const timer = setTimeout(() => {
+              timers.delete(timer);
+              send();
+            }, delayMs);
+            timers.add(timer);
+          });
+        },
+      );
       out.on('error', () => {
         res.writeHead(502);
         res.end();
@@ -53,10 +56,11 @@ export async function startDelayingProxy(upstream: string, path: RegExp, delayMs
   return {
     url: `http://127.0.0.1:${port}`,
     delayed: () => delayed,
-    close: () => new Promise<void>((resolve) => {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

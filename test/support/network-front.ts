@@ -37,10 +37,12 @@ export interface NetworkFront {
 /** A free loopback port (closed at once: nginx and tinyproxy take a port number, not a socket). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    }).on('error', reject);
+    const s = createServer()
+      .listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => resolve(port));
+      })
+      .on('error', reject);
   });
 }
 
@@ -61,17 +63,63 @@ const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, {
 /** Starts the front before `upstream` (an http://127.0.0.1:PORT service). */
 export async function startNetworkFront(upstream: string): Promise<NetworkFront> {
   const dir = mkdtempSync(join(tmpdir(), 'pcc-front-'));
-  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=pcc test CA']);
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=pcc test CA',
+  ]);
   openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost']);
   writeFileSync(join(dir, 'san.ext'), `subjectAltName=DNS:localhost,DNS:${PROXY_ONLY_HOST}\n`);
-  openssl(dir, ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext']);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'san.ext',
+  ]);
   openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=pcc test client']);
-  openssl(dir, ['x509', '-req', '-in', 'client.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'client.pem', '-days', '2']);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    'client.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'client.pem',
+    '-days',
+    '2',
+  ]);
   const [tls, mtls, proxy] = [await freePort(), await freePort(), await freePort()];
   const up = new URL(upstream).host;
   const common = `ssl_certificate ${dir}/server.pem; ssl_certificate_key ${dir}/server.key; keepalive_timeout 1s;
     proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host;`;
-  writeFileSync(join(dir, 'nginx.conf'), `worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log; daemon off;
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log; daemon off;
 events { worker_connections 512; }
 http { access_log ${dir}/access.log; client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
   upstream app { server ${up}; keepalive 16; }
@@ -81,14 +129,22 @@ http { access_log ${dir}/access.log; client_body_temp_path ${dir}; proxy_temp_pa
   server { listen 127.0.0.1:${mtls} ssl; ${common} ssl_client_certificate ${dir}/ca.pem; ssl_verify_client on;
     location / { proxy_pass http://app; } }
 }
-`);
+`,
+  );
   const children: ChildProcess[] = [];
   children.push(spawn('nginx', ['-c', join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' }));
   writeFileSync(join(dir, 'hosts'), `127.0.0.1 localhost\n127.0.0.1 ${PROXY_ONLY_HOST}\n`);
-  writeFileSync(join(dir, 'tinyproxy.conf'), `Port ${proxy}\nListen 127.0.0.1\nTimeout 60\nLogFile "${dir}/proxy.log"\nLogLevel Info\nMaxClients 100\nAllow 127.0.0.1\nConnectPort ${tls}\nConnectPort ${mtls}\n`);
+  writeFileSync(
+    join(dir, 'tinyproxy.conf'),
+    `Port ${proxy}\nListen 127.0.0.1\nTimeout 60\nLogFile "${dir}/proxy.log"\nLogLevel Info\nMaxClients 100\nAllow 127.0.0.1\nConnectPort ${tls}\nConnectPort ${mtls}\n`,
+  );
   writeFileSync(join(dir, 'proxy.log'), '');
   // tinyproxy alone sees the host name: its own mount namespace, its own /etc/hosts.
-  children.push(spawn('unshare', ['-m', 'sh', '-c', `mount --bind ${dir}/hosts /etc/hosts && exec tinyproxy -d -c ${dir}/tinyproxy.conf`], { stdio: 'ignore' }));
+  children.push(
+    spawn('unshare', ['-m', 'sh', '-c', `mount --bind ${dir}/hosts /etc/hosts && exec tinyproxy -d -c ${dir}/tinyproxy.conf`], {
+      stdio: 'ignore',
+    }),
+  );
   await Promise.all([waitForPort(tls), waitForPort(mtls), waitForPort(proxy)]);
   return {
     tlsUrl: `https://localhost:${tls}`,
@@ -101,11 +157,16 @@ http { access_log ${dir}/access.log; client_body_temp_path ${dir}; proxy_temp_pa
     clientKey: join(dir, 'client.key'),
     proxyLog: () => readFileSync(join(dir, 'proxy.log'), 'utf8'),
     close: async () => {
-      await Promise.all(children.map((c) => new Promise<void>((resolve) => {
-        if (c.exitCode !== null || c.signalCode !== null) return resolve();
-        c.once('exit', () => resolve());
-        c.kill('SIGTERM');
-      })));
+      await Promise.all(
+        children.map(
+          (c) =>
+            new Promise<void>((resolve) => {
+              if (c.exitCode !== null || c.signalCode !== null) return resolve();
+              c.once('exit', () => resolve());
+              c.kill('SIGTERM');
+            }),
+        ),
+      );
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -116,11 +177,15 @@ async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
-      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (ok) return;
-    if (Date.now() > until) throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms (nginx or tinyproxy did not start)`);
+    if (Date.now() > until)
+      throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms (nginx or tinyproxy did not start)`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -20,7 +20,12 @@ export interface Summary {
   /** The tests a time budget stopped (summary.ts). */
   incomplete?: { reason: string; tests: string[] };
   /** How a URL target was reached (core/connection-info.ts). */
-  connection?: { trust: string; verification: 'on' | 'off'; clientCertificate?: string; proxy?: { http?: string; https?: string; noProxy?: string } };
+  connection?: {
+    trust: string;
+    verification: 'on' | 'off';
+    clientCertificate?: string;
+    proxy?: { http?: string; https?: string; noProxy?: string };
+  };
 }
 
 export interface CliResult {

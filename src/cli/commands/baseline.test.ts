@@ -24,19 +24,39 @@ describe('baseline write', () => {
 
   it('writes entries from a summary, merges into the file, and leaves a malformed file as it was', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pcc-bl-'));
-    const finding = (check: string, severity: string) => ({ check, severity, clause: 'spec#x', message: `${check} broke`, test: 't', evidence: { exchange: { operationId: 'getConfiguration' } }, repeats: 0, repeatedIn: [] });
-    writeFileSync(join(dir, 'summary.json'), JSON.stringify({ findings: [finding('response.schema', 'failure'), finding('response.enum', 'warning')] }));
+    const finding = (check: string, severity: string) => ({
+      check,
+      severity,
+      clause: 'spec#x',
+      message: `${check} broke`,
+      test: 't',
+      evidence: { exchange: { operationId: 'getConfiguration' } },
+      repeats: 0,
+      repeatedIn: [],
+    });
+    writeFileSync(
+      join(dir, 'summary.json'),
+      JSON.stringify({ findings: [finding('response.schema', 'failure'), finding('response.enum', 'warning')] }),
+    );
     const file = join(dir, 'b.yaml');
     const a = io();
-    expect(await baselineCommand(['write', file, '--from', dir, '--expires', '30d', '--reason', 'known', '--failures-only'], {}, a.io, today)).toBe(0);
+    expect(
+      await baselineCommand(['write', file, '--from', dir, '--expires', '30d', '--reason', 'known', '--failures-only'], {}, a.io, today),
+    ).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(/check: response\.schema[\s\S]*expires: 2026-12-26/);
     const b = io();
     expect(await baselineCommand(['write', file, '--from', dir, '--expires', '30d', '--reason', 'known'], {}, b.io, today)).toBe(0);
     expect(b.out.join('')).toMatch(/1 entry added .*1 already there and kept as they were.*; 2 in all/);
     writeFileSync(file, 'entries: [');
-    await expect(baselineCommand(['write', file, '--from', dir, '--expires', '30d', '--reason', 'known'], {}, io().io, today)).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID' });
+    await expect(
+      baselineCommand(['write', file, '--from', dir, '--expires', '30d', '--reason', 'known'], {}, io().io, today),
+    ).rejects.toMatchObject({ code: 'PCC_CONFIG_INVALID' });
     expect(readFileSync(file, 'utf8')).toBe('entries: [');
-    await expect(baselineCommand(['write', file, '--from', dir, '--reason', 'known'], {}, io().io, today)).rejects.toThrow(/needs --expires/);
-    await expect(baselineCommand(['write', join(dir, 'c.json'), '--from', join(dir, 'none'), '--expires', '1d', '--reason', 'r'], {}, io().io, today)).rejects.toThrow(/cannot be read/);
+    await expect(baselineCommand(['write', file, '--from', dir, '--reason', 'known'], {}, io().io, today)).rejects.toThrow(
+      /needs --expires/,
+    );
+    await expect(
+      baselineCommand(['write', join(dir, 'c.json'), '--from', join(dir, 'none'), '--expires', '1d', '--reason', 'r'], {}, io().io, today),
+    ).rejects.toThrow(/cannot be read/);
   });
 });

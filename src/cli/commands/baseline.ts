@@ -11,25 +11,63 @@ import { join } from 'node:path';
 import { ToolkitError } from '../../core/index.ts';
 import { formatCommandHelp, parseCommandLine, type CommandSpec } from '../../config/index.ts';
 import type { RunIo } from '../../engine/index.ts';
-import { type Summary, type SummaryFinding, entryFor, foldFindings, mergeBaseline, readBaselineIfAny, writeBaseline } from '../../report/index.ts';
+import {
+  type Summary,
+  type SummaryFinding,
+  entryFor,
+  foldFindings,
+  mergeBaseline,
+  readBaselineIfAny,
+  writeBaseline,
+} from '../../report/index.ts';
 import { defineCommand } from '../command.ts';
 
 /** `baseline write`: the file, the run it learns from, and what every entry carries. */
 export const BASELINE_COMMAND = {
   name: 'baseline',
   synopsis: 'write <file> --from <dir> --expires <when> --reason <text> [flags]',
-  about: 'Writes known defects from a run\'s findings into <file> (JSON, or YAML for .yaml/.yml; made when missing, ' +
-    'else merged into). One entry per defect (what follows from it is known with it), each as narrow as its finding. Use it with: payconnect-conformance run --baseline <file>',
+  about:
+    "Writes known defects from a run's findings into <file> (JSON, or YAML for .yaml/.yml; made when missing, " +
+    ('else merged into). One entry per defect (what follows from it is known with it), each as narrow ' +
+      'as its finding. Use it with: payconnect-conformance run --baseline <file>'),
   positionals: { what: 'the action (write) and the baseline file' },
-  sections: [{ heading: 'Flags', flags: [
-    { name: 'from', type: 'string', placeholder: '<dir>', description: 'The reports folder of the run whose findings become known (its summary.json)' },
-    { name: 'expires', type: 'string', placeholder: '<when>', description: 'When the entries expire: 30d, 6w (from today, at most 366 days) or a date YYYY-MM-DD; past it the run fails naming the entry' },
-    { name: 'reason', type: 'string', placeholder: '<text>', description: 'Why the defects are known (shown beside each of them in every report)' },
-    { name: 'ticket', type: 'string', placeholder: '<id>', description: 'The ticket that tracks the fix' },
-    { name: 'check', type: 'string', multiple: true, placeholder: '<id>', description: 'Only the findings of this check; repeat for several', defaultText: 'every finding' },
-    { name: 'failures-only', type: 'boolean', description: 'Only failures become entries', defaultText: 'warnings too' },
-    { name: 'renew', type: 'boolean', description: 'Entries already in the file take the new expiry, reason and ticket' },
-  ] }],
+  sections: [
+    {
+      heading: 'Flags',
+      flags: [
+        {
+          name: 'from',
+          type: 'string',
+          placeholder: '<dir>',
+          description: 'The reports folder of the run whose findings become known (its summary.json)',
+        },
+        {
+          name: 'expires',
+          type: 'string',
+          placeholder: '<when>',
+          description:
+            'When the entries expire: 30d, 6w (from today, at most 366 days) or a date YYYY-MM-DD; past it the run fails naming the entry',
+        },
+        {
+          name: 'reason',
+          type: 'string',
+          placeholder: '<text>',
+          description: 'Why the defects are known (shown beside each of them in every report)',
+        },
+        { name: 'ticket', type: 'string', placeholder: '<id>', description: 'The ticket that tracks the fix' },
+        {
+          name: 'check',
+          type: 'string',
+          multiple: true,
+          placeholder: '<id>',
+          description: 'Only the findings of this check; repeat for several',
+          defaultText: 'every finding',
+        },
+        { name: 'failures-only', type: 'boolean', description: 'Only failures become entries', defaultText: 'warnings too' },
+        { name: 'renew', type: 'boolean', description: 'Entries already in the file take the new expiry, reason and ticket' },
+      ],
+    },
+  ],
 } as const satisfies CommandSpec;
 
 const HINT = 'run "payconnect-conformance baseline --help" for the usage';
@@ -43,10 +81,30 @@ export function expiryOf(text: string, today: Date): string {
   const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
   let at: number;
   if (rel) at = start + Number(rel[1]) * (rel[2] === 'w' ? 7 : 1) * 86_400_000;
-  else if (/^\d{4}-\d{2}-\d{2}$/.test(text.trim()) && !Number.isNaN(Date.parse(`${text.trim()}T00:00:00Z`)) && day(new Date(`${text.trim()}T00:00:00Z`)) === text.trim()) at = Date.parse(`${text.trim()}T00:00:00Z`);
-  else throw new ToolkitError('PCC_USAGE', `--expires is ${JSON.stringify(text)}: not a number of days or weeks, nor a date`, 'write 30d, 6w or a date such as 2026-12-31');
-  if (at < start) throw new ToolkitError('PCC_USAGE', `--expires ${text} is in the past`, 'give a date from today on: an entry that has expired fails the run');
-  if (at > start + MAX_DAYS * 86_400_000) throw new ToolkitError('PCC_USAGE', `--expires ${text} is more than ${MAX_DAYS} days away`, 'a known defect is looked at again within a year: give 90d, or a nearer date');
+  else if (
+    /^\d{4}-\d{2}-\d{2}$/.test(text.trim()) &&
+    !Number.isNaN(Date.parse(`${text.trim()}T00:00:00Z`)) &&
+    day(new Date(`${text.trim()}T00:00:00Z`)) === text.trim()
+  )
+    at = Date.parse(`${text.trim()}T00:00:00Z`);
+  else
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--expires is ${JSON.stringify(text)}: not a number of days or weeks, nor a date`,
+      'write 30d, 6w or a date such as 2026-12-31',
+    );
+  if (at < start)
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--expires ${text} is in the past`,
+      'give a date from today on: an entry that has expired fails the run',
+    );
+  if (at > start + MAX_DAYS * 86_400_000)
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--expires ${text} is more than ${MAX_DAYS} days away`,
+      'a known defect is looked at again within a year: give 90d, or a nearer date',
+    );
   return day(new Date(at));
 }
 
@@ -56,14 +114,24 @@ function readSummary(dir: string): Summary {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', `--from ${dir}: ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give the reports folder of a run (run --reports <dir>)', { cause: e });
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--from ${dir}: ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      'give the reports folder of a run (run --reports <dir>)',
+      { cause: e },
+    );
   }
   try {
     const s = JSON.parse(text) as Summary;
     if (!Array.isArray(s.findings)) throw new Error('no "findings" list');
     return s;
   } catch (e) {
-    throw new ToolkitError('PCC_USAGE', `--from ${dir}: ${file} is not a run's summary (${(e as Error).message})`, 'give the reports folder of a run (run --reports <dir>)', { cause: e });
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--from ${dir}: ${file} is not a run's summary (${(e as Error).message})`,
+      'give the reports folder of a run (run --reports <dir>)',
+      { cause: e },
+    );
   }
 }
 
@@ -75,28 +143,50 @@ export async function baselineCommand(argv: string[], _env: NodeJS.ProcessEnv, i
     return 0;
   }
   const [action, file, ...extra] = parsed.positionals;
-  if (action !== 'write') throw new ToolkitError('PCC_USAGE', action === undefined ? 'baseline needs an action' : `baseline has no action "${action}"`, `use "baseline write <file> ..."; ${HINT}`);
+  if (action !== 'write')
+    throw new ToolkitError(
+      'PCC_USAGE',
+      action === undefined ? 'baseline needs an action' : `baseline has no action "${action}"`,
+      `use "baseline write <file> ..."; ${HINT}`,
+    );
   if (!file) throw new ToolkitError('PCC_USAGE', 'baseline write needs the baseline file', HINT);
   if (extra.length > 0) throw new ToolkitError('PCC_USAGE', `unexpected argument ${JSON.stringify(extra[0])}`, HINT);
   for (const need of ['from', 'expires', 'reason'] as const) {
-    if (!v[need]?.trim()) throw new ToolkitError('PCC_USAGE', `baseline write needs --${need}`, need === 'expires' ? 'every known defect expires: --expires 30d (or a date)' : HINT);
+    if (!v[need]?.trim())
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `baseline write needs --${need}`,
+        need === 'expires' ? 'every known defect expires: --expires 30d (or a date)' : HINT,
+      );
   }
   const expires = expiryOf(v.expires!, today);
   // The file is read (and checked) before anything is written: a malformed one is left as it is.
   const existing = readBaselineIfAny(file);
   const summary = readSummary(v.from!);
   const checks = v.check ?? [];
-  const pick = (f: SummaryFinding) => (!v['failures-only'] || f.severity === 'failure') && (checks.length === 0 || checks.includes(f.check));
+  const pick = (f: SummaryFinding) =>
+    (!v['failures-only'] || f.severity === 'failure') && (checks.length === 0 || checks.includes(f.check));
   // One entry per root: what follows from a chosen root is known by the root's entry (core/known-finding.ts).
   const chosen = foldFindings(summary.findings.filter(pick)).map((r) => r.finding);
   if (chosen.length === 0) {
-    io.stderr(`baseline: ${join(v.from!, 'summary.json')} has no ${v['failures-only'] ? 'failure' : 'finding'}${checks.length > 0 ? ` of ${checks.join(', ')}` : ''}: nothing to write; ${file} is left as it was\n`);
+    io.stderr(
+      `baseline: ${join(v.from!, 'summary.json')} has no ${v['failures-only'] ? 'failure' : 'finding'}${checks.length > 0 ? ` of ${checks.join(', ')}` : ''}: ` +
+        `nothing to write; ${file} is left as it was\n`,
+    );
     return 1;
   }
   const meta = { reason: v.reason!.trim(), ...(v.ticket?.trim() ? { ticket: v.ticket.trim() } : {}), expires };
-  const merged = mergeBaseline(existing, chosen.map((f) => entryFor(f, meta)), v.renew ?? false);
+  const merged = mergeBaseline(
+    existing,
+    chosen.map((f) => entryFor(f, meta)),
+    v.renew ?? false,
+  );
   writeBaseline(file, merged.file);
-  io.stdout(`baseline ${file}: ${merged.added} entr${merged.added === 1 ? 'y' : 'ies'} added (expiring ${expires})${merged.kept > 0 ? `, ${merged.kept} already there and kept as they were (--renew takes the new expiry and reason)` : ''}${merged.renewed > 0 ? `, ${merged.renewed} renewed` : ''}; ${merged.file.entries.length} in all\n`);
+  io.stdout(
+    `baseline ${file}: ${merged.added} entr${merged.added === 1 ? 'y' : 'ies'} added (expiring ` +
+      `${expires})${merged.kept > 0 ? `, ${merged.kept} already there and kept as they were (--renew takes the new expiry and reason)` : ''}${merged.renewed > 0 ? `, ${merged.renewed} renewed` : ''}; ` +
+      `${merged.file.entries.length} in all\n`,
+  );
   io.stdout(`use it with: payconnect-conformance run --baseline ${file}\n`);
   return 0;
 }

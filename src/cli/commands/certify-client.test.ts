@@ -22,7 +22,11 @@ afterAll(() => {
 async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await certifyClientCommand(argv, env, { stdout: (s) => void out.push(s), stderr: (s) => void err.push(s), interactive: false });
+  const code = await certifyClientCommand(argv, env, {
+    stdout: (s) => void out.push(s),
+    stderr: (s) => void err.push(s),
+    interactive: false,
+  });
   return { code, out: out.join(''), err: err.join('') };
 }
 
@@ -35,13 +39,19 @@ describe('certify-client usage', () => {
   it.each([
     [['--'], /^PCC_USAGE: no command after --\n {2}fix: certify-client \[options\] -- <command>/],
     [[], /^PCC_USAGE: no command to certify\n {2}fix: /],
-    [['--bogus', '--', 'x'], /^PCC_USAGE: unknown flag --bogus\n {2}fix: run "payconnect-conformance certify-client --help" to list every flag/],
+    [
+      ['--bogus', '--', 'x'],
+      /^PCC_USAGE: unknown flag --bogus\n {2}fix: run "payconnect-conformance certify-client --help" to list every flag/,
+    ],
     [['--timout', '2s', '--', 'x'], /^PCC_USAGE: unknown flag --timout; did you mean --timeout\?\n {2}fix: /],
     [['--timeout', 'soon', '--', 'x'], /^PCC_USAGE: invalid --timeout "soon": not a duration\n {2}fix: write a duration/],
     [['--recording', '/nonexistent/rec.jsonl'], /^PCC_USAGE: --recording \/nonexistent\/rec.jsonl cannot be read \(ENOENT\)\n {2}fix: /],
     [['--recording', 'x', '--', 'y'], /^PCC_USAGE: both --recording and a command after -- are given\n {2}fix: /],
     [['stray'], /^PCC_USAGE: unexpected argument stray\n {2}fix: put the command after --/],
-    [['--tls', '--recording', 'rec.jsonl'], /^PCC_USAGE: --tls is given with --recording\n {2}fix: drop --tls: a recording is judged as it was made/],
+    [
+      ['--tls', '--recording', 'rec.jsonl'],
+      /^PCC_USAGE: --tls is given with --recording\n {2}fix: drop --tls: a recording is judged as it was made/,
+    ],
     [['--disable-check', 'client.pol-rate', '--', 'x'], /^PCC_USAGE: .*client\.pol-rate.*did you mean client\.poll-rate/],
     [['--disable-check', 'response.schema', '--', 'x'], /^PCC_USAGE: .*response\.schema.*\brun\b/],
   ])('%j: one PCC_USAGE line and its fix, exit 2', async (argv, message) => {
@@ -87,13 +97,21 @@ describe('certify-client', () => {
     const file = join(dir, 'rec.jsonl');
     const sim = await startSimulator({ record: jsonLinesSink(file), forgeWebhook: true, stepDelayMs: 20, seed: 3 });
     const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${sim.url}${path}`, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      const res = await fetch(`${sim.url}${path}`, {
+        method,
+        headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
       return { status: res.status, json: (await res.json().catch(() => null)) as Record<string, string> };
     };
     const ih = { 'x-pay-connect-integrator-id': 'acme' };
     try {
       const pair = await call('POST', '/v1/pay-connect/pair/', { name: 'by hand', otp: sim.mintOtp() }, ih);
-      const tok = await call('POST', '/v1/auth/token/', { grant_type: 'client_credentials', client_id: pair.json.client_id, client_secret: pair.json.client_secret });
+      const tok = await call('POST', '/v1/auth/token/', {
+        grant_type: 'client_credentials',
+        client_id: pair.json.client_id,
+        client_secret: pair.json.client_secret,
+      });
       const auth = { ...ih, authorization: `Bearer ${tok.json.access_token}` };
       const gen = await call('POST', '/v1/pay-connect/transactions/generate/', { amount: 1000 }, auth);
       let status = '';
@@ -115,7 +133,10 @@ describe('certify-client', () => {
     expect(summary.verdict).toBe('pass');
     expect(summary.counts).toMatchObject({ tests: 9, failed: 0 });
     for (const f of ['junit.xml', 'certification.md', 'certification.html']) expect(existsSync(join(dir, 'reports', f))).toBe(true);
-    const all = ['summary.json', 'junit.xml', 'certification.md'].map((f) => readFileSync(join(dir, 'reports', f), 'utf8')).join('\n') + readFileSync(file, 'utf8') + r.out;
+    const all =
+      ['summary.json', 'junit.xml', 'certification.md'].map((f) => readFileSync(join(dir, 'reports', f), 'utf8')).join('\n') +
+      readFileSync(file, 'utf8') +
+      r.out;
     for (const s of sim.issuedSecrets()) expect(all).not.toContain(s);
   });
 });
@@ -140,13 +161,16 @@ describe('certify-client --tls', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/client \| pos-client: unable to verify the first certificate/);
     expect(r.out).toMatch(/^0 requests and 0 webhook deliveries recorded; \d+ connections? ended in the TLS handshake$/m);
-    expect(r.out).toMatch(/^✗ client > connected over TLS, trusting the CA of PAYCONNECT_CA_FILE\n {4}the client made no request: .* ended in the TLS handshake: .*it must trust the CA in PAYCONNECT_CA_FILE$/m);
+    expect(r.out).toMatch(
+      /^✗ client > connected over TLS, trusting the CA of PAYCONNECT_CA_FILE\n {4}the client made no request: .* ended in the TLS handshake: .*it must trust the CA in PAYCONNECT_CA_FILE$/m,
+    );
     expect(r.out).toMatch(/^NOT CERTIFIED: /m);
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toMatch(/TLS handshake/);
   });
 
   it('gives the command the https URL and PAYCONNECT_CA_FILE, and never NODE_EXTRA_CA_CERTS; a client that never connects is not certified', async () => {
-    const show = 'console.log(JSON.stringify([process.env.PAYCONNECT_BASE_URL, process.env.PAYCONNECT_CA_FILE, process.env.NODE_EXTRA_CA_CERTS ?? null]))';
+    const show =
+      'console.log(JSON.stringify([process.env.PAYCONNECT_BASE_URL, process.env.PAYCONNECT_CA_FILE, process.env.NODE_EXTRA_CA_CERTS ?? null]))';
     const r = await run(['--tls', '--reports', tmp(), '--no-html', '--', process.execPath, '-e', show]);
     const [url, ca, extra] = JSON.parse(/^client \| (.*)$/m.exec(r.out)![1]!) as [string, string, string | null];
     expect(url).toMatch(/^https:\/\/localhost:\d+$/);
@@ -154,7 +178,9 @@ describe('certify-client --tls', () => {
     expect(extra).toBeNull();
     expect(existsSync(ca)).toBe(false); // the throw-away CA's folder is gone with the simulator
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^✗ client > connected over TLS[^\n]*\n {4}the client made no request and no TLS connection reached the simulator/m);
+    expect(r.out).toMatch(
+      /^✗ client > connected over TLS[^\n]*\n {4}the client made no request and no TLS connection reached the simulator/m,
+    );
   });
 
   it('judges the recording of a TLS client run by hand (sim --tls --record): certified', async () => {
@@ -163,7 +189,13 @@ describe('certify-client --tls', () => {
     const sim = await startSimulator({ tls: true, record: jsonLinesSink(file), forgeWebhook: true, stepDelayMs: 20 });
     try {
       await promisify(execFile)(node('pos-client.ts')[0]!, node('pos-client.ts').slice(1), {
-        env: { ...process.env, PAYCONNECT_BASE_URL: sim.url, PAYCONNECT_INTEGRATOR_ID: 'acme', PAYCONNECT_OTP: sim.mintOtp(), PAYCONNECT_CA_FILE: sim.caFile! },
+        env: {
+          ...process.env,
+          PAYCONNECT_BASE_URL: sim.url,
+          PAYCONNECT_INTEGRATOR_ID: 'acme',
+          PAYCONNECT_OTP: sim.mintOtp(),
+          PAYCONNECT_CA_FILE: sim.caFile!,
+        },
       });
     } finally {
       await sim.close();

@@ -16,15 +16,28 @@ import { judgedErrors, reportsLine, writeJudged } from '../judged.ts';
 export const CHECK_PACT_COMMAND = {
   name: 'check-pact',
   synopsis: '[flags] <file>...',
-  about: 'Checks consumer pacts (Pact V2, V3 or V4 JSON files) against contracts/pay-connect.openapi.yaml: ' +
+  about:
+    'Checks consumer pacts (Pact V2, V3 or V4 JSON files) against contracts/pay-connect.openapi.yaml: ' +
     'is every interaction possible for a provider that follows the contract?',
   positionals: { what: 'the pact files' },
-  sections: [{ heading: 'Output', flags: [
-    ...REPORT_FLAGS.map((f) => (f.name === 'reports'
-      ? { ...f, description: 'Where the reports go: summary.json, junit.xml, certification.md/.html, Allure; one test per interaction', defaultText: DEFAULTS.checkPactReports, envText: undefined }
-      : { ...f, envText: undefined })),
-    { name: 'json', type: 'boolean', description: 'Print the result as JSON' },
-  ] }],
+  sections: [
+    {
+      heading: 'Output',
+      flags: [
+        ...REPORT_FLAGS.map((f) =>
+          f.name === 'reports'
+            ? {
+                ...f,
+                description: 'Where the reports go: summary.json, junit.xml, certification.md/.html, Allure; one test per interaction',
+                defaultText: DEFAULTS.checkPactReports,
+                envText: undefined,
+              }
+            : { ...f, envText: undefined },
+        ),
+        { name: 'json', type: 'boolean', description: 'Print the result as JSON' },
+      ],
+    },
+  ],
   notes: `What is checked:
   requests   an operation of the contract (method, path with its trailing slash), the
              X-Pay-Connect-Integrator-Id header and Authorization: Bearer where the operation
@@ -56,7 +69,12 @@ export function checkPactCommand(argv: string[], _env: NodeJS.ProcessEnv, io: Ru
       return 0;
     }
     const files = parsed.positionals;
-    if (files.length === 0) throw new ToolkitError('PCC_USAGE', 'check-pact needs at least one pact file', 'pass the pact files your consumer tests wrote: check-pact pacts/my-pos-pay-connect.json');
+    if (files.length === 0)
+      throw new ToolkitError(
+        'PCC_USAGE',
+        'check-pact needs at least one pact file',
+        'pass the pact files your consumer tests wrote: check-pact pacts/my-pos-pay-connect.json',
+      );
     const startedAt = new Date().toISOString();
     const report = checkPactFiles(files);
     io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckPact(report));

@@ -8,7 +8,20 @@
 import { readFileSync } from 'node:fs';
 import { validateDisableCheck } from '../../checks/disable-check.ts';
 import { type RunIo, ToolkitError } from '../../core/index.ts';
-import { DEFAULTS, NETWORK_FLAGS, REPORT_FLAGS, durationWithin, flagValue, formatCommandHelp, formatDuration, networkSettingsFrom, parseCommandLine, runFlagsNamed, spellingsOf, type CommandSpec } from '../../config/index.ts';
+import {
+  DEFAULTS,
+  NETWORK_FLAGS,
+  REPORT_FLAGS,
+  durationWithin,
+  flagValue,
+  formatCommandHelp,
+  formatDuration,
+  networkSettingsFrom,
+  parseCommandLine,
+  runFlagsNamed,
+  spellingsOf,
+  type CommandSpec,
+} from '../../config/index.ts';
 import { loadTransport, type Transport } from '../../transport/index.ts';
 import { type TestRecord, findingLine, prepareReportsDir, toolInfo } from '../../report/index.ts';
 import { CommandTranscript } from '../../transcript/command-transcript.ts';
@@ -30,13 +43,16 @@ export const CHECK_RECEIVER_DEFAULTS = DEFAULTS.checkReceiver;
  */
 export const TIMEOUT_BOUNDS = { minMs: 100, maxMs: 120_000 } as const;
 
-const ruleLines = [...RECEIVER_RULES, ANSWERED_IN_TIME].map((r) => `  ${r.id.padEnd(34)} ${r.source === 'spec' ? 'failure' : 'warning'}  ${r.clause}`).join('\n');
+const ruleLines = [...RECEIVER_RULES, ANSWERED_IN_TIME]
+  .map((r) => `  ${r.id.padEnd(34)} ${r.source === 'spec' ? 'failure' : 'warning'}  ${r.clause}`)
+  .join('\n');
 
 /** `check-receiver`: the endpoint, the secret's file, the timeout, run's report flags and TLS flags. */
 export const CHECK_RECEIVER_COMMAND = {
   name: 'check-receiver',
   synopsis: '--url <url> [flags]',
-  about: 'Judges your webhook endpoint: sends it Pay-Connect deliveries as sandbox.md describes them (POST, ' +
+  about:
+    'Judges your webhook endpoint: sends it Pay-Connect deliveries as sandbox.md describes them (POST, ' +
     'Content-Type: application/json, body {"data","event","event_id"} with sorted keys, header Signature = ' +
     'lowercase hex HMAC-SHA256 of the exact body bytes keyed with your webhook_secret_key), genuine and ' +
     'forged, and checks each answer. The deliveries name transactions your system never started (ids ' +
@@ -46,17 +62,45 @@ export const CHECK_RECEIVER_COMMAND = {
   // Accepted only to be refused without echoing them (a stray argument may be the secret).
   positionals: { what: 'none' },
   sections: [
-    { heading: 'Receiver', flags: [
-      { name: 'url', type: 'string', placeholder: '<url>', description: 'The endpoint to judge (http or https; required)' },
-      { name: 'secret-file', type: 'string', placeholder: '<file>', description: 'A file holding the webhook secret key (one trailing newline is ignored)' },
-      { name: 'timeout', type: 'string', placeholder: '<duration>', defaultText: `${formatDuration(DEFAULTS.checkReceiver.timeoutMs)}; ${formatDuration(TIMEOUT_BOUNDS.minMs)} to ${formatDuration(TIMEOUT_BOUNDS.maxMs)}`,
-        description: `An answer later than this is a warning; ${TIMEOUTS_IN_A_ROW} deliveries in a row not answered within it: the receiver is given up as too slow (a failure; the rules left are not checked)` },
-    ] },
-    { heading: 'Output', flags: [
-      { ...runFlagsNamed('strict')[0]!, description: 'Profile rules (warnings) fail too', envText: undefined },
-      { ...runFlagsNamed('disable-check')[0]!, placeholder: '<rule id>', description: 'A rule not to judge (its id as the reports show it; docs/rules.md lists them); repeat for several. The certificate lists it and is not issued', envText: undefined },
-      ...REPORT_FLAGS.map((f) => (f.name === 'reports' ? { ...f, defaultText: DEFAULTS.checkReceiver.reports, envText: undefined } : { ...f, envText: undefined })),
-    ] },
+    {
+      heading: 'Receiver',
+      flags: [
+        { name: 'url', type: 'string', placeholder: '<url>', description: 'The endpoint to judge (http or https; required)' },
+        {
+          name: 'secret-file',
+          type: 'string',
+          placeholder: '<file>',
+          description: 'A file holding the webhook secret key (one trailing newline is ignored)',
+        },
+        {
+          name: 'timeout',
+          type: 'string',
+          placeholder: '<duration>',
+          defaultText:
+            `${formatDuration(DEFAULTS.checkReceiver.timeoutMs)}; ${formatDuration(TIMEOUT_BOUNDS.minMs)} ` +
+            `to ${formatDuration(TIMEOUT_BOUNDS.maxMs)}`,
+          description:
+            `An answer later than this is a warning; ${TIMEOUTS_IN_A_ROW} deliveries in a row not answered ` +
+            `within it: the receiver is given up as too slow (a failure; the rules left are not checked)`,
+        },
+      ],
+    },
+    {
+      heading: 'Output',
+      flags: [
+        { ...runFlagsNamed('strict')[0]!, description: 'Profile rules (warnings) fail too', envText: undefined },
+        {
+          ...runFlagsNamed('disable-check')[0]!,
+          placeholder: '<rule id>',
+          description:
+            'A rule not to judge (its id as the reports show it; docs/rules.md lists them); repeat for several. The certificate lists it and is not issued',
+          envText: undefined,
+        },
+        ...REPORT_FLAGS.map((f) =>
+          f.name === 'reports' ? { ...f, defaultText: DEFAULTS.checkReceiver.reports, envText: undefined } : { ...f, envText: undefined },
+        ),
+      ],
+    },
     { heading: 'TLS towards an https receiver', flags: NETWORK_FLAGS.filter((f) => f.name !== 'proxy') },
   ],
   notes: `rules (severity without --strict, clause):
@@ -102,7 +146,10 @@ function readSecretFile(path: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw usage(`--secret-file ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a readable file that holds the webhook secret key');
+    throw usage(
+      `--secret-file ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      'give a readable file that holds the webhook secret key',
+    );
   }
   const secret = text.replace(/\r?\n$/, '');
   if (secret === '') throw usage(`--secret-file ${path} is empty`, 'put the webhook_secret_key of the pairing in it');
@@ -119,31 +166,48 @@ export function parseCheckReceiverArgs(argv: string[], env: NodeJS.ProcessEnv): 
   const fix = "see 'payconnect-conformance check-receiver --help'";
   // A flag that looks like the secret is refused as such, and named without its value.
   const known = spellingsOf(CHECK_RECEIVER_COMMAND);
-  const secretLike = argv.map((a) => a.split('=')[0]!).find((name) => !known.includes(name) && /^--?secret$|^--(webhook-)?(secret|key)/.test(name));
-  if (secretLike) throw usage(`unknown option ${secretLike}: the secret is never given as a flag value`, `set ${SECRET_ENV} or use --secret-file <file>`);
+  const secretLike = argv
+    .map((a) => a.split('=')[0]!)
+    .find((name) => !known.includes(name) && /^--?secret$|^--(webhook-)?(secret|key)/.test(name));
+  if (secretLike)
+    throw usage(`unknown option ${secretLike}: the secret is never given as a flag value`, `set ${SECRET_ENV} or use --secret-file <file>`);
   const parsed = parseCommandLine(CHECK_RECEIVER_COMMAND, argv);
   const v = parsed.values;
   if (parsed.help) return 'help';
-  if (parsed.positionals.length > 0) throw usage(`unexpected argument (${parsed.positionals.length} given; the command takes flags only)`, fix);
-  if (v.url === undefined) throw usage('--url is required', 'give the webhook endpoint to judge: --url https://example.test/webhooks/pay-connect');
+  if (parsed.positionals.length > 0)
+    throw usage(`unexpected argument (${parsed.positionals.length} given; the command takes flags only)`, fix);
+  if (v.url === undefined)
+    throw usage('--url is required', 'give the webhook endpoint to judge: --url https://example.test/webhooks/pay-connect');
   let url: URL;
   try {
     url = new URL(v.url);
   } catch {
     throw usage('--url is not a URL', 'give an absolute http or https URL, e.g. --url http://127.0.0.1:8080/webhooks');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usage(`--url must be http or https, not ${url.protocol.replace(/:$/, '')}`, 'give an absolute http or https URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw usage(`--url must be http or https, not ${url.protocol.replace(/:$/, '')}`, 'give an absolute http or https URL');
   const fromEnv = env[SECRET_ENV];
   const file = v['secret-file'];
-  if (fromEnv !== undefined && fromEnv !== '' && file !== undefined) throw usage(`both ${SECRET_ENV} and --secret-file give the secret`, 'give it one way only');
+  if (fromEnv !== undefined && fromEnv !== '' && file !== undefined)
+    throw usage(`both ${SECRET_ENV} and --secret-file give the secret`, 'give it one way only');
   let secret: string;
   if (file !== undefined) secret = readSecretFile(file);
   else if (fromEnv !== undefined && fromEnv !== '') secret = fromEnv;
   else throw usage('no webhook secret key given', `set ${SECRET_ENV} or use --secret-file <file> (the webhook_secret_key of the pairing)`);
-  const timeoutMs = flagValue('timeout', v.timeout, durationWithin(TIMEOUT_BOUNDS.minMs, TIMEOUT_BOUNDS.maxMs)) ?? DEFAULTS.checkReceiver.timeoutMs;
+  const timeoutMs =
+    flagValue('timeout', v.timeout, durationWithin(TIMEOUT_BOUNDS.minMs, TIMEOUT_BOUNDS.maxMs)) ?? DEFAULTS.checkReceiver.timeoutMs;
   const { proxy: _proxy, ...tls } = networkSettingsFrom(v, env, process.cwd());
   const disabled = validateDisableCheck(v['disable-check'] ?? [], 'check-receiver', { where: '--disable-check' });
-  return { url, secret, timeoutMs, strict: v.strict ?? false, disabled, reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports, html: v.html ?? DEFAULTS.html, transport: loadTransport(tls, env) };
+  return {
+    url,
+    secret,
+    timeoutMs,
+    strict: v.strict ?? false,
+    disabled,
+    reports: v.reports ?? CHECK_RECEIVER_DEFAULTS.reports,
+    html: v.html ?? DEFAULTS.html,
+    transport: loadTransport(tls, env),
+  };
 }
 
 /** One line per rule as it ends. */
@@ -174,30 +238,63 @@ export function checkReceiverCommand(argv: string[], env: NodeJS.ProcessEnv, io:
     const tool = toolInfo();
     const shown = shownUrl(args.url);
     const startedAt = new Date().toISOString();
-    io.stdout(`check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ${RECEIVER_RULES.length + 1} rules${args.disabled.length > 0 ? ` (${args.disabled.join(', ')} disabled)` : ''}\n`);
+    io.stdout(
+      `check-receiver: ${shown}, timeout ${formatDuration(args.timeoutMs)}${args.strict ? ', strict' : ''}, ` +
+        `${RECEIVER_RULES.length + 1} rules${args.disabled.length > 0 ? ` (${args.disabled.join(', ')} disabled)` : ''}\n`,
+    );
     const userAgent = `${tool.name}/${tool.version} (check-receiver)`;
     // Never the key: replaced wherever it would occur (an answer that echoes it).
     const tx = new CommandTranscript('check-receiver', [args.secret]);
     const record = await checkReceiver({
-      url: args.url, shownUrl: shown, secret: args.secret, timeoutMs: args.timeoutMs, strict: args.strict, disabled: args.disabled, transport: args.transport, transcript: tx,
+      url: args.url,
+      shownUrl: shown,
+      secret: args.secret,
+      timeoutMs: args.timeoutMs,
+      strict: args.strict,
+      disabled: args.disabled,
+      transport: args.transport,
+      transcript: tx,
       userAgent,
       onRule: (t) => io.stdout(ruleLine(t)),
       onGiveUp: (line) => io.stderr(`${line}\n`),
     });
-    const result = await writeJudged(io, { reportsDir: args.reports, html: args.html }, {
-      record,
-      facts: {
-        tool, target: { kind: 'receiver', baseUrl: shown }, profile: 'public', terminalMode: 'none', seed: 0, strict: args.strict, integratorId: '',
-        ...(args.disabled.length > 0 ? { checksDisabled: args.disabled } : {}), labels: {}, startedAt,
+    const result = await writeJudged(
+      io,
+      { reportsDir: args.reports, html: args.html },
+      {
+        record,
+        facts: {
+          tool,
+          target: { kind: 'receiver', baseUrl: shown },
+          profile: 'public',
+          terminalMode: 'none',
+          seed: 0,
+          strict: args.strict,
+          integratorId: '',
+          ...(args.disabled.length > 0 ? { checksDisabled: args.disabled } : {}),
+          labels: {},
+          startedAt,
+        },
+        certification: { subject: `webhook receiver ${shown}`, required: [RECEIVER_CAPABILITY] },
+        transcript: {
+          tx,
+          disabledChecks: args.disabled,
+          options: {
+            url: shown,
+            timeoutMs: args.timeoutMs,
+            rules: RULE_IDS,
+            userAgent,
+            tls: args.transport.tls.secureContext !== undefined,
+          },
+        },
       },
-      certification: { subject: `webhook receiver ${shown}`, required: [RECEIVER_CAPABILITY] },
-      transcript: {
-        tx, disabledChecks: args.disabled,
-        options: { url: shown, timeoutMs: args.timeoutMs, rules: RULE_IDS, userAgent, tls: args.transport.tls.secureContext !== undefined },
-      },
-    });
+    );
     const c = result.summary.counts;
-    io.stdout(`${result.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} not checked; ${c.failures} failure${c.failures === 1 ? '' : 's'}, ${c.warnings} warning${c.warnings === 1 ? '' : 's'}; ${result.reports.certification.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}\n`);
+    io.stdout(
+      `${result.summary.verdict === 'pass' ? 'PASS' : 'FAIL'}: ${c.passed} passed, ${c.failed} failed, ` +
+        `${c.skipped} not checked; ${c.failures} failure${c.failures === 1 ? '' : 's'}, ${c.warnings} ` +
+        `warning${c.warnings === 1 ? '' : 's'}; ${result.reports.certification.certified ? 'CERTIFIED' : 'NOT CERTIFIED'}\n`,
+    );
     io.stdout(reportsLine(result));
     return result.exitCode;
   });

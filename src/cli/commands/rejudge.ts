@@ -14,12 +14,20 @@ import { defineCommand } from '../command.ts';
 export const REJUDGE_COMMAND = {
   name: 'rejudge',
   synopsis: '<reports dir> [flags]',
-  about: 'Judges the run in <reports dir> (a run or merge; it holds transcript.jsonl.gz) again from its transcript ' +
+  about:
+    'Judges the run in <reports dir> (a run or merge; it holds transcript.jsonl.gz) again from its transcript ' +
     'with the installed toolkit and contract, no network; prints what changed against the recorded verdict.',
   positionals: { what: 'the reports folder of a run or merge' },
-  sections: [{ heading: 'Output', flags: REPORT_FLAGS.map((f) => (f.name === 'reports'
-    ? { ...f, description: 'Where the re-judged reports go', defaultText: '<reports dir>/rejudged', envText: undefined }
-    : { ...f, description: 'Accepted for symmetry with run: re-judging writes no Allure report', envText: undefined })) }],
+  sections: [
+    {
+      heading: 'Output',
+      flags: REPORT_FLAGS.map((f) =>
+        f.name === 'reports'
+          ? { ...f, description: 'Where the re-judged reports go', defaultText: '<reports dir>/rejudged', envText: undefined }
+          : { ...f, description: 'Accepted for symmetry with run: re-judging writes no Allure report', envText: undefined },
+      ),
+    },
+  ],
 } as const satisfies CommandSpec;
 
 const HINT = 'run "payconnect-conformance rejudge --help" for the usage';
@@ -31,15 +39,20 @@ export function formatRejudge(r: Pick<RejudgeResult, 'diff' | 'notRejudgeable' |
   const { diff } = r;
   let out = `verdict: recorded ${diff.verdict.recorded ?? '(no summary.json)'}, re-judged ${diff.verdict.rejudged}\n`;
   const n = diff.added.length + diff.gone.length + diff.changed.length;
-  out += n === 0 ? 'differences: none\n' : `differences: ${diff.added.length} new, ${diff.gone.length} gone, ${diff.changed.length} severity changed\n`;
+  out +=
+    n === 0
+      ? 'differences: none\n'
+      : `differences: ${diff.added.length} new, ${diff.gone.length} gone, ${diff.changed.length} severity changed\n`;
   if (diff.added.length > 0) out += `findings new:\n${diff.added.map(line).join('')}`;
   if (diff.gone.length > 0) out += `findings gone:\n${diff.gone.map(line).join('')}`;
-  if (diff.changed.length > 0) out += `severities changed:\n${diff.changed.map((f) => line(f).replace(`] ${f.severity}`, `] ${f.was} -> ${f.severity}`)).join('')}`;
+  if (diff.changed.length > 0)
+    out += `severities changed:\n${diff.changed.map((f) => line(f).replace(`] ${f.severity}`, `] ${f.was} -> ${f.severity}`)).join('')}`;
   if (r.notRejudgeable.length > 0) {
     out += `not re-judgeable (recorded findings kept): ${r.notRejudgeable.reduce((s, x) => s + x.count, 0)} check invocations\n`;
     out += r.notRejudgeable.map((x) => `  ${x.check} in ${x.test} (${x.count}x): ${x.why}\n`).join('');
   }
-  if (r.carried.length > 0) out += `carried over as recorded: ${r.carried.length} findings\n${r.carried.map((c) => `  [${c.check}] ${c.test}: ${c.message} (${c.why})\n`).join('')}`;
+  if (r.carried.length > 0)
+    out += `carried over as recorded: ${r.carried.length} findings\n${r.carried.map((c) => `  [${c.check}] ${c.test}: ${c.message} (${c.why})\n`).join('')}`;
   return out;
 }
 

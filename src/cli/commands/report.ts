@@ -8,7 +8,17 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import { DEFAULTS, REPORT_FLAGS, argvOf, flagValue, formatCommandHelp, parseCommandLine, port as portParser, resolveConfig, type CommandSpec } from '../../config/index.ts';
+import {
+  DEFAULTS,
+  REPORT_FLAGS,
+  argvOf,
+  flagValue,
+  formatCommandHelp,
+  parseCommandLine,
+  port as portParser,
+  resolveConfig,
+  type CommandSpec,
+} from '../../config/index.ts';
 import { ToolkitError } from '../../core/index.ts';
 import { REPORT_FILES, generateAllureHtml } from '../../report/index.ts';
 import type { RunIo } from '../../engine/index.ts';
@@ -20,15 +30,25 @@ const REPORTS = REPORT_FLAGS.filter((f) => f.name === 'reports');
 export const REPORT_COMMAND = {
   name: 'report',
   synopsis: '[flags]',
-  about: 'Regenerates the Allure HTML report of the last run from its allure-results and serves it on 127.0.0.1 ' +
+  about:
+    'Regenerates the Allure HTML report of the last run from its allure-results and serves it on 127.0.0.1 ' +
     '(the report loads its data over HTTP, not from file://).',
   sections: [
     { heading: 'Output', flags: REPORTS },
-    { heading: 'Serving', flags: [
-      { name: 'port', type: 'string', placeholder: '<n>', description: 'The port to serve on, on 127.0.0.1 (0: a free one)', defaultText: String(DEFAULTS.reportPort) },
-      { name: 'open', type: 'boolean', description: 'Open the report in a browser (xdg-open), else print its address' },
-      { name: 'serve', type: 'boolean', negated: true, description: 'Regenerate the report and exit' },
-    ] },
+    {
+      heading: 'Serving',
+      flags: [
+        {
+          name: 'port',
+          type: 'string',
+          placeholder: '<n>',
+          description: 'The port to serve on, on 127.0.0.1 (0: a free one)',
+          defaultText: String(DEFAULTS.reportPort),
+        },
+        { name: 'open', type: 'boolean', description: 'Open the report in a browser (xdg-open), else print its address' },
+        { name: 'serve', type: 'boolean', negated: true, description: 'Regenerate the report and exit' },
+      ],
+    },
   ],
 } as const satisfies CommandSpec;
 
@@ -86,15 +106,21 @@ export async function serveReport(dir: string, opts: { host?: string; port?: num
     server.once('error', fail);
     server.listen(opts.port ?? 0, host, () => ok());
   }).catch((e: unknown) => {
-    throw new ToolkitError('PCC_USAGE', `cannot serve the report on ${host}:${opts.port ?? 0}: ${(e as Error).message}`, 'choose another --port (0 picks a free one)', { cause: e });
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `cannot serve the report on ${host}:${opts.port ?? 0}: ${(e as Error).message}`,
+      'choose another --port (0 picks a free one)',
+      { cause: e },
+    );
   });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}/`,
-    close: () => new Promise<void>((ok) => {
-      server.closeAllConnections();
-      server.close(() => ok());
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 
@@ -113,19 +139,34 @@ export function tryOpen(url: string): Promise<boolean> {
 }
 
 /** Runs `report`; serves until SIGINT/SIGTERM (or `signal`), then returns 0. */
-export async function reportCommand(argv: string[], env: NodeJS.ProcessEnv, io: RunIo, opts: { signal?: AbortSignal; cwd?: string } = {}): Promise<number> {
+export async function reportCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: RunIo,
+  opts: { signal?: AbortSignal; cwd?: string } = {},
+): Promise<number> {
   const { values: args, help } = parseCommandLine(REPORT_COMMAND, argv);
   if (help) {
     io.stdout(formatCommandHelp(REPORT_COMMAND));
     return 0;
   }
   const port = flagValue('port', args.port, portParser) ?? DEFAULTS.reportPort;
-  const config = await resolveConfig({ argv: argvOf(REPORTS, args), env, cwd: opts.cwd ?? process.cwd() , usesTarget: false });
+  const config = await resolveConfig({ argv: argvOf(REPORTS, args), env, cwd: opts.cwd ?? process.cwd(), usesTarget: false });
   const dir = config.reportsDir;
   const results = join(dir, REPORT_FILES.allureResults);
-  if (!existsSync(results)) throw new ToolkitError('PCC_USAGE', `no allure-results in ${dir}`, 'run `payconnect-conformance run` first (the report is made from its results)');
+  if (!existsSync(results))
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `no allure-results in ${dir}`,
+      'run `payconnect-conformance run` first (the report is made from its results)',
+    );
   const output = join(dir, REPORT_FILES.allureReport);
-  await generateAllureHtml({ resultsDir: results, outputDir: output, historyPath: join(dir, REPORT_FILES.allureHistory), appendHistory: false });
+  await generateAllureHtml({
+    resultsDir: results,
+    outputDir: output,
+    historyPath: join(dir, REPORT_FILES.allureHistory),
+    appendHistory: false,
+  });
   io.stdout(`report: ${join(output, 'index.html')}\n`);
   if (args.serve === false) return 0;
   const server = await serveReport(output, { port });

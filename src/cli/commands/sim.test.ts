@@ -23,9 +23,13 @@ async function until(pred: () => boolean, timeoutMs = 2000): Promise<void> {
 /** `sim` as a separate process (stdin a pipe, or none), once it is ready. */
 async function simProcess(args: string[], stdin: 'pipe' | 'ignore' = 'pipe') {
   // The bin runs src through tsx unless a matching build exists, as a user would start it.
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../../../bin/payconnect-conformance.js', import.meta.url)), 'sim', '--otps', '0', ...args], {
-    stdio: [stdin, 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../../../bin/payconnect-conformance.js', import.meta.url)), 'sim', '--otps', '0', ...args],
+    {
+      stdio: [stdin, 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -37,7 +41,11 @@ describe('simCommand', () => {
   it('prints the URL, integrator id and N fresh OTPs, logs requests, and stops on abort with 0', async () => {
     const o = io();
     const ac = new AbortController();
-    const running = simCommand(['--port', '0', '--otps', '3', '--seed', '5', '--step-delay', '10', '--deadline', '200', '--fault', 'slow'], o.io, { signal: ac.signal });
+    const running = simCommand(
+      ['--port', '0', '--otps', '3', '--seed', '5', '--step-delay', '10', '--deadline', '200', '--fault', 'slow'],
+      o.io,
+      { signal: ac.signal },
+    );
     await until(() => o.out.join('').includes('press Ctrl+C'));
     const text = o.out.join('');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] as string;
@@ -49,7 +57,10 @@ describe('simCommand', () => {
     expect(new Set(otps).size).toBe(3);
 
     const http = new Http(url);
-    const pair = await http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'sim-integrator' }, body: { name: 'cli', otp: otps[0] } });
+    const pair = await http.call('POST', P.pair, {
+      headers: { 'x-pay-connect-integrator-id': 'sim-integrator' },
+      body: { name: 'cli', otp: otps[0] },
+    });
     expect(pair.status).toBe(200);
     await http.close();
     await until(() => o.out.some((l) => /^POST \/v1\/pay-connect\/pair\/ 200 \d+ms\n$/.test(l)));
@@ -83,7 +94,10 @@ describe('simCommand', () => {
     [['--webhook-retry-scale', 'fast'], /--webhook-retry-scale/],
     [['--seed', '-1'], /--seed|-1/],
     [['--fault', 'nope'], /--fault "nope" is not a fault switch/],
-    [['--fault', 'slow', '--fault-rate', '0'], /invalid --fault-rate "0": must be above 0 and at most 1\n  fix: give a probability above 0 and at most 1/],
+    [
+      ['--fault', 'slow', '--fault-rate', '0'],
+      /invalid --fault-rate "0": must be above 0 and at most 1\n  fix: give a probability above 0 and at most 1/,
+    ],
     [['--fault', 'slow', '--fault-rate', '1.5'], /--fault-rate "1.5"/],
     [['--fault', 'slow', '--fault-rate', 'often'], /--fault-rate "often"/],
     [['--fault-rate', '0.3'], /--fault-rate is given without --fault\n  fix: add the fault switches/],
@@ -92,9 +106,15 @@ describe('simCommand', () => {
     [['extra'], /unexpected argument/],
     [['--terminal', 'x'], /invalid --terminal "x": not one of auto, manual\n  fix: use one of: auto, manual\n$/],
     [['--terminal'], /--terminal/],
-    [['--terminal', 'manual', '--manual-deadline', '999'], /invalid --manual-deadline "999": must be from 1s to 60m\n  fix: give a duration from 1s to 60m/],
+    [
+      ['--terminal', 'manual', '--manual-deadline', '999'],
+      /invalid --manual-deadline "999": must be from 1s to 60m\n  fix: give a duration from 1s to 60m/,
+    ],
     [['--terminal', 'manual', '--manual-deadline', '3600001'], /--manual-deadline/],
-    [['--terminal', 'manual', '--step-delay', '600', '--manual-deadline', '1200'], /--manual-deadline is 1200ms\n  fix: make it larger than two step delays \(1200 ms\)/],
+    [
+      ['--terminal', 'manual', '--step-delay', '600', '--manual-deadline', '1200'],
+      /--manual-deadline is 1200ms\n  fix: make it larger than two step delays \(1200 ms\)/,
+    ],
     [['--manual-deadline', '5000'], /--manual-deadline is given without --terminal manual\n  fix: add --terminal manual/],
     [['--tls-dir', '/tmp/x'], /--tls-dir is given without --tls\n  fix: add --tls, or drop --tls-dir/],
     [['--tls', '--tls-dir', ' '], /--tls-dir is empty/],
@@ -118,7 +138,10 @@ describe('simCommand', () => {
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] as string;
     const otp = [...text.matchAll(/^ {2}(\d{6})$/gm)].map((m) => m[1] as string)[0];
     const http = new Http(url);
-    const pair = await http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'acme' }, body: { name: 'cli', otp, webhook_url: '' } });
+    const pair = await http.call('POST', P.pair, {
+      headers: { 'x-pay-connect-integrator-id': 'acme' },
+      body: { name: 'cli', otp, webhook_url: '' },
+    });
     await http.close();
     expect(pair.status, pair.text).toBe(200);
     expect(pair.headers['server']).toBe('pay-connect-liberal/1.0');
@@ -131,7 +154,24 @@ describe('simCommand', () => {
     expect(await simCommand(['--help'], o.io)).toBe(0);
     const help = o.out.join('');
     expect(help).toMatch(/^Usage: payconnect-conformance sim /);
-    for (const flag of ['--port', '--host', '--keep-alive', '--tls', '--tls-dir', '--step-delay', '--deadline', '--terminal auto|manual', '--manual-deadline', '--otps', '--seed', '--fault', '--fault-rate', '--webhook-retry-scale', '--record']) expect(help).toContain(flag);
+    for (const flag of [
+      '--port',
+      '--host',
+      '--keep-alive',
+      '--tls',
+      '--tls-dir',
+      '--step-delay',
+      '--deadline',
+      '--terminal auto|manual',
+      '--manual-deadline',
+      '--otps',
+      '--seed',
+      '--fault',
+      '--fault-rate',
+      '--webhook-retry-scale',
+      '--record',
+    ])
+      expect(help).toContain(flag);
     expect(help).toMatch(/\/_sim\/terminals/);
   });
 
@@ -158,7 +198,7 @@ describe('simCommand', () => {
     expect(existsSync(ca![1]!)).toBe(false);
   });
 
-  it('answers 2, in the form of every command\'s errors, when the port is taken', async () => {
+  it("answers 2, in the form of every command's errors, when the port is taken", async () => {
     const first = io();
     const ac = new AbortController();
     const running = simCommand(['--otps', '0'], first.io, { signal: ac.signal });
@@ -174,9 +214,14 @@ describe('simCommand', () => {
 
 /** A paired, logged-in caller of a `sim` started by the command (its OTPs come from the banner). */
 async function paired(http: Http, otp: string) {
-  const pair = await http.call('POST', P.pair, { headers: { 'x-pay-connect-integrator-id': 'sim-integrator' }, body: { name: 'manual', otp } });
+  const pair = await http.call('POST', P.pair, {
+    headers: { 'x-pay-connect-integrator-id': 'sim-integrator' },
+    body: { name: 'manual', otp },
+  });
   expect(pair.status).toBe(200);
-  const token = await http.call('POST', P.token, { body: { grant_type: 'client_credentials', client_id: pair.json.client_id, client_secret: pair.json.client_secret } });
+  const token = await http.call('POST', P.token, {
+    body: { grant_type: 'client_credentials', client_id: pair.json.client_id, client_secret: pair.json.client_secret },
+  });
   const headers = { 'x-pay-connect-integrator-id': 'sim-integrator', authorization: `Bearer ${token.json.access_token}` };
   return {
     tid: pair.json.terminal_id as string,
@@ -215,9 +260,16 @@ describe('simCommand --terminal manual', () => {
     await until(() => o.out.join('').includes('Ctrl+C to stop'));
     const text = o.out.join('');
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1] as string;
-    expect(text).toContain('terminal: manual (each payment, preauthorization and refund waits for an operator action; without one it expires after 5000 ms)');
-    expect(text).toContain('keys (stdin is not a terminal: type them one per line): p present card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list waiting, q stop');
-    expect(text).toContain(`curl -X POST ${url}/_sim/terminals/<terminal_id>/actions -H 'content-type: application/json' -d '{"action":"present-card"}'`);
+    expect(text).toContain(
+      'terminal: manual (each payment, preauthorization and refund waits for an operator action; without one it expires after 5000 ms)',
+    );
+    expect(text).toContain(
+      'keys (stdin is not a terminal: type them one per line): p present card, d decline, f fail, ' +
+        'r remove card, t timeout, i add tip (1.00), l list waiting, q stop',
+    );
+    expect(text).toContain(
+      `curl -X POST ${url}/_sim/terminals/<terminal_id>/actions -H 'content-type: application/json' -d '{"action":"present-card"}'`,
+    );
     expect(text).toContain(`curl ${url}/_sim/terminals`);
     expect(text).toContain('press q or Ctrl+C to stop');
     const otp = /^ {2}(\d{6})$/m.exec(text)?.[1] as string;
@@ -230,9 +282,17 @@ describe('simCommand --terminal manual', () => {
       return lines().find((l) => re.test(l)) as string;
     };
     const id = (await c.post(P.generate, { amount: 1000 })).json.transaction_id as string;
-    await next(new RegExp(`^terminal ${c.tid}: transaction ${id} \\(payment, 10\\.00\\) waits for the card: p present, d decline, f fail, r remove, t timeout, i tip$`));
+    await next(
+      new RegExp(
+        `^terminal ${c.tid}: transaction ${id} \\(payment, 10\\.00\\) waits for the card: p present, d decline, f fail, r remove, t timeout, i tip$`,
+      ),
+    );
     stdin.write('l\n');
-    await next(new RegExp(`^waiting: terminal ${c.tid} transaction ${id} \\(payment, 10\\.00, (INITIATED|IN_PROGRESS), tip 0\\.00, \\d+\\.\\d s\\)$`));
+    await next(
+      new RegExp(
+        `^waiting: terminal ${c.tid} transaction ${id} \\(payment, 10\\.00, (INITIATED|IN_PROGRESS), tip 0\\.00, \\d+\\.\\d s\\)$`,
+      ),
+    );
     stdin.write('i\n');
     await next(new RegExp(`^terminal ${c.tid}: add-tip 1\\.00 on transaction ${id}, now (INITIATED|IN_PROGRESS)$`));
     stdin.write(' P \n'); // trimmed, either case
@@ -242,8 +302,11 @@ describe('simCommand --terminal manual', () => {
     const before = lines().length;
     stdin.write('d\nl\nx\n\n');
     await until(() => lines().length >= before + 3);
-    expect(lines().slice(before - 1, before + 2)).toEqual(['nothing waits for an action', 'nothing waits for an action',
-      'unknown key "x": p present card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list waiting, q stop']);
+    expect(lines().slice(before - 1, before + 2)).toEqual([
+      'nothing waits for an action',
+      'nothing waits for an action',
+      'unknown key "x": p present card, d decline, f fail, r remove card, t timeout, i add tip (1.00), l list waiting, q stop',
+    ]);
 
     stdin.emit('error', new Error('read error')); // neither a read error
     stdin.end(); // nor EOF stops the simulator: it keeps serving over HTTP
@@ -285,13 +348,20 @@ describe('simCommand --terminal manual', () => {
     const idA = (await a.post(P.generate, { amount: 1000 })).json.transaction_id as string;
     await sleep(20);
     const idB = (await b.post(P.generate, { amount: 2000 })).json.transaction_id as string;
-    const count = () => o.out.join('').split('\n').filter((l) => / on transaction /.test(l)).length;
+    const count = () =>
+      o.out
+        .join('')
+        .split('\n')
+        .filter((l) => / on transaction /.test(l)).length;
     s.write('d'); // no newline: a raw key acts at once, on A (the older)
     await until(() => count() === 1);
     s.write('\x1b[A'); // an arrow key is no key
     s.write('p');
     await until(() => count() === 2);
-    const acted = o.out.join('').split('\n').filter((l) => / on transaction /.test(l));
+    const acted = o.out
+      .join('')
+      .split('\n')
+      .filter((l) => / on transaction /.test(l));
     expect(acted[0]).toMatch(new RegExp(`^terminal ${a.tid}: decline on transaction ${idA}, now IN_PROGRESS$`));
     expect(acted[1]).toMatch(new RegExp(`^terminal ${b.tid}: present-card on transaction ${idB}, now IN_PROGRESS$`));
     expect(o.out.join('')).not.toContain('unknown key');
@@ -329,7 +399,7 @@ describe('simCommand --terminal manual', () => {
     expect(output()).toContain('simulator stopped');
   });
 
-  it('--pid-file: the file names the simulator\'s own process, which SIGTERM to that id stops; the file goes with it', async () => {
+  it("--pid-file: the file names the simulator's own process, which SIGTERM to that id stops; the file goes with it", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pcc-sim-pid-')), 'sim.pid');
     const { child, output, exited } = await simProcess(['--pid-file', file], 'ignore');
     expect(readFileSync(file, 'utf8')).toBe(`${child.pid}\n`);

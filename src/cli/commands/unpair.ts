@@ -11,13 +11,23 @@ import { NETWORK, TARGET, targetOf } from '../service-target.ts';
 export const UNPAIR_COMMAND = {
   name: 'unpair',
   synopsis: '--target <url> --integrator-id <id> [flags]',
-  about: 'Unpairs a vault pairing on the service (its credentials stop working), then removes it from the vault. ' +
-    'The target\'s flags resolve as run\'s do: flag > environment > config file > default.',
+  about:
+    'Unpairs a vault pairing on the service (its credentials stop working), then removes it from the vault. ' +
+    "The target's flags resolve as run's do: flag > environment > config file > default.",
   sections: [
     { heading: 'Target', flags: TARGET.filter((f) => f.name !== 'otp') },
-    { heading: 'Pairing', flags: [
-      { name: 'pay-connect-id', type: 'string', placeholder: '<id>', description: 'Which pairing', defaultText: 'the newest of that target' },
-    ] },
+    {
+      heading: 'Pairing',
+      flags: [
+        {
+          name: 'pay-connect-id',
+          type: 'string',
+          placeholder: '<id>',
+          description: 'Which pairing',
+          defaultText: 'the newest of that target',
+        },
+      ],
+    },
     NETWORK,
   ],
 } as const satisfies CommandSpec;
@@ -34,10 +44,16 @@ export async function unpairCommand(argv: string[], env: NodeJS.ProcessEnv, io: 
   const { baseUrl, integratorId } = await openTarget(request);
   const entries = findPairings(vault, baseUrl, integratorId);
   const entry = values['pay-connect-id'] ? entries.find((e) => e.credentials.pay_connect_id === values['pay-connect-id']) : entries.at(-1);
-  if (!entry) throw new ToolkitError('PCC_NO_PAIRING', `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`, 'list the vault file, or pass --pay-connect-id');
+  if (!entry)
+    throw new ToolkitError(
+      'PCC_NO_PAIRING',
+      `no pairing for ${baseUrl} (integrator ${integratorId}) in ${vaultPath}`,
+      'list the vault file, or pass --pay-connect-id',
+    );
   const out = await unpairAndForget({ vaultPath, baseUrl, integratorId }, entry, request.transport ? { transport: request.transport } : {});
   if (!out.unpaired && out.error !== undefined) throw out.error; // no answer, or a vault that cannot be written: as it comes
-  if (!out.unpaired) throw new ToolkitError('PCC_AUTH_FAILED', `${out.reason}; the vault entry is kept`, 'check the pairing still exists on the service');
+  if (!out.unpaired)
+    throw new ToolkitError('PCC_AUTH_FAILED', `${out.reason}; the vault entry is kept`, 'check the pairing still exists on the service');
   io.stdout(`unpaired ${entry.credentials.pay_connect_id}; removed from ${vaultPath}\n`);
   return 0;
 }

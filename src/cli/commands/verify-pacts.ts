@@ -10,11 +10,29 @@ import { resolveProfile } from '../../profile/index.ts';
 import { findPairings, loadPrivateVault } from '../../vault/index.ts';
 import { defaultDeadlineMs, defaultPollMs, openTarget } from '../../targets/index.ts';
 import { type Forwarder, loadTransport, startForwarder } from '../../transport/index.ts';
-import { NETWORK_FLAGS, TARGET_FLAGS, WEBHOOK_FLAGS, argvOf, formatCommandHelp, parseCommandLine, resolveConfig, runFlagsNamed, wrap, type CommandSpec } from '../../config/index.ts';
+import {
+  NETWORK_FLAGS,
+  TARGET_FLAGS,
+  WEBHOOK_FLAGS,
+  argvOf,
+  formatCommandHelp,
+  parseCommandLine,
+  resolveConfig,
+  runFlagsNamed,
+  wrap,
+  type CommandSpec,
+} from '../../config/index.ts';
 import { defineCommand } from '../command.ts';
 
 /** The pacts to verify or publish: a file or a folder of them (verify-pacts and publish-pacts). */
-export const PACT_FLAG = { name: 'pact', type: 'string', multiple: true, placeholder: '<file|dir>', description: 'Pact file or folder; repeat for several', defaultText: 'contracts/pacts, the toolkit\'s' } as const;
+export const PACT_FLAG = {
+  name: 'pact',
+  type: 'string',
+  multiple: true,
+  placeholder: '<file|dir>',
+  description: 'Pact file or folder; repeat for several',
+  defaultText: "contracts/pacts, the toolkit's",
+} as const;
 
 /** verify-pacts' rows of run's table: resolved as run resolves them (flag > env > config file > default). */
 const VERIFY_RUN_ROWS = [...TARGET_FLAGS, ...runFlagsNamed('sim-fault', 'deadline'), ...WEBHOOK_FLAGS, ...NETWORK_FLAGS];
@@ -23,16 +41,17 @@ const VERIFY_RUN_ROWS = [...TARGET_FLAGS, ...runFlagsNamed('sim-fault', 'deadlin
 export const VERIFY_PACTS_COMMAND = {
   name: 'verify-pacts',
   synopsis: '[flags]',
-  about: 'Verifies pact files against a provider with the pact-js Verifier. Provider states are set up ' +
-    'through the public API only (pairing from the vault or by OTP, transactions by sandbox.md\'s ' +
+  about:
+    'Verifies pact files against a provider with the pact-js Verifier. Provider states are set up ' +
+    "through the public API only (pairing from the vault or by OTP, transactions by sandbox.md's " +
     'amounts); webhook messages are triggered on the target and captured by a loopback receiver. ' +
-    'An integrator\'s pact may name the toolkit\'s provider states (below) and take the ids they supply ' +
+    "An integrator's pact may name the toolkit's provider states (below) and take the ids they supply " +
     'with fromProviderState (${transactionId}, ${operationId}, ${otp}, ${webhookUrl}); a state the ' +
     'toolkit does not know is reported and run with a paired terminal only.\n\n' +
-    'A URL target needs an unused --otp each for its pairing and for the pairing interactions (the toolkit\'s ' +
+    "A URL target needs an unused --otp each for its pairing and for the pairing interactions (the toolkit's " +
     'pact: pair, pair echoing the name, the consumed OTP, unpair: five in all, four with a vault pairing). ' +
     'Against a URL, the Pact core talks to a loopback forwarder that goes on with the network settings. ' +
-    'The target\'s flags resolve as run\'s do (flag > environment > config file > default), except the ' +
+    "The target's flags resolve as run's do (flag > environment > config file > default), except the " +
     'deadline, which defaults to 10s with sim and 2m against a URL.',
   sections: [
     { heading: 'Pacts', flags: [PACT_FLAG] },
@@ -40,7 +59,12 @@ export const VERIFY_PACTS_COMMAND = {
     { heading: 'Webhooks', flags: WEBHOOK_FLAGS },
     { heading: 'Network (TLS and proxies towards a URL target)', flags: NETWORK_FLAGS },
   ],
-  notes: wrap(`Provider states: ${Object.values(STATE).map((x) => `"${x}"`).join(', ')}.`, 100).join('\n'),
+  notes: wrap(
+    `Provider states: ${Object.values(STATE)
+      .map((x) => `"${x}"`)
+      .join(', ')}.`,
+    100,
+  ).join('\n'),
 } as const satisfies CommandSpec;
 
 /** The help of `verify-pacts`. */
@@ -54,7 +78,12 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
     return 0;
   }
   const config = await resolveConfig({ argv: argvOf(VERIFY_RUN_ROWS, v), env, cwd: process.cwd() });
-  if (config.target.kind === 'pact') throw new ToolkitError('PCC_USAGE', 'verify-pacts verifies against sim or a service\'s base URL, not the Pact mock', 'use --target sim or --target <url>');
+  if (config.target.kind === 'pact')
+    throw new ToolkitError(
+      'PCC_USAGE',
+      "verify-pacts verifies against sim or a service's base URL, not the Pact mock",
+      'use --target sim or --target <url>',
+    );
   const kind = config.target.kind;
   const given = (key: keyof typeof config.sources) => config.sources[key] !== 'default';
   const webhooks = webhookOptions(given('webhookListen') ? config.webhookListen : undefined, config.webhookPublicUrl);
@@ -84,14 +113,22 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
     // Pairing, the two pair interactions, the consumed-OTP and the unpair interactions each take one (and a spare); sandbox.md: any six digits pair once.
     const allOtps = [...otps];
     if (opened.mintOtp) for (let i = 0; i < 6; i++) allOtps.push(opened.mintOtp());
-    io.stdout(`payconnect-conformance verify-pacts: target ${kind === 'sim' ? `sim${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` : opened.baseUrl}\n`);
+    io.stdout(
+      `payconnect-conformance verify-pacts: target ${kind === 'sim' ? `sim${faults.length ? ` (faults: ${faults.join(', ')})` : ''}` : opened.baseUrl}\n`,
+    );
     // The Pact core makes its own connections and knows no CA file, client certificate or proxy: it
     // talks to a loopback forwarder that goes on through the toolkit's.
     forwarder = kind === 'url' ? await startForwarder(opened.baseUrl, transport) : undefined;
     const report = await verifyPacts({
       ...(forwarder ? { verifierBaseUrl: forwarder.url, transport: network } : {}),
-      baseUrl: opened.baseUrl, integratorId: opened.integratorId, vaultPath: opened.vaultPath, otps: allOtps, pactFiles,
-      deadlineMs: deadline, pollMs: defaultPollMs(kind), ...webhooks,
+      baseUrl: opened.baseUrl,
+      integratorId: opened.integratorId,
+      vaultPath: opened.vaultPath,
+      otps: allOtps,
+      pactFiles,
+      deadlineMs: deadline,
+      pollMs: defaultPollMs(kind),
+      ...webhooks,
     });
     io.stdout(formatVerification(report));
     return report.ok ? 0 : 1;
@@ -107,20 +144,43 @@ export async function verifyPactsCommand(argv: string[], env: NodeJS.ProcessEnv,
  * whose provider state pairs afresh. Too few is said at once, as a usage error, rather than as a
  * verification failure of every interaction the missing pairing would have served.
  */
-async function assertOtpBudget(pacts: ReturnType<typeof readAnyPact>[], given: number, t: { baseUrl: string; integratorId: string; vaultPath: string }): Promise<void> {
-  const fresh = pacts.flatMap((p) => p.interactions).filter((i) => i.states.some((s) => s.name === STATE.otp || s.name === STATE.consumedOtp || s.name === STATE.unpairable));
+async function assertOtpBudget(
+  pacts: ReturnType<typeof readAnyPact>[],
+  given: number,
+  t: { baseUrl: string; integratorId: string; vaultPath: string },
+): Promise<void> {
+  const fresh = pacts
+    .flatMap((p) => p.interactions)
+    .filter((i) => i.states.some((s) => s.name === STATE.otp || s.name === STATE.consumedOtp || s.name === STATE.unpairable));
   const stored = findPairings((await loadPrivateVault(t.vaultPath)).vault, t.baseUrl, t.integratorId).length > 0;
   const needed = (stored ? 0 : 1) + fresh.length;
   if (given >= needed) return;
-  const parts = [...(stored ? [] : ['1 for its own pairing (the vault has none for this target)']), ...(fresh.length > 0 ? [`${fresh.length} for the interactions that pair or unpair afresh`] : [])];
-  throw new ToolkitError('PCC_USAGE', `verify-pacts against ${t.baseUrl} needs ${needed} unused OTP${needed === 1 ? '' : 's'} (${parts.join(', ')}); ${given} given`,
-    'read an OTP off the terminal for each and pass --otp <six digits> once per OTP (each pairs once)');
+  const parts = [
+    ...(stored ? [] : ['1 for its own pairing (the vault has none for this target)']),
+    ...(fresh.length > 0 ? [`${fresh.length} for the interactions that pair or unpair afresh`] : []),
+  ];
+  throw new ToolkitError(
+    'PCC_USAGE',
+    `verify-pacts against ${t.baseUrl} needs ${needed} unused OTP${needed === 1 ? '' : 's'} (${parts.join(', ')}); ${given} given`,
+    'read an OTP off the terminal for each and pass --otp <six digits> once per OTP (each pairs once)',
+  );
 }
 
 /** The receivers' address and public URL of `verify-pacts` (each parsed as run parses it), checked together. */
-function webhookOptions(listen: { host: string; port: number } | undefined, publicUrl: string | undefined): { webhookHost?: string; webhookPort?: number; webhookPublicUrl?: string } {
-  if (publicUrl !== undefined && !listen?.port) throw new ToolkitError('PCC_USAGE', '--webhook-public-url needs the port its tunnel forwards to', 'add --webhook-listen <host:port> with that port');
-  return { ...(listen ? { webhookHost: listen.host, webhookPort: listen.port } : {}), ...(publicUrl ? { webhookPublicUrl: publicUrl } : {}) };
+function webhookOptions(
+  listen: { host: string; port: number } | undefined,
+  publicUrl: string | undefined,
+): { webhookHost?: string; webhookPort?: number; webhookPublicUrl?: string } {
+  if (publicUrl !== undefined && !listen?.port)
+    throw new ToolkitError(
+      'PCC_USAGE',
+      '--webhook-public-url needs the port its tunnel forwards to',
+      'add --webhook-listen <host:port> with that port',
+    );
+  return {
+    ...(listen ? { webhookHost: listen.host, webhookPort: listen.port } : {}),
+    ...(publicUrl ? { webhookPublicUrl: publicUrl } : {}),
+  };
 }
 
 export default defineCommand({ spec: VERIFY_PACTS_COMMAND, run: verifyPactsCommand });

@@ -44,7 +44,8 @@ export interface Published {
 /** The broker credentials of the environment, if any. */
 export function brokerAuthFromEnv(env: NodeJS.ProcessEnv): BrokerAuth | undefined {
   if (env.PACT_BROKER_TOKEN) return { token: env.PACT_BROKER_TOKEN };
-  if (env.PACT_BROKER_USERNAME && env.PACT_BROKER_PASSWORD) return { username: env.PACT_BROKER_USERNAME, password: env.PACT_BROKER_PASSWORD };
+  if (env.PACT_BROKER_USERNAME && env.PACT_BROKER_PASSWORD)
+    return { username: env.PACT_BROKER_USERNAME, password: env.PACT_BROKER_PASSWORD };
   return undefined;
 }
 
@@ -62,15 +63,30 @@ export async function publishPacts(o: PublishOptions): Promise<Published[]> {
   try {
     base = new URL(o.brokerUrl);
   } catch {
-    throw new ToolkitError('PCC_USAGE', `--broker-url is not a URL: ${o.brokerUrl}`, 'pass the broker base URL, e.g. https://broker.example');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `--broker-url is not a URL: ${o.brokerUrl}`,
+      'pass the broker base URL, e.g. https://broker.example',
+    );
   }
   if (base.username || base.password) {
-    throw new ToolkitError('PCC_USAGE', '--broker-url carries credentials', 'put them in PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      '--broker-url carries credentials',
+      'put them in PACT_BROKER_TOKEN, or PACT_BROKER_USERNAME and PACT_BROKER_PASSWORD',
+    );
   }
   if (!/^https?:$/.test(base.protocol)) throw new ToolkitError('PCC_USAGE', `--broker-url must be http(s): ${o.brokerUrl}`);
-  if (!o.consumerVersion) throw new ToolkitError('PCC_USAGE', '--consumer-version is required', 'pass the consumer version, e.g. the git commit');
+  if (!o.consumerVersion)
+    throw new ToolkitError('PCC_USAGE', '--consumer-version is required', 'pass the consumer version, e.g. the git commit');
   const root = base.href.replace(/\/+$/, '');
-  const redactor = new Redactor(o.auth ? ('token' in o.auth ? [o.auth.token] : [o.auth.password, Buffer.from(`${o.auth.username}:${o.auth.password}`).toString('base64')]) : []);
+  const redactor = new Redactor(
+    o.auth
+      ? 'token' in o.auth
+        ? [o.auth.token]
+        : [o.auth.password, Buffer.from(`${o.auth.username}:${o.auth.password}`).toString('base64')]
+      : [],
+  );
   const headers = { 'content-type': 'application/json', accept: 'application/hal+json, application/json', ...authorization(o.auth) };
 
   const put = async (url: string, body: string): Promise<number> => {
@@ -78,12 +94,24 @@ export async function publishPacts(o: PublishOptions): Promise<Published[]> {
     try {
       res = await request(url, { method: 'PUT', headers, body, headersTimeout: o.timeoutMs ?? 30_000, bodyTimeout: o.timeoutMs ?? 30_000 });
     } catch (e) {
-      throw new ToolkitError('PCC_PACT', `the broker could not be reached at ${url}: ${redactor.redactText((e as Error).message)}`, 'check --broker-url', { cause: e });
+      throw new ToolkitError(
+        'PCC_PACT',
+        `the broker could not be reached at ${url}: ${redactor.redactText((e as Error).message)}`,
+        'check --broker-url',
+        { cause: e },
+      );
     }
     const text = await res.body.text();
     if (res.statusCode < 200 || res.statusCode > 299) {
-      const hint = res.statusCode === 401 || res.statusCode === 403 ? 'check PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME / PACT_BROKER_PASSWORD)' : undefined;
-      throw new ToolkitError('PCC_PACT', `the broker answered ${res.statusCode} to PUT ${url}: ${redactor.redactText(text).slice(0, 300)}`, hint);
+      const hint =
+        res.statusCode === 401 || res.statusCode === 403
+          ? 'check PACT_BROKER_TOKEN (or PACT_BROKER_USERNAME / PACT_BROKER_PASSWORD)'
+          : undefined;
+      throw new ToolkitError(
+        'PCC_PACT',
+        `the broker answered ${res.statusCode} to PUT ${url}: ${redactor.redactText(text).slice(0, 300)}`,
+        hint,
+      );
     }
     return res.statusCode;
   };
@@ -102,7 +130,15 @@ export async function publishPacts(o: PublishOptions): Promise<Published[]> {
     if (!consumer || !provider) throw new ToolkitError('PCC_PACT', `${file} names no consumer or provider`);
     // A pact that contradicts the contract is not published (the broker would let it through).
     const problems = provider === PROVIDER ? checkPactAgainstContract(pact) : [];
-    if (problems.length > 0) throw new ToolkitError('PCC_PACT', `${file} disagrees with the contract: ${problems.slice(0, 3).map((p) => `${p.interaction}: ${p.message}`).join('; ')}`, 'fix the consumer suite, then publish');
+    if (problems.length > 0)
+      throw new ToolkitError(
+        'PCC_PACT',
+        `${file} disagrees with the contract: ${problems
+          .slice(0, 3)
+          .map((p) => `${p.interaction}: ${p.message}`)
+          .join('; ')}`,
+        'fix the consumer suite, then publish',
+      );
     if (o.branch) await put(`${root}/pacticipants/${seg(consumer)}/branches/${seg(o.branch)}/versions/${seg(o.consumerVersion)}`, '{}');
     const url = `${root}/pacts/provider/${seg(provider)}/consumer/${seg(consumer)}/version/${seg(o.consumerVersion)}`;
     const status = await put(url, text);

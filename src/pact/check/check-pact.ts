@@ -60,7 +60,11 @@ export function checkPactFiles(files: readonly string[]): CheckPactReport {
   const pacts = files.map((f) => readAnyPact(f));
   const redactor = pactRedactor(pacts);
   const checked: PactFileCheck[] = pacts.map((p) => ({
-    file: p.file, consumer: p.consumer, provider: p.provider, specification: p.specification, interactions: checkPactPossible(p),
+    file: p.file,
+    consumer: p.consumer,
+    provider: p.provider,
+    specification: p.specification,
+    interactions: checkPactPossible(p),
   }));
   const report: CheckPactReport = { ok: checked.every((f) => f.interactions.every((i) => i.possible)), files: checked };
   return redactor.redactValue(report);
@@ -76,13 +80,18 @@ export function formatCheckPact(r: CheckPactReport): string {
   const lines: string[] = [];
   for (const f of r.files) {
     const bad = f.interactions.filter((i) => !i.possible);
-    lines.push(`${f.file}: ${f.consumer} -> ${f.provider}, Pact ${f.specification}, ${f.interactions.length} interaction(s), ${bad.length ? `${bad.length} not possible under the contract` : 'all possible under the contract'}`);
+    lines.push(
+      `${f.file}: ${f.consumer} -> ${f.provider}, Pact ${f.specification}, ${f.interactions.length} ` +
+        `interaction(s), ${bad.length ? `${bad.length} not possible under the contract` : 'all possible under the contract'}`,
+    );
     for (const i of bad) lines.push(`  ✗ ${i.kind === 'message' ? '[message] ' : ''}${interactionLabel(i)}: ${i.reasons.join('; ')}`);
   }
   const all = r.files.flatMap((f) => f.interactions);
   const bad = all.filter((i) => !i.possible);
-  lines.push(r.ok
-    ? `PASS: ${all.length} interaction(s) possible under contracts/pay-connect.openapi.yaml`
-    : `FAIL: ${bad.length} of ${all.length} interaction(s) not possible under contracts/pay-connect.openapi.yaml`);
+  lines.push(
+    r.ok
+      ? `PASS: ${all.length} interaction(s) possible under contracts/pay-connect.openapi.yaml`
+      : `FAIL: ${bad.length} of ${all.length} interaction(s) not possible under contracts/pay-connect.openapi.yaml`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -55,7 +55,9 @@ function schemaErrors(schema: string, value: unknown, where: string, expected = 
   const validate = validators[schema]!;
   if (validate(value)) return [];
   // A constraint of the contract's own (x-ours) is no document's: a pact may break it.
-  return documentedErrors(schema, validate.errors).filter((e) => !(expected && e.keyword === 'required')).map((e) => `${where}: ${ajvError(e)}`);
+  return documentedErrors(schema, validate.errors)
+    .filter((e) => !(expected && e.keyword === 'required'))
+    .map((e) => `${where}: ${ajvError(e)}`);
 }
 
 const deref = (s: JsonSchema): JsonSchema => (s.$ref ? deref(loadSchema(s.$ref)) : s);
@@ -71,7 +73,9 @@ function undefinedFields(raw: JsonSchema, value: unknown, at = ''): string[] {
   let schema = deref(raw);
   const variants = schema.oneOf ?? schema.anyOf;
   if (variants) {
-    const fits = variants.map(deref).filter((v) => [v.type ?? []].flat().includes(typeOf(value)) || (v.properties && typeOf(value) === 'object'));
+    const fits = variants
+      .map(deref)
+      .filter((v) => [v.type ?? []].flat().includes(typeOf(value)) || (v.properties && typeOf(value) === 'object'));
     // Undefined only if no branch that fits the value defines it.
     if (fits.length === 0) return [];
     const each = fits.map((v) => undefinedFields(v, value, at));
@@ -87,7 +91,6 @@ function undefinedFields(raw: JsonSchema, value: unknown, at = ''): string[] {
   });
 }
 
-
 /** Regex rules of a body whose own example values they do not match. */
 function bodyContradictions(rules: RuleSet | undefined, root: unknown, where: string): string[] {
   const out: string[] = [];
@@ -100,7 +103,8 @@ function bodyContradictions(rules: RuleSet | undefined, root: unknown, where: st
         continue;
       }
       for (const v of path === '' || path === '$' ? [root] : valuesAt(root, path)) {
-        if (!regex.test(String(v))) out.push(`${where} ${path || '$'}: the example ${JSON.stringify(v)} does not match its own regex ${String(m.regex)}`);
+        if (!regex.test(String(v)))
+          out.push(`${where} ${path || '$'}: the example ${JSON.stringify(v)} does not match its own regex ${String(m.regex)}`);
       }
     }
   }
@@ -143,7 +147,9 @@ function findOperation(method: string, rawPath: string): { op: OperationEntry } 
     const slashed = on(`${path}/`);
     if (slashed.length > 0) {
       const same = slashed.find((o) => o.method === method);
-      return { reason: `${label} (no trailing slash): no such operation${same ? ` (the contract has ${method} ${path}/, ${same.operationId})` : ` (the contract has ${slashed.map((o) => o.method).join(', ')} ${path}/)`}` };
+      return {
+        reason: `${label} (no trailing slash): no such operation${same ? ` (the contract has ${method} ${path}/, ${same.operationId})` : ` (the contract has ${slashed.map((o) => o.method).join(', ')} ${path}/)`}`,
+      };
     }
   } else if (on(path.replace(/\/+$/, '')).length > 0) {
     return { reason: `${label} (trailing slash): no such operation` };
@@ -151,7 +157,8 @@ function findOperation(method: string, rawPath: string): { op: OperationEntry } 
   return { reason: `${label}: no such operation` };
 }
 
-const hasContent = (body: unknown) => body !== undefined && body !== null && body !== '' && !(typeof body === 'object' && Object.keys(body).length === 0);
+const hasContent = (body: unknown) =>
+  body !== undefined && body !== null && body !== '' && !(typeof body === 'object' && Object.keys(body).length === 0);
 
 function checkHttp(i: AnyInteraction): { operation?: string; reasons: string[] } {
   const req = i.request!;
@@ -163,13 +170,17 @@ function checkHttp(i: AnyInteraction): { operation?: string; reasons: string[] }
   const out: string[] = [];
 
   // Request headers: what the operation's parameters and security require.
-  if (op.integratorHeader && !req.headers[INTEGRATOR]?.trim()) out.push(`request: ${id} requires the X-Pay-Connect-Integrator-Id header; the request does not send it`);
+  if (op.integratorHeader && !req.headers[INTEGRATOR]?.trim())
+    out.push(`request: ${id} requires the X-Pay-Connect-Integrator-Id header; the request does not send it`);
   if (op.bearer) {
     const auth = req.headers.authorization;
-    if (auth === undefined) out.push(`request: ${id} requires bearer auth (Authorization: Bearer <access token>); the request sends no Authorization header`);
+    if (auth === undefined)
+      out.push(`request: ${id} requires bearer auth (Authorization: Bearer <access token>); the request sends no Authorization header`);
     else if (!/^bearer\s+\S+$/i.test(auth.trim())) {
       const scheme = /^\s*(\S+)\s+\S/.exec(auth)?.[1];
-      out.push(`request: ${id} requires bearer auth; the request's Authorization header is ${scheme && KNOWN_SCHEMES.test(scheme) ? `of scheme ${scheme}` : 'not of the form Bearer <token>'}`);
+      out.push(
+        `request: ${id} requires bearer auth; the request's Authorization header is ${scheme && KNOWN_SCHEMES.test(scheme) ? `of scheme ${scheme}` : 'not of the form Bearer <token>'}`,
+      );
     }
   }
 
@@ -178,7 +189,9 @@ function checkHttp(i: AnyInteraction): { operation?: string; reasons: string[] }
   for (const [name, values] of Object.entries(req.query)) {
     const p = documented.find((x) => x.name === name);
     if (!p) {
-      out.push(`request query ${name}: not a parameter of ${id} (${documented.length ? `it documents ${documented.map((x) => x.name).join(', ')}` : 'it documents none'})`);
+      out.push(
+        `request query ${name}: not a parameter of ${id} (${documented.length ? `it documents ${documented.map((x) => x.name).join(', ')}` : 'it documents none'})`,
+      );
       continue;
     }
     const pattern = typeof p.schema.pattern === 'string' ? new RegExp(p.schema.pattern) : undefined;
@@ -193,7 +206,8 @@ function checkHttp(i: AnyInteraction): { operation?: string; reasons: string[] }
 
   // Request body.
   const reqType = req.headers['content-type'] ?? req.contentType;
-  if (req.hasBody && hasContent(req.body) && reqType !== undefined && !JSON_TYPE.test(reqType)) out.push(`request: Content-Type ${reqType} where ${id} takes application/json`);
+  if (req.hasBody && hasContent(req.body) && reqType !== undefined && !JSON_TYPE.test(reqType))
+    out.push(`request: Content-Type ${reqType} where ${id} takes application/json`);
   if (op.requestSchema) {
     if (!req.hasBody || req.body === undefined) out.push(`request body: ${id} requires a ${op.requestSchema} body; the request has none`);
     else out.push(...schemaErrors(op.requestSchema, req.body, 'request body'));
@@ -210,15 +224,22 @@ function checkHttp(i: AnyInteraction): { operation?: string; reasons: string[] }
   } else {
     const resType = res.headers['content-type'] ?? res.contentType;
     if (doc.schema === null) {
-      if (res.hasBody && hasContent(res.body)) out.push(`response body: ${id} ${res.status} has no body in the contract; the pact expects one`);
+      if (res.hasBody && hasContent(res.body))
+        out.push(`response body: ${id} ${res.status} has no body in the contract; the pact expects one`);
     } else {
-      if (res.headers['content-type'] !== undefined && !JSON_TYPE.test(res.headers['content-type'])) out.push(`response header Content-Type: ${res.headers['content-type']}; ${id} ${res.status} answers application/json`);
-      else if (resType !== undefined && !JSON_TYPE.test(resType)) out.push(`response body: content type ${resType}; ${id} ${res.status} answers application/json`);
+      if (res.headers['content-type'] !== undefined && !JSON_TYPE.test(res.headers['content-type']))
+        out.push(`response header Content-Type: ${res.headers['content-type']}; ${id} ${res.status} answers application/json`);
+      else if (resType !== undefined && !JSON_TYPE.test(resType))
+        out.push(`response body: content type ${resType}; ${id} ${res.status} answers application/json`);
       if (res.hasBody && res.body !== undefined) {
         const errors = schemaErrors(doc.schema, res.body, 'response body', true);
         out.push(...errors);
         if (errors.length === 0) {
-          out.push(...undefinedFields(loadSchema(doc.schema), res.body).map((f) => `response body: ${f} is not defined by ${doc.schema} (a provider following the contract need not send it)`));
+          out.push(
+            ...undefinedFields(loadSchema(doc.schema), res.body).map(
+              (f) => `response body: ${f} is not defined by ${doc.schema} (a provider following the contract need not send it)`,
+            ),
+          );
         }
       }
     }
@@ -239,32 +260,58 @@ function checkMessage(i: AnyInteraction): { operation?: string; reasons: string[
   if (!m.hasContents || m.contents === undefined) return { reasons: ['message: no contents (a webhook always has a JSON body)'] };
   const content = m.contents as { event?: unknown; data?: { operation_id?: unknown } } | null;
   const event = typeof content?.event === 'string' ? content.event : undefined;
-  const schema = event?.startsWith('operation.') || (event === undefined && content?.data?.operation_id !== undefined) ? 'OperationEvent' : 'TransactionEvent';
+  const schema =
+    event?.startsWith('operation.') || (event === undefined && content?.data?.operation_id !== undefined)
+      ? 'OperationEvent'
+      : 'TransactionEvent';
   const out: string[] = [];
-  if (m.contentType !== undefined && !JSON_TYPE.test(m.contentType)) out.push(`message: content type ${m.contentType}; webhooks are application/json`);
+  if (m.contentType !== undefined && !JSON_TYPE.test(m.contentType))
+    out.push(`message: content type ${m.contentType}; webhooks are application/json`);
   const errors = schemaErrors(schema, m.contents, 'message contents', true);
   out.push(...errors);
-  if (errors.length === 0) out.push(...undefinedFields(loadSchema(schema), m.contents).map((f) => `message contents: ${f} is not defined by ${schema} (a provider following the contract need not send it)`));
+  if (errors.length === 0)
+    out.push(
+      ...undefinedFields(loadSchema(schema), m.contents).map(
+        (f) => `message contents: ${f} is not defined by ${schema} (a provider following the contract need not send it)`,
+      ),
+    );
   const sigKey = Object.keys(m.metadata).find((k) => k.toLowerCase() === 'signature');
   if (sigKey !== undefined) {
     const pattern = parameterSchema('Signature').pattern as string;
     const sig = m.metadata[sigKey];
-    if (typeof sig !== 'string' || !new RegExp(pattern).test(sig)) out.push(`message metadata ${sigKey}: does not match ${pattern} (lowercase hex HMAC-SHA256)`);
+    if (typeof sig !== 'string' || !new RegExp(pattern).test(sig))
+      out.push(`message metadata ${sigKey}: does not match ${pattern} (lowercase hex HMAC-SHA256)`);
   }
   out.push(...bodyContradictions(m.rules.body ?? m.rules.content, m.contents, 'message contents'));
-  out.push(...keyedContradictions(m.rules.metadata, (k) => {
-    const v = m.metadata[k];
-    return v === undefined ? undefined : String(v);
-  }, 'message metadata'));
+  out.push(
+    ...keyedContradictions(
+      m.rules.metadata,
+      (k) => {
+        const v = m.metadata[k];
+        return v === undefined ? undefined : String(v);
+      },
+      'message metadata',
+    ),
+  );
   return { operation: schema, reasons: out };
 }
 
 /** The verdict on every interaction of a pact. */
 export function checkPactPossible(pact: AnyPact): InteractionPossibility[] {
   return pact.interactions.map((i) => {
-    const { operation, reasons } = i.kind === 'http' ? checkHttp(i)
-      : i.kind === 'message' ? checkMessage(i)
-      : { reasons: [`${i.type} interactions are not part of the contract (it has HTTP operations and asynchronous webhook messages)`] };
-    return { description: i.description, states: i.states.map((s) => s.name), kind: i.kind, ...(operation ? { operation } : {}), possible: reasons.length === 0, reasons };
+    const { operation, reasons } =
+      i.kind === 'http'
+        ? checkHttp(i)
+        : i.kind === 'message'
+          ? checkMessage(i)
+          : { reasons: [`${i.type} interactions are not part of the contract (it has HTTP operations and asynchronous webhook messages)`] };
+    return {
+      description: i.description,
+      states: i.states.map((s) => s.name),
+      kind: i.kind,
+      ...(operation ? { operation } : {}),
+      possible: reasons.length === 0,
+      reasons,
+    };
   });
 }

@@ -34,7 +34,13 @@ export interface AnyInteraction {
   pending: boolean;
   request?: AnyHttpPart & { method: string; path: string; query: Record<string, string[]> };
   response?: AnyHttpPart & { status: number };
-  message?: { hasContents: boolean; contents?: unknown; contentType?: string; metadata: Record<string, unknown>; rules: Record<string, RuleSet> };
+  message?: {
+    hasContents: boolean;
+    contents?: unknown;
+    contentType?: string;
+    metadata: Record<string, unknown>;
+    rules: Record<string, RuleSet>;
+  };
 }
 
 /** A pact file read by {@link readAnyPact}. */
@@ -61,7 +67,11 @@ export function readAnyPact(file: string): AnyPact {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw usage(file, code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? 'error'})`, 'pass the path of a pact file (JSON) your consumer tests wrote');
+    throw usage(
+      file,
+      code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? 'error'})`,
+      'pass the path of a pact file (JSON) your consumer tests wrote',
+    );
   }
   let parsed: unknown;
   try {
@@ -69,14 +79,23 @@ export function readAnyPact(file: string): AnyPact {
   } catch (e) {
     // JSON.parse's message quotes the text around the error: a secret may be there, so only the position is said.
     const at = /position (\d+)/.exec((e as Error).message)?.[1];
-    throw usage(file, `is not JSON${at ? ` (syntax error at position ${at})` : ''}`, 'pass a pact file (JSON) as written by Pact; check it with a JSON linter');
+    throw usage(
+      file,
+      `is not JSON${at ? ` (syntax error at position ${at})` : ''}`,
+      'pass a pact file (JSON) as written by Pact; check it with a JSON linter',
+    );
   }
   return parseAnyPact(parsed, file);
 }
 
 /** The pact of an already parsed JSON value (`file` names it in messages). */
 export function parseAnyPact(parsed: unknown, file: string): AnyPact {
-  const notPact = (why: string) => usage(file, `is not a pact file (${why})`, 'pass a Pact V2, V3 or V4 file: an object with consumer.name, provider.name and interactions (or messages)');
+  const notPact = (why: string) =>
+    usage(
+      file,
+      `is not a pact file (${why})`,
+      'pass a Pact V2, V3 or V4 file: an object with consumer.name, provider.name and interactions (or messages)',
+    );
   if (!isObject(parsed)) throw notPact('not a JSON object');
   const name = (x: unknown) => (isObject(x) && typeof x.name === 'string' ? x.name : undefined);
   const consumer = name(parsed.consumer);
@@ -87,8 +106,10 @@ export function parseAnyPact(parsed: unknown, file: string): AnyPact {
   if (!hasInteractions && !hasMessages) throw notPact('no interactions or messages array');
   const metadata = isObject(parsed.metadata) ? parsed.metadata : {};
   const specOf = (x: unknown) => (isObject(x) && typeof x.version === 'string' ? x.version : undefined);
-  const specification = specOf(metadata.pactSpecification) ?? specOf(metadata['pact-specification'])
-    ?? (typeof metadata.pactSpecificationVersion === 'string' ? metadata.pactSpecificationVersion : 'unknown');
+  const specification =
+    specOf(metadata.pactSpecification) ??
+    specOf(metadata['pact-specification']) ??
+    (typeof metadata.pactSpecificationVersion === 'string' ? metadata.pactSpecificationVersion : 'unknown');
   const v2 = /^[12]\./.test(specification);
   const interactions: AnyInteraction[] = [];
   for (const [index, raw] of ((parsed.interactions as unknown[] | undefined) ?? []).entries()) {
@@ -104,7 +125,9 @@ export function parseAnyPact(parsed: unknown, file: string): AnyPact {
 
 function statesOf(raw: Json): AnyInteraction['states'] {
   if (Array.isArray(raw.providerStates)) {
-    return raw.providerStates.filter(isObject).filter((s) => typeof s.name === 'string')
+    return raw.providerStates
+      .filter(isObject)
+      .filter((s) => typeof s.name === 'string')
       .map((s) => ({ name: s.name as string, ...(isObject(s.params) ? { params: s.params } : {}) }));
   }
   return typeof raw.providerState === 'string' ? [{ name: raw.providerState }] : [];
@@ -152,10 +175,15 @@ function bodyOf(raw: Json, key: string, v4: boolean): { hasBody: boolean; body?:
   const contentType = typeof b.contentType === 'string' ? b.contentType : undefined;
   let content = b.content;
   if (typeof content === 'string' && b.encoded === 'base64') content = Buffer.from(content, 'base64').toString('utf8');
-  if (typeof content === 'string' && (b.encoded === 'base64' || b.encoded === 'json' || (contentType !== undefined && /json/i.test(contentType)))) {
+  if (
+    typeof content === 'string' &&
+    (b.encoded === 'base64' || b.encoded === 'json' || (contentType !== undefined && /json/i.test(contentType)))
+  ) {
     try {
       content = JSON.parse(content);
-    } catch { /* not JSON: validated as the string it is */ }
+    } catch {
+      /* not JSON: validated as the string it is */
+    }
   }
   return { hasBody: true, body: content, ...(contentType ? { contentType } : {}) };
 }
@@ -214,13 +242,25 @@ function messageOf(raw: Json, type: string, index: number): AnyInteraction {
   const v4 = raw.type === 'Asynchronous/Messages';
   const c = bodyOf(raw, 'contents', v4);
   const metadata = isObject(raw.metadata) ? raw.metadata : {};
-  const contentType = c.contentType ?? (typeof metadata.contentType === 'string' ? metadata.contentType : typeof metadata['content-type'] === 'string' ? metadata['content-type'] as string : undefined);
+  const contentType =
+    c.contentType ??
+    (typeof metadata.contentType === 'string'
+      ? metadata.contentType
+      : typeof metadata['content-type'] === 'string'
+        ? (metadata['content-type'] as string)
+        : undefined);
   return {
     kind: 'message',
     type,
     description: descriptionOf(raw, index),
     states: statesOf(raw),
     pending: raw.pending === true,
-    message: { hasContents: c.hasBody, contents: c.body, ...(contentType ? { contentType } : {}), metadata, rules: rulesOf(raw.matchingRules, false) },
+    message: {
+      hasContents: c.hasBody,
+      contents: c.body,
+      ...(contentType ? { contentType } : {}),
+      metadata,
+      rules: rulesOf(raw.matchingRules, false),
+    },
   };
 }

@@ -78,6 +78,8 @@ export interface QueryParameter {
 /** The query parameters an operation documents (none, today: the list is read from the contract). */
 export function queryParameters(operationId: string): QueryParameter[] {
   const params = (operation(operationId).parameters ?? []) as Json[];
-  return params.map(deref).filter((p) => p.in === 'query')
+  return params
+    .map(deref)
+    .filter((p) => p.in === 'query')
     .map((p) => ({ name: String(p.name), required: p.required === true, schema: (p.schema ?? {}) as Record<string, unknown> }));
 }

@@ -16,7 +16,13 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const pact = (descriptions: string[]) => JSON.stringify({ consumer: { name: 'c' }, provider: { name: 'p' }, interactions: descriptions.map((description) => ({ type: 'Synchronous/HTTP', description })), metadata: {} });
+const pact = (descriptions: string[]) =>
+  JSON.stringify({
+    consumer: { name: 'c' },
+    provider: { name: 'p' },
+    interactions: descriptions.map((description) => ({ type: 'Synchronous/HTTP', description })),
+    metadata: {},
+  });
 
 describe('pact files', () => {
   it('normalise to interactions sorted by type and description, the same text whatever the order written', () => {

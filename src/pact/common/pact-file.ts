@@ -22,8 +22,20 @@ export interface PactInteraction {
   description: string;
   pending?: boolean;
   providerStates?: { name: string; params?: Record<string, unknown> }[];
-  request?: { method: string; path: string; headers?: Record<string, string[]>; body?: { content?: unknown; contentType?: string }; generators?: unknown; matchingRules?: unknown };
-  response?: { status: number; headers?: Record<string, string[]>; body?: { content?: unknown; contentType?: string }; matchingRules?: unknown };
+  request?: {
+    method: string;
+    path: string;
+    headers?: Record<string, string[]>;
+    body?: { content?: unknown; contentType?: string };
+    generators?: unknown;
+    matchingRules?: unknown;
+  };
+  response?: {
+    status: number;
+    headers?: Record<string, string[]>;
+    body?: { content?: unknown; contentType?: string };
+    matchingRules?: unknown;
+  };
   contents?: { content?: unknown; contentType?: string };
   metadata?: Record<string, unknown>;
   matchingRules?: unknown;
@@ -43,7 +55,9 @@ export function writeNormalizedPact(fromDir: string, toDir: string): string {
   try {
     text = readFileSync(source, 'utf8');
   } catch (e) {
-    throw new ToolkitError('PCC_PACT', `pact-js wrote no pact file at ${source}`, 'a consumer interaction failed: see the test output', { cause: e });
+    throw new ToolkitError('PCC_PACT', `pact-js wrote no pact file at ${source}`, 'a consumer interaction failed: see the test output', {
+      cause: e,
+    });
   }
   mkdirSync(toDir, { recursive: true });
   const target = join(toDir, PACT_FILE_NAME);
@@ -58,10 +72,17 @@ export function pactFilesOf(path: string): string[] {
   try {
     st = statSync(abs);
   } catch {
-    throw new ToolkitError('PCC_USAGE', `no pact file or folder at ${abs}`, 'pass --pact <file or folder>, or run the consumer suite first (npx vitest run --project contracts)');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `no pact file or folder at ${abs}`,
+      'pass --pact <file or folder>, or run the consumer suite first (npx vitest run --project contracts)',
+    );
   }
   if (st.isFile()) return [abs];
-  const files = readdirSync(abs).filter((f) => f.endsWith('.json')).sort().map((f) => join(abs, f));
+  const files = readdirSync(abs)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => join(abs, f));
   if (files.length === 0) throw new ToolkitError('PCC_USAGE', `no pact file (*.json) in ${abs}`, 'pass --pact <file or folder>');
   return files;
 }
@@ -71,6 +92,11 @@ export function readPact(file: string): PactFile {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as PactFile;
   } catch (e) {
-    throw new ToolkitError('PCC_PACT', `${file} is not a readable pact file: ${(e as Error).message}`, 'regenerate it with the consumer suite', { cause: e });
+    throw new ToolkitError(
+      'PCC_PACT',
+      `${file} is not a readable pact file: ${(e as Error).message}`,
+      'regenerate it with the consumer suite',
+      { cause: e },
+    );
   }
 }

@@ -59,8 +59,14 @@ export interface OutcomeState {
   exampleId: string;
 }
 
-const o = (state: StateName, slug: OutcomeState['slug'], amount: number, amountPattern: string, final: OutcomeState['final'], tip = 0): OutcomeState =>
-  ({ state, slug, amount, amountPattern, final, tip, exampleId: `tx_example_${slug}` });
+const o = (
+  state: StateName,
+  slug: OutcomeState['slug'],
+  amount: number,
+  amountPattern: string,
+  final: OutcomeState['final'],
+  tip = 0,
+): OutcomeState => ({ state, slug, amount, amountPattern, final, tip, exampleId: `tx_example_${slug}` });
 
 /** The payment outcomes of sandbox.md's table that a stateless mock can stand for (no cancel race). */
 export const OUTCOMES: readonly OutcomeState[] = [

@@ -70,9 +70,15 @@ export function acceptedStatuses(example: number, statusRules: unknown): Accepte
         labels.push(or(s.map(Number)));
       } else if (typeof s === 'string' && Object.hasOwn(STATUS_CLASSES, s)) {
         codes.push(range(STATUS_CLASSES[s]!));
-        labels.push(`any ${s === 'nonError' ? '1xx to 3xx' : s === 'error' ? '4xx or 5xx' : `${String(STATUS_CLASSES[s]![0])[0]}xx`} (${s})`);
+        labels.push(
+          `any ${s === 'nonError' ? '1xx to 3xx' : s === 'error' ? '4xx or 5xx' : `${String(STATUS_CLASSES[s]![0])[0]}xx`} (${s})`,
+        );
       } else {
-        return { statuses: [example], label: String(example), unreadable: `the status matcher ${JSON.stringify(s)} is no status list or class of Pact V4` };
+        return {
+          statuses: [example],
+          label: String(example),
+          unreadable: `the status matcher ${JSON.stringify(s)} is no status list or class of Pact V4`,
+        };
       }
     }
     if (codes.length === 0) continue;
@@ -131,7 +137,8 @@ export interface StatusVerdict {
 }
 
 /** Status codes as a reason says them: all of a few, the first five of many. */
-export const statusList = (codes: readonly number[]): string => (codes.length > 6 ? `${codes.slice(0, 5).join(', ')}, … (${codes.length} in all)` : codes.join(', '));
+export const statusList = (codes: readonly number[]): string =>
+  codes.length > 6 ? `${codes.slice(0, 5).join(', ')}, … (${codes.length} in all)` : codes.join(', ');
 
 function verdict(i: AnyInteraction, op: OperationEntry | undefined): StatusVerdict {
   const res = i.response!;
@@ -141,14 +148,25 @@ function verdict(i: AnyInteraction, op: OperationEntry | undefined): StatusVerdi
   const reasons: string[] = accepted.unreadable ? [accepted.unreadable] : [];
   const documented = Object.keys(op.responses).map(Number);
   const undocumented = accepted.statuses.filter((s) => !documented.includes(s));
-  if (undocumented.length) reasons.push(`accepts ${accepted.label}: ${op.operationId} does not document ${statusList(undocumented)} (documents ${documented.join(', ')})`);
-  if (!accepted.statuses.includes(res.status)) reasons.push(`its example status ${res.status} is not one its status matcher accepts (${accepted.label})`);
+  if (undocumented.length)
+    reasons.push(
+      `accepts ${accepted.label}: ${op.operationId} does not document ${statusList(undocumented)} (documents ${documented.join(', ')})`,
+    );
+  if (!accepted.statuses.includes(res.status))
+    reasons.push(`its example status ${res.status} is not one its status matcher accepts (${accepted.label})`);
   const situation = situationOf(op, i, res.status);
   if (situation) {
     const beyond = accepted.statuses.filter((s) => documented.includes(s) && !situation.statuses.includes(s));
-    if (beyond.length) reasons.push(`accepts ${statusList(beyond)}, which the documents do not allow for ${situation.label} (they allow ${or(situation.statuses)}: ${situation.documents})`);
+    if (beyond.length)
+      reasons.push(
+        `accepts ${statusList(beyond)}, which the documents do not allow for ${situation.label} (they allow ${or(situation.statuses)}: ${situation.documents})`,
+      );
     const left = situation.statuses.filter((s) => !accepted.statuses.includes(s));
-    if (left.length) reasons.push(`pins ${accepted.label} where the documents allow ${or(situation.statuses)} for ${situation.label} (${situation.documents}): a provider answering ${or(left)} follows them and would fail`);
+    if (left.length)
+      reasons.push(
+        `pins ${accepted.label} where the documents allow ${or(situation.statuses)} for ${situation.label} ` +
+          `(${situation.documents}): a provider answering ${or(left)} follows them and would fail`,
+      );
   }
   return { ...base, operation: op.operationId, ...(situation ? { situation } : {}), ok: reasons.length === 0, reasons };
 }

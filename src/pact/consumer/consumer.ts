@@ -33,11 +33,17 @@ export async function driveInteraction(i: HttpInteraction, baseUrl: string): Pro
     const res = await i.drive({ client });
     const want = expectedStatus(i);
     if (res.status !== want) {
-      throw new ToolkitError('PCC_PACT', `${i.description}: the mock answered ${res.status}, the interaction says ${want}: ${JSON.stringify(res.body)?.slice(0, 300)}`);
+      throw new ToolkitError(
+        'PCC_PACT',
+        `${i.description}: the mock answered ${res.status}, the interaction says ${want}: ${JSON.stringify(res.body)?.slice(0, 300)}`,
+      );
     }
     const schema = operationWithId(i.operationId)?.responses[String(want)]?.schema;
     if (schema && !validators[schema]!(res.body)) {
-      throw new ToolkitError('PCC_PACT', `${i.description}: the answer does not match ${schema}: ${JSON.stringify(validators[schema]!.errors)}`);
+      throw new ToolkitError(
+        'PCC_PACT',
+        `${i.description}: the answer does not match ${schema}: ${JSON.stringify(validators[schema]!.errors)}`,
+      );
     }
   } finally {
     await client.close();
@@ -54,20 +60,31 @@ export async function consumeWebhookMessage(m: WebhookMessage, message: Received
   const signature = String(message.metadata?.Signature ?? '');
   const rx = await startWebhookReceiver({ secret: EXAMPLE.webhookKey });
   try {
-    const res = await fetch(rx.loopbackUrl, { method: 'POST', headers: { 'content-type': 'application/json', signature }, body: canonicalJson(content) });
+    const res = await fetch(rx.loopbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', signature },
+      body: canonicalJson(content),
+    });
     await res.arrayBuffer();
     const [d] = rx.deliveries();
     if (res.status !== 200 || d?.signature !== 'valid') {
-      throw new ToolkitError('PCC_PACT', `${m.description}: the receiver answered ${res.status} (signature ${d?.signature ?? 'not recorded'})`);
+      throw new ToolkitError(
+        'PCC_PACT',
+        `${m.description}: the receiver answered ${res.status} (signature ${d?.signature ?? 'not recorded'})`,
+      );
     }
     if (d.event !== m.event) throw new ToolkitError('PCC_PACT', `${m.description}: the receiver read event ${String(d.event)}`);
     const schema = m.kind === 'transaction' ? 'TransactionEvent' : 'OperationEvent';
     if (!validators[schema]!(d.body)) {
-      throw new ToolkitError('PCC_PACT', `${m.description}: the body does not match ${schema}: ${JSON.stringify(validators[schema]!.errors)}`);
+      throw new ToolkitError(
+        'PCC_PACT',
+        `${m.description}: the body does not match ${schema}: ${JSON.stringify(validators[schema]!.errors)}`,
+      );
     }
     const data = (d.body as { data: Record<string, unknown> }).data;
     const id = String(m.kind === 'transaction' ? data.transaction_id : data.operation_id);
-    if (rx.eventsFor(id).length !== 1) throw new ToolkitError('PCC_PACT', `${m.description}: the receiver does not relate the event to ${id}`);
+    if (rx.eventsFor(id).length !== 1)
+      throw new ToolkitError('PCC_PACT', `${m.description}: the receiver does not relate the event to ${id}`);
   } finally {
     await rx.close();
   }

@@ -21,7 +21,8 @@ export interface DeclaredMessage {
 
 /** Adds one HTTP interaction; returns the builder whose `executeTest` starts the mock. */
 export function declareHttp(pact: PactV4, i: HttpInteraction): DeclaredHttp {
-  return pact.addInteraction()
+  return pact
+    .addInteraction()
     .given(i.state)
     .uponReceiving(i.description)
     .withRequest(i.method, i.path, (b) => {
@@ -35,7 +36,8 @@ export function declareHttp(pact: PactV4, i: HttpInteraction): DeclaredHttp {
 
 /** Adds one webhook message; returns the builder whose `executeTest` hands it to the consumer. */
 export function declareMessage(pact: PactV4, m: WebhookMessage): DeclaredMessage {
-  return pact.addAsynchronousInteraction()
+  return pact
+    .addAsynchronousInteraction()
     .given(m.state)
     .pending(m.pending)
     .expectsToReceive(m.description, (b) => {

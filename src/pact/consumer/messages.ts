@@ -59,12 +59,29 @@ function message({ kind, status, id, what }: About): WebhookMessage {
   const event = `${kind}.${status.toLowerCase()}`;
   const base = requestExample(kind === 'transaction' ? 'transactionEvent' : 'operationEvent');
   const eventId = `evt_${id}_${status.toLowerCase()}`;
-  const data = kind === 'transaction'
-    ? schemaToMatcher('TransactionRecord', { ...(base.data as Record<string, unknown>), transaction_id: id, status }, { include: ['transaction_id'], inject: { status: exact(status) } })
-    : schemaToMatcher('OperationRecord', {
-      ...(base.data as Record<string, unknown>), operation_id: id, operation_type: 'transaction.preauth.increment', transaction_id: EXAMPLE_IDS.preauth, status,
-    }, { inject: { status: exact(status) } });
-  const content = schemaToMatcher(kind === 'transaction' ? 'TransactionEvent' : 'OperationEvent', { ...base, event, event_id: eventId }, { inject: { data, event: exact(event) } });
+  const data =
+    kind === 'transaction'
+      ? schemaToMatcher(
+          'TransactionRecord',
+          { ...(base.data as Record<string, unknown>), transaction_id: id, status },
+          { include: ['transaction_id'], inject: { status: exact(status) } },
+        )
+      : schemaToMatcher(
+          'OperationRecord',
+          {
+            ...(base.data as Record<string, unknown>),
+            operation_id: id,
+            operation_type: 'transaction.preauth.increment',
+            transaction_id: EXAMPLE_IDS.preauth,
+            status,
+          },
+          { inject: { status: exact(status) } },
+        );
+  const content = schemaToMatcher(
+    kind === 'transaction' ? 'TransactionEvent' : 'OperationEvent',
+    { ...base, event, event_id: eventId },
+    { inject: { data, event: exact(event) } },
+  );
   const signature = signBody(canonicalJson(MatchersV3.reify(content)), EXAMPLE.webhookKey);
   return {
     description: `${kind === 'operation' ? 'an' : 'a'} ${event} webhook about ${what}`,
@@ -94,16 +111,28 @@ function finalRecords(): About[] {
 export function webhookMessages(): WebhookMessage[] {
   const records = finalRecords();
   const covered = new Set(records.map((r) => `${r.kind}.${r.status}`));
-  const eventOnly = (kind: About['kind'], statuses: readonly string[]): About[] => statuses
-    .filter((s) => !covered.has(`${kind}.${s}`))
-    .map((status) => ({ kind, status, id: EVENT_ONLY_IDS[kind], what: `${kind === 'operation' ? 'an operation' : 'a transaction'} of no interaction` }));
+  const eventOnly = (kind: About['kind'], statuses: readonly string[]): About[] =>
+    statuses
+      .filter((s) => !covered.has(`${kind}.${s}`))
+      .map((status) => ({
+        kind,
+        status,
+        id: EVENT_ONLY_IDS[kind],
+        what: `${kind === 'operation' ? 'an operation' : 'a transaction'} of no interaction`,
+      }));
   return [...records, ...eventOnly('transaction', TRANSACTION_STATUSES), ...eventOnly('operation', OPERATION_STATUSES)].map(message);
 }
 
 /** The messages about `id`, as the service posts them: the example body (sorted keys) and its signature under `key`. */
-export function postedMessages(messages: readonly WebhookMessage[], id: string, key: string): { event: string; body: string; signature: string }[] {
-  return messages.filter((m) => m.id === id).map((m) => {
-    const body = canonicalJson(MatchersV3.reify(m.content));
-    return { event: m.event, body, signature: signBody(body, key) };
-  });
+export function postedMessages(
+  messages: readonly WebhookMessage[],
+  id: string,
+  key: string,
+): { event: string; body: string; signature: string }[] {
+  return messages
+    .filter((m) => m.id === id)
+    .map((m) => {
+      const body = canonicalJson(MatchersV3.reify(m.content));
+      return { event: m.event, body, signature: signBody(body, key) };
+    });
 }

@@ -16,7 +16,12 @@ afterEach(async () => {
   for (const s of stops.splice(0).reverse()) await s();
 });
 
-interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 
 /** A stand-in for the Pact mock: answers by path, and records what it was sent. */
 async function fakeMock(answers: Record<string, { status: number; body: unknown }>): Promise<{ url: string; seen: Seen[] }> {
@@ -44,13 +49,15 @@ async function front(mockUrl: string, webhookUrl: string, webhookKey: string = E
 
 const declined = OUTCOMES.find((o) => o.slug === 'declined')!;
 
-test('requests and answers pass unchanged, and a created transaction\'s message is posted, validly signed', async () => {
+test("requests and answers pass unchanged, and a created transaction's message is posted, validly signed", async () => {
   const mock = await fakeMock({ '/v1/pay-connect/transactions/generate/': { status: 200, body: { transaction_id: declined.exampleId } } });
   const rx = await startWebhookReceiver({ secret: EXAMPLE.webhookKey });
   stops.push(() => rx.close());
   const f = await front(mock.url, rx.loopbackUrl);
   const res = await fetch(`${f.url}/v1/pay-connect/transactions/generate/`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer x', 'x-pay-connect-integrator-id': 'i-1' }, body: '{"amount":1251}',
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer x', 'x-pay-connect-integrator-id': 'i-1' },
+    body: '{"amount":1251}',
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('x-pact')).toBe('yes');
@@ -60,7 +67,10 @@ test('requests and answers pass unchanged, and a created transaction\'s message 
   expect(mock.seen[0]!.headers).toMatchObject({ authorization: 'Bearer x', 'x-pay-connect-integrator-id': 'i-1' });
   const d = await rx.waitFor((x) => x.eventId !== undefined, { timeoutMs: 5000, description: 'the posted message' });
   expect(d).toMatchObject({ event: 'transaction.declined', signature: 'valid', status: 200 });
-  expect((d.body as { data: { transaction_id: string; status: string } }).data).toMatchObject({ transaction_id: declined.exampleId, status: 'DECLINED' });
+  expect((d.body as { data: { transaction_id: string; status: string } }).data).toMatchObject({
+    transaction_id: declined.exampleId,
+    status: 'DECLINED',
+  });
   await f.close();
   expect(f.posted()).toEqual([{ event: 'transaction.declined', id: declined.exampleId, status: 200 }]);
   expect(rx.deliveries()).toHaveLength(1);
@@ -68,7 +78,9 @@ test('requests and answers pass unchanged, and a created transaction\'s message 
 
 test('an operation created is posted about the operation, not its transaction', async () => {
   const path = `/v1/pay-connect/transactions/${EXAMPLE_IDS.preauth}/preauth/increment/`;
-  const mock = await fakeMock({ [path]: { status: 200, body: { operation_id: EXAMPLE_IDS.increment, transaction_id: EXAMPLE_IDS.preauth } } });
+  const mock = await fakeMock({
+    [path]: { status: 200, body: { operation_id: EXAMPLE_IDS.increment, transaction_id: EXAMPLE_IDS.preauth } },
+  });
   const rx = await startWebhookReceiver({ secret: EXAMPLE.webhookKey });
   stops.push(() => rx.close());
   const f = await front(mock.url, rx.loopbackUrl);
@@ -113,12 +125,16 @@ test('a receiver that is down: the post is logged as an error, the answer still 
   expect(f.posted()).toEqual([{ event: 'transaction.declined', id: declined.exampleId, status: 'error' }]);
 });
 
-test('a request handed on before gets the mock\'s answer again without the mock; a new header, body or a 5xx goes to the mock', async () => {
-  const mock = await fakeMock({ '/create': { status: 200, body: { transaction_id: declined.exampleId } }, '/status': { status: 200, body: { status: 'DECLINED' } } });
+test("a request handed on before gets the mock's answer again without the mock; a new header, body or a 5xx goes to the mock", async () => {
+  const mock = await fakeMock({
+    '/create': { status: 200, body: { transaction_id: declined.exampleId } },
+    '/status': { status: 200, body: { status: 'DECLINED' } },
+  });
   const rx = await startWebhookReceiver({ secret: EXAMPLE.webhookKey });
   stops.push(() => rx.close());
   const f = await front(mock.url, rx.loopbackUrl);
-  const get = (auth: string) => fetch(`${f.url}/status`, { headers: { authorization: auth } }).then(async (r) => [r.status, r.headers.get('x-pact'), await r.json()]);
+  const get = (auth: string) =>
+    fetch(`${f.url}/status`, { headers: { authorization: auth } }).then(async (r) => [r.status, r.headers.get('x-pact'), await r.json()]);
   expect(await get('Bearer a')).toEqual([200, 'yes', { status: 'DECLINED' }]);
   expect(await get('Bearer a')).toEqual([200, 'yes', { status: 'DECLINED' }]);
   expect(await get('Bearer b')).toEqual([200, 'yes', { status: 'DECLINED' }]);

@@ -79,13 +79,20 @@ export async function startMockFront(o: MockFrontOptions): Promise<MockFront> {
     if (!byId.has(id)) byId.set(id, postedMessages(o.messages, id, o.webhookKey));
     for (const m of byId.get(id)!) {
       const p = request(o.webhookUrl, {
-        method: 'POST', headers: { 'content-type': 'application/json', signature: m.signature }, body: m.body, headersTimeout: 10_000, bodyTimeout: 10_000,
-      }).then(async (res) => {
-        await res.body.dump();
-        log.push({ event: m.event, id, status: res.statusCode });
-      }, () => {
-        log.push({ event: m.event, id, status: 'error' });
-      });
+        method: 'POST',
+        headers: { 'content-type': 'application/json', signature: m.signature },
+        body: m.body,
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+      }).then(
+        async (res) => {
+          await res.body.dump();
+          log.push({ event: m.event, id, status: res.statusCode });
+        },
+        () => {
+          log.push({ event: m.event, id, status: 'error' });
+        },
+      );
       const tracked = p.finally(() => pending.delete(tracked));
       pending.add(tracked);
     }

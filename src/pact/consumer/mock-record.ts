@@ -40,7 +40,8 @@ export const RECORD_WAIT_MS = 10_000;
 /** The requests the mock at `port` still misses (method and path), or undefined when it cannot say. */
 export function missingRequests(port: number): MissingRequest[] | undefined {
   try {
-    return makeConsumerPact(CONSUMER, PROVIDER).mockServerMismatches(port)
+    return makeConsumerPact(CONSUMER, PROVIDER)
+      .mockServerMismatches(port)
       .filter((m): m is Extract<typeof m, { type: 'missing-request' }> => 'type' in m && m.type === 'missing-request')
       .map((m) => ({ method: m.method.toUpperCase(), path: m.path }));
   } catch {

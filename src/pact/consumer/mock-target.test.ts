@@ -18,13 +18,20 @@ test('each operation is answered by its own interactions, and a request of none 
   try {
     // Interactions of four operations, through the front: each answered as declared (status and schema).
     const all = httpInteractions();
-    const some = ['getConfig', 'getToken', 'generateTransaction', 'getTransactionStatus'].map((op) => all.find((i) => i.operationId === op)!);
+    const some = ['getConfig', 'getToken', 'generateTransaction', 'getTransactionStatus'].map((op) =>
+      all.find((i) => i.operationId === op)!,
+    );
     for (const i of some) await driveInteraction(i, target.baseUrl);
     // No operation has this path: the mock answers it as undeclared.
-    const stray = await fetch(`${target.baseUrl}/v1/pay-connect/no-such-thing/`, { headers: { 'X-Pay-Connect-Integrator-Id': EXAMPLE.integratorId } });
+    const stray = await fetch(`${target.baseUrl}/v1/pay-connect/no-such-thing/`, {
+      headers: { 'X-Pay-Connect-Integrator-Id': EXAMPLE.integratorId },
+    });
     expect(stray.status).toBe(500);
     closed = true;
-    await expect(target.close()).rejects.toMatchObject({ code: 'PCC_PACT', message: expect.stringContaining('do not agree with the pact') });
+    await expect(target.close()).rejects.toMatchObject({
+      code: 'PCC_PACT',
+      message: expect.stringContaining('do not agree with the pact'),
+    });
     expect(existsSync(join(pactDir, PACT_FILE_NAME))).toBe(false);
   } finally {
     if (!closed) await target.close({ discard: true });

@@ -67,14 +67,23 @@ export const PACT_SUITES: Readonly<Record<string, string | true>> = {
  */
 export function pactSuites(requested: readonly string[], terminal = 'auto'): string[] {
   if (terminal !== 'auto') {
-    throw new ToolkitError('PCC_USAGE', `the Pact mock stands for a sandbox driven by amount; --terminal ${terminal} does not apply`, 'drop --terminal (auto is the default) for --target pact');
+    throw new ToolkitError(
+      'PCC_USAGE',
+      `the Pact mock stands for a sandbox driven by amount; --terminal ${terminal} does not apply`,
+      'drop --terminal (auto is the default) for --target pact',
+    );
   }
   if (requested.length === 0) return Object.keys(PACT_SUITES).filter((s) => PACT_SUITES[s] === true);
   for (const s of requested) {
     const why = PACT_SUITES[s];
     if (why !== true) {
-      throw new ToolkitError('PCC_USAGE', `suite ${s} cannot run against the Pact mock: ${why ?? 'unknown suite'}`,
-        `run it with --target sim or a URL; against the pact run ${Object.keys(PACT_SUITES).filter((k) => PACT_SUITES[k] === true).join(', ')}`);
+      throw new ToolkitError(
+        'PCC_USAGE',
+        `suite ${s} cannot run against the Pact mock: ${why ?? 'unknown suite'}`,
+        `run it with --target sim or a URL; against the pact run ${Object.keys(PACT_SUITES)
+          .filter((k) => PACT_SUITES[k] === true)
+          .join(', ')}`,
+      );
     }
   }
   return [...requested];
@@ -152,7 +161,11 @@ export interface SessionMock {
  * recorded every request it answered, or `waitMs` after the last one (mock-record.ts): pact-js judges
  * the session on that record the moment this returns, and the Pact core records a match after its answer.
  */
-export async function exerciseRest(http: readonly HttpInteraction[], mock: SessionMock, opts: { drive?: (i: HttpInteraction, baseUrl: string) => Promise<void>; waitMs?: number } = {}): Promise<void> {
+export async function exerciseRest(
+  http: readonly HttpInteraction[],
+  mock: SessionMock,
+  opts: { drive?: (i: HttpInteraction, baseUrl: string) => Promise<void>; waitMs?: number } = {},
+): Promise<void> {
   const drive = opts.drive ?? driveInteraction;
   const driven = new Set<HttpInteraction>();
   for (const i of withMissing(http, mock.missing())) {
@@ -210,7 +223,9 @@ function startOperationMock(operationId: string, http: HttpInteraction[], dir: s
  */
 function routeByOperation(mocks: readonly OperationMock[], urls: readonly string[]): (method: string, path: string) => string {
   const byOperation = new Map(mocks.map((m, i) => [m.operationId, urls[i]!]));
-  const routes = operations.filter((op) => byOperation.has(op.operationId)).map((op) => ({ method: op.method, pattern: new RegExp(op.pattern), url: byOperation.get(op.operationId)! }));
+  const routes = operations
+    .filter((op) => byOperation.has(op.operationId))
+    .map((op) => ({ method: op.method, pattern: new RegExp(op.pattern), url: byOperation.get(op.operationId)! }));
   return (method, path) => routes.find((r) => r.method === method && r.pattern.test(path))?.url ?? urls[0]!;
 }
 
@@ -233,7 +248,12 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
   } catch (e) {
     await stopAll();
     rmSync(work, { recursive: true, force: true });
-    throw new ToolkitError('PCC_PACT', `the Pact mock server did not start: ${(e as Error).message}`, 'check that @pact-foundation/pact is installed with its native core', { cause: e });
+    throw new ToolkitError(
+      'PCC_PACT',
+      `the Pact mock server did not start: ${(e as Error).message}`,
+      'check that @pact-foundation/pact is installed with its native core',
+      { cause: e },
+    );
   }
 
   // The provider state "a paired terminal whose webhooks reach the toolkit": the pairing's webhook URL
@@ -244,12 +264,22 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
   let listen: { host: string; port: number };
   let front: MockFront;
   try {
-    listen = { host, port: options.webhookListen?.port || await freePort(host) };
-    front = await startMockFront({ mockFor: routeByOperation(mocks, urls), messages, webhookUrl: slotUrl(loopbackBase(listen.host, listen.port), slot), webhookKey: EXAMPLE.webhookKey });
+    listen = { host, port: options.webhookListen?.port || (await freePort(host)) };
+    front = await startMockFront({
+      mockFor: routeByOperation(mocks, urls),
+      messages,
+      webhookUrl: slotUrl(loopbackBase(listen.host, listen.port), slot),
+      webhookKey: EXAMPLE.webhookKey,
+    });
   } catch (e) {
     await stopAll();
     rmSync(work, { recursive: true, force: true });
-    throw new ToolkitError('PCC_PACT', `the front of the Pact mock did not start: ${(e as Error).message}`, 'check that this machine can listen on loopback', { cause: e });
+    throw new ToolkitError(
+      'PCC_PACT',
+      `the front of the Pact mock did not start: ${(e as Error).message}`,
+      'check that this machine can listen on loopback',
+      { cause: e },
+    );
   }
   const webhookUrl = slotUrl(options.webhookPublicUrl ?? loopbackBase(listen.host, listen.port), slot);
   const baseUrl = front.url;
@@ -258,10 +288,16 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
   const vaultPath = join(work, 'vault.json');
   // The pairing, as a staging run gets it: a vault entry (the pact's fake credentials and test key).
   await saveVaultEntry(vaultPath, {
-    baseUrl, integratorId, webhookUrl,
+    baseUrl,
+    integratorId,
+    webhookUrl,
     credentials: {
-      pay_connect_id: 'pc_01HZX8', pay_connect_name: EXAMPLE.pairingName, terminal_id: 'T0001234',
-      client_id: EXAMPLE.clientId, client_secret: EXAMPLE.clientSecret, webhook_secret_key: EXAMPLE.webhookKey,
+      pay_connect_id: 'pc_01HZX8',
+      pay_connect_name: EXAMPLE.pairingName,
+      terminal_id: 'T0001234',
+      client_id: EXAMPLE.clientId,
+      client_secret: EXAMPLE.clientSecret,
+      webhook_secret_key: EXAMPLE.webhookKey,
     },
   });
 
@@ -275,33 +311,37 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
     otps: [EXAMPLE.otp, EXAMPLE.otp],
     pactFile: join(options.pactDir, PACT_FILE_NAME),
     webhookListen: listen,
-    close: (opts) => (closing ??= (async () => {
-      try {
-        await front.close();
-        if (opts?.discard) {
-          await stopAll();
-          return;
-        }
-        // One session at a time: each merges its part into the one pact file of the folder.
-        const refused: string[] = [];
-        for (const m of mocks) {
-          m.release();
-          try {
-            await m.session;
-          } catch (e) {
-            refused.push((e as Error).message.trim());
+    close: (opts) =>
+      (closing ??= (async () => {
+        try {
+          await front.close();
+          if (opts?.discard) {
+            await stopAll();
+            return;
           }
+          // One session at a time: each merges its part into the one pact file of the folder.
+          const refused: string[] = [];
+          for (const m of mocks) {
+            m.release();
+            try {
+              await m.session;
+            } catch (e) {
+              refused.push((e as Error).message.trim());
+            }
+          }
+          if (refused.length > 0) {
+            throw new ToolkitError(
+              'PCC_PACT',
+              `the requests made against the Pact mock do not agree with the pact:\n${refused.join('\n')}`,
+              'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)',
+            );
+          }
+          for (const m of messages) await declareMessage(mocks[0]!.pact, m).executeTest((message) => consumeWebhookMessage(m, message));
+          writeNormalizedPact(work, options.pactDir);
+        } finally {
+          rmSync(work, { recursive: true, force: true });
         }
-        if (refused.length > 0) {
-          throw new ToolkitError('PCC_PACT', `the requests made against the Pact mock do not agree with the pact:\n${refused.join('\n')}`,
-            'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)');
-        }
-        for (const m of messages) await declareMessage(mocks[0]!.pact, m).executeTest((message) => consumeWebhookMessage(m, message));
-        writeNormalizedPact(work, options.pactDir);
-      } finally {
-        rmSync(work, { recursive: true, force: true });
-      }
-    })()),
+      })()),
   };
 }
 

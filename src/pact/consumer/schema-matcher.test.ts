@@ -7,15 +7,29 @@ const rule = (m: unknown) => m as { 'pact:matcher:type': string; regex?: string;
 
 describe('schemaToMatcher', () => {
   const slip = schemaToMatcher('PrintSlip', {
-    transaction_id: 'tx_1', terminal_id: 'T1', organization: { full_name: 'M', country: 'SI', address: 'A', postal_code: '1000', city: 'L', region: null },
-    point_of_sale: { full_name: 'P' }, amount: 1250, tip_amount: 0, total_amount: 1250, currency: 'EUR', status: 'SUCCESS', payment_method: 'CARD',
-    payment_option: 'VISA', tags: ['charge'], timezone: 'Europe/Ljubljana', created_at: '2026-11-22T10:15:00Z', digital_slip: 'https://slips.example/1.pdf',
+    transaction_id: 'tx_1',
+    terminal_id: 'T1',
+    organization: { full_name: 'M', country: 'SI', address: 'A', postal_code: '1000', city: 'L', region: null },
+    point_of_sale: { full_name: 'P' },
+    amount: 1250,
+    tip_amount: 0,
+    total_amount: 1250,
+    currency: 'EUR',
+    status: 'SUCCESS',
+    payment_method: 'CARD',
+    payment_option: 'VISA',
+    tags: ['charge'],
+    timezone: 'Europe/Ljubljana',
+    created_at: '2026-11-22T10:15:00Z',
+    digital_slip: 'https://slips.example/1.pdf',
   });
 
   test('types, enums, patterns and formats become type, regex and integer matchers', () => {
     expect(rule(slip.transaction_id)['pact:matcher:type']).toBe('type');
     expect(rule(slip.amount)['pact:matcher:type']).toBe('integer');
-    expect(rule(slip.status).regex).toBe(enumPattern(['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED']));
+    expect(rule(slip.status).regex).toBe(
+      enumPattern(['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED']),
+    );
     expect(rule(slip.currency).regex).toBe('^[A-Z]{3}$');
     expect(rule(slip.created_at).regex).toBe(DATE_TIME_PATTERN);
     expect(rule(slip.digital_slip).regex).toBe(URI_PATTERN);
@@ -52,7 +66,8 @@ test('anythingBut matches every string except the word', () => {
 
 test('notStartingWith and notEndingWith: every non-blank string but those with the prefix or suffix', () => {
   const token = new RegExp(`^Bearer ${notStartingWith('pcc-invalid-')}$`);
-  for (const s of ['example-access-token', 'p', 'pcc-invalid', 'pcc-invalidX-1', 'xpcc-invalid-1']) expect(token.test(`Bearer ${s}`), s).toBe(true);
+  for (const s of ['example-access-token', 'p', 'pcc-invalid', 'pcc-invalidX-1', 'xpcc-invalid-1'])
+    expect(token.test(`Bearer ${s}`), s).toBe(true);
   for (const s of ['pcc-invalid-', 'pcc-invalid-abc', '', 'a b']) expect(token.test(`Bearer ${s}`), s).toBe(false);
   const id = new RegExp(`^${notEndingWith('-other')}$`);
   for (const s of ['integrator-0042', 'other', 'a', 'x-othex', '-otherx']) expect(id.test(s), s).toBe(true);

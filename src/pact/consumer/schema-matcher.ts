@@ -47,7 +47,8 @@ function branchFor(schema: JsonSchema, example: unknown, where: string): JsonSch
   if (Array.isArray(schema.type)) {
     const t = typeOf(example);
     const hit = schema.type.find((x) => x === t || (t === 'integer' && x === 'number'));
-    if (!hit) throw new ToolkitError('PCC_INTERNAL', `${where}: the example ${JSON.stringify(example)} is none of ${schema.type.join(', ')}`);
+    if (!hit)
+      throw new ToolkitError('PCC_INTERNAL', `${where}: the example ${JSON.stringify(example)} is none of ${schema.type.join(', ')}`);
     return { ...schema, type: hit };
   }
   return schema;
@@ -81,9 +82,10 @@ function build(raw: JsonSchema, example: unknown, where: string, opts: SchemaMat
       const obj = example as Record<string, unknown>;
       const props = schema.properties ?? {};
       const inject = top ? (opts.inject ?? {}) : {};
-      const chosen = opts.mode === 'request'
-        ? Object.keys(obj)
-        : Object.keys(obj).filter((k) => (schema.required ?? []).includes(k) || (top && (opts.include ?? []).includes(k)));
+      const chosen =
+        opts.mode === 'request'
+          ? Object.keys(obj)
+          : Object.keys(obj).filter((k) => (schema.required ?? []).includes(k) || (top && (opts.include ?? []).includes(k)));
       const keys = [...new Set([...chosen, ...Object.keys(inject)])];
       for (const k of schema.required ?? []) {
         if (opts.mode !== 'request' && !(k in obj)) throw new ToolkitError('PCC_INTERNAL', `${where}: the example lacks the required ${k}`);
@@ -105,7 +107,11 @@ function build(raw: JsonSchema, example: unknown, where: string, opts: SchemaMat
  * The matcher tree for `example` under the component schema `schemaName`. The example (with injected
  * values reified) must validate against the schema: a pact example is one the contract accepts.
  */
-export function schemaToMatcher(schemaName: string, example: Record<string, unknown>, opts: SchemaMatcherOptions = {}): Record<string, unknown> {
+export function schemaToMatcher(
+  schemaName: string,
+  example: Record<string, unknown>,
+  opts: SchemaMatcherOptions = {},
+): Record<string, unknown> {
   const merged = { ...example };
   for (const [k, v] of Object.entries(opts.inject ?? {})) merged[k] = MatchersV3.reify(v);
   const validate = validators[schemaName];

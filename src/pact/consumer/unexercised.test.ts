@@ -10,7 +10,7 @@ import { httpInteractions } from './interactions.ts';
 import { missingRequests } from './mock-record.ts';
 import { exerciseRest, unexercised } from './mock-target.ts';
 
-test('a real Pact mock names what is left to exercise: only interactions with a missing request\'s method and path', async () => {
+test("a real Pact mock names what is left to exercise: only interactions with a missing request's method and path", async () => {
   const all = httpInteractions();
   const config = all.find((i) => i.operationId === 'getConfig')!;
   const token = all.find((i) => i.operationId === 'getToken')!;
@@ -34,7 +34,7 @@ test('a real Pact mock names what is left to exercise: only interactions with a 
   }
 });
 
-test('sessions of a real Pact mock ended by exerciseRest pass pact-js\'s own check, the last request included', async () => {
+test("sessions of a real Pact mock ended by exerciseRest pass pact-js's own check, the last request included", async () => {
   const all = httpInteractions();
   const some = ['getConfig', 'getToken', 'unpair'].map((op) => all.find((i) => i.operationId === op)!);
   const dir = mkdtempSync(join(tmpdir(), 'pcc-exercise-rest-'));
@@ -43,7 +43,9 @@ test('sessions of a real Pact mock ended by exerciseRest pass pact-js\'s own che
     for (let n = 0; n < 10; n++) {
       const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDER, dir, logLevel: 'error' });
       for (const i of some.slice(0, -1)) declareHttp(pact, i);
-      await declareHttp(pact, some.at(-1)!).executeTest((mock) => exerciseRest(some, { url: mock.url, missing: () => missingRequests(mock.port) }));
+      await declareHttp(pact, some.at(-1)!).executeTest((mock) =>
+        exerciseRest(some, { url: mock.url, missing: () => missingRequests(mock.port) }),
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

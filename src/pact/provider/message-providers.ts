@@ -36,7 +36,8 @@ async function trigger(d: ProviderDriver, p: ProviderPairing, m: WebhookMessage)
   const amount = ({ FAILED: 2051, EXPIRED: 2053 } as Record<string, number>)[m.status] ?? 2000;
   const res = await d.call(p, 'preauthIncrement', { params: { transaction_id: id }, body: { amount } });
   const opId = (res.body as { operation_id?: unknown } | undefined)?.operation_id;
-  if (res.status !== 200 || typeof opId !== 'string') throw new ToolkitError('PCC_PACT', `preauth-increment answered ${res.status} without an operation_id`);
+  if (res.status !== 200 || typeof opId !== 'string')
+    throw new ToolkitError('PCC_PACT', `preauth-increment answered ${res.status} without an operation_id`);
   return opId;
 }
 
@@ -53,7 +54,8 @@ export function messageProvider(d: ProviderDriver, m: WebhookMessage, onError: (
         return data?.transaction_id === id || data?.operation_id === id;
       };
       const delivery = await rx.waitFor((x) => x.event === m.event && x.signature === 'valid' && about(x), {
-        timeoutMs: d.o.deadlineMs * 2, description: `${m.event} for ${id}`,
+        timeoutMs: d.o.deadlineMs * 2,
+        description: `${m.event} for ${id}`,
       });
       return { __pactMessageMetadata: { Signature: delivery.headers.signature ?? '' }, message: delivery.body };
     } catch (e) {

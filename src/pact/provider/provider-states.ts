@@ -4,7 +4,16 @@
  * so verification works against a staging sandbox as well as the embedded simulator. It also keeps
  * the pairing whose credentials the verifier's requests are sent with (see request-filter.ts).
  */
-import { type PayConnectClient, type PayConnectResponse, REQUEST_TIMEOUT_MS, type Redactor, TokenCache, callOperation, createPayConnectClient, credentialsTokenSource } from '../../client/index.ts';
+import {
+  type PayConnectClient,
+  type PayConnectResponse,
+  REQUEST_TIMEOUT_MS,
+  type Redactor,
+  TokenCache,
+  callOperation,
+  createPayConnectClient,
+  credentialsTokenSource,
+} from '../../client/index.ts';
 import { loadTransport, type Transport, type TransportSettings } from '../../transport/index.ts';
 import { ToolkitError } from '../../core/index.ts';
 import { observe } from '../../convergence/index.ts';
@@ -95,13 +104,27 @@ export class ProviderDriver {
     return otp;
   }
 
-  private makePairing(label: string, credentials: PairingCredentials, receiver: WebhookReceiver | undefined, observable: boolean): ProviderPairing {
+  private makePairing(
+    label: string,
+    credentials: PairingCredentials,
+    receiver: WebhookReceiver | undefined,
+    observable: boolean,
+  ): ProviderPairing {
     this.o.redactor.register(credentials.client_secret, credentials.webhook_secret_key);
     const client = createPayConnectClient({
-      baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS, transport: this.transport,
+      baseUrl: this.o.baseUrl,
+      integratorId: this.o.integratorId,
+      redactor: this.o.redactor,
+      timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS,
+      transport: this.transport,
       credentials: { client_id: credentials.client_id, client_secret: credentials.client_secret },
     });
-    const tokens = new TokenCache(credentialsTokenSource((r) => client.request(r), () => credentials));
+    const tokens = new TokenCache(
+      credentialsTokenSource(
+        (r) => client.request(r),
+        () => credentials,
+      ),
+    );
     const p: ProviderPairing = { label, credentials, client, tokens, receiver, observable };
     this.pairings.push(p);
     return p;
@@ -113,7 +136,11 @@ export class ProviderDriver {
    */
   async receiver(port = 0): Promise<WebhookReceiver> {
     if ((this.o.webhookPublicUrl || this.o.webhookPort) && port === 0) {
-      this.hub ??= startWebhookHub({ host: this.o.webhookHost ?? '127.0.0.1', port: this.o.webhookPort ?? 0, publicUrl: this.o.webhookPublicUrl });
+      this.hub ??= startWebhookHub({
+        host: this.o.webhookHost ?? '127.0.0.1',
+        port: this.o.webhookPort ?? 0,
+        publicUrl: this.o.webhookPublicUrl,
+      });
       return (await this.hub).open(`verify-${++this.slots}`);
     }
     return startWebhookReceiver({ host: this.o.webhookHost ?? '127.0.0.1', port });
@@ -125,12 +152,27 @@ export class ProviderDriver {
   /** Pairs by OTP; the credentials are saved to the vault before anything else is done with them. */
   async pairByOtp(label: string, webhook: boolean, otp = this.nextOtp(`pairing (${label})`)): Promise<ProviderPairing> {
     const rx = webhook ? await this.receiver() : undefined;
-    const client = createPayConnectClient({ baseUrl: this.o.baseUrl, integratorId: this.o.integratorId, redactor: this.o.redactor, timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS, transport: this.transport });
+    const client = createPayConnectClient({
+      baseUrl: this.o.baseUrl,
+      integratorId: this.o.integratorId,
+      redactor: this.o.redactor,
+      timeoutMs: this.o.timeoutMs ?? REQUEST_TIMEOUT_MS,
+      transport: this.transport,
+    });
     try {
-      const { response: res, credentials } = await pairByOtp(client, this.o, { otp, name: `${EXAMPLE.pairingName}-${label}`, webhookUrl: rx?.url ?? null, redactor: this.o.redactor });
+      const { response: res, credentials } = await pairByOtp(client, this.o, {
+        otp,
+        name: `${EXAMPLE.pairingName}-${label}`,
+        webhookUrl: rx?.url ?? null,
+        redactor: this.o.redactor,
+      });
       if (!credentials) {
         await rx?.close();
-        throw new ToolkitError('PCC_PAIRING_FAILED', `pairing (${label}) answered ${res.status}: ${this.o.redactor.redactText(res.rawBody).slice(0, 200)}`, 'check the OTP (six digits, one use) and the integrator id');
+        throw new ToolkitError(
+          'PCC_PAIRING_FAILED',
+          `pairing (${label}) answered ${res.status}: ${this.o.redactor.redactText(res.rawBody).slice(0, 200)}`,
+          'check the OTP (six digits, one use) and the integrator id',
+        );
       }
       if (rx && credentials.webhook_secret_key) rx.setSecret(credentials.webhook_secret_key);
       return this.makePairing(label, credentials, rx, rx !== undefined && credentials.webhook_secret_key !== null);
@@ -158,12 +200,24 @@ export class ProviderDriver {
   }
 
   /** Calls an operation of the contract on a pairing. */
-  call(p: ProviderPairing, operationId: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
-    return callOperation(p.client, operationId, { ...(opts.params ? { params: opts.params } : {}), ...(opts.body === undefined ? {} : { body: opts.body }) });
+  call(
+    p: ProviderPairing,
+    operationId: OperationId,
+    opts: { params?: Record<string, string>; body?: unknown } = {},
+  ): Promise<PayConnectResponse> {
+    return callOperation(p.client, operationId, {
+      ...(opts.params ? { params: opts.params } : {}),
+      ...(opts.body === undefined ? {} : { body: opts.body }),
+    });
   }
 
   /** Starts a transaction once the terminal is idle (a 409 started nothing, so asking again is safe). */
-  async start(p: ProviderPairing, operationId: OperationId, body: Record<string, unknown>, params?: Record<string, string>): Promise<string> {
+  async start(
+    p: ProviderPairing,
+    operationId: OperationId,
+    body: Record<string, unknown>,
+    params?: Record<string, string>,
+  ): Promise<string> {
     const end = Date.now() + this.o.deadlineMs * 2;
     const full = { ...body, ...(operationId === 'linkedRefund' ? {} : { client_transaction_id: `pcc-verify-${++this.seq}` }) };
     for (;;) {
@@ -174,7 +228,10 @@ export class ProviderDriver {
         return id;
       }
       if (res.status !== 409 || Date.now() > end) {
-        throw new ToolkitError('PCC_PACT', `${operationId} answered ${res.status} without a transaction_id: ${this.o.redactor.redactText(res.rawBody).slice(0, 200)}`);
+        throw new ToolkitError(
+          'PCC_PACT',
+          `${operationId} answered ${res.status} without a transaction_id: ${this.o.redactor.redactText(res.rawBody).slice(0, 200)}`,
+        );
       }
       await sleep(this.pollMs * 4);
     }
@@ -188,10 +245,18 @@ export class ProviderDriver {
     const final = kind === 'transaction' ? FINAL_TX : FINAL_OP;
     let last: { status: number; body?: Record<string, unknown> } = { status: 0 };
     const seen = await observe({
-      kind, id, webhooksObservable: false, final: [want, ...final], deadlineMs: this.o.deadlineMs * 2, settleMs: 0,
-      initialIntervalMs: this.pollMs, factor: 1,
+      kind,
+      id,
+      webhooksObservable: false,
+      final: [want, ...final],
+      deadlineMs: this.o.deadlineMs * 2,
+      settleMs: 0,
+      initialIntervalMs: this.pollMs,
+      factor: 1,
       poll: async () => {
-        const res = await this.call(p, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', { params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id } });
+        const res = await this.call(p, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', {
+          params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id },
+        });
         last = { status: res.status, ...(res.status === 200 ? { body: res.body as Record<string, unknown> } : {}) };
         return typeof last.body?.status === 'string' ? { status: last.body.status } : {};
       },
@@ -270,7 +335,10 @@ export class ProviderDriver {
   /** Forgets a pairing that an interaction revoked (only when its credentials no longer get a token). */
   async forgetIfRevoked(p: ProviderPairing): Promise<void> {
     try {
-      await credentialsTokenSource((r) => p.client.request(r), () => p.credentials)();
+      await credentialsTokenSource(
+        (r) => p.client.request(r),
+        () => p.credentials,
+      )();
       return; // still valid: keep it in the vault
     } catch {
       await removeVaultEntry(this.o.vaultPath, (e) => e.credentials.client_id === p.credentials.client_id).catch(() => undefined);
@@ -284,7 +352,10 @@ export class ProviderDriver {
 
   /** Closes every client and receiver. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.pairings.flatMap((p) => [p.client.close(), p.receiver?.close()]), ...this.extraReceivers.map((r) => r.close())]);
+    await Promise.allSettled([
+      ...this.pairings.flatMap((p) => [p.client.close(), p.receiver?.close()]),
+      ...this.extraReceivers.map((r) => r.close()),
+    ]);
     if (this.hub) await (await this.hub.catch(() => undefined))?.close();
   }
 }

@@ -35,15 +35,24 @@ export function requestFilter(driver: ProviderDriver, redactor: Redactor, onErro
       const p = driver.current ?? (await driver.primary());
       // The auth probes' headers keep their point: another integrator id stays another one, an invalid token stays invalid.
       const integrator = req.headers[INTEGRATOR];
-      if (integrator !== undefined) req.headers[INTEGRATOR] = `${driver.o.integratorId}${String(integrator).endsWith(PROBE.otherIntegratorSuffix) ? PROBE.otherIntegratorSuffix : ''}`;
+      if (integrator !== undefined)
+        req.headers[INTEGRATOR] =
+          `${driver.o.integratorId}${String(integrator).endsWith(PROBE.otherIntegratorSuffix) ? PROBE.otherIntegratorSuffix : ''}`;
       if (req.headers.authorization !== undefined && !req.headers.authorization.startsWith(`Bearer ${PROBE.invalidTokenPrefix}`)) {
         const token = await p.tokens.get();
         redactor.register(token);
         req.headers.authorization = `Bearer ${token}`;
       }
-      if (req.method === 'POST' && matchesPath(req.path, [TOKEN_PATH]) && req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body)) {
+      if (
+        req.method === 'POST' &&
+        matchesPath(req.path, [TOKEN_PATH]) &&
+        req.body &&
+        typeof req.body === 'object' &&
+        !Buffer.isBuffer(req.body)
+      ) {
         const sent = req.body as Record<string, unknown>;
-        const wrong = typeof sent.client_secret === 'string' && sent.client_secret.endsWith(PROBE.wrongSecretSuffix) ? PROBE.wrongSecretSuffix : '';
+        const wrong =
+          typeof sent.client_secret === 'string' && sent.client_secret.endsWith(PROBE.wrongSecretSuffix) ? PROBE.wrongSecretSuffix : '';
         const body = { ...sent, client_id: p.credentials.client_id, client_secret: `${p.credentials.client_secret}${wrong}` };
         req.body = body;
         req.headers['content-length'] = String(Buffer.byteLength(JSON.stringify(body)));
@@ -57,15 +66,24 @@ export function requestFilter(driver: ProviderDriver, redactor: Redactor, onErro
           if (status === 200 && typeof id === 'string') driver.adopt(id);
         });
       }
-    })().then(() => next(), (e) => {
-      onError(e);
-      next(e);
-    });
+    })().then(
+      () => next(),
+      (e) => {
+        onError(e);
+        next(e);
+      },
+    );
   };
 }
 
 /** Saves a pairing answer's credentials to the vault (they cannot be recovered) and learns its secrets. */
-async function keepPairing(driver: ProviderDriver, redactor: Redactor, status: number, body: unknown, webhookUrl: string | null): Promise<void> {
+async function keepPairing(
+  driver: ProviderDriver,
+  redactor: Redactor,
+  status: number,
+  body: unknown,
+  webhookUrl: string | null,
+): Promise<void> {
   await keepCredentials(driver.o, { status, body }, { name: 'pact-verifier', webhookUrl, redactor });
 }
 
@@ -87,10 +105,12 @@ function holdAnswer(res: ServerResponse, seen: (status: number, body: unknown) =
     } catch {
       body = undefined;
     }
-    void seen(res.statusCode, body).catch(() => undefined).finally(() => {
-      if (raw.length > 0) write(raw);
-      end();
-    });
+    void seen(res.statusCode, body)
+      .catch(() => undefined)
+      .finally(() => {
+        if (raw.length > 0) write(raw);
+        end();
+      });
     return res;
   }) as typeof res.end;
 }

@@ -21,7 +21,8 @@ export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unk
     const { p, id } = await d.preauth();
     const res = await d.call(p, op, { params: { transaction_id: id }, body: { amount } });
     const opId = (res.body as { operation_id?: unknown } | undefined)?.operation_id;
-    if (res.status !== 200 || typeof opId !== 'string') throw new ToolkitError('PCC_PACT', `${op} answered ${res.status} without an operation_id`);
+    if (res.status !== 200 || typeof opId !== 'string')
+      throw new ToolkitError('PCC_PACT', `${op} answered ${res.status} without an operation_id`);
     await d.waitFor(p, 'operation', opId, 'SUCCESS');
     return { operationId: opId };
   };
@@ -69,7 +70,12 @@ export function stateHandlers(d: ProviderDriver, onError: (state: string, e: unk
     [STATE.completed]: operated('preauthComplete', 10000),
     [STATE.webhooks]: async () => {
       const p = await d.paired();
-      if (!p.observable) throw new ToolkitError('PCC_PACT', 'the webhooks of this pairing do not reach the toolkit', 'pair by OTP in this run (the vault pairing\'s webhook_url is not a receiver of this run)');
+      if (!p.observable)
+        throw new ToolkitError(
+          'PCC_PACT',
+          'the webhooks of this pairing do not reach the toolkit',
+          "pair by OTP in this run (the vault pairing's webhook_url is not a receiver of this run)",
+        );
       return undefined;
     },
   };

@@ -31,7 +31,15 @@ export function verifyPacts(options: Omit<VerifyOptions, 'redactor'>): Promise<V
       else reject(new ToolkitError('PCC_PACT', `the verification failed: ${msg.error ?? 'no report'}`));
     });
     child.once('exit', (code) => {
-      if (!settled) reject(new ToolkitError('PCC_PACT', `the verification process ended (${code}) without a report`, 'run again with PACT_LOG_LEVEL=debug to see the Pact core\'s log', { cause: new Error(stderr) }));
+      if (!settled)
+        reject(
+          new ToolkitError(
+            'PCC_PACT',
+            `the verification process ended (${code}) without a report`,
+            "run again with PACT_LOG_LEVEL=debug to see the Pact core's log",
+            { cause: new Error(stderr) },
+          ),
+        );
     });
     child.once('error', (e) => {
       if (!settled) reject(new ToolkitError('PCC_PACT', `the verification process did not start: ${e.message}`));

@@ -52,7 +52,10 @@ export interface VerificationReport {
 }
 
 interface CoreResults {
-  errors?: { interaction?: string; mismatch?: { type?: string; message?: string; mismatches?: { mismatch?: string; path?: string; key?: string }[] } }[];
+  errors?: {
+    interaction?: string;
+    mismatch?: { type?: string; message?: string; mismatches?: { mismatch?: string; path?: string; key?: string }[] };
+  }[];
   interactionResults?: { description: string; result: string }[];
 }
 
@@ -125,20 +128,40 @@ export async function runVerification(o: VerifyOptions): Promise<VerificationRep
   const interactions: InteractionVerdict[] = declared.map((d) => {
     const ran = results.interactionResults?.find((r) => r.description === d.description);
     const failed = ran ? ran.result !== 'OK' : false;
-    const problems = [...new Set([
-      ...(byDescription.get(d.description) ?? []),
-      ...(failed && d.state ? (stateErrors.get(d.state) ?? []).map((m) => `provider state "${d.state}": ${m}`) : []),
-      ...(failed ? (messageErrors.get(d.description) ?? []).map((m) => `message provider: ${m}`) : []),
-    ])].map((s) => redactor.redactText(s));
+    const problems = [
+      ...new Set([
+        ...(byDescription.get(d.description) ?? []),
+        ...(failed && d.state ? (stateErrors.get(d.state) ?? []).map((m) => `provider state "${d.state}": ${m}`) : []),
+        ...(failed ? (messageErrors.get(d.description) ?? []).map((m) => `message provider: ${m}`) : []),
+      ]),
+    ].map((s) => redactor.redactText(s));
     const result = !ran ? 'not-run' : !failed ? 'passed' : d.pending ? 'pending-failed' : 'failed';
     const notes = [
-      ...(d.state && unknownStates.has(d.state) ? [`provider state "${d.state}" is not one the toolkit sets up: run with a paired terminal only (known states: ${Object.keys(handlers).filter((x) => !unknownStates.has(x)).map((x) => `"${x}"`).join(', ')})`] : []),
-      ...(unproducible.has(d.description) ? ['no webhook event of the contract to produce this message from (its contents name no known event)'] : []),
+      ...(d.state && unknownStates.has(d.state)
+        ? [
+            `provider state "${d.state}" is not one the toolkit sets up: run with a paired terminal only (known states: ${Object.keys(
+              handlers,
+            )
+              .filter((x) => !unknownStates.has(x))
+              .map((x) => `"${x}"`)
+              .join(', ')})`,
+          ]
+        : []),
+      ...(unproducible.has(d.description)
+        ? ['no webhook event of the contract to produce this message from (its contents name no known event)']
+        : []),
     ].map((s) => redactor.redactText(s));
     return { ...d, result, problems, ...(notes.length ? { notes } : {}) };
   });
   const ok = errors.length === 0 && interactions.every((i) => i.result === 'passed' || i.result === 'pending-failed');
-  return { ok, provider: PROVIDER, baseUrl: o.baseUrl, pactFiles: o.pactFiles, interactions, errors: errors.map((s) => redactor.redactText(s)) };
+  return {
+    ok,
+    provider: PROVIDER,
+    baseUrl: o.baseUrl,
+    pactFiles: o.pactFiles,
+    interactions,
+    errors: errors.map((s) => redactor.redactText(s)),
+  };
 }
 
 function parseResults(text: unknown): CoreResults {
@@ -155,14 +178,19 @@ export function formatVerification(r: VerificationReport): string {
   const mark = { passed: '✓', failed: '✗', 'pending-failed': '~', 'not-run': '-' } as const;
   const lines = [`verifying ${r.pactFiles.length} pact file(s) against ${r.baseUrl}`, ''];
   for (const i of r.interactions) {
-    lines.push(`  ${mark[i.result]} ${i.type === 'message' ? '[message] ' : ''}${i.description}${i.state ? ` (given ${i.state})` : ''}${i.result === 'pending-failed' ? ' [pending]' : ''}`);
+    lines.push(
+      `  ${mark[i.result]} ${i.type === 'message' ? '[message] ' : ''}${i.description}${i.state ? ` (given ${i.state})` : ''}${i.result === 'pending-failed' ? ' [pending]' : ''}`,
+    );
     for (const n of i.notes ?? []) lines.push(`      note: ${n}`);
     for (const p of i.problems) lines.push(`      ${p.replace(/\n/g, '\n      ')}`);
   }
   for (const e of r.errors) lines.push(`ERROR ${e}`);
   const failed = r.interactions.filter((i) => i.result === 'failed' || i.result === 'not-run');
-  lines.push('', r.ok
-    ? `PASS: ${r.interactions.length} interactions verified${r.interactions.some((i) => i.result === 'pending-failed') ? ' (pending ones may fail)' : ''}`
-    : `FAIL: ${failed.length} of ${r.interactions.length} interactions failed: ${failed.map((i) => i.description).join('; ')}`);
+  lines.push(
+    '',
+    r.ok
+      ? `PASS: ${r.interactions.length} interactions verified${r.interactions.some((i) => i.result === 'pending-failed') ? ' (pending ones may fail)' : ''}`
+      : `FAIL: ${failed.length} of ${r.interactions.length} interactions failed: ${failed.map((i) => i.description).join('; ')}`,
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -17,7 +17,13 @@ export function planFor(t: ScenarioContext, want: Outcome, base?: number): Plan 
 }
 
 /** Starts a transaction with `op` (generate, preauth, refunds) and returns its id, or blocks. */
-export async function start(t: ScenarioContext, p: Pairing, op: OperationId, body: Record<string, unknown>, params?: Record<string, string>): Promise<{ id: string; res: PayConnectResponse }> {
+export async function start(
+  t: ScenarioContext,
+  p: Pairing,
+  op: OperationId,
+  body: Record<string, unknown>,
+  params?: Record<string, string>,
+): Promise<{ id: string; res: PayConnectResponse }> {
   const res = await t.scope.call(p, op, { body, params });
   const id = t.scope.idFrom(res, 'transaction_id', op);
   return { id, res };
@@ -28,10 +34,25 @@ export async function start(t: ScenarioContext, p: Pairing, op: OperationId, bod
  * do and watches the status converge; skip, redo and abort end the step at once (the transaction is
  * canceled so the terminal is free), and what they did is kept in the test's evidence.
  */
-export async function settle(t: ScenarioContext, p: Pairing, id: string, plan: Plan, what = 'amount', converge: { webhookGraceMs?: number } = {}) {
-  const obs = t.terminal.mode === 'manual' ? await attended(t, p, id, plan, converge) : await t.scope.converge(p, 'transaction', id, converge);
+export async function settle(
+  t: ScenarioContext,
+  p: Pairing,
+  id: string,
+  plan: Plan,
+  what = 'amount',
+  converge: { webhookGraceMs?: number } = {},
+) {
+  const obs =
+    t.terminal.mode === 'manual' ? await attended(t, p, id, plan, converge) : await t.scope.converge(p, 'transaction', id, converge);
   if (plan.expect) {
-    t.scope.check('sandbox.outcome', { amount: plan.amount, expected: plan.expect.final, actual: obs.finalByPoll, expectedTip: plan.expect.tip, actualTip: obs.last?.tip_amount, what });
+    t.scope.check('sandbox.outcome', {
+      amount: plan.amount,
+      expected: plan.expect.final,
+      actual: obs.finalByPoll,
+      expectedTip: plan.expect.tip,
+      actualTip: obs.last?.tip_amount,
+      what,
+    });
   }
   return obs;
 }
@@ -47,16 +68,31 @@ async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan, 
   const step = t.harness.ctx.manualPlan?.find((s) => s.test === t.scope.testName)?.outcome ?? 'approve';
   let obs: Converged | undefined;
   const verdict = await t.terminal.attend(
-    { test: t.scope.testName, instruction, ...(plan.expect ? { expected: plan.expect.final } : {}), ...(p.credentials.terminal_id ? { terminalId: p.credentials.terminal_id } : {}) },
+    {
+      test: t.scope.testName,
+      instruction,
+      ...(plan.expect ? { expected: plan.expect.final } : {}),
+      ...(p.credentials.terminal_id ? { terminalId: p.credentials.terminal_id } : {}),
+    },
     async (status, stop) => {
       // The operator ended the step: cancel, so the wait ends and the terminal is free for the next.
-      stop.addEventListener('abort', () => void t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } }).catch(() => undefined), { once: true });
+      stop.addEventListener(
+        'abort',
+        () => void t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } }).catch(() => undefined),
+        { once: true },
+      );
       obs = await t.scope.converge(p, 'transaction', id, { ...converge, onStatus: status });
       return obs.finalByPoll !== undefined ? { final: obs.finalByPoll } : {};
     },
   );
   const kind = verdict.kind === 'done' && verdict.kept ? 'kept' : verdict.kind;
-  t.operator({ step, instruction, verdict: kind, ...(plan.expect ? { expected: plan.expect.final } : {}), ...(obs?.finalByPoll ? { final: obs.finalByPoll } : {}) });
+  t.operator({
+    step,
+    instruction,
+    verdict: kind,
+    ...(plan.expect ? { expected: plan.expect.final } : {}),
+    ...(obs?.finalByPoll ? { final: obs.finalByPoll } : {}),
+  });
   if (verdict.kind === 'skip') t.skip(`skipped by the operator at: ${instruction}`);
   if (verdict.kind === 'redo') throw new OperatorRedo(`redone by the operator after: ${instruction}`);
   if (verdict.kind === 'abort') throw new OperatorAbort(instruction);

@@ -16,7 +16,12 @@ export function stringField(res: PayConnectResponse, key: string): string | unde
 }
 
 /** POST /v1/auth/token/ with client credentials, recorded in the test (no bearer; integrator as given). */
-export function requestToken(t: ScenarioContext, via: Pairing, creds: { client_id: string; client_secret: string }, integrator: 'none' | 'auto' = 'none'): Promise<PayConnectResponse> {
+export function requestToken(
+  t: ScenarioContext,
+  via: Pairing,
+  creds: { client_id: string; client_secret: string },
+  integrator: 'none' | 'auto' = 'none',
+): Promise<PayConnectResponse> {
   return t.scope.call(via, 'getToken', {
     body: { grant_type: 'client_credentials', client_id: creds.client_id, client_secret: creds.client_secret },
     auth: 'none',
@@ -30,7 +35,11 @@ export function requestToken(t: ScenarioContext, via: Pairing, creds: { client_i
  * `auth.token-without-integrator` and the token is used anyway, so the test can go on; when neither
  * does, `request.accepted` reports the first answer. Also says which integrator mode worked.
  */
-export async function obtainToken(t: ScenarioContext, via: Pairing, creds: { client_id: string; client_secret: string }): Promise<{ bearer?: string; integrator: 'none' | 'auto'; res: PayConnectResponse }> {
+export async function obtainToken(
+  t: ScenarioContext,
+  via: Pairing,
+  creds: { client_id: string; client_secret: string },
+): Promise<{ bearer?: string; integrator: 'none' | 'auto'; res: PayConnectResponse }> {
   const res = await requestToken(t, via, creds, 'none');
   const bearer = res.status === 200 ? stringField(res, 'access_token') : undefined;
   if (bearer) return { bearer, integrator: 'none', res };
@@ -115,7 +124,9 @@ export async function undoStartedTransaction(t: ScenarioContext, res: PayConnect
 export async function quickFinalTransaction(t: ScenarioContext, p: Pairing, tag: string): Promise<string | undefined> {
   const plan = t.terminal.plan(t.harness.ctx.terminal === 'auto' ? 'offline' : 'approve', 1000 + ((t.harness.ctx.seed >>> 0) % 50) * 100);
   if (typeof plan === 'string') return undefined;
-  const res = await t.scope.call(p, 'generateTransaction', { body: { amount: plan.amount, client_transaction_id: freshClientTransactionId(tag, t.harness.ctx) } });
+  const res = await t.scope.call(p, 'generateTransaction', {
+    body: { amount: plan.amount, client_transaction_id: freshClientTransactionId(tag, t.harness.ctx) },
+  });
   const id = t.scope.idFrom(res, 'transaction_id', 'generate');
   await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: id } });
   const obs = await t.scope.converge(p, 'transaction', id);

@@ -26,7 +26,13 @@ export const unknownId = () => `pcc-unknown-${randomUUID()}`;
 export const underPact = (t: ScenarioContext) => t.harness.ctx.targetKind === 'pact';
 
 /** The catalogue's slug of an outcome (its example ids `tx_example_<slug>` and `order-<slug>`). */
-const PACT_SLUG: Partial<Record<Outcome, string>> = { approve: 'success', decline: 'declined', fail: 'failed', expire: 'expired', tip: 'tip' };
+const PACT_SLUG: Partial<Record<Outcome, string>> = {
+  approve: 'success',
+  decline: 'declined',
+  fail: 'failed',
+  expire: 'expired',
+  tip: 'tip',
+};
 
 /**
  * The client_transaction_id a scenario sends for an outcome: against the Pact mock the one the
@@ -62,7 +68,11 @@ export function planOf(t: ScenarioContext, amount: number, expectFinal?: string)
 }
 
 /** Reads the transaction's status record once. */
-export async function readStatus(t: ScenarioContext, p: Pairing, id: string): Promise<{ status?: string; record?: Rec; res: PayConnectResponse }> {
+export async function readStatus(
+  t: ScenarioContext,
+  p: Pairing,
+  id: string,
+): Promise<{ status?: string; record?: Rec; res: PayConnectResponse }> {
   const res = await t.scope.call(p, 'getTransactionStatus', { params: { transaction_id: id } });
   const record = res.status === 200 && isRec(res.body) ? res.body : undefined;
   return { status: typeof record?.status === 'string' ? record.status : undefined, record, res };
@@ -73,7 +83,14 @@ export async function readStatus(t: ScenarioContext, p: Pairing, id: string): Pr
  * still become REVERTED), or the deadline passes. Tight intervals: the sandbox's steps can be a few
  * tens of milliseconds.
  */
-export async function waitForStatus(t: ScenarioContext, p: Pairing, id: string, until: (s: string) => boolean, intervalMs = 3, opts: { pastFinal?: boolean } = {}) {
+export async function waitForStatus(
+  t: ScenarioContext,
+  p: Pairing,
+  id: string,
+  until: (s: string) => boolean,
+  intervalMs = 3,
+  opts: { pastFinal?: boolean } = {},
+) {
   const end = Date.now() + t.harness.budgeted(budget(t));
   for (;;) {
     const r = await readStatus(t, p, id);
@@ -93,7 +110,13 @@ const stuckTerminals = new WeakSet<object>();
  * Calls a starting operation (generate, preauth, refunds); while it answers 409 (an earlier
  * transaction, maybe of another scenario, still pending) waits and retries up to the deadline.
  */
-export async function callIdle(t: ScenarioContext, p: Pairing, op: OperationId, body: unknown, params?: Record<string, string>): Promise<PayConnectResponse> {
+export async function callIdle(
+  t: ScenarioContext,
+  p: Pairing,
+  op: OperationId,
+  body: unknown,
+  params?: Record<string, string>,
+): Promise<PayConnectResponse> {
   const end = Date.now() + t.harness.budgeted(budget(t));
   let res = await t.scope.call(p, op, { body, params });
   while (res.status === 409 && !stuckTerminals.has(t.harness) && !t.harness.defects.blocker('transaction-final') && Date.now() < end) {
@@ -106,12 +129,20 @@ export async function callIdle(t: ScenarioContext, p: Pairing, op: OperationId, 
 }
 
 /** Starts a transaction on an idle terminal and returns its id, or stops the scenario. */
-export async function begin(t: ScenarioContext, p: Pairing, op: OperationId, body: Rec, params?: Record<string, string>): Promise<{ id: string; res: PayConnectResponse }> {
+export async function begin(
+  t: ScenarioContext,
+  p: Pairing,
+  op: OperationId,
+  body: Rec,
+  params?: Record<string, string>,
+): Promise<{ id: string; res: PayConnectResponse }> {
   const res = await callIdle(t, p, op, body, params);
   // Busy for a whole deadline after an earlier transaction never converged (a failure already
   // reported where it happened): this scenario cannot run, and is not to blame.
   if (res.status === 409 && t.harness.timings.some((c) => c.kind === 'transaction' && c.timedOut)) {
-    t.scope.block(`${op} answered 409 for the whole deadline: the terminal is still busy with an earlier transaction that never reached a final status`);
+    t.scope.block(
+      `${op} answered 409 for the whole deadline: the terminal is still busy with an earlier transaction that never reached a final status`,
+    );
   }
   return { id: t.scope.idFrom(res, 'transaction_id', op), res };
 }
@@ -164,7 +195,12 @@ export async function release(t: ScenarioContext, p: Pairing, id: string | undef
 }
 
 /** The status of a transaction the terminal should keep INITIATED (55, offline; auto mode), checked as waiting there. */
-export async function heldInitiated(t: ScenarioContext, p: Pairing, id: string, amount: number): Promise<Awaited<ReturnType<typeof readStatus>>> {
+export async function heldInitiated(
+  t: ScenarioContext,
+  p: Pairing,
+  id: string,
+  amount: number,
+): Promise<Awaited<ReturnType<typeof readStatus>>> {
   const before = await readStatus(t, p, id);
   t.scope.check('sandbox.waiting-status', { amount, expected: 'INITIATED', actual: before.status });
   return before;
@@ -176,11 +212,17 @@ export function settleAs(t: ScenarioContext, p: Pairing, id: string, amount: num
 }
 
 /** Fetches the print slip (automatic checks, slip vs config) and relates it to the converged transaction. */
-export async function slipChecked(t: ScenarioContext, p: Pairing, id: string, obs: Pick<Observation, 'finalByPoll' | 'last'>): Promise<Rec | undefined> {
+export async function slipChecked(
+  t: ScenarioContext,
+  p: Pairing,
+  id: string,
+  obs: Pick<Observation, 'finalByPoll' | 'last'>,
+): Promise<Rec | undefined> {
   const res = await slipOf(t, p, id);
   if (obs.finalByPoll) t.scope.check('print-slip.final-available', { status: obs.finalByPoll, exchange: res.exchange });
   if (res.status !== 200 || !isRec(res.body)) return undefined;
-  if (obs.last && obs.last.status === obs.finalByPoll) t.scope.check('print-slip.agrees-with-status', { slip: res.body, record: obs.last, exchange: res.exchange });
+  if (obs.last && obs.last.status === obs.finalByPoll)
+    t.scope.check('print-slip.agrees-with-status', { slip: res.body, record: obs.last, exchange: res.exchange });
   return res.body;
 }
 
@@ -196,5 +238,6 @@ export const sendable = (t: ScenarioContext, amount: number) => t.harness.ctx.sa
 
 /** Skips unless `amount` may be sent. */
 export function needSendable(t: ScenarioContext, amount: number, what: string): void {
-  if (!sendable(t, amount)) t.skip(`${what} needs amount ${amount}, above --max-amount ${t.harness.ctx.maxAmount} on a target that is not a sandbox`);
+  if (!sendable(t, amount))
+    t.skip(`${what} needs amount ${amount}, above --max-amount ${t.harness.ctx.maxAmount} on a target that is not a sandbox`);
 }

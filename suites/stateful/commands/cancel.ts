@@ -23,10 +23,12 @@ export class CancelCommand implements ModelCommand {
       if (t === m.pending && m.pendingIsWaiting()) {
         const e = await expiredMeanwhile(m, r, command);
         if (e.expired) p = m.predictCancel(t);
-        else note = `cancel refused although ${t.label} is still ${e.status} right after (cancel answers 200 while INITIATED or IN_PROGRESS)`;
+        else
+          note = `cancel refused although ${t.label} is still ${e.status} right after (cancel answers 200 while INITIATED or IN_PROGRESS)`;
       } else {
         const status = (await r.record(t.id))?.status;
-        if (!isFinal(status)) note = `cancel refused although ${t.label} is still ${String(status)} right after (cancel answers 200 while INITIATED or IN_PROGRESS)`;
+        if (!isFinal(status))
+          note = `cancel refused although ${t.label} is still ${String(status)} right after (cancel answers 200 while INITIATED or IN_PROGRESS)`;
       }
     }
     r.answer(command, res, p, note);

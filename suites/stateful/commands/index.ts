@@ -56,12 +56,30 @@ export const commandArb: fc.Arbitrary<ModelCommand> = fc.oneof(
   w(6, start('Preauth')),
   w(1, start('IndependentRefund')),
   w(5, fc.constant(new WaitCommand())),
-  w(2, back.map((b) => new CancelCommand(b))),
-  w(1, back.map((b) => new SlipCommand(b))),
-  w(6, fc.tuple(among, back, amount).map(([a, b, x]) => new IncrementCommand(a, b, x))),
-  w(6, fc.tuple(among, back, completeSize, suffix).map(([a, b, s, x]) => new CompleteCommand(a, b, s, x))),
-  w(2, fc.tuple(revertAmong, back).map(([a, b]) => new RevertCommand(a, b))),
-  w(2, fc.tuple(back, refundSize, suffix).map(([b, s, x]) => new LinkedRefundCommand(b, s, x))),
+  w(
+    2,
+    back.map((b) => new CancelCommand(b)),
+  ),
+  w(
+    1,
+    back.map((b) => new SlipCommand(b)),
+  ),
+  w(
+    6,
+    fc.tuple(among, back, amount).map(([a, b, x]) => new IncrementCommand(a, b, x)),
+  ),
+  w(
+    6,
+    fc.tuple(among, back, completeSize, suffix).map(([a, b, s, x]) => new CompleteCommand(a, b, s, x)),
+  ),
+  w(
+    2,
+    fc.tuple(revertAmong, back).map(([a, b]) => new RevertCommand(a, b)),
+  ),
+  w(
+    2,
+    fc.tuple(back, refundSize, suffix).map(([b, s, x]) => new LinkedRefundCommand(b, s, x)),
+  ),
 );
 
 /**
@@ -90,5 +108,9 @@ class Capped implements ModelCommand {
 
 /** Command lists for sequences the model closes at `cap` (see Capped); `replayPath` replays a counterexample. */
 export function commandsArb(cap: number, replayPath?: string) {
-  return fc.commands([commandArb.map((c) => new Capped(c) as ModelCommand)], { maxCommands: cap * 5, size: 'max', ...(replayPath ? { replayPath } : {}) });
+  return fc.commands([commandArb.map((c) => new Capped(c) as ModelCommand)], {
+    maxCommands: cap * 5,
+    size: 'max',
+    ...(replayPath ? { replayPath } : {}),
+  });
 }

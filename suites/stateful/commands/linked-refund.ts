@@ -8,7 +8,11 @@ import { expiredMeanwhile } from './wait.ts';
 export type RefundSize = 'part' | 'rest' | 'over';
 
 export class LinkedRefundCommand implements ModelCommand {
-  constructor(readonly back: number, readonly size: RefundSize, readonly suffix: number) {}
+  constructor(
+    readonly back: number,
+    readonly size: RefundSize,
+    readonly suffix: number,
+  ) {}
 
   /** Like every new transaction: when idle, or busy with one that certainly still waits (409). */
   check(m: Readonly<TerminalModel>): boolean {
@@ -19,7 +23,8 @@ export class LinkedRefundCommand implements ModelCommand {
     const t = aim(m, 'all', this.back);
     if (!t) return probeUnknown(r, this.toString(), 'linkedRefund', { amount: 100 + this.suffix });
     const [lo, hi] = TerminalModel.refundable(t);
-    const amount = this.size === 'over' ? amountAbove(hi, this.suffix) : amountAtMost(this.size === 'part' ? Math.floor(lo / 2) : lo, this.suffix);
+    const amount =
+      this.size === 'over' ? amountAbove(hi, this.suffix) : amountAtMost(this.size === 'part' ? Math.floor(lo / 2) : lo, this.suffix);
     let p = m.predictLinkedRefund(t, amount);
     const res = await r.call('linkedRefund', { params: { transaction_id: t.id }, body: { amount } });
     const command = `${this} [${t.label}, amount ${amount}]`;
@@ -28,7 +33,8 @@ export class LinkedRefundCommand implements ModelCommand {
       const busy = m.pending;
       const e = await expiredMeanwhile(m, r, command);
       if (e.expired) p = m.predictLinkedRefund(t, amount);
-      else if (res.status === 200) note = `a refund was accepted although ${busy.label} (amount ${busy.requested}) is still ${e.status} right after (one transaction at a time: 409)`;
+      else if (res.status === 200)
+        note = `a refund was accepted although ${busy.label} (amount ${busy.requested}) is still ${e.status} right after (one transaction at a time: 409)`;
     }
     r.answer(command, res, p, note);
     if (res.status !== 200) return;

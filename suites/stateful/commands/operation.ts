@@ -23,12 +23,31 @@ export async function followOperation(
   const before = r.scope.failed.length;
   m.converged++;
   const obs = await r.scope.converge(r.pairing, 'operation', opId);
-  r.note(`  operation ${opId}: ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${predicted.status.join('|')}: ${predicted.why})`);
-  r.scope.check('model.operation-outcome', { command, label: `${t.label} (${t.id})`, operationType, transactionId: t.id, expected: predicted.status, why: predicted.why, actual: obs.finalByPoll, record: obs.last, clause });
+  r.note(
+    `  operation ${opId}: ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${predicted.status.join('|')}: ${predicted.why})`,
+  );
+  r.scope.check('model.operation-outcome', {
+    command,
+    label: `${t.label} (${t.id})`,
+    operationType,
+    transactionId: t.id,
+    expected: predicted.status,
+    why: predicted.why,
+    actual: obs.finalByPoll,
+    record: obs.last,
+    clause,
+  });
   if (r.scope.failed.length > before) throw new ModelDeviation(r.scope.failed[before]!.message);
   if (!obs.finalByPoll) throw new ModelDeviation(`${command}: the operation did not reach a final status`);
   apply(obs.finalByPoll);
   const rec = await r.record(t.id);
   r.note(`  ${t.label}: ${String(rec?.status)} amount ${String(rec?.amount)} (model: ${t.status} amount ${t.amount})`);
-  r.judge('model.final-state', { command, label: `${t.label} (${t.id})`, what: `status record after ${operationType}`, expected: m.expected(t), actual: rec, clause });
+  r.judge('model.final-state', {
+    command,
+    label: `${t.label} (${t.id})`,
+    what: `status record after ${operationType}`,
+    expected: m.expected(t),
+    actual: rec,
+    clause,
+  });
 }

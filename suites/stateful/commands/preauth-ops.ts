@@ -16,7 +16,11 @@ const poolOf = (a: Among): Pool => (a === 'authorized' ? 'authorized' : 'settled
 const allowed = (m: Readonly<TerminalModel>, among: Among, back: number) => !m.pendingIsWaiting() && hasTarget(m, poolOf(among), back);
 
 export class IncrementCommand implements ModelCommand {
-  constructor(readonly among: Among, readonly back: number, readonly amount: number) {}
+  constructor(
+    readonly among: Among,
+    readonly back: number,
+    readonly amount: number,
+  ) {}
 
   check(m: Readonly<TerminalModel>): boolean {
     return allowed(m, this.among, this.back);
@@ -30,7 +34,17 @@ export class IncrementCommand implements ModelCommand {
     const command = `${this} [${t.label}]`;
     r.answer(command, res, p);
     if (res.status !== 200) return;
-    await followOperation(m, r, command, res, t, 'transaction.preauth.increment', m.predictIncrement(t, this.amount), 'sandbox#preauthorization', (s) => m.applyIncrement(t, this.amount, s));
+    await followOperation(
+      m,
+      r,
+      command,
+      res,
+      t,
+      'transaction.preauth.increment',
+      m.predictIncrement(t, this.amount),
+      'sandbox#preauthorization',
+      (s) => m.applyIncrement(t, this.amount, s),
+    );
   }
 
   toString(): string {
@@ -42,7 +56,12 @@ export class IncrementCommand implements ModelCommand {
 export type CompleteSize = 'exact' | 'below' | 'above';
 
 export class CompleteCommand implements ModelCommand {
-  constructor(readonly among: Among, readonly back: number, readonly size: CompleteSize, readonly suffix: number) {}
+  constructor(
+    readonly among: Among,
+    readonly back: number,
+    readonly size: CompleteSize,
+    readonly suffix: number,
+  ) {}
 
   check(m: Readonly<TerminalModel>): boolean {
     return allowed(m, this.among, this.back);
@@ -62,7 +81,17 @@ export class CompleteCommand implements ModelCommand {
     const command = `${this} [${t.label}, amount ${amount}]`;
     r.answer(command, res, p);
     if (res.status !== 200) return;
-    await followOperation(m, r, command, res, t, 'transaction.preauth.complete', m.predictComplete(t, amount), 'sandbox#preauthorization', (s) => m.applyComplete(t, amount, s));
+    await followOperation(
+      m,
+      r,
+      command,
+      res,
+      t,
+      'transaction.preauth.complete',
+      m.predictComplete(t, amount),
+      'sandbox#preauthorization',
+      (s) => m.applyComplete(t, amount, s),
+    );
   }
 
   toString(): string {

@@ -9,7 +9,10 @@ export type RevertAmong = 'success' | 'any';
 const poolOf = (a: RevertAmong): Pool => (a === 'success' ? 'success' : 'settled');
 
 export class RevertCommand implements ModelCommand {
-  constructor(readonly among: RevertAmong, readonly back: number) {}
+  constructor(
+    readonly among: RevertAmong,
+    readonly back: number,
+  ) {}
 
   /** Only when idle: a transaction finishing meanwhile could become the most recent SUCCESS. */
   check(m: Readonly<TerminalModel>): boolean {
@@ -25,7 +28,17 @@ export class RevertCommand implements ModelCommand {
     r.answer(command, res, p);
     if (res.status !== 200) return;
     // A revert has no amount: the table's "anything else", SUCCESS.
-    await followOperation(m, r, command, res, t, 'transaction.revert', { status: ['SUCCESS'], why: 'a revert of the most recent SUCCESS succeeds' }, 'sandbox#revert-and-refund', (s) => m.applyRevert(t, s));
+    await followOperation(
+      m,
+      r,
+      command,
+      res,
+      t,
+      'transaction.revert',
+      { status: ['SUCCESS'], why: 'a revert of the most recent SUCCESS succeeds' },
+      'sandbox#revert-and-refund',
+      (s) => m.applyRevert(t, s),
+    );
   }
 
   toString(): string {

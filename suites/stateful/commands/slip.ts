@@ -26,7 +26,14 @@ export class SlipCommand implements ModelCommand {
     }
     r.answer(command, res, p, note);
     if (res.status !== 200 || typeof res.body !== 'object' || res.body === null) return;
-    r.judge('model.final-state', { command: this.toString(), label: `${t.label} (${t.id})`, what: 'print slip', expected: m.expected(t), actual: res.body as Record<string, unknown>, clause: 'sandbox#status-and-print-slip' });
+    r.judge('model.final-state', {
+      command: this.toString(),
+      label: `${t.label} (${t.id})`,
+      what: 'print slip',
+      expected: m.expected(t),
+      actual: res.body as Record<string, unknown>,
+      clause: 'sandbox#status-and-print-slip',
+    });
   }
 
   toString(): string {

@@ -17,7 +17,11 @@ const OPS: Record<'Generate' | 'Preauth' | 'IndependentRefund', { op: OperationI
  * followed at once by its wait: the common case, and one command of the sequence instead of two).
  */
 export class StartCommand implements ModelCommand {
-  constructor(readonly name: keyof typeof OPS, readonly amount: number, readonly settle = false) {}
+  constructor(
+    readonly name: keyof typeof OPS,
+    readonly amount: number,
+    readonly settle = false,
+  ) {}
 
   /**
    * Runs when the terminal is idle (200) or busy with a transaction that certainly still waits
@@ -30,13 +34,16 @@ export class StartCommand implements ModelCommand {
   async run(m: TerminalModel, r: Real): Promise<void> {
     const { op, kind } = OPS[this.name];
     let p = m.predictStart();
-    const res = await r.call(op, { body: { amount: this.amount, client_transaction_id: freshClientTransactionId(`stateful-${m.txns.length + 1}`) } });
+    const res = await r.call(op, {
+      body: { amount: this.amount, client_transaction_id: freshClientTransactionId(`stateful-${m.txns.length + 1}`) },
+    });
     let note: string | undefined;
     if (res.status === 200 && m.pending) {
       const busy = m.pending;
       const e = await expiredMeanwhile(m, r, this.toString());
       if (e.expired) p = m.predictStart();
-      else note = `a second transaction was accepted although ${busy.label} (amount ${busy.requested}) is still ${e.status} right after (one transaction at a time: 409)`;
+      else
+        note = `a second transaction was accepted although ${busy.label} (amount ${busy.requested}) is still ${e.status} right after (one transaction at a time: 409)`;
     }
     r.answer(this.toString(), res, p, note);
     if (res.status !== 200) return;

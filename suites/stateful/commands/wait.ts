@@ -10,8 +10,11 @@ export async function settlePending(m: TerminalModel, r: Real, command: string):
   const before = r.scope.failed.length;
   m.converged++;
   const obs = await r.scope.converge(r.pairing, 'transaction', t.id);
-  r.note(`${command}: ${t.label} ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${expected.status.join('|')}; webhooks: ${obs.webhooks.map((s) => `${s.status}@${s.atMs}`).join(' ') || 'none'}; ${obs.elapsedMs} ms)`);
-  const clause = t.kind === 'refund' ? 'sandbox#revert-and-refund' : t.kind === 'preauth' ? 'sandbox#preauthorization' : 'sandbox#transactions';
+  r.note(
+    `${command}: ${t.label} ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${expected.status.join('|')}; webhooks: ${obs.webhooks.map((s) => `${s.status}@${s.atMs}`).join(' ') || 'none'}; ${obs.elapsedMs} ms)`,
+  );
+  const clause =
+    t.kind === 'refund' ? 'sandbox#revert-and-refund' : t.kind === 'preauth' ? 'sandbox#preauthorization' : 'sandbox#transactions';
   r.scope.check('model.final-state', { command, label: `${t.label} (${t.id})`, what: 'status record', expected, actual: obs.last, clause });
   if (r.scope.failed.length > before) throw new ModelDeviation(r.scope.failed[before]!.message);
   if (!obs.finalByPoll) throw new ModelDeviation(`${t.label} did not reach a final status`);
@@ -21,7 +24,14 @@ export async function settlePending(m: TerminalModel, r: Real, command: string):
     const parent = t.parent;
     const rec = await r.record(parent.id);
     r.note(`  ${parent.label}: refund_total_amount ${String(rec?.refund_total_amount)} (model: ${parent.refundTotal})`);
-    r.judge('model.final-state', { command, label: `${parent.label} (${parent.id})`, what: 'status record after its refund', expected: m.expected(parent), actual: rec, clause: 'sandbox#revert-and-refund' });
+    r.judge('model.final-state', {
+      command,
+      label: `${parent.label} (${parent.id})`,
+      what: 'status record after its refund',
+      expected: m.expected(parent),
+      actual: rec,
+      clause: 'sandbox#revert-and-refund',
+    });
   }
 }
 
@@ -31,12 +41,23 @@ export async function settlePending(m: TerminalModel, r: Real, command: string):
  * final, the model settles it (its record judged like a wait's) and `expired` is true; else the
  * status it is still in.
  */
-export async function expiredMeanwhile(m: TerminalModel, r: Real, command: string): Promise<{ expired: true } | { expired: false; status: string }> {
+export async function expiredMeanwhile(
+  m: TerminalModel,
+  r: Real,
+  command: string,
+): Promise<{ expired: true } | { expired: false; status: string }> {
   const t = m.pending!;
   const rec = await r.record(t.id);
   if (!isFinal(rec?.status)) return { expired: false, status: String(rec?.status) };
   r.note(`  ${t.label} is ${String(rec!.status)} now: its deadline passed meanwhile`);
-  r.judge('model.final-state', { command, label: `${t.label} (${t.id})`, what: 'status record (deadline passed meanwhile)', expected: m.expected(t), actual: rec, clause: 'sandbox#transactions' });
+  r.judge('model.final-state', {
+    command,
+    label: `${t.label} (${t.id})`,
+    what: 'status record (deadline passed meanwhile)',
+    expected: m.expected(t),
+    actual: rec,
+    clause: 'sandbox#transactions',
+  });
   m.settle(t, rec!.status as FinalStatus);
   return { expired: true };
 }

@@ -40,12 +40,18 @@ export interface TestReceiver {
 }
 
 const LIMIT = 64 * 1024;
-const KNOWN = /^(transaction\.(initiated|in_progress|success|canceled|declined|reverted|expired|failed)|operation\.(initiated|in_progress|success|failed|expired))$/;
+const KNOWN =
+  /^(transaction\.(initiated|in_progress|success|canceled|declined|reverted|expired|failed)|operation\.(initiated|in_progress|success|failed|expired))$/;
 const RANK: Record<string, number> = { initiated: 0, in_progress: 1 };
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -59,7 +65,11 @@ function signatureOk(secret: string, bytes: Buffer, header: string | undefined):
 }
 
 /** Starts a receiver on 127.0.0.1, port 0. */
-export async function startTestReceiver(secret: string, flaw: ReceiverFlaw = 'none', opts: { slowMs?: number } = {}): Promise<TestReceiver> {
+export async function startTestReceiver(
+  secret: string,
+  flaw: ReceiverFlaw = 'none',
+  opts: { slowMs?: number } = {},
+): Promise<TestReceiver> {
   const seenIds = new Set<string>();
   const finalOf = new Map<string, number>();
   const seen: TestReceiver['seen'] = [];
@@ -94,13 +104,24 @@ export async function startTestReceiver(secret: string, flaw: ReceiverFlaw = 'no
     // 2. The payload.
     parsed ??= parse();
     const p = parsed as { data?: unknown; event?: unknown; event_id?: unknown } | undefined;
-    if (!p || typeof p !== 'object' || Array.isArray(p) || typeof p.event !== 'string' || typeof p.event_id !== 'string' || typeof p.data !== 'object' || p.data === null) {
+    if (
+      !p ||
+      typeof p !== 'object' ||
+      Array.isArray(p) ||
+      typeof p.event !== 'string' ||
+      typeof p.event_id !== 'string' ||
+      typeof p.data !== 'object' ||
+      p.data === null
+    ) {
       if (flaw === 'fails-malformed') throw new Error('malformed payload');
       return answer(res, 400, { detail: 'bad payload' });
     }
     const event = p.event;
     // 3. At least once: a duplicate was processed already.
-    if (seenIds.has(p.event_id)) return flaw === 'refuses-duplicates' ? answer(res, 409, { detail: 'duplicate' }, event) : answer(res, 200, { status: 'duplicate' }, event);
+    if (seenIds.has(p.event_id))
+      return flaw === 'refuses-duplicates'
+        ? answer(res, 409, { detail: 'duplicate' }, event)
+        : answer(res, 200, { status: 'duplicate' }, event);
     if (!KNOWN.test(event)) {
       if (flaw === 'fails-unknown-event') return answer(res, 500, { detail: `unknown event ${event}` }, event);
       seenIds.add(p.event_id);
@@ -148,9 +169,10 @@ export async function startTestReceiver(secret: string, flaw: ReceiverFlaw = 'no
   return {
     url: `http://127.0.0.1:${port}/webhooks/pay-connect`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
