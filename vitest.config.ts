@@ -17,32 +17,36 @@ const CPU_BOUND = ['test/faults.test.ts', 'test/capabilities.test.ts'];
 
 /**
  * The longest selftest files, in seconds (fresh-clone CI, two files at a time, measured again once the
- * liberal sandbox, slow-service, compare and coverage selftests joined), started first so that two
+ * liberal sandbox, slow-service, compare and coverage selftests joined, and again once the manual
+ * session's comparison and the fold selftest joined: 13:37 in all, 1.6 of 2 cores busy), started first so that two
  * workers end together: without vitest's timing cache (a fresh clone) files go by size, and the
  * 29-line manual session (59 s) ran alone at the end. A file not listed only starts later.
  */
 const SELFTEST_SECONDS: Record<string, number> = {
-  'test/robustness.test.ts': 80,
-  'test/pact-verify.test.ts': 61,
-  'test/liberal-sandbox.test.ts': 55,
-  'test/manual-session.test.ts': 51,
-  'test/staging-network.test.ts': 43,
-  'test/coverage.test.ts': 37,
-  'test/package.test.ts': 34,
-  'test/slow-service.test.ts': 31,
-  'test/attest.test.ts': 31,
-  'test/certify-client.test.ts': 25,
-  'test/rejudge.test.ts': 24,
-  'test/pact-secrets.test.ts': 24,
-  'test/baseline.test.ts': 24,
-  'test/report-size.test.ts': 21,
-  'test/reports.test.ts': 19,
-  'test/resume.test.ts': 17,
-  'test/pact-target.test.ts': 17,
-  'test/compare.test.ts': 17,
-  'test/shards.test.ts': 15,
-  'test/ci-output.test.ts': 14,
-  'test/stateful.test.ts': 13,
+  'test/robustness.test.ts': 84,
+  'test/manual-session.test.ts': 77,
+  'test/package.test.ts': 65,
+  'test/pact-verify.test.ts': 64,
+  'test/staging-network.test.ts': 63,
+  'test/liberal-sandbox.test.ts': 54,
+  'test/coverage.test.ts': 52,
+  'test/attest.test.ts': 42,
+  'test/slow-service.test.ts': 33,
+  'test/baseline.test.ts': 33,
+  'test/rejudge.test.ts': 29,
+  'test/pact-secrets.test.ts': 27,
+  'test/reports.test.ts': 26,
+  'test/report-size.test.ts': 26,
+  'test/pact-target.test.ts': 24,
+  'test/certify-client.test.ts': 24,
+  'test/resume.test.ts': 22,
+  'test/shards.test.ts': 19,
+  'test/stateful.test.ts': 18,
+  'test/ci-output.test.ts': 18,
+  'test/fold.test.ts': 17,
+  'test/vault-pairings.test.ts': 14,
+  'test/secrets.test.ts': 14,
+  'test/compare.test.ts': 13,
 };
 
 /** Known long selftest files first, longest first; the others after them in vitest's own order. */
