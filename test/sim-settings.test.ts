@@ -37,5 +37,23 @@ describe('the simulator settings of run and sim', () => {
     expect(run.stderr).not.toContain('stepDelayMs');
     expect(sim.code).toBe(2);
     expect(sim.stderr).toMatch(/^PCC_USAGE: invalid --step-delay "2s": must be from 0ms to 1s\n/);
+    // The fix's example lies in the range (it once said "such as 500ms, 30s or 2m").
+    for (const r of [run, sim]) expect(r.stderr).toMatch(/fix: give a duration from 0ms to 1s, such as 500ms\n$/);
+  });
+
+  it('a fault switch the simulator does not have is exit 2 naming how it was given, with the nearest switch', async () => {
+    const [flag, env, sim] = await Promise.all([
+      runCli(['run', '--sim-fault', 'slip.total-mismach']),
+      runCli(['run'], { env: { PAYCONNECT_SIM_FAULT: 'nope' } }),
+      runCli(['sim', '--fault', 'webhook.nono']),
+    ]);
+    expect([flag.code, env.code, sim.code]).toEqual([2, 2, 2]);
+    expect(flag.stderr).toMatch(/--sim-fault "slip\.total-mismach" is not a fault switch\n {2}fix: did you mean slip\.total-mismatch\?/);
+    expect(env.stderr).toMatch(
+      /PAYCONNECT_SIM_FAULT "nope" is not a fault switch\n {2}fix: 'payconnect-conformance sim --help' lists every fault switch/,
+    );
+    expect(sim.stderr).toMatch(/--fault "webhook\.nono" is not a fault switch\n {2}fix: did you mean webhook\.none\?/);
+    // One line of fix, not the 90 switches.
+    for (const r of [flag, env, sim]) expect(r.stderr.split('\n').filter(Boolean)).toHaveLength(2);
   });
 });

@@ -221,7 +221,9 @@ export function duration(min: number): Parser<number> {
 
 /** A duration in milliseconds from `min` to `max` (a command's bounded timeout). */
 export function durationWithin(min: number, max: number): Parser<number> {
-  const hint = `give a duration from ${formatDuration(min)} to ${formatDuration(max)}, such as 500ms, 30s or 2m`;
+  // Examples from the range itself: "such as 500ms, 30s or 2m" for a setting of 0 to 1 s was two wrong ones.
+  const mid = Math.round((min + max) / 2);
+  const hint = `give a duration from ${formatDuration(min)} to ${formatDuration(max)}, such as ${formatDuration(mid)}`;
   const any = duration(0);
   return (value, fromText) => {
     let ms: number;

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ResolvedConfig } from '../config/index.ts';
+import type { ConfigSource, ResolvedConfig } from '../config/index.ts';
+import { assertFaultIds } from '../simulator/index.ts';
 import { shapingOptions } from '../config/index.ts';
 import type { RunIo } from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
@@ -31,6 +32,14 @@ import { type RunPlan, planRun } from './run-plan.ts';
 import { type RunResult, judgeWholeRun, runInfoOfRun, runSummaryOf, writeRunReports } from './run-report.ts';
 import { runSuites, suiteFileCount } from './run-suites.ts';
 
+/** Where `run` was given its fault switches, as a message names it. */
+const SIM_FAULTS_WHERE: Record<ConfigSource, string> = {
+  flag: '--sim-fault',
+  env: 'PAYCONNECT_SIM_FAULT',
+  file: 'sim.faults of the config file',
+  default: 'the default sim.faults',
+};
+
 /** The run's target, with the suites it can serve when fewer than asked (a Pact mock keeps to its pact). */
 async function openRunTarget(config: ResolvedConfig, inputs: RunInputs): Promise<Target & { suites?: string[] }> {
   const profile = resolveProfile(config.profile);
@@ -49,8 +58,11 @@ async function openRunTarget(config: ResolvedConfig, inputs: RunInputs): Promise
       suites,
     };
   }
-  if (config.target.kind === 'sim')
+  if (config.target.kind === 'sim') {
+    // A switch the simulator does not have is named as the user gave it, before anything starts.
+    assertFaultIds(config.sim.faults, SIM_FAULTS_WHERE[config.sources['sim.faults']]);
     return openTarget({ kind: 'sim', profile, integratorId: config.integratorId, sim: { seed: config.seed, ...config.sim } });
+  }
   return openTarget({
     kind: 'url',
     profile,

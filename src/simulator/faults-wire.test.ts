@@ -316,7 +316,7 @@ describe('wire faults', () => {
 describe('setFaults', () => {
   it('refuses unknown ids and changes nothing', async () => {
     withFault('slow');
-    expect(() => t.sim.setFaults(['nope' as FaultId])).toThrow(/unknown simulator fault/);
+    expect(() => t.sim.setFaults(['nope' as FaultId])).toThrow(/simulator fault "nope" is not a fault switch/);
     expect(t.sim.faults).toEqual(['slow']);
     const c = await pairClient(t);
     const r = await c.post(P.generate, { amount: 1000 });

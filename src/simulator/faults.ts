@@ -3,6 +3,7 @@
  * spec or of the sandbox profile, so the harness's own tests can prove that every check fires on the
  * fault it targets and stays silent on the legal ones.
  */
+import { editDistance } from '../core/edit-distance.ts';
 import { ToolkitError } from '../core/errors.ts';
 
 /** A fault either breaks a rule (a correct harness must flag it) or is legal (it must not). */
@@ -229,12 +230,24 @@ export function isFaultId(id: string): id is FaultId {
   return KNOWN.has(id);
 }
 
-/** Throws a PCC_CONFIG_INVALID error naming the first unknown id. */
-export function assertFaultIds(ids: readonly string[]): asserts ids is readonly FaultId[] {
+/**
+ * The fix for `id`, which names no fault switch: the nearest switches (a misspelling is a letter or
+ * two away), and where every one is listed, rather than all 90 in one line.
+ */
+export function faultFix(id: string): string {
+  const scored = [...KNOWN].map((k) => ({ k, d: editDistance(id, k) })).sort((a, b) => a.d - b.d);
+  const near = scored.filter((x) => x.d <= Math.max(2, Math.floor(id.length / 4)) && x.d === scored[0]!.d).map((x) => x.k);
+  const list = "'payconnect-conformance sim --help' lists every fault switch";
+  return near.length > 0 ? `did you mean ${near.join(' or ')}? (${list})` : list;
+}
+
+/**
+ * Throws a PCC_CONFIG_INVALID error naming the first unknown id, as the user gave it (`where`: the
+ * flag, variable or config key; the simulator's own options by default).
+ */
+export function assertFaultIds(ids: readonly string[], where = 'simulator fault'): asserts ids is readonly FaultId[] {
   for (const id of ids) {
-    if (!isFaultId(id)) {
-      throw new ToolkitError('PCC_CONFIG_INVALID', `unknown simulator fault "${id}"`, `use one of: ${[...KNOWN].join(', ')}`);
-    }
+    if (!isFaultId(id)) throw new ToolkitError('PCC_CONFIG_INVALID', `${where} "${id}" is not a fault switch`, faultFix(id));
   }
 }
 

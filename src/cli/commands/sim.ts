@@ -21,6 +21,7 @@ import {
   CONTROL_PATH,
   FAULTS,
   SIMULATOR_DEFAULTS,
+  faultFix,
   isFaultId,
   serveSimulator,
   type FaultId,
@@ -211,8 +212,7 @@ function keepAliveOption(v: string | undefined): Pick<SimulatorOptions, 'keepAli
  */
 export function simOptionsOf(v: SimValues): SimServeOptions {
   const faults = v.fault ?? [];
-  for (const f of faults)
-    if (!isFaultId(f)) throw usage(`--fault "${f}" is not a fault switch`, `use one of ${FAULTS.map((x) => x.id).join(', ')}`);
+  for (const f of faults) if (!isFaultId(f)) throw usage(`--fault "${f}" is not a fault switch`, faultFix(f));
   const faultRate = settingOf(S.faultRate, v['fault-rate']);
   if (faultRate !== undefined && faults.length === 0)
     throw usage('--fault-rate is given without --fault', 'add the fault switches it applies to, e.g. --fault generate.server-error');
