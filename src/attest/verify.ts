@@ -86,32 +86,9 @@ function readEnvelope(dir: string): Envelope {
   return env as Envelope;
 }
 
-/** Verifies a signed reports folder; every reason it fails is listed. */
-export async function verifyCertificate(opts: VerifyOptions): Promise<Verification> {
-  const envelope = readEnvelope(opts.dir);
+/** Why the signed subjects disagree with the folder and the installed toolkit: each file changed, missing or added after signing. */
+function subjectReasons(opts: VerifyOptions, statement: Statement): string[] {
   const reasons: string[] = [];
-  const keyid = envelope.signatures[0]?.keyid;
-  if (envelope.payloadType !== INTOTO_PAYLOAD_TYPE) reasons.push(`the payload type is ${envelope.payloadType}, not ${INTOTO_PAYLOAD_TYPE}`);
-  if (!verifyEnvelope(envelope, opts.publicKey)) {
-    reasons.push(
-      `the signature does not verify with the public key given (key id ${keyIdOf(opts.publicKey).slice(0, 16)}…; ` +
-        `the certificate names ${keyid ? `${keyid.slice(0, 16)}…` : 'no key'}): another key signed it, ` +
-        `or the certificate was changed`,
-    );
-  }
-  let statement: Statement;
-  try {
-    statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Statement;
-  } catch {
-    return { valid: false, reasons: [...reasons, 'the payload is not JSON'], ...(keyid ? { keyid } : {}) };
-  }
-  if (statement._type !== STATEMENT_TYPE || statement.predicateType !== TEST_RESULT_PREDICATE || !statement.predicate) {
-    reasons.push(
-      `the payload is not an in-toto statement with the test-result predicate (${String(statement._type)}, ${String(statement.predicateType)})`,
-    );
-    return { valid: false, reasons, ...(keyid ? { keyid } : {}), statement };
-  }
-
   // Each subject against the folder's files and the installed toolkit's.
   const actual = new Map(subjectsOf(opts.dir, opts.root, opts.contractFile).map((s) => [s.name, s.digest.sha256]));
   for (const s of statement.subject) {
@@ -139,6 +116,37 @@ export async function verifyCertificate(opts: VerifyOptions): Promise<Verificati
   const signed = new Set(statement.subject.map((s) => s.name));
   for (const name of signedFilesOf(opts.dir).filter((n) => !signed.has(n)))
     reasons.push(`${name} is not covered by the certificate: it was added after signing`);
+
+  return reasons;
+}
+
+/** Verifies a signed reports folder; every reason it fails is listed. */
+export async function verifyCertificate(opts: VerifyOptions): Promise<Verification> {
+  const envelope = readEnvelope(opts.dir);
+  const reasons: string[] = [];
+  const keyid = envelope.signatures[0]?.keyid;
+  if (envelope.payloadType !== INTOTO_PAYLOAD_TYPE) reasons.push(`the payload type is ${envelope.payloadType}, not ${INTOTO_PAYLOAD_TYPE}`);
+  if (!verifyEnvelope(envelope, opts.publicKey)) {
+    reasons.push(
+      `the signature does not verify with the public key given (key id ${keyIdOf(opts.publicKey).slice(0, 16)}…; ` +
+        `the certificate names ${keyid ? `${keyid.slice(0, 16)}…` : 'no key'}): another key signed it, ` +
+        `or the certificate was changed`,
+    );
+  }
+  let statement: Statement;
+  try {
+    statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Statement;
+  } catch {
+    return { valid: false, reasons: [...reasons, 'the payload is not JSON'], ...(keyid ? { keyid } : {}) };
+  }
+  if (statement._type !== STATEMENT_TYPE || statement.predicateType !== TEST_RESULT_PREDICATE || !statement.predicate) {
+    reasons.push(
+      `the payload is not an in-toto statement with the test-result predicate (${String(statement._type)}, ${String(statement.predicateType)})`,
+    );
+    return { valid: false, reasons, ...(keyid ? { keyid } : {}), statement };
+  }
+
+  reasons.push(...subjectReasons(opts, statement));
 
   // The tests listed against the complete set of the installed suites.
   const p = statement.predicate;

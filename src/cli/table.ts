@@ -48,17 +48,8 @@ const runWith = (argv: readonly string[]) => ['payconnect-conformance run', ...s
 /** A word as a shell reads it: bare when it is plain, else single-quoted. */
 const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : shellQuote(s));
 
-/**
- * The table. `argv`: the run's command line (after `run`), for re-run lines that carry its options;
- * absent for a merge or a re-judging, whose runs' command lines are not known.
- */
-export function formatFinalTable(
-  record: RunRecord,
-  summary: Summary,
-  summaryPath: string,
-  reports: TableReports = {},
-  argv?: readonly string[],
-): string {
+/** The capability table: tests passed, failed, skipped and warnings, per capability. */
+function capabilityLines(record: RunRecord): string[] {
   const caps = new Map<string, { pass: number; fail: number; skip: number; warn: number }>();
   for (const t of record.tests) {
     const c = caps.get(t.capability) ?? { pass: 0, fail: 0, skip: 0, warn: 0 };
@@ -73,8 +64,12 @@ export function formatFinalTable(
     ...[...caps].map(([k, c]) => [k, String(c.pass), String(c.fail), String(c.skip), String(c.warn)]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const lines = rows.map((r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  '));
-  const out = ['', ...lines, ''];
+  return rows.map((r) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  '));
+}
+
+/** One line per defect (its follow-ups folded under it), with how to run it again; then the known ones. */
+function findingLines(record: RunRecord, summary: Summary, argv: readonly string[] | undefined): string[] {
+  const out: string[] = [];
   const consequencesOf = (f: SummaryFinding) => {
     const blocked = summary.blocked
       .filter((b) => b.check === f.check && b.test === f.test && b.message === f.message)
@@ -103,6 +98,12 @@ export function formatFinalTable(
   for (const { finding: f, followUps: more } of foldFindings(summary.known ?? [])) {
     out.push(`KNOWN ${f.check} (${f.clause}) ${f.test}: ${f.message} [${knownText(f.known!)}]`, ...followUps(more));
   }
+  return out;
+}
+
+/** Baseline entries expired or resolved, an incomplete run, toolkit errors, uncovered items. */
+function problemLines(record: RunRecord, summary: Summary): string[] {
+  const out: string[] = [];
   for (const e of summary.baseline?.expired ?? [])
     out.push(
       `EXPIRED baseline entry ${e.entry} (${e.check}${e.ticket ? `, ${e.ticket}` : ''}) was due ${e.expires}: ` +
@@ -130,6 +131,12 @@ export function formatFinalTable(
   for (const u of required.slice(0, 50))
     out.push(`UNCOVERED ${u.kind} ${u.item}: ${u.reason} (--require-coverage ${summary.coverage!.required!.join(',')})`);
   if (required.length > 50) out.push(`UNCOVERED ... and ${required.length - 50} more (coverage.json lists them all)`);
+  return out;
+}
+
+/** The verdict and counts, the coverage line, the harness's own health. */
+function countLines(record: RunRecord, summary: Summary): string[] {
+  const out: string[] = [];
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
   out.push(
@@ -150,7 +157,12 @@ export function formatFinalTable(
     for (const o of h.overloadedTests ?? [])
       out.push(`  not judged in ${o.test}: ${o.what.join('; ')} (fix: fewer --terminals, or a quieter machine)`);
   }
-  // One line per reason (ids aside), with how many tests it left not checked and the first of them.
+  return out;
+}
+
+/** One line per reason a part of a test was not checked (ids aside), with how many tests and the first. */
+function notCheckedLines(summary: Summary): string[] {
+  const out: string[] = [];
   const reasons = new Map<string, { what: string; tests: string[] }>();
   for (const n of summary.notChecked ?? []) {
     for (const what of n.what) {
@@ -162,6 +174,12 @@ export function formatFinalTable(
   }
   for (const r of reasons.values())
     out.push(`NOT CHECKED in ${r.tests.length} test${r.tests.length === 1 ? '' : 's'} (first: ${r.tests[0]}): ${r.what}`);
+  return out;
+}
+
+/** The certification's verdict and where each report is. */
+function reportLines(summaryPath: string, reports: TableReports): string[] {
+  const out: string[] = [];
   if (reports.certification) {
     const cert = reports.certification;
     out.push(
@@ -175,5 +193,29 @@ export function formatFinalTable(
   if (reports.certificationMd) out.push(`certification: ${reports.certificationMd} (.html beside it)`);
   if (reports.allureReport) out.push(`allure: ${reports.allureReport}/index.html (serve it: payconnect-conformance report --open)`);
   if (reports.htmlError) out.push(`allure: not generated (${reports.htmlError.split('\n')[0]})`);
+  return out;
+}
+
+/**
+ * The table. `argv`: the run's command line (after `run`), for re-run lines that carry its options;
+ * absent for a merge or a re-judging, whose runs' command lines are not known.
+ */
+export function formatFinalTable(
+  record: RunRecord,
+  summary: Summary,
+  summaryPath: string,
+  reports: TableReports = {},
+  argv?: readonly string[],
+): string {
+  const out = [
+    '',
+    ...capabilityLines(record),
+    '',
+    ...findingLines(record, summary, argv),
+    ...problemLines(record, summary),
+    ...countLines(record, summary),
+    ...notCheckedLines(summary),
+    ...reportLines(summaryPath, reports),
+  ];
   return `${out.join('\n')}\n`;
 }

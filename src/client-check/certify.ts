@@ -238,6 +238,97 @@ export interface Certification {
   tlsLines: readonly string[];
 }
 
+/** What a client did: its recording, and what the run of its command adds (its end, the TLS handshakes, the secrets handed out). */
+interface ClientSession {
+  entries: SimRecordEntry[];
+  subject: string;
+  target: RunFacts['target'];
+  seed: number;
+  /** The test that the command ran to completion (a live run only). */
+  completion?: TestRecord;
+  /** When the command ended, from the recording's start (a live run only). */
+  endedAt?: number;
+  /** With --tls: one line per connection that ended in the TLS handshake. */
+  tlsLines: string[];
+  caFile: string | null;
+  /**
+   * Values the transcript must never hold (the recording is redacted already: a second guard). Not the
+   * OTP: spent by the pairing, and the pairing request's body is judged against the contract.
+   */
+  secrets: string[];
+}
+
+/** A recording that `sim --record FILE` made while a client was run by hand; the reports folder prepared once it is read. */
+async function recordedSession(o: CertifyClientOptions, recording: string): Promise<ClientSession> {
+  const entries = readRecordingFile(recording);
+  const start = entries.find((e) => e.type === 'start');
+  await prepareReportsDir(o.reportsDir);
+  return {
+    entries,
+    subject: `the client recorded in ${recording}`,
+    target: { kind: 'recording', baseUrl: start?.url ?? '(unknown)' },
+    seed: start?.seed ?? 0,
+    tlsLines: [],
+    caFile: null,
+    secrets: [],
+  };
+}
+
+/** The client's command run against a simulator of its own (recording on, one forged webhook per receiver), killed after the timeout. */
+async function liveSession(
+  o: CertifyClientOptions,
+  command: string[],
+  env: NodeJS.ProcessEnv,
+  io: RunIo,
+  hooks: CertifyClientHooks,
+): Promise<ClientSession> {
+  await prepareReportsDir(o.reportsDir);
+  const started = Date.now();
+  const entries: SimRecordEntry[] = [];
+  const tlsLines: string[] = [];
+  const subject = command.map(quote).join(' ');
+  const sim = await startSimulator({
+    record: (e) => entries.push(e),
+    forgeWebhook: true,
+    ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
+    ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs, deadlineMs: Math.max(3000, 2 * o.stepDelayMs + 1) } : {}),
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.tls ? { tls: true, onTlsError: (line: string) => void tlsLines.push(line) } : {}),
+  });
+  try {
+    hooks.onSimulator?.(sim);
+    const ca = sim.caFile !== null ? `, PAYCONNECT_CA_FILE ${sim.caFile}` : '';
+    io.stdout(
+      `certify-client: running ${subject} against the simulator at ${sim.url} (integrator id ${o.integratorId}${ca}, timeout ${o.timeoutMs / 1000} s)\n`,
+    );
+    const childEnv = {
+      ...env,
+      PAYCONNECT_BASE_URL: sim.url,
+      PAYCONNECT_INTEGRATOR_ID: o.integratorId,
+      PAYCONNECT_OTP: sim.mintOtp(),
+      ...(sim.caFile !== null ? { PAYCONNECT_CA_FILE: sim.caFile } : {}),
+    };
+    const end = await runCommand(command, childEnv, o.timeoutMs, io, scrubber(sim));
+    // Deliveries and the forged one in flight when the command ended get their answers recorded.
+    await new Promise((r) => setTimeout(r, 150));
+    await sim.close();
+    const t0 = entries[0]?.type === 'start' ? Date.parse(entries[0].at) : started;
+    return {
+      entries,
+      subject,
+      target: { kind: 'sim', baseUrl: sim.url },
+      seed: sim.seed,
+      completion: completionTest(end, o.timeoutMs, new Date(started).toISOString(), started),
+      endedAt: end.endedAt - t0,
+      tlsLines,
+      caFile: sim.caFile,
+      secrets: [...sim.issuedSecrets()],
+    };
+  } finally {
+    await sim.close();
+  }
+}
+
 /**
  * Runs the client (or reads its recording) and judges it. The reports folder is prepared once the
  * recording is read, before the client is started: bad input loses no earlier reports, and a folder
@@ -249,104 +340,43 @@ export async function certifyClient(
   io: RunIo,
   hooks: CertifyClientHooks = {},
 ): Promise<Certification> {
-  let sim: SimulatorHandle | null = null;
-  try {
-    const started = Date.now();
-    const startedAt = new Date(started).toISOString();
-    let entries: SimRecordEntry[];
-    let subject: string;
-    let completion: TestRecord | undefined;
-    let endedAt: number | undefined;
-    let target: RunFacts['target'];
-    let seed: number;
-    const tlsLines: string[] = [];
-    let caFile: string | null = null;
-    /**
-     * Values the transcript must never hold (the recording is redacted already: a second guard). Not the
-     * OTP: spent by the pairing, and the pairing request's body is judged against the contract.
-     */
-    const secrets: string[] = [];
-    if (o.recording !== null) {
-      entries = readRecordingFile(o.recording);
-      subject = `the client recorded in ${o.recording}`;
-      const start = entries.find((e) => e.type === 'start');
-      target = { kind: 'recording', baseUrl: start?.url ?? '(unknown)' };
-      seed = start?.seed ?? 0;
-      await prepareReportsDir(o.reportsDir);
-    } else {
-      await prepareReportsDir(o.reportsDir);
-      entries = [];
-      const command = o.command!;
-      subject = command.map(quote).join(' ');
-      sim = await startSimulator({
-        record: (e) => entries.push(e),
-        forgeWebhook: true,
-        ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
-        ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs, deadlineMs: Math.max(3000, 2 * o.stepDelayMs + 1) } : {}),
-        ...(o.seed !== undefined ? { seed: o.seed } : {}),
-        ...(o.tls ? { tls: true, onTlsError: (line: string) => void tlsLines.push(line) } : {}),
-      });
-      hooks.onSimulator?.(sim);
-      caFile = sim.caFile;
-      target = { kind: 'sim', baseUrl: sim.url };
-      seed = sim.seed;
-      const ca = sim.caFile !== null ? `, PAYCONNECT_CA_FILE ${sim.caFile}` : '';
-      io.stdout(
-        `certify-client: running ${subject} against the simulator at ${sim.url} (integrator id ${o.integratorId}${ca}, timeout ${o.timeoutMs / 1000} s)\n`,
-      );
-      const childEnv = {
-        ...env,
-        PAYCONNECT_BASE_URL: sim.url,
-        PAYCONNECT_INTEGRATOR_ID: o.integratorId,
-        PAYCONNECT_OTP: sim.mintOtp(),
-        ...(sim.caFile !== null ? { PAYCONNECT_CA_FILE: sim.caFile } : {}),
-      };
-      const end = await runCommand(command, childEnv, o.timeoutMs, io, scrubber(sim));
-      // Deliveries and the forged one in flight when the command ended get their answers recorded.
-      await new Promise((r) => setTimeout(r, 150));
-      await sim.close();
-      const t0 = entries[0]?.type === 'start' ? Date.parse(entries[0].at) : started;
-      endedAt = end.endedAt - t0;
-      completion = completionTest(end, o.timeoutMs, startedAt, started);
-    }
-    if (sim) secrets.push(...sim.issuedSecrets());
-    const more = {
-      settings: o.settings,
-      ...(o.recording === null ? { integratorId: o.integratorId } : {}),
-      ...(endedAt !== undefined ? { endedAt } : {}),
-    };
-    const run = clientRunOf(entries, more);
-    const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: target.baseUrl, disabled: o.disabled });
-    if (caFile !== null) tests.push(tlsTest(run.requests.length, tlsLines, caFile, startedAt, Date.now() - started));
-    if (completion) tests.push(completion);
-    return {
-      record: { tests, unhandled: [], startedAt, durationMs: Date.now() - started },
-      facts: {
-        target,
-        profile: 'client',
-        terminalMode: 'auto',
-        seed,
-        strict: o.strict,
-        integratorId: o.integratorId,
-        ...(o.disabled.length > 0 ? { checksDisabled: o.disabled } : {}),
-        labels: { client: subject },
-        startedAt,
-      },
-      subject,
-      transcript: clientTranscript(entries, tests, more, secrets),
-      options: {
-        client: o.recording === null ? 'run' : 'recording',
-        timeoutMs: o.timeoutMs,
-        tls: o.tls,
-        integratorId: o.integratorId,
-        clientProfile: o.settings,
-        ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
-        ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs } : {}),
-      },
-      run,
-      tlsLines,
-    };
-  } finally {
-    await sim?.close();
-  }
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const c = o.recording !== null ? await recordedSession(o, o.recording) : await liveSession(o, o.command!, env, io, hooks);
+  const more = {
+    settings: o.settings,
+    ...(o.recording === null ? { integratorId: o.integratorId } : {}),
+    ...(c.endedAt !== undefined ? { endedAt: c.endedAt } : {}),
+  };
+  const run = clientRunOf(c.entries, more);
+  const tests = judgeClient(run, { strict: o.strict, startedAt, baseUrl: c.target.baseUrl, disabled: o.disabled });
+  if (c.caFile !== null) tests.push(tlsTest(run.requests.length, c.tlsLines, c.caFile, startedAt, Date.now() - started));
+  if (c.completion) tests.push(c.completion);
+  return {
+    record: { tests, unhandled: [], startedAt, durationMs: Date.now() - started },
+    facts: {
+      target: c.target,
+      profile: 'client',
+      terminalMode: 'auto',
+      seed: c.seed,
+      strict: o.strict,
+      integratorId: o.integratorId,
+      ...(o.disabled.length > 0 ? { checksDisabled: o.disabled } : {}),
+      labels: { client: c.subject },
+      startedAt,
+    },
+    subject: c.subject,
+    transcript: clientTranscript(c.entries, tests, more, c.secrets),
+    options: {
+      client: o.recording === null ? 'run' : 'recording',
+      timeoutMs: o.timeoutMs,
+      tls: o.tls,
+      integratorId: o.integratorId,
+      clientProfile: o.settings,
+      ...(o.tokenLifetimeSec !== undefined ? { tokenLifetimeSec: o.tokenLifetimeSec } : {}),
+      ...(o.stepDelayMs !== undefined ? { stepDelayMs: o.stepDelayMs } : {}),
+    },
+    run,
+    tlsLines: c.tlsLines,
+  };
 }

@@ -216,6 +216,64 @@ function suiteLabels(t: TestRecord): { name: string; value: string }[] {
   ];
 }
 
+/** A test's root step as its Allure messages build it: metadata, nested steps, attachments (written into `dir`). */
+type AllureRoot = AllureStep & {
+  labels: { name: string; value: string }[];
+  links: { name?: string; url: string; type?: string }[];
+  description?: string;
+};
+
+/** The root step of test `t`, from its Allure messages; its attachments are written into `dir`. */
+function allureRootOf(dir: string, t: TestRecord, start: number, messages: AllureResultsOptions['messages']): AllureRoot {
+  const root: AllureRoot = {
+    name: scenarioOf(t),
+    stage: 'finished',
+    statusDetails: {},
+    start,
+    stop: start + Math.round(t.durationMs),
+    steps: [],
+    attachments: [],
+    parameters: [],
+    labels: [],
+    links: [],
+  };
+  const stack: AllureStep[] = [root];
+  const apply = (m: AllureMessage) => {
+    const top = stack.at(-1)!;
+    if (m.type === 'metadata') {
+      root.labels.push(...(m.data.labels ?? []));
+      root.links.push(...(m.data.links ?? []));
+      root.parameters.push(...(m.data.parameters ?? []));
+      if (m.data.description !== undefined) root.description = m.data.description;
+    } else if (m.type === 'step_start') {
+      const step: AllureStep = {
+        name: m.data.name,
+        stage: 'running',
+        statusDetails: {},
+        start: m.data.start,
+        steps: [],
+        attachments: [],
+        parameters: [],
+      };
+      top.steps.push(step);
+      stack.push(step);
+    } else if (m.type === 'step_stop') {
+      if (stack.length === 1) return;
+      const step = stack.pop()!;
+      step.stage = 'finished';
+      step.stop = m.data.stop;
+      step.status = m.data.status;
+      if (m.data.statusDetails) step.statusDetails = m.data.statusDetails;
+    } else {
+      const source = `${randomUUID()}-attachment.${m.data.fileExtension ?? 'txt'}`;
+      writeFileSync(join(dir, source), Buffer.from(m.data.content, 'base64'));
+      top.attachments.push({ name: m.data.name, source, type: m.data.contentType });
+    }
+  };
+  for (const m of allureMessagesFor(t, messages)) apply(m);
+  return root;
+}
+
 /**
  * One Allure result (`<uuid>-result.json`) per test of `record` and its attachments
  * (`<uuid>-attachment.<ext>`); returns the result files.
@@ -231,56 +289,7 @@ export function writeAllureTestResults(
     const uuid = randomUUID();
     const outcome = outcomeOf(t);
     const start = Date.parse(t.startedAt ?? '') || Date.parse(record.startedAt) || 0;
-    const root: AllureStep & {
-      labels: { name: string; value: string }[];
-      links: { name?: string; url: string; type?: string }[];
-      description?: string;
-    } = {
-      name: scenarioOf(t),
-      stage: 'finished',
-      statusDetails: {},
-      start,
-      stop: start + Math.round(t.durationMs),
-      steps: [],
-      attachments: [],
-      parameters: [],
-      labels: [],
-      links: [],
-    };
-    const stack: AllureStep[] = [root];
-    const apply = (m: AllureMessage) => {
-      const top = stack.at(-1)!;
-      if (m.type === 'metadata') {
-        root.labels.push(...(m.data.labels ?? []));
-        root.links.push(...(m.data.links ?? []));
-        root.parameters.push(...(m.data.parameters ?? []));
-        if (m.data.description !== undefined) root.description = m.data.description;
-      } else if (m.type === 'step_start') {
-        const step: AllureStep = {
-          name: m.data.name,
-          stage: 'running',
-          statusDetails: {},
-          start: m.data.start,
-          steps: [],
-          attachments: [],
-          parameters: [],
-        };
-        top.steps.push(step);
-        stack.push(step);
-      } else if (m.type === 'step_stop') {
-        if (stack.length === 1) return;
-        const step = stack.pop()!;
-        step.stage = 'finished';
-        step.stop = m.data.stop;
-        step.status = m.data.status;
-        if (m.data.statusDetails) step.statusDetails = m.data.statusDetails;
-      } else {
-        const source = `${randomUUID()}-attachment.${m.data.fileExtension ?? 'txt'}`;
-        writeFileSync(join(dir, source), Buffer.from(m.data.content, 'base64'));
-        top.attachments.push({ name: m.data.name, source, type: m.data.contentType });
-      }
-    };
-    for (const m of allureMessagesFor(t, opts.messages)) apply(m);
+    const root = allureRootOf(dir, t, start, opts.messages);
     const { file, fullName, titlePath } = allurePathOf(t, opts.root);
     const id = md5(fullName);
     // As allure-js: the parameters that are not excluded tell runs of one test apart (none are, today).

@@ -214,14 +214,8 @@ function mergeRacedRoots(all: readonly SummaryFinding[]): { findings: SummaryFin
   return { findings, rootTests };
 }
 
-/** Builds the summary. A failed test without a failure finding still fails the verdict. */
-export function buildSummary(
-  run: RunRecord,
-  tool: Summary['tool'],
-  target: Summary['target'],
-  when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string>; baseline?: BaselineSummary },
-): Summary {
-  const blocked = blockedEntries(run.tests);
+/** Every finding of the run as the summary lists it, with how often each was seen again, races between workers' roots merged. */
+function summaryFindingsOf(run: RunRecord): ReturnType<typeof mergeRacedRoots> {
   const raw = run.tests.flatMap((t) =>
     t.findings.map((f) => ({
       check: f.check,
@@ -236,7 +230,7 @@ export function buildSummary(
       ...(f.followsFrom ? { followsFrom: f.followsFrom } : {}),
     })),
   );
-  const { findings: all, rootTests } = mergeRacedRoots(
+  return mergeRacedRoots(
     raw.map((f) => {
       const seen = run.tests.flatMap((t) =>
         (t.repeats ?? [])
@@ -250,6 +244,17 @@ export function buildSummary(
       };
     }),
   );
+}
+
+/** Builds the summary. A failed test without a failure finding still fails the verdict. */
+export function buildSummary(
+  run: RunRecord,
+  tool: Summary['tool'],
+  target: Summary['target'],
+  when?: { seed?: number; startedAt: string; finishedAt: string; labels?: Record<string, string>; baseline?: BaselineSummary },
+): Summary {
+  const blocked = blockedEntries(run.tests);
+  const { findings: all, rootTests } = summaryFindingsOf(run);
   const findings = all.filter((f) => !f.known);
   const known = all.filter((f) => f.known);
   const blocks = (f: SummaryFinding) =>

@@ -61,6 +61,18 @@ interface CoreResults {
 
 const messageOf = (e: unknown) => (isToolkitError(e) ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
 
+/** The verifier's mismatches by interaction description (its error names an interaction as `<consumer> - <description>`). */
+function mismatchesByDescription(results: CoreResults, declared: readonly { description: string }[]): Map<string, string[]> {
+  const byDescription = new Map<string, string[]>();
+  for (const err of results.errors ?? []) {
+    const d = declared.find((x) => err.interaction?.endsWith(` - ${x.description}`))?.description ?? err.interaction ?? '?';
+    const mm = err.mismatch;
+    const lines = mm?.mismatches?.length ? mm.mismatches.map((x) => x.mismatch ?? JSON.stringify(x)) : [mm?.message ?? JSON.stringify(mm)];
+    byDescription.set(d, [...(byDescription.get(d) ?? []), ...lines]);
+  }
+  return byDescription;
+}
+
 /** Runs the Verifier in this process (its core prints to stdout: see verifyPacts for the quiet way). */
 export async function runVerification(o: VerifyOptions): Promise<VerificationReport> {
   const redactor = o.redactor ?? new Redactor();
@@ -118,13 +130,7 @@ export async function runVerification(o: VerifyOptions): Promise<VerificationRep
     await driver.close();
   }
 
-  const byDescription = new Map<string, string[]>();
-  for (const err of results.errors ?? []) {
-    const d = declared.find((x) => err.interaction?.endsWith(` - ${x.description}`))?.description ?? err.interaction ?? '?';
-    const mm = err.mismatch;
-    const lines = mm?.mismatches?.length ? mm.mismatches.map((x) => x.mismatch ?? JSON.stringify(x)) : [mm?.message ?? JSON.stringify(mm)];
-    byDescription.set(d, [...(byDescription.get(d) ?? []), ...lines]);
-  }
+  const byDescription = mismatchesByDescription(results, declared);
   const interactions: InteractionVerdict[] = declared.map((d) => {
     const ran = results.interactionResults?.find((r) => r.description === d.description);
     const failed = ran ? ran.result !== 'OK' : false;
