@@ -229,6 +229,36 @@ function routeByOperation(mocks: readonly OperationMock[], urls: readonly string
   return (method, path) => routes.find((r) => r.method === method && r.pattern.test(path))?.url ?? urls[0]!;
 }
 
+/**
+ * Ends the mock's sessions one at a time (each merges its part into the one pact file of the folder),
+ * then declares the webhook messages and writes the pact; a request no interaction allows fails it.
+ */
+async function writePact(
+  mocks: readonly OperationMock[],
+  messages: ReturnType<typeof webhookMessages>,
+  work: string,
+  pactDir: string,
+): Promise<void> {
+  const refused: string[] = [];
+  for (const m of mocks) {
+    m.release();
+    try {
+      await m.session;
+    } catch (e) {
+      refused.push((e as Error).message.trim());
+    }
+  }
+  if (refused.length > 0) {
+    throw new ToolkitError(
+      'PCC_PACT',
+      `the requests made against the Pact mock do not agree with the pact:\n${refused.join('\n')}`,
+      'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)',
+    );
+  }
+  for (const m of messages) await declareMessage(mocks[0]!.pact, m).executeTest((message) => consumeWebhookMessage(m, message));
+  writeNormalizedPact(work, pactDir);
+}
+
 /** Starts the Pact mock with every HTTP interaction of the catalogue: a mock server per operation. */
 export async function openPactTarget(options: PactTargetOptions): Promise<PactTarget> {
   const work = mkdtempSync(join(tmpdir(), 'pcc-pact-target-'));
@@ -315,29 +345,8 @@ export async function openPactTarget(options: PactTargetOptions): Promise<PactTa
       (closing ??= (async () => {
         try {
           await front.close();
-          if (opts?.discard) {
-            await stopAll();
-            return;
-          }
-          // One session at a time: each merges its part into the one pact file of the folder.
-          const refused: string[] = [];
-          for (const m of mocks) {
-            m.release();
-            try {
-              await m.session;
-            } catch (e) {
-              refused.push((e as Error).message.trim());
-            }
-          }
-          if (refused.length > 0) {
-            throw new ToolkitError(
-              'PCC_PACT',
-              `the requests made against the Pact mock do not agree with the pact:\n${refused.join('\n')}`,
-              'every request of a suite run against the pact must be one of its interactions (src/pact/consumer/interactions.ts)',
-            );
-          }
-          for (const m of messages) await declareMessage(mocks[0]!.pact, m).executeTest((message) => consumeWebhookMessage(m, message));
-          writeNormalizedPact(work, options.pactDir);
+          if (opts?.discard) await stopAll();
+          else await writePact(mocks, messages, work, options.pactDir);
         } finally {
           rmSync(work, { recursive: true, force: true });
         }
