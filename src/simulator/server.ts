@@ -179,18 +179,48 @@ function closeWhenIdle(socket: Socket, res: ServerResponse, ms: number): void {
   });
 }
 
-/** Builds (but does not start) the HTTP server; with `tls`, an HTTPS server. */
-export function createSimServer(ctx: SimContext, router: Router, tls?: SimServerTls): SimServer {
-  const slowTimers = new Set<NodeJS.Timeout>();
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        slowTimers.delete(t);
-        resolve();
-      }, ms);
-      slowTimers.add(t);
-    });
+/** The JSON the recorder keeps of an answer: what was written (liberal), else the answer's own JSON. */
+function recordedJson(ctx: SimContext, answer: Answer, payload: string | undefined): string | undefined {
+  if (ctx.liberal) return payload;
+  if ('error' in answer) return JSON.stringify({ detail: answer.error.detail });
+  return answer.reply.json ?? (answer.reply.body === undefined ? undefined : JSON.stringify(answer.reply.body));
+}
 
+/** How long an answer is held back: the `slow` fault, plus the liberal sandbox's own delay. */
+function holdMs(ctx: SimContext, req: IncomingMessage, path: string | null, answer: Answer): number {
+  // timing.slow-answers: the liberal sandbox holds an answer a while of its own.
+  const held =
+    ctx.liberal && !answer.control
+      ? ctx.liberal.delayMs(req.method, path, 'error' in answer ? answer.error.status : answer.reply.status)
+      : 0;
+  return (ctx.faults.has('slow') && !answer.control ? SLOW_MS : 0) + held;
+}
+
+/** The timers of answers held back (`slow`, liberal delays): `wait` holds one, `clear` drops them all at close. */
+function heldAnswers(): { wait(ms: number): Promise<void>; clear(): void } {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    wait: (ms) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          resolve();
+        }, ms);
+        timers.add(t);
+      }),
+    clear: () => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+/** The request pipeline: body, then route, auth and handler, then the answer written (held back when asked), recorded and logged. */
+function requestPipeline(
+  ctx: SimContext,
+  router: Router,
+  wait: (ms: number) => Promise<void>,
+): (req: IncomingMessage, res: ServerResponse) => void {
   // Synchronous unless the request has a body or the `slow` fault is on: polling is the hot path.
   const finish = (req: IncomingMessage, res: ServerResponse, path: string | null, body: BodyResult, started: number): void => {
     let answer: Answer;
@@ -202,34 +232,24 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
     const send = () => {
       const { status, payload } = write(ctx, req, path, res, answer);
       if (ctx.recorder) {
-        const answerJson = ctx.liberal
-          ? payload
-          : 'error' in answer
-            ? JSON.stringify({ detail: answer.error.detail })
-            : (answer.reply.json ?? (answer.reply.body === undefined ? undefined : JSON.stringify(answer.reply.body)));
         ctx.recorder.request({
           req,
           path,
           raw: body.kind === 'ok' ? body.raw : null,
           status,
-          answerJson,
+          answerJson: recordedJson(ctx, answer, payload),
           started,
           ended: performance.now(),
         });
       }
       ctx.options.onRequest?.(`${req.method} ${logPath(path)} ${status} ${Math.round(performance.now() - started)}ms`);
     };
-    // timing.slow-answers: the liberal sandbox holds an answer a while of its own.
-    const held =
-      ctx.liberal && !answer.control
-        ? ctx.liberal.delayMs(req.method, path, 'error' in answer ? answer.error.status : answer.reply.status)
-        : 0;
-    const delay = (ctx.faults.has('slow') && !answer.control ? SLOW_MS : 0) + held;
+    const delay = holdMs(ctx, req, path, answer);
     if (delay > 0) wait(delay).then(send, () => res.destroy());
     else send();
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const path = pathOf(req.url);
     const body = readBody(req);
@@ -240,7 +260,47 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
       );
     else finish(req, res, path, body, started);
   };
+}
 
+/**
+ * Reports each connection that ended in its TLS handshake, and each that closed after it without a
+ * request (`served`: the sockets that carried one; `closing`: true once the server stops).
+ */
+function reportTlsFailures(server: Server, ctx: SimContext, tls: SimServerTls, served: WeakSet<Socket>, closing: () => boolean): void {
+  const report = ctx.options.onTlsError;
+  server.on('tlsClientError', (err: NodeJS.ErrnoException) => report?.(tlsErrorLine(err, tls.caFile)));
+  // A client that checks the certificate only after the handshake (TLS 1.2) closes here, before any request.
+  server.on('secureConnection', (socket: Socket) =>
+    socket.once('close', () => {
+      if (!served.has(socket) && !closing()) {
+        report?.(
+          `TLS: a connection closed after its handshake without a request, as a client that refuses the certificate does: it must trust ${tls.caFile}`,
+        );
+      }
+    }),
+  );
+}
+
+/** Malformed HTTP never reaches the handler: answer it in JSON too, then drop the connection. */
+function answerMalformedHttp(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const payload = JSON.stringify({ detail: `malformed HTTP request (${err.code ?? 'unknown'})` });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+    );
+  });
+}
+
+/** Builds (but does not start) the HTTP server; with `tls`, an HTTPS server. */
+export function createSimServer(ctx: SimContext, router: Router, tls?: SimServerTls): SimServer {
+  const held = heldAnswers();
+  const handle = requestPipeline(ctx, router, held.wait);
   const keepAlive = ctx.options.keepAlive;
   /** TLS connections that carried a request (one that closes without any is reported). */
   const served = new WeakSet<Socket>();
@@ -266,42 +326,15 @@ export function createSimServer(ctx: SimContext, router: Router, tls?: SimServer
     ? createHttpsServer({ ...httpOptions, key: tls.key, cert: tls.cert }, onRequest)
     : createServer(httpOptions, onRequest);
 
-  if (tls) {
-    const report = ctx.options.onTlsError;
-    server.on('tlsClientError', (err: NodeJS.ErrnoException) => report?.(tlsErrorLine(err, tls.caFile)));
-    // A client that checks the certificate only after the handshake (TLS 1.2) closes here, before any request.
-    server.on('secureConnection', (socket: Socket) =>
-      socket.once('close', () => {
-        if (!served.has(socket) && !closing) {
-          report?.(
-            `TLS: a connection closed after its handshake without a request, as a client that refuses the certificate does: it must trust ${tls.caFile}`,
-          );
-        }
-      }),
-    );
-  }
-
-  // Malformed HTTP never reaches the handler: answer it in JSON too, then drop the connection.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || err.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const payload = JSON.stringify({ detail: `malformed HTTP request (${err.code ?? 'unknown'})` });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
-        `content-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
-    );
-  });
+  if (tls) reportTlsFailures(server, ctx, tls, served, () => closing);
+  answerMalformedHttp(server);
 
   return {
     server,
     close: () =>
       new Promise<void>((resolve) => {
         closing = true;
-        for (const t of slowTimers) clearTimeout(t);
-        slowTimers.clear();
+        held.clear();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
