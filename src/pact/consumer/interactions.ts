@@ -565,7 +565,26 @@ function refundRequests(): HttpInteraction[] {
  * a correct service would accept.
  */
 function authProbes(): HttpInteraction[] {
-  const refused = (detail: string) => schemaToMatcher('Error', { detail });
+  return [...bearerProbes(), pairWithoutIntegrator(), tokenWithWrongSecret()];
+}
+
+/** A refusal's body: the contract's Error, with the detail as example. */
+function refused(detail: string) {
+  return schemaToMatcher('Error', { detail });
+}
+
+/** The request bodies of the bearer operations that take one: examples a correct service accepts. */
+const PROBE_BODIES: Record<string, { schema: string; example: Record<string, unknown> }> = {
+  generateTransaction: { schema: 'GenerateRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
+  startPreauth: { schema: 'PreauthRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
+  independentRefund: { schema: 'IndependentRefundRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
+  linkedRefund: { schema: 'LinkedRefundRequest', example: { amount: 1055 } },
+  preauthIncrement: { schema: 'PreauthOperationRequest', example: { amount: 1055 } },
+  preauthComplete: { schema: 'PreauthOperationRequest', example: { amount: 1055 } },
+};
+
+/** Every bearer operation called without a token, with an invalid one, without the integrator header and as another integrator. */
+function bearerProbes(): HttpInteraction[] {
   const invalidToken = `Bearer ${PROBE.invalidTokenPrefix}example`;
   const otherIntegrator = `${EXAMPLE.integratorId}${PROBE.otherIntegratorSuffix}`;
   const kinds = [
@@ -598,20 +617,12 @@ function authProbes(): HttpInteraction[] {
       options: { integrator: otherIntegrator },
     },
   ];
-  const bodies: Record<string, { schema: string; example: Record<string, unknown> }> = {
-    generateTransaction: { schema: 'GenerateRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
-    startPreauth: { schema: 'PreauthRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
-    independentRefund: { schema: 'IndependentRefundRequest', example: { amount: 1055, client_transaction_id: 'pcc-auth-probe' } },
-    linkedRefund: { schema: 'LinkedRefundRequest', example: { amount: 1055 } },
-    preauthIncrement: { schema: 'PreauthOperationRequest', example: { amount: 1055 } },
-    preauthComplete: { schema: 'PreauthOperationRequest', example: { amount: 1055 } },
-  };
   const list: HttpInteraction[] = [];
   for (const op of operations.filter((o) => o.bearer)) {
     const hasId = /\{\w+\}/.test(op.path);
     const example = op.path.replace(/\{\w+\}/, UNKNOWN_ID.example);
     const path = hasId ? rawMatcher(MatchersV3.regex(`^${op.path.replace(/\{\w+\}/, UNKNOWN_ID.pattern)}$`, example)) : op.path;
-    const body = bodies[op.operationId];
+    const body = PROBE_BODIES[op.operationId];
     for (const k of kinds) {
       if (k.label.includes('integrator') && !op.integratorHeader) continue;
       list.push({
@@ -636,8 +647,13 @@ function authProbes(): HttpInteraction[] {
       });
     }
   }
+  return list;
+}
+
+/** Pairing without the integrator header, refused 400. */
+function pairWithoutIntegrator(): HttpInteraction {
   const pairExample = { name: EXAMPLE.pairingName, otp: EXAMPLE.otp };
-  list.push({
+  return {
     description: 'pair without the integrator header is refused',
     // No OTP is spent: a correct service refuses the request before it looks at the OTP.
     state: STATE.paired,
@@ -652,13 +668,17 @@ function authProbes(): HttpInteraction[] {
       client
         .request({ method: 'POST', path: pathOf('pair'), auth: 'none', integrator: 'none', body: pairExample })
         .then((r) => ({ status: r.status, body: r.body })),
-  });
+  };
+}
+
+/** A token request with a wrong client_secret, refused 400 or 401. */
+function tokenWithWrongSecret(): HttpInteraction {
   const wrong = {
     grant_type: 'client_credentials',
     client_id: EXAMPLE.clientId,
     client_secret: `${EXAMPLE.clientSecret}${PROBE.wrongSecretSuffix}`,
   };
-  list.push({
+  return {
     description: 'exchange client credentials with a wrong client_secret is refused',
     state: STATE.paired,
     operationId: 'getToken',
@@ -677,8 +697,7 @@ function authProbes(): HttpInteraction[] {
       client
         .request({ method: 'POST', path: TOKEN_PATH, auth: 'none', integrator: 'none', body: wrong })
         .then((r) => ({ status: r.status, body: r.body })),
-  });
-  return list;
+  };
 }
 
 /**
@@ -758,6 +777,20 @@ function pairingSteps(): HttpInteraction[] {
 
 /** Every HTTP interaction of the pact, in a stable order. */
 export function httpInteractions(): HttpInteraction[] {
+  return [
+    ...pairingAndConfig(),
+    ...OUTCOMES.flatMap(outcomeInteractions),
+    ...paymentMethods(),
+    ...scenarioRequests(),
+    ...authProbes(),
+    ...pairingSteps(),
+    ...operationsStarted(),
+    ...preauthPolls(),
+  ];
+}
+
+/** Pairing, the token, unpairing and the configuration: the interactions of a paired terminal's life. */
+function pairingAndConfig(): HttpInteraction[] {
   const list: HttpInteraction[] = [pair(), token()];
   // Every 2xx the contract documents: 200 (public profile) or 204 (sandbox profile).
   list.push(
@@ -772,61 +805,65 @@ export function httpInteractions(): HttpInteraction[] {
       schemaToMatcher('Configuration', responseExample('getConfig', 200)),
     ),
   );
+  return list;
+}
 
-  for (const o of OUTCOMES) {
-    const generate = { amount: o.amount, client_transaction_id: `order-${o.slug}` };
-    list.push(
-      withBody(
-        `generate a payment the terminal ends ${o.slug === 'tip' ? 'with a tip' : o.final}`,
-        STATE.paired,
-        'generateTransaction',
-        pathOf('generateTransaction'),
-        pathOf('generateTransaction'),
-        'GenerateRequest',
-        generate,
-        created(o.exampleId),
-        o.amountPattern,
-      ),
-    );
-    const record = {
-      ...responseExample('getTransactionStatus', 200),
-      transaction_id: o.exampleId,
-      client_transaction_id: generate.client_transaction_id,
-      status: o.final,
-      amount: o.amount,
-      tip_amount: o.tip,
-      total_amount: o.amount + o.tip,
-    };
-    list.push({
-      ...simple(
-        `poll the status of ${o.state}`,
-        o.state,
-        'getTransactionStatus',
-        'GET',
-        schemaToMatcher('TransactionRecord', record, { include: RECORD_FIELDS }),
-      ),
-      path: txPath('getTransactionStatus', 'transactionId', o.exampleId),
-      drive: ({ client }) => send(client, 'GET', concrete('getTransactionStatus', o.exampleId)),
-    });
-    const slip = {
-      ...responseExample('getPrintSlip', 200),
-      transaction_id: o.exampleId,
-      status: o.final,
-      amount: o.amount,
-      tip_amount: o.tip,
-      total_amount: o.amount + o.tip,
-    };
-    list.push({
-      ...simple(`fetch the print slip of ${o.state}`, o.state, 'getPrintSlip', 'GET', schemaToMatcher('PrintSlip', slip)),
-      path: txPath('getPrintSlip', 'transactionId', o.exampleId),
-      drive: ({ client }) => send(client, 'GET', concrete('getPrintSlip', o.exampleId)),
-    });
-  }
+/** A payment the terminal ends with outcome `o`: generated, polled to its final status, its slip fetched. */
+function outcomeInteractions(o: (typeof OUTCOMES)[number]): HttpInteraction[] {
+  const list: HttpInteraction[] = [];
+  const generate = { amount: o.amount, client_transaction_id: `order-${o.slug}` };
+  list.push(
+    withBody(
+      `generate a payment the terminal ends ${o.slug === 'tip' ? 'with a tip' : o.final}`,
+      STATE.paired,
+      'generateTransaction',
+      pathOf('generateTransaction'),
+      pathOf('generateTransaction'),
+      'GenerateRequest',
+      generate,
+      created(o.exampleId),
+      o.amountPattern,
+    ),
+  );
+  const record = {
+    ...responseExample('getTransactionStatus', 200),
+    transaction_id: o.exampleId,
+    client_transaction_id: generate.client_transaction_id,
+    status: o.final,
+    amount: o.amount,
+    tip_amount: o.tip,
+    total_amount: o.amount + o.tip,
+  };
+  list.push({
+    ...simple(
+      `poll the status of ${o.state}`,
+      o.state,
+      'getTransactionStatus',
+      'GET',
+      schemaToMatcher('TransactionRecord', record, { include: RECORD_FIELDS }),
+    ),
+    path: txPath('getTransactionStatus', 'transactionId', o.exampleId),
+    drive: ({ client }) => send(client, 'GET', concrete('getTransactionStatus', o.exampleId)),
+  });
+  const slip = {
+    ...responseExample('getPrintSlip', 200),
+    transaction_id: o.exampleId,
+    status: o.final,
+    amount: o.amount,
+    tip_amount: o.tip,
+    total_amount: o.amount + o.tip,
+  };
+  list.push({
+    ...simple(`fetch the print slip of ${o.state}`, o.state, 'getPrintSlip', 'GET', schemaToMatcher('PrintSlip', slip)),
+    path: txPath('getPrintSlip', 'transactionId', o.exampleId),
+    drive: ({ client }) => send(client, 'GET', concrete('getPrintSlip', o.exampleId)),
+  });
+  return list;
+}
 
-  list.push(...paymentMethods());
-  list.push(...scenarioRequests());
-  list.push(...authProbes());
-  list.push(...pairingSteps());
+/** The operations that start or change a transaction: cancel, preauthorization, refunds, increment, complete, revert. */
+function operationsStarted(): HttpInteraction[] {
+  const list: HttpInteraction[] = [];
   list.push({
     ...simple('cancel a transaction in progress', STATE.inProgress, 'cancelTransaction', 'POST', schemaToMatcher('CancelAccepted', {})),
     path: txPath('cancelTransaction', 'transactionId', EXAMPLE_IDS.inProgress),
@@ -903,6 +940,12 @@ export function httpInteractions(): HttpInteraction[] {
     path: txPath('revertTransaction', 'transactionId', 'tx_example_success'),
     drive: ({ client }) => send(client, 'POST', concrete('revertTransaction', 'tx_example_success')),
   });
+  return list;
+}
+
+/** The polls of a preauthorization: its status, an increment's operation and the complete's. */
+function preauthPolls(): HttpInteraction[] {
+  const list: HttpInteraction[] = [];
   const preauth = { ...responseExample('getTransactionStatus', 200), transaction_id: EXAMPLE_IDS.preauth, status: 'SUCCESS' };
   list.push({
     ...simple(
