@@ -149,183 +149,228 @@ function notChecked(
   };
 }
 
+/** The course of a check across its rules: deliveries numbered across rules, timeouts in a row, all sent, and once given up its root cause. */
+interface Course {
+  seq: number;
+  inARow: number;
+  readonly all: Sent[];
+  blocked?: RootCause;
+  timing?: TestRecord;
+}
+
+/** What every step of a check shares: its options, its course, how a finding is made, how a rule's record is told and kept. */
+interface Check {
+  readonly o: CheckReceiverOptions;
+  readonly course: Course;
+  readonly finding: MakeFinding;
+  /** Files a rule's record and tells it (onRule). */
+  tell(t: TestRecord): void;
+  /** Records in the transcript a rule the live run decided without judging answers (given up, not checked): its findings stand as recorded. */
+  keep(t: TestRecord, id: string, why: string): void;
+}
+
+const planOf = (x: JudgedPlan & { seq: number }) => ({
+  seq: x.seq,
+  label: x.label,
+  expect: x.expect,
+  ...(x.eventId ? { eventId: x.eventId } : {}),
+});
+
+/**
+ * Sends one planned delivery (number `seq` of the check) and writes it to the transcript. A first
+ * delivery that cannot get there (a certificate the toolkit does not trust, http to an https port)
+ * throws the environment's error: the way there, not the receiver.
+ */
+async function deliver(o: CheckReceiverOptions, p: PlannedDelivery, seq: number, capMs: number, name: string): Promise<SentDelivery> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': o.userAgent };
+  if (p.signed.signature !== null) headers.Signature = p.signed.signature;
+  const s = await sendDelivery(seq, {
+    url: o.url,
+    shownUrl: o.shownUrl,
+    headers,
+    body: p.signed.body,
+    ...(p.shownBody ? { shownBody: p.shownBody } : {}),
+    capMs,
+    ...(o.transport?.tls.secureContext ? { secureContext: o.transport.tls.secureContext } : {}),
+  });
+  if (seq === 1 && s.status === undefined && s.errorCode) {
+    const env = environmentErrorOf(
+      Object.assign(new Error(s.exchange.error?.message ?? s.errorCode), { code: s.errorCode }),
+      o.url.href,
+      o.transport ?? loadTransport({}, {}),
+    );
+    if (env) throw env;
+  }
+  s.exchange = redactValue(s.exchange, o.secret);
+  const op = operationIdOf(p.event);
+  if (op) s.exchange.operationId = op;
+  o.transcript?.sentDelivery(name, {
+    seq,
+    url: o.shownUrl,
+    sentAt: s.exchange.startedAt,
+    headers,
+    body: p.signed.body,
+    ...(p.event ? { event: p.event } : {}),
+    ...(p.eventId ? { eventId: p.eventId } : {}),
+    signature: p.signed.signature,
+    genuine: p.signed.signature !== null && p.signed.signature === signBody(p.signed.body, o.secret),
+    label: p.label,
+    expect: p.expect,
+    ...(s.status !== undefined ? { status: s.status } : {}),
+    ...(s.errorCode ? { errorCode: s.errorCode } : {}),
+    durationMs: s.durationMs,
+    exchange: s.exchange,
+  });
+  return s;
+}
+
+/**
+ * Sends a rule's deliveries in order; stops after a first delivery of the check that got no answer,
+ * or once {@link TIMEOUTS_IN_A_ROW} deliveries in a row timed out (`tooSlow`: no more waiting on it,
+ * each wait would cost up to the timeout again).
+ */
+async function sendRule(c: Check, rule: ReceiverRule, planned: readonly PlannedDelivery[], name: string) {
+  const { o, course } = c;
+  const sent: SentDelivery[] = [];
+  for (const p of planned) {
+    const capMs = course.inARow > 0 ? o.timeoutMs : capFor(o.timeoutMs);
+    const s = await deliver(o, p, ++course.seq, capMs, name);
+    sent.push(s);
+    course.all.push({ rule: rule.id, planned: p, sent: s });
+    // The first delivery of the check: no answer at all means nothing else can be judged.
+    if (course.seq === 1 && s.status === undefined) break;
+    course.inARow = timedOut(s, o.timeoutMs) ? course.inARow + 1 : 0;
+    if (course.inARow >= TIMEOUTS_IN_A_ROW) return { sent, tooSlow: true };
+  }
+  return { sent, tooSlow: false };
+}
+
+/** No answer to the check's first delivery: the rule's finding, the root cause that gives the receiver up. */
+function giveUpUnanswered(c: Check, rule: ReceiverRule, base: TestBase, first: PlannedDelivery, s: SentDelivery, t0: number): void {
+  const { o } = c;
+  const f = c.finding(rule, `no answer to the first delivery (${first.label}): ${s.exchange.error?.message ?? s.errorCode}`, {
+    exchange: s.exchange,
+    ...(first.eventId ? { eventId: first.eventId } : {}),
+  });
+  f.test = base.name;
+  const t: TestRecord = {
+    ...base,
+    state: f.severity === 'failure' ? 'failed' : 'passed',
+    durationMs: Date.now() - t0,
+    findings: [f],
+    exchanges: [s.exchange],
+    exchangeCount: 1,
+    startedAt: new Date(t0).toISOString(),
+  };
+  c.keep(t, rule.id, "no answer to the first delivery: the receiver was given up (the live run's course)");
+  c.tell(t);
+  c.course.blocked = rootOf(f, base.name);
+  o.onGiveUp?.(`receiver ${o.shownUrl} did not answer: ${s.exchange.error?.message ?? s.errorCode}; the other rules are not checked`);
+}
+
+/** One rule: its deliveries sent and judged into its test, or "not checked" once the receiver is given up (`rulesAfter`: how many follow it). */
+async function checkRule(c: Check, rule: ReceiverRule, rulesAfter: number): Promise<void> {
+  const { o, course } = c;
+  const tx = o.transcript;
+  const name = testName(rule.title);
+  const base: TestBase = {
+    name,
+    capability: RECEIVER_CAPABILITY,
+    clause: rule.clause,
+    file: `receiver-check/${rule.id}`,
+    errors: [],
+    parameters: { rule: rule.id, url: o.shownUrl },
+  };
+  const planned = rule.plan(o.secret);
+  if (course.blocked) {
+    const t = notChecked(base, course.blocked, `none of its ${planned.length} deliver${planned.length === 1 ? 'y' : 'ies'} sent`);
+    c.keep(t, rule.id, "not checked: the receiver was given up before this rule (the live run's course)");
+    c.tell(t);
+    return;
+  }
+  const t0 = Date.now();
+  const { sent, tooSlow } = await sendRule(c, rule, planned, name);
+  if (course.seq === 1 && sent.length === 1 && sent[0]!.status === undefined) {
+    giveUpUnanswered(c, rule, base, planned[0]!, sent[0]!, t0);
+    return;
+  }
+  // Given up as too slow: a delivery that got no answer is the root's, not this rule's; what did answer is judged.
+  const judged = planned
+    .slice(0, sent.length)
+    .map((p, i) => ({ p, s: sent[i]! }))
+    .filter((x) => !tooSlow || x.s.status !== undefined);
+  const f = judgeRule(rule, name, judged, planned.length, c.finding);
+  const input: RuleInput = { planned: planned.length, judged: judged.map((x) => planOf({ seq: x.s.exchange.seq, ...x.p })) };
+  const record: TestRecord = {
+    ...base,
+    state: f?.severity === 'failure' ? 'failed' : 'passed',
+    durationMs: Date.now() - t0,
+    findings: f ? [f] : [],
+    exchanges: sent.map((s) => s.exchange),
+    exchangeCount: sent.length,
+    startedAt: new Date(t0).toISOString(),
+  };
+  if (!tooSlow) {
+    tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
+    c.tell(record);
+    return;
+  }
+  // A rule cut short passes nothing: it fails on what it saw, else it is not checked (a warning it saw is kept).
+  const cut = judged.length < planned.length && f?.severity !== 'failure';
+  const notCheckedRules = rulesAfter + (cut ? 1 : 0);
+  const timing = timingTest(course.all, o, c.finding, { notCheckedRules });
+  course.timing = timing;
+  tx?.check(timing.name, ANSWERED_IN_TIME.id, timingInput(course.all, o.timeoutMs, { notCheckedRules }), 'fail', timing.findings);
+  const blocked = rootOf(timing.findings[0]!, timing.name);
+  course.blocked = blocked;
+  o.onGiveUp?.(`receiver ${o.shownUrl}: ${timing.findings[0]!.message.split(';')[0]}`);
+  // The root cause first: the timing rule is decided now (nothing more is sent).
+  c.tell(timing);
+  const unjudged = sent.length - judged.length;
+  const why =
+    `${sent.length} of its ${planned.length} deliveries sent${unjudged > 0 ? ` (${unjudged} not answered)` : ''}, ` +
+    `${planned.length - sent.length} not sent`;
+  if (cut) {
+    const t = notChecked(base, blocked, why, { sent, findings: record.findings, durationMs: record.durationMs });
+    c.keep(t, rule.id, "not checked: the receiver was given up as too slow during this rule (the live run's course)");
+    c.tell(t);
+  } else {
+    tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
+    c.tell(record);
+  }
+}
+
 /** Sends every rule's deliveries and judges them; the record of the run, one test per rule. */
 export async function checkReceiver(o: CheckReceiverOptions): Promise<RunRecord> {
   const started = new Date();
   const tests: TestRecord[] = [];
-  const all: Sent[] = [];
   const off = new Set(o.disabled ?? []);
   const rules = (o.rules ?? RECEIVER_RULES).filter((r) => !off.has(r.id));
-  const cap = capFor(o.timeoutMs);
-  const tell = (t: TestRecord) => {
-    tests.push(t);
-    o.onRule?.(t);
-  };
-  let seq = 0;
-  let inARow = 0;
-  let blocked: RootCause | undefined;
-  let timing: TestRecord | undefined;
-  const finding = findingMaker(o.strict);
   const tx = o.transcript;
-  const plan = (x: JudgedPlan & { seq: number }) => ({
-    seq: x.seq,
-    label: x.label,
-    expect: x.expect,
-    ...(x.eventId ? { eventId: x.eventId } : {}),
-  });
-  /** A rule the live run decided without judging answers (given up, not checked): its findings stand as recorded. */
-  const keep = (t: TestRecord, id: string, why: string) =>
-    tx?.check(t.name, id, undefined, t.state === 'skipped' ? 'skip' : t.findings.length > 0 ? 'fail' : 'pass', t.findings, {
-      unjudgeable: why,
-    });
-  for (const [index, rule] of rules.entries()) {
-    const name = testName(rule.title);
-    const base: TestBase = {
-      name,
-      capability: RECEIVER_CAPABILITY,
-      clause: rule.clause,
-      file: `receiver-check/${rule.id}`,
-      errors: [],
-      parameters: { rule: rule.id, url: o.shownUrl },
-    };
-    const planned = rule.plan(o.secret);
-    if (blocked) {
-      const t = notChecked(base, blocked, `none of its ${planned.length} deliver${planned.length === 1 ? 'y' : 'ies'} sent`);
-      keep(t, rule.id, "not checked: the receiver was given up before this rule (the live run's course)");
-      tell(t);
-      continue;
-    }
-    const t0 = Date.now();
-    const sent: SentDelivery[] = [];
-    let tooSlow = false;
-    for (const p of planned) {
-      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': o.userAgent };
-      if (p.signed.signature !== null) headers.Signature = p.signed.signature;
-      const capMs = inARow > 0 ? o.timeoutMs : cap;
-      const s = await sendDelivery(++seq, {
-        url: o.url,
-        shownUrl: o.shownUrl,
-        headers,
-        body: p.signed.body,
-        ...(p.shownBody ? { shownBody: p.shownBody } : {}),
-        capMs,
-        ...(o.transport?.tls.secureContext ? { secureContext: o.transport.tls.secureContext } : {}),
-      });
-      // A certificate the toolkit does not trust, http to an https port: the way there, not the receiver.
-      if (seq === 1 && s.status === undefined && s.errorCode) {
-        const env = environmentErrorOf(
-          Object.assign(new Error(s.exchange.error?.message ?? s.errorCode), { code: s.errorCode }),
-          o.url.href,
-          o.transport ?? loadTransport({}, {}),
-        );
-        if (env) throw env;
-      }
-      s.exchange = redactValue(s.exchange, o.secret);
-      const op = operationIdOf(p.event);
-      if (op) s.exchange.operationId = op;
-      tx?.sentDelivery(name, {
-        seq,
-        url: o.shownUrl,
-        sentAt: s.exchange.startedAt,
-        headers,
-        body: p.signed.body,
-        ...(p.event ? { event: p.event } : {}),
-        ...(p.eventId ? { eventId: p.eventId } : {}),
-        signature: p.signed.signature,
-        genuine: p.signed.signature !== null && p.signed.signature === signBody(p.signed.body, o.secret),
-        label: p.label,
-        expect: p.expect,
-        ...(s.status !== undefined ? { status: s.status } : {}),
-        ...(s.errorCode ? { errorCode: s.errorCode } : {}),
-        durationMs: s.durationMs,
-        exchange: s.exchange,
-      });
-      sent.push(s);
-      all.push({ rule: rule.id, planned: p, sent: s });
-      // The first delivery of the check: no answer at all means nothing else can be judged.
-      if (seq === 1 && s.status === undefined) break;
-      inARow = timedOut(s, o.timeoutMs) ? inARow + 1 : 0;
-      // Too slow to be judged: no more waiting on it (each wait would cost up to the timeout again).
-      if (inARow >= TIMEOUTS_IN_A_ROW) {
-        tooSlow = true;
-        break;
-      }
-    }
-    const unanswered = seq === 1 && sent.length === 1 && sent[0]!.status === undefined;
-    if (unanswered) {
-      const s = sent[0]!;
-      const f = finding(rule, `no answer to the first delivery (${planned[0]!.label}): ${s.exchange.error?.message ?? s.errorCode}`, {
-        exchange: s.exchange,
-        ...(planned[0]!.eventId ? { eventId: planned[0]!.eventId } : {}),
-      });
-      f.test = name;
-      const t: TestRecord = {
-        ...base,
-        state: f.severity === 'failure' ? 'failed' : 'passed',
-        durationMs: Date.now() - t0,
-        findings: [f],
-        exchanges: [s.exchange],
-        exchangeCount: 1,
-        startedAt: new Date(t0).toISOString(),
-      };
-      keep(t, rule.id, "no answer to the first delivery: the receiver was given up (the live run's course)");
-      tell(t);
-      blocked = rootOf(f, name);
-      o.onGiveUp?.(`receiver ${o.shownUrl} did not answer: ${s.exchange.error?.message ?? s.errorCode}; the other rules are not checked`);
-      continue;
-    }
-    // Given up as too slow: a delivery that got no answer is the root's, not this rule's; what did answer is judged.
-    const judged = planned
-      .slice(0, sent.length)
-      .map((p, i) => ({ p, s: sent[i]! }))
-      .filter((x) => !tooSlow || x.s.status !== undefined);
-    const f = judgeRule(rule, name, judged, planned.length, finding);
-    const input: RuleInput = { planned: planned.length, judged: judged.map((x) => plan({ seq: x.s.exchange.seq, ...x.p })) };
-    const record: TestRecord = {
-      ...base,
-      state: f?.severity === 'failure' ? 'failed' : 'passed',
-      durationMs: Date.now() - t0,
-      findings: f ? [f] : [],
-      exchanges: sent.map((s) => s.exchange),
-      exchangeCount: sent.length,
-      startedAt: new Date(t0).toISOString(),
-    };
-    if (!tooSlow) {
-      tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
-      tell(record);
-      continue;
-    }
-    // A rule cut short passes nothing: it fails on what it saw, else it is not checked (a warning it saw is kept).
-    const cut = judged.length < planned.length && f?.severity !== 'failure';
-    const notCheckedRules = rules.length - index - 1 + (cut ? 1 : 0);
-    timing = timingTest(all, o, finding, { notCheckedRules });
-    tx?.check(timing.name, ANSWERED_IN_TIME.id, timingInput(all, o.timeoutMs, { notCheckedRules }), 'fail', timing.findings);
-    blocked = rootOf(timing.findings[0]!, timing.name);
-    o.onGiveUp?.(`receiver ${o.shownUrl}: ${timing.findings[0]!.message.split(';')[0]}`);
-    // The root cause first: the timing rule is decided now (nothing more is sent).
-    tell(timing);
-    const unjudged = sent.length - judged.length;
-    const why =
-      `${sent.length} of its ${planned.length} deliveries sent${unjudged > 0 ? ` (${unjudged} not answered)` : ''}, ` +
-      `${planned.length - sent.length} not sent`;
-    if (cut) {
-      const t = notChecked(base, blocked, why, { sent, findings: record.findings, durationMs: record.durationMs });
-      keep(t, rule.id, "not checked: the receiver was given up as too slow during this rule (the live run's course)");
-      tell(t);
-    } else {
-      tx?.check(name, rule.id, input, f ? 'fail' : 'pass', record.findings);
-      tell(record);
-    }
-  }
+  const c: Check = {
+    o,
+    course: { seq: 0, inARow: 0, all: [] },
+    finding: findingMaker(o.strict),
+    tell: (t) => {
+      tests.push(t);
+      o.onRule?.(t);
+    },
+    keep: (t, id, why) =>
+      tx?.check(t.name, id, undefined, t.state === 'skipped' ? 'skip' : t.findings.length > 0 ? 'fail' : 'pass', t.findings, {
+        unjudgeable: why,
+      }),
+  };
+  for (const [index, rule] of rules.entries()) await checkRule(c, rule, rules.length - index - 1);
+  const { all, blocked, timing } = c.course;
   if (!timing) {
     if (blocked) {
       const t = notChecked(timingBase(o), blocked, 'no delivery answered');
-      keep(t, ANSWERED_IN_TIME.id, "not checked: the receiver did not answer (the live run's course)");
-      tell(t);
+      c.keep(t, ANSWERED_IN_TIME.id, "not checked: the receiver did not answer (the live run's course)");
+      c.tell(t);
     } else if (!off.has(ANSWERED_IN_TIME.id)) {
-      const t = timingTest(all, o, finding);
+      const t = timingTest(all, o, c.finding);
       tx?.check(t.name, ANSWERED_IN_TIME.id, timingInput(all, o.timeoutMs), t.findings.length > 0 ? 'fail' : 'pass', t.findings);
-      tell(t);
+      c.tell(t);
     }
   }
   return { tests, unhandled: [], startedAt: started.toISOString(), durationMs: Date.now() - started.getTime() };
