@@ -18,7 +18,7 @@ import { type Harness, OutOfRunTime, ScenarioBlocked, type Scope } from '../runt
 import type { Outcome, TerminalDriver } from '../terminal/index.ts';
 import { reportToAllure } from './allure-evidence.ts';
 import { budgetsOf, scenarioDeadline } from './budgets.ts';
-import { suiteTest } from './fixtures.ts';
+import { type SessionState, suiteTest } from './fixtures.ts';
 import { type ScenarioNeeds, unmetNeed } from './needs.ts';
 import { OperatorAbort, OperatorRedo } from './operator-signals.ts';
 import { SCENARIO_META_KEY } from './scenario-declaration.ts';
@@ -91,15 +91,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     const startedAt = Date.now();
     const cut = () => scenarioDeadline(startedAt, budgets, serviceMs(scope.exchanges), h.ctx.runDeadlineAt);
     const deadline = () => cut().at;
-    let timer: NodeJS.Timeout | undefined;
-    const over = new Promise<'over'>((resolve) => {
-      const arm = () => {
-        const left = deadline() - Date.now();
-        if (left <= 0) resolve('over');
-        else timer = setTimeout(arm, Math.min(left, 2 ** 31 - 1));
-      };
-      arm();
-    });
+    const watch = watchDeadline(deadline);
     const context = (): ScenarioContext => ({
       scope,
       harness: h,
@@ -138,7 +130,7 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     const body = attempts();
     body.catch(() => undefined);
     try {
-      if ((await Promise.race([body, over])) === 'over') {
+      if ((await Promise.race([body, watch.over])) === 'over') {
         meta.notFinished = cut().by === 'run' ? 'run budget exceeded' : 'time budget exceeded';
         // Running out of time is no finding: what the scenario did not get to is not checked, named
         // with the service's pace, never failed.
@@ -146,24 +138,9 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
         scope.close(meta.notFinished);
       }
     } catch (thrown) {
-      // A request the service left unanswered outside a scope call (pairing by OTP) is a finding too.
-      const e = isToolkitError(thrown) && !scope.closed ? scope.stoppedByService(thrown, 'a request of the test') : thrown;
-      if (e instanceof Skipped) skipReason = e.message;
-      else if (e instanceof OperatorAbort) {
-        suite.session.stopped = 'the operator stopped the session before this test; run again with --resume to go on';
-        meta.notFinished = 'stopped by the operator';
-        skipReason = `the operator stopped the session here: ${e.message}`;
-      } else if (e instanceof OutOfRunTime) meta.notFinished = 'run budget exceeded';
-      else if (e instanceof ScenarioBlocked) {
-        if (e.blockedBy) meta.blockedBy = e.blockedBy;
-        skipReason = scope.hasFailures()
-          ? undefined
-          : e.blockedBy
-            ? `blocked by ${e.blockedBy.check} (seen in ${e.blockedBy.test}): ${e.blockedBy.message}`
-            : `blocked: ${e.message}`;
-      } else crash = e;
+      ({ skipReason, crash } = meaningOf(thrown, scope, meta, suite.session));
     } finally {
-      clearTimeout(timer);
+      watch.stop();
       // What the test saw is in its meta before the clean-up, and again, complete, after it.
       recordEvidence(meta, scope, h, suite.deliveries, suite.worker);
       await h.end(scope);
@@ -173,37 +150,91 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
       // makes of it decides nothing about the test.
       await reportToAllure(meta).catch(() => undefined);
     }
-    if (crash !== undefined) {
-      if (isToolkitError(crash)) {
-        meta.toolkitError = { code: crash.code, message: h.redactor.redactText(crash.message), hint: crash.hint };
-        throw new Error(`${crash.code}: ${h.redactor.redactText(crash.message)}`);
-      }
-      meta.toolkitError = { code: 'PCC_INTERNAL', message: h.redactor.redactText(String((crash as Error)?.stack ?? crash)) };
-      // vitest reports the error itself too (and the reports copy it): no secret in its text.
-      if (crash instanceof Error) {
-        crash.message = h.redactor.redactText(crash.message);
-        if (crash.stack) crash.stack = h.redactor.redactText(crash.stack);
-      }
-      throw crash;
-    }
-    const failures = meta.findings.filter(countsAsFailure);
-    if (failures.length > 0) {
-      throw new Error(failures.map((f) => `[${f.check}] (${f.clause}) ${f.message}`).join('\n'));
-    }
-    if (meta.notFinished === 'run budget exceeded') {
-      meta.skipReason = 'run budget exceeded: stopped before it finished';
-      skipTest(meta.skipReason);
-    }
-    if (meta.notFinished === 'stopped by the operator') {
-      meta.skipReason = skipReason ?? 'the operator stopped the session';
-      skipTest(meta.skipReason);
-    }
-    // 'time budget exceeded': the test passes on what it saw, its unfinished part not checked (above).
-    if (skipReason !== undefined) {
-      meta.skipReason = skipReason;
-      skipTest(skipReason);
-    }
+    if (crash !== undefined) throw crashed(crash, meta, h);
+    verdict(meta, skipReason, skipTest);
   });
+}
+
+/** A promise that resolves 'over' once `deadline()` (which may move later) has passed; `stop` clears its timer. */
+function watchDeadline(deadline: () => number): { over: Promise<'over'>; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const over = new Promise<'over'>((resolve) => {
+    const arm = () => {
+      const left = deadline() - Date.now();
+      if (left <= 0) resolve('over');
+      else timer = setTimeout(arm, Math.min(left, 2 ** 31 - 1));
+    };
+    arm();
+  });
+  return { over, stop: () => clearTimeout(timer) };
+}
+
+/**
+ * What an error the scenario threw means for its test: a skip (with its reason), a stop (in
+ * `meta.notFinished`), a block by a root cause, or a crash of the toolkit (`crash`).
+ */
+function meaningOf(thrown: unknown, scope: Scope, meta: TestMeta, session: SessionState): { skipReason?: string; crash?: unknown } {
+  // A request the service left unanswered outside a scope call (pairing by OTP) is a finding too.
+  const e = isToolkitError(thrown) && !scope.closed ? scope.stoppedByService(thrown, 'a request of the test') : thrown;
+  if (e instanceof Skipped) return { skipReason: e.message };
+  if (e instanceof OperatorAbort) {
+    session.stopped = 'the operator stopped the session before this test; run again with --resume to go on';
+    meta.notFinished = 'stopped by the operator';
+    return { skipReason: `the operator stopped the session here: ${e.message}` };
+  }
+  if (e instanceof OutOfRunTime) {
+    meta.notFinished = 'run budget exceeded';
+    return {};
+  }
+  if (e instanceof ScenarioBlocked) {
+    if (e.blockedBy) meta.blockedBy = e.blockedBy;
+    const skipReason = scope.hasFailures()
+      ? undefined
+      : e.blockedBy
+        ? `blocked by ${e.blockedBy.check} (seen in ${e.blockedBy.test}): ${e.blockedBy.message}`
+        : `blocked: ${e.message}`;
+    return { skipReason };
+  }
+  return { crash: e };
+}
+
+/** The error a crashed test throws, its text redacted; the crash is kept in `meta.toolkitError`. */
+function crashed(crash: unknown, meta: TestMeta, h: Harness): unknown {
+  if (isToolkitError(crash)) {
+    meta.toolkitError = { code: crash.code, message: h.redactor.redactText(crash.message), hint: crash.hint };
+    return new Error(`${crash.code}: ${h.redactor.redactText(crash.message)}`);
+  }
+  meta.toolkitError = { code: 'PCC_INTERNAL', message: h.redactor.redactText(String((crash as Error)?.stack ?? crash)) };
+  // vitest reports the error itself too (and the reports copy it): no secret in its text.
+  if (crash instanceof Error) {
+    crash.message = h.redactor.redactText(crash.message);
+    if (crash.stack) crash.stack = h.redactor.redactText(crash.stack);
+  }
+  return crash;
+}
+
+/**
+ * The test's verdict once it ended: failed on a failure finding; skipped when the run's budget or the
+ * operator stopped it, or with `skipReason`; else passed. 'time budget exceeded': the test passes on
+ * what it saw, its unfinished part not checked.
+ */
+function verdict(meta: TestMeta, skipReason: string | undefined, skipTest: (reason: string) => void): void {
+  const failures = meta.findings.filter(countsAsFailure);
+  if (failures.length > 0) {
+    throw new Error(failures.map((f) => `[${f.check}] (${f.clause}) ${f.message}`).join('\n'));
+  }
+  if (meta.notFinished === 'run budget exceeded') {
+    meta.skipReason = 'run budget exceeded: stopped before it finished';
+    skipTest(meta.skipReason);
+  }
+  if (meta.notFinished === 'stopped by the operator') {
+    meta.skipReason = skipReason ?? 'the operator stopped the session';
+    skipTest(meta.skipReason);
+  }
+  if (skipReason !== undefined) {
+    meta.skipReason = skipReason;
+    skipTest(skipReason);
+  }
 }
 
 /** What a scenario stopped at its time budget did not check, and why: its budget and the service's pace. */
