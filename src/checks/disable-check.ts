@@ -43,9 +43,10 @@ export function explainDisableCheck(id: string, judge: Judge, where = '--disable
   }
   const near = nearestRuleId(id, judge);
   const area = RULE_IDS_BY_JUDGE[judge].filter((k) => k.split('.')[0] === id.split('.')[0]);
+  const otherJudges = near && !ruleById(near)!.judges.includes(judge) ? ` (a rule of ${judgesOf(near)}, not of ${judge})` : '';
   return {
     ok: false,
-    message: `${where} names no rule: ${id}${near ? `; did you mean ${near}${ruleById(near)!.judges.includes(judge) ? '' : ` (a rule of ${judgesOf(near)}, not of ${judge})`}?` : ''}`,
+    message: `${where} names no rule: ${id}${near ? `; did you mean ${near}${otherJudges}?` : ''}`,
     hint:
       area.length > 0
         ? `ids are as the reports show them; of its area ${judge} judges ${area.join(', ')}`

@@ -63,8 +63,9 @@ export const clientTransactionIdEchoed = defineCheck<{ sent: string; record?: Re
         : typeof got === 'string' && got === sent.trim()
           ? ': trimmed'
           : '';
+    const gotText = got === undefined ? 'nothing' : `${JSON.stringify(got)}${cps(got)}`;
     return fail({
-      message: `client_transaction_id ${JSON.stringify(sent)}${cps(sent)} came back as ${got === undefined ? 'nothing' : `${JSON.stringify(got)}${cps(got)}`}${how}`,
+      message: `client_transaction_id ${JSON.stringify(sent)}${cps(sent)} came back as ${gotText}${how}`,
       evidence: { sent, got, sentCodePoints: codePoints(sent), gotCodePoints: codePoints(got) },
     });
   },
@@ -222,8 +223,9 @@ export const slipAgreesWithStatus = defineCheck<{ slip: Rec; record?: Rec; excha
     const keys = ['status', 'amount', 'tip_amount', 'total_amount', 'tags'].filter((k) => k in record && record[k] !== null);
     const bad = keys.filter((k) => JSON.stringify(slip[k]) !== JSON.stringify(record[k]));
     if (bad.length === 0) return pass();
+    const differences = bad.map((k) => `${k} ${JSON.stringify(slip[k])} vs ${JSON.stringify(record[k])}`).join('; ');
     return fail({
-      message: `print slip of ${String(record.transaction_id)} disagrees with its status record: ${bad.map((k) => `${k} ${JSON.stringify(slip[k])} vs ${JSON.stringify(record[k])}`).join('; ')}`,
+      message: `print slip of ${String(record.transaction_id)} disagrees with its status record: ${differences}`,
       evidence: { slip: Object.fromEntries(bad.map((k) => [k, slip[k]])), record: Object.fromEntries(bad.map((k) => [k, record[k]])) },
     });
   },

@@ -49,7 +49,8 @@ export function keptAskingToWait(ex: Exchange): string {
  */
 export function answered(ex: Exchange, withDetail = false): string {
   const detail = withDetail ? (ex.response?.body as { detail?: unknown } | undefined)?.detail : undefined;
-  return `${ex.request.method} ${ex.request.path} answered ${ex.response?.status ?? ex.error?.code}${typeof detail === 'string' ? ` (${detail.slice(0, 120)})` : ''}${keptAskingToWait(ex)}`;
+  const detailText = typeof detail === 'string' ? ` (${detail.slice(0, 120)})` : '';
+  return `${ex.request.method} ${ex.request.path} answered ${ex.response?.status ?? ex.error?.code}${detailText}${keptAskingToWait(ex)}`;
 }
 
 /** Skips a sandbox-only rule when the target is judged by the public profile. */

@@ -169,8 +169,12 @@ export const webhookDataMatchesRecord = defineCheck<WebhookDataObservation, 'web
     if (compared === 0) return skip('no delivery arrived in a status polling also read');
     if (bad.length === 0) return pass();
     const what = o.kind === 'transaction' ? 'status record' : 'operation record';
+    const polledText = (b: (typeof bad)[number]) => b.polled.map((v) => JSON.stringify(v)).join(' or ');
+    const differences = bad
+      .map((b) => `${b.event ?? '(no event)'} ${b.field} ${JSON.stringify(b.webhook)}, polled ${polledText(b)}`)
+      .join('; ');
     return fail({
-      message: `${o.kind} ${o.id}: webhook data disagrees with the ${what} polled in the same status: ${bad.map((b) => `${b.event ?? '(no event)'} ${b.field} ${JSON.stringify(b.webhook)}, polled ${b.polled.map((v) => JSON.stringify(v)).join(' or ')}`).join('; ')}`,
+      message: `${o.kind} ${o.id}: webhook data disagrees with the ${what} polled in the same status: ${differences}`,
       evidence: { mismatches: bad },
     });
   },

@@ -139,11 +139,14 @@ function countLines(record: RunRecord, summary: Summary): string[] {
   const out: string[] = [];
   const c = summary.counts;
   const blockedTests = summary.blocked.reduce((n, b) => n + b.count, 0);
+  const folded = c.folded ? ` (${c.folded} folded under their root)` : '';
+  const known = c.known ? `, ${c.known} known` : '';
+  const notChecked = c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : '';
   out.push(
     '',
     `${summary.verdict.toUpperCase()}: ${c.tests} tests, ${c.passed} passed, ${c.failed} failed, ` +
       `${c.skipped} skipped${blockedTests > 0 ? ` (${blockedTests} blocked by a service defect)` : ''}; ` +
-      `${c.failures} failures, ${c.warnings} warnings${c.folded ? ` (${c.folded} folded under their root)` : ''}${c.known ? `, ${c.known} known` : ''}${c.notChecked ? `; ${c.notChecked} test${c.notChecked === 1 ? '' : 's'} with parts not checked` : ''} ` +
+      `${c.failures} failures, ${c.warnings} warnings${folded}${known}${notChecked} ` +
       `(${(record.durationMs / 1000).toFixed(1)} s)`,
   );
   if (summary.coverage) out.push(coverageLine(summary.coverage));

@@ -72,6 +72,11 @@ export function operatorPacedNote(c: Comparison): string {
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The section a certification carries (markdown-free HTML, small): the verdict of the comparison and its counts. */
+/** How many shapes appeared or disappeared, of every kind. */
+function shapeChangeCount(c: Comparison): number {
+  return SHAPE_KINDS.reduce((n, k) => n + c.shapes.appeared[k].length + c.shapes.disappeared[k].length, 0);
+}
+
 export function compareSectionHtml(c: Comparison): string {
   const list = (items: string[]) =>
     items.length > 0
@@ -80,11 +85,12 @@ export function compareSectionHtml(c: Comparison): string {
           .map((i) => `<li>${esc(i)}</li>`)
           .join('')}${items.length > 20 ? `<li>… ${items.length - 20} more in compare.json</li>` : ''}</ul>`
       : '';
+  const paced = c.timing.operatorPaced.manual.length > 0 ? `; ${esc(operatorPacedNote(c))}` : '';
   return (
     `<h2>Compared with ${esc(labelText(c.base.labels))}</h2><p>${c.regressed ? '<b>Regressed</b>' : 'No regression'} against ${esc(c.base.dir)}: ` +
     `${c.tests.flipped.length} tests changed, ${c.findings.new.length} new findings, ${c.findings.gone.length} gone, ` +
-    `${SHAPE_KINDS.reduce((n, k) => n + c.shapes.appeared[k].length + c.shapes.disappeared[k].length, 0)} shape changes, ` +
-    (`${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements${c.timing.operatorPaced.manual.length > 0 ? `; ${esc(operatorPacedNote(c))}` : ''} ` +
+    `${shapeChangeCount(c)} shape changes, ` +
+    (`${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements${paced} ` +
       `(compare.json has every item).</p>`) +
     list([
       ...c.tests.flipped.map((f) => `${f.change} ${f.test}${f.finding ? `: [${f.finding.check}] ${f.finding.message}` : ''}`),
@@ -106,12 +112,13 @@ export function compareSectionMarkdown(c: Comparison): string {
       (t) => `slower ${t.series} ${t.key}: p50 ${t.base.p50Ms} -> ${t.candidate.p50Ms} ms, p95 ${t.base.p95Ms} -> ${t.candidate.p95Ms} ms`,
     ),
   ];
+  const paced = c.timing.operatorPaced.manual.length > 0 ? `; ${operatorPacedNote(c)}` : '';
   return [
     `## Compared with ${labelText(c.base.labels)}`,
     '',
     `${c.regressed ? '**Regressed**' : 'No regression'} against ${c.base.dir}: ${c.tests.flipped.length} tests changed, ` +
-      `${c.findings.new.length} new findings, ${c.findings.gone.length} gone, ${SHAPE_KINDS.reduce((n, k) => n + c.shapes.appeared[k].length + c.shapes.disappeared[k].length, 0)} shape changes, ` +
-      (`${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements${c.timing.operatorPaced.manual.length > 0 ? `; ${operatorPacedNote(c)}` : ''} ` +
+      `${c.findings.new.length} new findings, ${c.findings.gone.length} gone, ${shapeChangeCount(c)} shape changes, ` +
+      (`${c.timing.regressions.length} timing regressions, ${c.timing.improvements.length} improvements${paced} ` +
         `(compare.json has every item).`),
     '',
     ...items.slice(0, 20).map((i) => `- ${i.replace(/\|/g, '\\|')}`),
@@ -119,12 +126,22 @@ export function compareSectionMarkdown(c: Comparison): string {
   ].join('\n');
 }
 
+/** compare.html's style sheet. */
+const COMPARE_STYLE =
+  'body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin-bottom:1em}' +
+  'td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;font-size:.9em}\n' +
+  '.verdict{font-size:1.3em;font-weight:bold}.bad{color:#b00}.good{color:#070}.none{color:#666}.charts{display:flex;flex-wrap:wrap;gap:1em}';
+
+/** A table of `rows` under `head`, every cell escaped; a "none" when there is no row. */
+function htmlTable(head: string[], rows: string[][]): string {
+  if (rows.length === 0) return '<p class="none">none</p>';
+  const headRow = `<tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>`;
+  return `<table>${headRow}${rows.map((r) => `<tr>${r.map((x) => `<td>${esc(x)}</td>`).join('')}</tr>`).join('')}</table>`;
+}
+
 /** compare.html: everything of compare.json as tables, charts (SVG) where given. */
 export function compareHtml(c: Comparison, charts = ''): string {
-  const table = (head: string[], rows: string[][]) =>
-    rows.length === 0
-      ? '<p class="none">none</p>'
-      : `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.map((r) => `<tr>${r.map((x) => `<td>${esc(x)}</td>`).join('')}</tr>`).join('')}</table>`;
+  const table = htmlTable;
   const shapes = SHAPE_KINDS.flatMap((k) => [
     ...c.shapes.appeared[k].map((i) => ['appeared', k, i]),
     ...c.shapes.disappeared[k].map((i) => ['disappeared', k, i]),
@@ -140,13 +157,29 @@ export function compareHtml(c: Comparison, charts = ''): string {
       String(t.p),
       String(t.a),
     ]);
+  const runRows = [['base', c.base], ['candidate', c.candidate] as const]
+    .map(([w, s]) =>
+      typeof s === 'string'
+        ? ''
+        : `<tr><th>${w}</th><td>${esc(labelText(s.labels))}</td><td>${esc(s.dir)}</td><td>${esc(s.verdict)}</td>` +
+          `<td>${esc(s.startedAt ?? '')}</td><td>${s.tests}</td></tr>`,
+    )
+    .join('');
+  const pacedNote = c.timing.operatorPaced.manual.length > 0 ? ` ${esc(operatorPacedNote(c))}.` : '';
+  const timingTable = table(
+    ['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p', 'A'],
+    [
+      ...timingRows('slower', c.timing.regressions),
+      ...timingRows('quicker', c.timing.improvements),
+      ...c.timing.operatorPaced.changes.map((t) => timingRows(`${t.kind} (operator-paced)`, [t])[0]!),
+    ],
+  );
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>compare: ${esc(labelText(c.candidate.labels))} against ${esc(labelText(c.base.labels))}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;font-size:.9em}
-.verdict{font-size:1.3em;font-weight:bold}.bad{color:#b00}.good{color:#070}.none{color:#666}.charts{display:flex;flex-wrap:wrap;gap:1em}</style></head><body>
+<style>${COMPARE_STYLE}</style></head><body>
 <h1>What changed</h1>
 <table><tr><th></th><th>labels</th><th>reports</th><th>verdict</th><th>started</th><th>tests</th></tr>
-${[['base', c.base], ['candidate', c.candidate] as const].map(([w, s]) => (typeof s === 'string' ? '' : `<tr><th>${w}</th><td>${esc(labelText(s.labels))}</td><td>${esc(s.dir)}</td><td>${esc(s.verdict)}</td><td>${esc(s.startedAt ?? '')}</td><td>${s.tests}</td></tr>`)).join('')}</table>
+${runRows}</table>
 <p class="verdict ${c.regressed ? 'bad' : 'good'}">${c.regressed ? 'REGRESSED' : 'No regression'}${c.shapesChanged ? ' (shapes changed)' : ''}</p>
 <h2>Tests whose outcome changed</h2>${table(
     ['change', 'test', 'finding or reason'],
@@ -167,7 +200,7 @@ ${[['base', c.base], ['candidate', c.candidate] as const].map(([w, s]) => (typeo
     ]),
   )}
 <h2>Shapes</h2>${table(['', 'kind', 'item'], shapes)}
-<h2>Timing</h2><p>${esc(c.timing.method)}. Pace of the candidate's answers against the base's: ${c.timing.pace}x.${c.timing.operatorPaced.manual.length > 0 ? ` ${esc(operatorPacedNote(c))}.` : ''}</p>${table(['', 'series', 'key', 'p50 ms', 'p95 ms', 'n', 'p', 'A'], [...timingRows('slower', c.timing.regressions), ...timingRows('quicker', c.timing.improvements), ...c.timing.operatorPaced.changes.map((t) => timingRows(`${t.kind} (operator-paced)`, [t])[0]!)])}
+<h2>Timing</h2><p>${esc(c.timing.method)}. Pace of the candidate's answers against the base's: ${c.timing.pace}x.${pacedNote}</p>${timingTable}
 ${charts ? `<div class="charts">${charts}</div>` : ''}
 </body></html>
 `;

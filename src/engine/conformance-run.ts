@@ -268,10 +268,9 @@ export class ConformanceRun {
       timeoutMs: ctx.timeoutMs,
       transport: this.inputs.transport,
     });
+    const keptText = kept.length > 0 ? `; ${kept.length} kept (${kept.join('; ')})` : '';
     if (released + kept.length > 0)
-      this.io.stdout(
-        `pairings this run made on its own receiver: ${released} unpaired and removed from the vault${kept.length > 0 ? `; ${kept.length} kept (${kept.join('; ')})` : ''}\n`,
-      );
+      this.io.stdout(`pairings this run made on its own receiver: ${released} unpaired and removed from the vault${keptText}\n`);
   }
 
   /** What only the whole run shows, judged and put ahead of the tests. */

@@ -169,8 +169,9 @@ export async function baselineCommand(argv: string[], _env: NodeJS.ProcessEnv, i
   // One entry per root: what follows from a chosen root is known by the root's entry (core/known-finding.ts).
   const chosen = foldFindings(summary.findings.filter(pick)).map((r) => r.finding);
   if (chosen.length === 0) {
+    const ofChecks = checks.length > 0 ? ` of ${checks.join(', ')}` : '';
     io.stderr(
-      `baseline: ${join(v.from!, 'summary.json')} has no ${v['failures-only'] ? 'failure' : 'finding'}${checks.length > 0 ? ` of ${checks.join(', ')}` : ''}: ` +
+      `baseline: ${join(v.from!, 'summary.json')} has no ${v['failures-only'] ? 'failure' : 'finding'}${ofChecks}: ` +
         `nothing to write; ${file} is left as it was\n`,
     );
     return 1;
@@ -182,9 +183,11 @@ export async function baselineCommand(argv: string[], _env: NodeJS.ProcessEnv, i
     v.renew ?? false,
   );
   writeBaseline(file, merged.file);
+  const kept = merged.kept > 0 ? `, ${merged.kept} already there and kept as they were (--renew takes the new expiry and reason)` : '';
+  const renewed = merged.renewed > 0 ? `, ${merged.renewed} renewed` : '';
   io.stdout(
     `baseline ${file}: ${merged.added} entr${merged.added === 1 ? 'y' : 'ies'} added (expiring ` +
-      `${expires})${merged.kept > 0 ? `, ${merged.kept} already there and kept as they were (--renew takes the new expiry and reason)` : ''}${merged.renewed > 0 ? `, ${merged.renewed} renewed` : ''}; ` +
+      `${expires})${kept}${renewed}; ` +
       `${merged.file.entries.length} in all\n`,
   );
   io.stdout(`use it with: payconnect-conformance run --baseline ${file}\n`);

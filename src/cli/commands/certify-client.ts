@@ -234,9 +234,10 @@ export function certifyClientCommand(argv: string[], env: NodeJS.ProcessEnv, io:
     });
     const certified = result.reports.certification?.certified ?? result.exitCode === 0;
     const handshakes = c.tlsLines.length;
+    const endedInHandshake = handshakes > 0 ? `; ${handshakes} connection${handshakes === 1 ? '' : 's'} ended in the TLS handshake` : '';
     io.stdout(
       [
-        `${c.run.requests.length} requests and ${c.run.deliveries.length} webhook deliveries recorded${handshakes > 0 ? `; ${handshakes} connection${handshakes === 1 ? '' : 's'} ended in the TLS handshake` : ''}`,
+        `${c.run.requests.length} requests and ${c.run.deliveries.length} webhook deliveries recorded${endedInHandshake}`,
         ...lines,
         `${certified ? 'CERTIFIED' : 'NOT CERTIFIED'}: reports in ${o.reportsDir} (summary.json, junit.xml, certification.md)`,
       ].join('\n') + '\n',

@@ -216,7 +216,9 @@ function ruleLine(t: TestRecord): string {
   if (t.state === 'skipped') {
     // The root cause was told once already: here only what this rule did not get.
     const why = /: (not checked, .*)$/.exec(t.skipReason ?? '')?.[1] ?? `not checked (${t.skipReason ?? 'skipped'})`;
-    return `- ${id}: ${why}${t.blockedBy ? ` (blocked by [${t.blockedBy.check}])` : ''}\n${t.findings.map((f) => `    ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}\n`).join('')}`;
+    const blocked = t.blockedBy ? ` (blocked by [${t.blockedBy.check}])` : '';
+    const findings = t.findings.map((f) => `    ${f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}\n`).join('');
+    return `- ${id}: ${why}${blocked}\n${findings}`;
   }
   const mark = t.findings.some((f) => f.severity === 'failure') ? '✗' : t.findings.length > 0 ? '!' : '✓';
   const head = `${mark} ${id}: ${t.name.slice(`${RECEIVER_CAPABILITY} > `.length)}\n`;
