@@ -83,7 +83,10 @@ export const DEFAULTS = Object.freeze({
     /** @default 1500 */
     deadlineMs: SIM_SETTINGS.deadlineMs.runDefault,
   }),
-  /** Looked for in the working directory, in this order, when no config file is named. @default ['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] */
+  /**
+   * Looked for in the working directory, in this order, when no config file is named.
+   * @default ['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js']
+   */
   configFiles: Object.freeze(['payconnect.config.ts', 'payconnect.config.mjs', 'payconnect.config.js'] as const),
   /** The name `pair` gives a pairing unless --name says otherwise. @default 'payconnect-conformance' */
   pairName: 'payconnect-conformance',

@@ -113,7 +113,10 @@ export interface CoverageDigest {
   events: string[];
   /** Checks run, by id: their clause and how often each outcome came (`disabled`: turned off by the run). */
   checks: Record<string, CheckTally>;
-  /** Request classes sent: `valid generateTransaction`, `invalid generateTransaction type /amount`, `boundary generateTransaction amount minimum`, `probe getConfig bearer none`. */
+  /**
+   * Request classes sent: `valid generateTransaction`, `invalid generateTransaction type /amount`,
+   * `boundary generateTransaction amount minimum`, `probe getConfig bearer none`.
+   */
   inputs: string[];
 }
 

@@ -80,7 +80,10 @@ export function capFor(timeoutMs: number): number {
   return timeoutMs + Math.max(timeoutMs, 5_000);
 }
 
-/** Whether a delivery was not answered within the timeout: answered late, or not at all within the cap (a connection the receiver closed on purpose, as for an oversized body, is an answer). */
+/**
+ * Whether a delivery was not answered within the timeout: answered late, or not at all within the cap
+ * (a connection the receiver closed on purpose, as for an oversized body, is an answer).
+ */
 export function timedOut(s: SentDelivery, timeoutMs: number): boolean {
   return s.status === undefined ? s.errorCode === 'PCC_TIMEOUT' : s.durationMs > timeoutMs;
 }

@@ -293,12 +293,10 @@ function deliveryEntry(d: DeliveryView): string {
 function runTitle(run: Event[]): string {
   const exchanges = run.filter((e) => e.kind === 'exchange').map((e) => e.ex);
   const deliveries = run.length - exchanges.length;
+  const first = `#${exchanges[0]?.seq ?? '?'}`;
+  const seqs = exchanges.length > 1 ? ` (${first} to #${exchanges.at(-1)!.seq ?? '?'})` : ` (${first})`;
   const what = [
-    ...(exchanges.length > 0
-      ? [
-          `${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}${exchanges.length > 1 ? ` (#${exchanges[0]!.seq ?? '?'} to #${exchanges.at(-1)!.seq ?? '?'})` : ` (#${exchanges[0]!.seq ?? '?'})`}`,
-        ]
-      : []),
+    ...(exchanges.length > 0 ? [`${exchanges.length} exchange${exchanges.length === 1 ? '' : 's'}${seqs}`] : []),
     ...(deliveries > 0 ? [`${deliveries} webhook deliver${deliveries === 1 ? 'y' : 'ies'}`] : []),
   ];
   return what.join(' and ');

@@ -181,7 +181,8 @@ export function statusMessage(t: TestRecord, outcome: Outcome = outcomeOf(t)): s
   if (outcome === 'known-defect') return knownMessage(t);
   if (outcome === 'warning') {
     const w = foldFindings(warningsOf(t));
-    return `warning${w.length > 1 ? 's' : ''}:\n${w.map(({ finding, followUps }) => [findingLine(finding), ...followUps.map((g) => `  ${followUpLine(g)}`)].join('\n')).join('\n')}`;
+    const lines = w.map(({ finding, followUps }) => [findingLine(finding), ...followUps.map((g) => `  ${followUpLine(g)}`)].join('\n'));
+    return `warning${w.length > 1 ? 's' : ''}:\n${lines.join('\n')}`;
   }
   if (outcome === 'skipped' || outcome === 'blocked' || outcome === 'not-finished') {
     return t.skipReason ?? t.notFinished ?? (t.blockedBy ? `blocked by [${t.blockedBy.check}] ${t.blockedBy.message}` : t.errors[0]);

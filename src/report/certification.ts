@@ -187,7 +187,8 @@ function connectionText(c: ConnectionInfo): string {
   const proxy = c.proxy
     ? `; proxy ${[...new Set([c.proxy.https, c.proxy.http].filter(Boolean))].join(', ')}${c.proxy.noProxy ? ` (NO_PROXY ${c.proxy.noProxy})` : ''}`
     : '';
-  return `TLS verification ${c.verification === 'on' ? 'on' : 'OFF'}; trusted CAs: ${c.trust}${c.clientCertificate ? `; client certificate ${c.clientCertificate}` : ''}${proxy}`;
+  const clientCertificate = c.clientCertificate ? `; client certificate ${c.clientCertificate}` : '';
+  return `TLS verification ${c.verification === 'on' ? 'on' : 'OFF'}; trusted CAs: ${c.trust}${clientCertificate}${proxy}`;
 }
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -238,7 +239,8 @@ function facts(info: RunInfo, cert: Certification, text: CertificationText = {})
       ? [
           [
             'Simulator faults',
-            `${info.faults.join(', ')}${info.faultRate !== undefined && info.faultRate < 1 ? ` (each acting at ${info.faultRate * 100} % of its decisions)` : ''}`,
+            info.faults.join(', ') +
+              (info.faultRate !== undefined && info.faultRate < 1 ? ` (each acting at ${info.faultRate * 100} % of its decisions)` : ''),
           ] as [string, string],
         ]
       : []),
@@ -371,14 +373,25 @@ function coverageHtml(c: Coverage): string {
   const excludedList =
     excluded.length === 0
       ? ''
-      : `<details><summary>Excluded from the gate (${excluded.length})</summary><ul>${excluded.map((e) => `<li><b>${esc(e.kind)}</b> <code>${esc(e.item)}</code>${e.by === 'contract' || normalizeItemName(e.by) === e.item ? '' : ` (by <code>${esc(e.by)}</code>)`}: ` + `${esc(e.excludedBecause)}</li>`).join('')}</ul></details>`;
+      : `<details><summary>Excluded from the gate (${excluded.length})</summary><ul>${excluded.map(excludedItemHtml).join('')}</ul></details>`;
   const missing = uncoveredItems(c);
   const list =
     missing.length === 0
       ? `<p>Every ${excluded.length > 0 ? 'other ' : ''}item was covered.</p>`
-      : `<details><summary>Never seen (${missing.length})</summary><ul>${missing.map((u) => `<li><b>${esc(u.kind)}</b> <code>${esc(u.item)}</code>: ${esc(u.reason)}</li>`).join('')}</ul></details>`;
+      : `<details><summary>Never seen (${missing.length})</summary><ul>${missing
+          .map((u) => `<li><b>${esc(u.kind)}</b> <code>${esc(u.item)}</code>: ${esc(u.reason)}</li>`)
+          .join('')}</ul></details>`;
   return `<h2>Coverage</h2><table><tr><th>kind</th><th>covered</th><th>excluded</th><th>total</th><th>percent</th></tr>${rows}</table>${excludedList}${list}`;
 }
+
+/** An item excluded from the coverage gate, with the exclusion that names it when it is not the item itself. */
+function excludedItemHtml(e: ReturnType<typeof excludedItems>[number]): string {
+  const by = e.by === 'contract' || normalizeItemName(e.by) === e.item ? '' : ` (by <code>${esc(e.by)}</code>)`;
+  return `<li><b>${esc(e.kind)}</b> <code>${esc(e.item)}</code>${by}: ` + `${esc(e.excludedBecause)}</li>`;
+}
+
+/** The header row of the known defects' table. */
+const KNOWN_HEAD = '<tr><th>clause</th><th>check</th><th>test</th><th>message</th><th>ticket</th><th>reason</th><th>expires</th></tr>';
 
 function knownHtml(summary: Summary): string {
   const known = summary.known ?? [];
@@ -387,7 +400,8 @@ function knownHtml(summary: Summary): string {
   const rows = foldFindings(known)
     .map(
       ({ finding: f, followUps }) =>
-        `<tr class="warn"><td>${clauseLinkHtml(f.clause)}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test)}</td><td>${messageHtml(f, followUps)}</td><td>${esc(f.known!.ticket ?? '')}</td><td>${esc(f.known!.reason)}</td><td>${esc(f.known!.expires)}</td></tr>`,
+        `<tr class="warn"><td>${clauseLinkHtml(f.clause)}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test)}</td>` +
+        `<td>${messageHtml(f, followUps)}</td><td>${esc(f.known!.ticket ?? '')}</td><td>${esc(f.known!.reason)}</td><td>${esc(f.known!.expires)}</td></tr>`,
     )
     .join('');
   const items = [
@@ -401,7 +415,11 @@ function knownHtml(summary: Summary): string {
         `in this complete run matched it; remove it from the baseline</li>`,
     ),
   ];
-  return `<h2>Known defects</h2>${b ? `<p>Baseline ${esc(b.file)}: ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'}. A known defect ` + `is reported and fails nothing until its entry expires.</p>` : ''}${rows ? `<table><tr><th>clause</th><th>check</th><th>test</th><th>message</th><th>ticket</th><th>reason</th><th>expires</th></tr>${rows}</table>` : ''}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}`;
+  const baseline = b
+    ? `<p>Baseline ${esc(b.file)}: ${b.entries} entr${b.entries === 1 ? 'y' : 'ies'}. A known defect ` +
+      `is reported and fails nothing until its entry expires.</p>`
+    : '';
+  return `<h2>Known defects</h2>${baseline}${rows ? `<table>${KNOWN_HEAD}${rows}</table>` : ''}${items.length > 0 ? `<ul>${items.join('')}</ul>` : ''}`;
 }
 
 /** A finding's message, with what follows from it folded under it (one defect, one row). */
@@ -410,6 +428,11 @@ const messageHtml = (f: Finding, followUps: readonly Finding[]) =>
 
 const esc = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** The certification page's style of follow-ups, verdicts and marked rows. */
+const MARK_STYLE =
+  '.follow{margin:.3em 0 0;padding-left:1.2em;font-size:.92em}.ok{background:#dff5e1;color:#135d1e}' +
+  '.no{background:#fde2e1;color:#8a1c14}.bad{color:#8a1c14}.warn{color:#8a5a00}';
 
 /** The HTML certification summary (one self-contained page, no script, no remote resource). */
 export function certificationHtml(
@@ -436,13 +459,29 @@ export function certificationHtml(
   const findingRows = foldFindings(summary.findings)
     .map(
       ({ finding: f, followUps }) =>
-        `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td>${clauseLinkHtml(f.clause)}</td><td>${esc(quoteText(f))}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${messageHtml(f, followUps)}</td></tr>`,
+        `<tr class="${f.severity === 'failure' ? 'bad' : 'warn'}"><td>${esc(f.severity)}</td><td>${clauseLinkHtml(f.clause)}</td>` +
+        `<td>${esc(quoteText(f))}</td><td><code>${esc(f.check)}</code></td><td>${esc(f.test ?? '')}</td><td>${messageHtml(f, followUps)}</td></tr>`,
     )
     .join('');
   const errors = [
     ...record.tests.filter((t) => t.state === 'failed' && outcomeOf(t) === 'toolkit-error').map((t) => `${t.name}: ${whyFailed(t)}`),
     ...record.unhandled.map((u) => u.split('\n')[0] ?? ''),
   ];
+  const timing = summary.timing
+    ? `<h2>Timing</h2><p>How long the service took (summary.json's <code>timing</code> has every ` +
+      `figure and the samples).</p><div class="charts">${timingChartsSvg(summary.timing)}</div>`
+    : '';
+  const findings =
+    summary.findings.length === 0
+      ? '<p>None.</p>'
+      : `<table><tr><th>severity</th><th>clause</th><th>the documents say</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`;
+  const notChecked =
+    (summary.notChecked ?? []).length > 0
+      ? `<h2>Not checked</h2><p>These tests ran but could not observe part of what they judge: that ` +
+        `part neither passed nor failed.</p><table><tr><th>test</th><th>not checked</th></tr>` +
+        summary.notChecked!.map((n) => `<tr class="warn"><td>${esc(n.test)}</td><td>${esc(n.what.join('; '))}</td></tr>`).join('') +
+        '</table>'
+      : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -451,7 +490,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:70em;padding:
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left;vertical-align:top}
 th{background:#f4f4f4}.verdict{font-size:1.4em;font-weight:bold;padding:.5em 1em;display:inline-block;border-radius:4px}
 .charts{display:flex;flex-wrap:wrap;gap:1em}.charts figure{margin:0}
-.follow{margin:.3em 0 0;padding-left:1.2em;font-size:.92em}.ok{background:#dff5e1;color:#135d1e}.no{background:#fde2e1;color:#8a1c14}.bad{color:#8a1c14}.warn{color:#8a5a00}
+${MARK_STYLE}
 </style></head><body>
 <h1>${title}</h1>
 <p class="verdict ${cert.certified ? 'ok' : 'no'}">${verdictLine(cert)}</p>
@@ -461,12 +500,12 @@ ${reasons}
 <table><tr><th>capability</th><th>tests</th><th>pass</th><th>fail</th><th>skip</th><th>warn</th></tr>${capRows}
 <tr><th>total</th><th>${c.tests}</th><th>${c.passed}</th><th>${c.failed}</th><th>${c.skipped}</th><th>${c.warnings}</th></tr></table>
 ${coverage ? coverageHtml(coverage) : ''}
-${summary.timing ? `<h2>Timing</h2><p>How long the service took (summary.json's <code>timing</code> has every ` + `figure and the samples).</p><div class="charts">${timingChartsSvg(summary.timing)}</div>` : ''}
+${timing}
 <h2>Findings</h2>
-${summary.findings.length === 0 ? '<p>None.</p>' : `<table><tr><th>severity</th><th>clause</th><th>the documents say</th><th>check</th><th>test</th><th>message</th></tr>${findingRows}</table>`}
+${findings}
 ${knownHtml(summary)}
 ${(text.sections ?? []).map((s) => s.html).join('\n')}
-${(summary.notChecked ?? []).length > 0 ? `<h2>Not checked</h2><p>These tests ran but could not observe part of what they judge: that ` + `part neither passed nor failed.</p><table><tr><th>test</th><th>not checked</th></tr>${summary.notChecked!.map((n) => `<tr class="warn"><td>${esc(n.test)}</td><td>${esc(n.what.join('; '))}</td></tr>`).join('')}</table>` : ''}
+${notChecked}
 ${errors.length > 0 ? `<h2>Toolkit errors</h2><ul>${errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul>` : ''}
 <p>Generated by ${esc(info.tool.name)} ${esc(info.tool.version)}. The counts and findings are those of summary.json (SHA-256 above).</p>
 </body></html>

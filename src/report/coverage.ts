@@ -680,7 +680,8 @@ export function coverageItemNames(coverage: Coverage): string[] {
 export function coverageLine(coverage: Pick<Coverage, 'summary'>): string {
   const s = coverage.summary;
   const excluded = (t: CoverageTally) => (t.excluded ? ` + ${t.excluded} excluded` : '');
-  return `coverage: ${COVERAGE_KINDS.map((k) => `${k} ${s[k].covered}/${s[k].total}${excluded(s[k])}${k === 'statuses' ? ` (a 2xx of ${s.statuses2xx.covered}/${s.statuses2xx.total} operations)` : ''}`).join(', ')}`;
+  const of2xx = (k: string) => (k === 'statuses' ? ` (a 2xx of ${s.statuses2xx.covered}/${s.statuses2xx.total} operations)` : '');
+  return `coverage: ${COVERAGE_KINDS.map((k) => `${k} ${s[k].covered}/${s[k].total}${excluded(s[k])}${of2xx(k)}`).join(', ')}`;
 }
 
 /** The Coverage section of the certification (Markdown): a table of the kinds, then what was never seen, by reason. */

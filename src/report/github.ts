@@ -20,10 +20,12 @@ export function githubAnnotations(summary: Summary): string[] {
     roots
       .filter(({ finding: f }) => f.severity === severity)
       .slice(0, MAX_ANNOTATIONS)
-      .map(
-        ({ finding: f, followUps }) =>
-          `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${f.repeats > 0 ? ` (seen again ${f.repeats}x)` : ''}${quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : ''}${followUps.map((g) => `\n${followUpLine(g)}`).join('')}`)}`,
-      );
+      .map(({ finding: f, followUps }) => {
+        const repeats = f.repeats > 0 ? ` (seen again ${f.repeats}x)` : '';
+        const quote = quoteText(f) ? `\n${f.clause}: ${quoteText(f)}` : '';
+        const follows = followUps.map((g) => `\n${followUpLine(g)}`).join('');
+        return `::${command} title=${property(`${f.check} (${f.clause})`)}::${data(`${f.test}: ${f.message}${repeats}${quote}${follows}`)}`;
+      });
   return [...lines('failure', 'error'), ...lines('warning', 'warning')];
 }
 
@@ -40,11 +42,13 @@ export function githubJobSummary(summary: Summary, certification?: { certified: 
       `failures, ${c.warnings} warnings.`,
   ];
   const cov = summary.coverage?.summary;
-  if (cov)
-    out.push(
-      '',
-      `Coverage: ${(['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const).map((k) => `${k} ${cov[k].covered}/${cov[k].total}${cov[k].excluded ? ` + ${cov[k].excluded} excluded` : ''}`).join(', ')}${(summary.coverage!.uncovered ?? []).length > 0 ? ` (required ${summary.coverage!.required!.join(', ')}: ${summary.coverage!.uncovered!.length} never covered)` : ''}.`,
-    );
+  if (cov) {
+    const kinds = ['operations', 'statuses', 'enums', 'transitions', 'events', 'clauses', 'inputs'] as const;
+    const tallies = kinds.map((k) => `${k} ${cov[k].covered}/${cov[k].total}${cov[k].excluded ? ` + ${cov[k].excluded} excluded` : ''}`);
+    const uncovered = summary.coverage!.uncovered ?? [];
+    const required = uncovered.length > 0 ? ` (required ${summary.coverage!.required!.join(', ')}: ${uncovered.length} never covered)` : '';
+    out.push('', `Coverage: ${tallies.join(', ')}${required}.`);
+  }
   if ((summary.known ?? []).length > 0) out.push('', `Known defects (baseline): ${foldFindings(summary.known!).length}.`);
   if (certification)
     out.push(

@@ -82,19 +82,18 @@ function testcase(t: TestRecord): string {
     `        <property ${attr('name', 'outcome')} ${attr('value', outcomeOf(t))}/>`,
     ...Object.entries(t.parameters).map(([k, v]) => `        <property ${attr('name', `parameter.${k}`)} ${attr('value', v)}/>`),
     ...ownWarnings.map(({ finding: f }) => `        <property ${attr('name', 'warning')} ${attr('value', findingLine(f))}/>`),
-    ...followUps.map(
-      (f) =>
-        `        <property ${attr('name', 'follow-up')} ${attr('value', `${findingLine(f)} (follows from [${f.followsFrom!.check}]: ${f.followsFrom!.because})`)}/>`,
-    ),
+    ...followUps.map((f) => {
+      const value = `${findingLine(f)} (follows from [${f.followsFrom!.check}]: ${f.followsFrom!.because})`;
+      return `        <property ${attr('name', 'follow-up')} ${attr('value', value)}/>`;
+    }),
     ...(t.notChecked ?? []).map((n) => `        <property ${attr('name', 'not-checked')} ${attr('value', n)}/>`),
   ];
   body.push('      <properties>', ...props, '      </properties>');
   const outcome = outcomeOf(t);
   if (t.state === 'failed' && outcome === 'toolkit-error') {
     const e = t.toolkitError ?? { code: 'PCC_INTERNAL', message: t.errors.join('\n') || 'the test failed without a finding' };
-    body.push(
-      `      <error ${attr('message', `${e.code}: ${e.message.split('\n')[0]}`)} ${attr('type', e.code)}>${xmlEscape([e.message, ...(e.hint ? [`fix: ${e.hint}`] : []), ...t.errors].join('\n'))}</error>`,
-    );
+    const text = xmlEscape([e.message, ...(e.hint ? [`fix: ${e.hint}`] : []), ...t.errors].join('\n'));
+    body.push(`      <error ${attr('message', `${e.code}: ${e.message.split('\n')[0]}`)} ${attr('type', e.code)}>${text}</error>`);
   } else if (t.state === 'failed') {
     const failures = folded.filter((r) => r.finding.severity === 'failure');
     const first = failures[0]?.finding;

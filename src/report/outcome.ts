@@ -133,5 +133,6 @@ export function foldedCount(list: readonly Finding[]): number {
 
 /** One line for a folded follow-up: `↳ follows: WARN [check] (clause) message (because)`. */
 export function followUpLine(f: Finding): string {
-  return `↳ follows: ${f.known ? 'KNOWN' : f.severity === 'failure' ? 'FAIL' : 'WARN'} ${findingLine(f)}${f.followsFrom ? ` (${f.followsFrom.because})` : ''}`;
+  const mark = f.known ? 'KNOWN' : f.severity === 'failure' ? 'FAIL' : 'WARN';
+  return `↳ follows: ${mark} ${findingLine(f)}${f.followsFrom ? ` (${f.followsFrom.because})` : ''}`;
 }

@@ -73,13 +73,10 @@ export class LiveProgress implements RunEvents {
     const warns = warningsOf(t).length;
     const fails = failuresOf(t);
     const known = knownOf(t);
+    const ticket = known.length ? (known[0]!.known!.ticket ?? `baseline entry ${known[0]!.known!.entry}`) : '';
     const notes = [
       ...(fails.length ? [`${fails.length} failure${fails.length > 1 ? 's' : ''}: ${fails[0]!.check}`] : []),
-      ...(known.length
-        ? [
-            `${known.length} known defect${known.length > 1 ? 's' : ''}: ${known[0]!.check} (${known[0]!.known!.ticket ?? `baseline entry ${known[0]!.known!.entry}`})`,
-          ]
-        : []),
+      ...(known.length ? [`${known.length} known defect${known.length > 1 ? 's' : ''}: ${known[0]!.check} (${ticket})`] : []),
       ...(warns ? [`${warns} warning${warns > 1 ? 's' : ''}`] : []),
       ...(t.toolkitError ? [t.toolkitError.code] : []),
       ...(t.skipReason ? [t.skipReason] : []),

@@ -143,9 +143,10 @@ export interface TimingChange {
 
 /**
  * Whether a key got slower (`regression`) or quicker (`improvement`), or neither. Both must hold: the
- * difference is large (p50 or p95 at least 1.5x the other run's, and at least 50 ms apart (100 ms for p95), so a 2 ms
- * answer becoming 4 ms is not news) and significant on the samples (Mann-Whitney p < 0.01 with at
- * least 10 samples each (a small run's few pairings, made while its workers start, are no evidence), so one slow outlier on a busy runner is not a regression). The samples of one
+ * difference is large (p50 or p95 at least 1.5x the other run's, and at least 50 ms apart (100 ms for
+ * p95), so a 2 ms answer becoming 4 ms is not news) and significant on the samples (Mann-Whitney
+ * p < 0.01 with at least 10 samples each (a small run's few pairings, made while its workers start,
+ * are no evidence), so one slow outlier on a busy runner is not a regression). The samples of one
  * run share its load (a busy runner slows all of them a little), so they are not independent and the
  * p-value alone overstates the evidence: measured here, two clean runs with one of them busy differ
  * with p < 0.001 on some operation, with an A up to 0.87 before the pace is taken out and up to 0.75

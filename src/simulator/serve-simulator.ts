@@ -167,6 +167,12 @@ function readKeys(input: SimInput, sim: SimulatorHandle, write: (line: string) =
  * mode also `q` or Ctrl+C on the input).
  * @returns 0 after a clean stop, 2 when the record file cannot be opened or the simulator cannot start.
  */
+/** The error of a file the simulator cannot write (`--record`, `--pid-file`): the user's to fix, exit 2. */
+function unwritable(what: string, e: unknown): string {
+  const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  return `${new ToolkitError('PCC_USAGE', `${what} (${why})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`;
+}
+
 export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, opts: { signal?: AbortSignal } = {}): Promise<number> {
   const manual = parsed.options.terminal === 'manual';
   let record: Pick<SimulatorOptions, 'record' | 'forgeWebhook'> = {};
@@ -174,9 +180,7 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
     try {
       record = { record: jsonLinesSink(parsed.record), forgeWebhook: true };
     } catch (e) {
-      io.stderr(
-        `${new ToolkitError('PCC_USAGE', `--record ${parsed.record} cannot be opened for appending (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`,
-      );
+      io.stderr(unwritable(`--record ${parsed.record} cannot be opened for appending`, e));
       return 2;
     }
   }
@@ -191,9 +195,8 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
     });
   } catch (e) {
     // A busy port or a refused setting is the user's to fix: exit 2, like every command.
-    io.stderr(
-      `${isToolkitError(e) ? e.toUserMessage() : new ToolkitError('PCC_SIMULATOR', `the simulator did not start: ${String(e)}`).toUserMessage()}\n`,
-    );
+    const error = isToolkitError(e) ? e : new ToolkitError('PCC_SIMULATOR', `the simulator did not start: ${String(e)}`);
+    io.stderr(`${error.toUserMessage()}\n`);
     return 2;
   }
   if (parsed.pidFile !== undefined) {
@@ -203,9 +206,7 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
       renameSync(tmp, parsed.pidFile);
     } catch (e) {
       await sim.close();
-      io.stderr(
-        `${new ToolkitError('PCC_USAGE', `--pid-file ${parsed.pidFile} cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, 'give a file in a folder that exists and that you may write').toUserMessage()}\n`,
-      );
+      io.stderr(unwritable(`--pid-file ${parsed.pidFile} cannot be written`, e));
       return 2;
     }
   }
@@ -218,13 +219,14 @@ export async function serveSimulator(parsed: SimServeOptions, io: SimCommandIo, 
   const input = manual ? (io.stdin ?? process.stdin) : null;
   const tty = Boolean(input?.isTTY && typeof input.setRawMode === 'function');
   const deadline = parsed.options.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs;
+  const faultRate = sim.faults.length > 0 && sim.faultRate < 1 ? ` (each acting at ${sim.faultRate * 100} % of its decisions)` : '';
   io.stdout(
     [
       `Pay-Connect simulator listening on ${sim.url}`,
       ...(sim.caFile !== null ? [`ca: ${sim.caFile}  (trust it: NODE_EXTRA_CA_CERTS=${sim.caFile}, or --ca-file ${sim.caFile})`] : []),
       `integrator id: ${sim.integratorId} (header X-Pay-Connect-Integrator-Id; any non-empty id pairs)`,
       `seed: ${sim.seed}`,
-      `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}${sim.faults.length > 0 && sim.faultRate < 1 ? ` (each acting at ${sim.faultRate * 100} % of its decisions)` : ''}`,
+      `faults: ${sim.faults.length > 0 ? sim.faults.join(', ') : 'none'}${faultRate}`,
       ...(parsed.options.liberal === true
         ? [
             `liberal: on (${LIBERTIES.length} liberties the documents leave open: slow answers, JSON of ` +

@@ -147,9 +147,8 @@ function findOperation(method: string, rawPath: string): { op: OperationEntry } 
     const slashed = on(`${path}/`);
     if (slashed.length > 0) {
       const same = slashed.find((o) => o.method === method);
-      return {
-        reason: `${label} (no trailing slash): no such operation${same ? ` (the contract has ${method} ${path}/, ${same.operationId})` : ` (the contract has ${slashed.map((o) => o.method).join(', ')} ${path}/)`}`,
-      };
+      const has = same ? `${method} ${path}/, ${same.operationId}` : `${slashed.map((o) => o.method).join(', ')} ${path}/`;
+      return { reason: `${label} (no trailing slash): no such operation (the contract has ${has})` };
     }
   } else if (on(path.replace(/\/+$/, '')).length > 0) {
     return { reason: `${label} (trailing slash): no such operation` };
@@ -178,9 +177,8 @@ function checkHttp(i: AnyInteraction): { operation?: string; reasons: string[] }
       out.push(`request: ${id} requires bearer auth (Authorization: Bearer <access token>); the request sends no Authorization header`);
     else if (!/^bearer\s+\S+$/i.test(auth.trim())) {
       const scheme = /^\s*(\S+)\s+\S/.exec(auth)?.[1];
-      out.push(
-        `request: ${id} requires bearer auth; the request's Authorization header is ${scheme && KNOWN_SCHEMES.test(scheme) ? `of scheme ${scheme}` : 'not of the form Bearer <token>'}`,
-      );
+      const form = scheme && KNOWN_SCHEMES.test(scheme) ? `of scheme ${scheme}` : 'not of the form Bearer <token>';
+      out.push(`request: ${id} requires bearer auth; the request's Authorization header is ${form}`);
     }
   }
 
@@ -189,9 +187,8 @@ function checkHttp(i: AnyInteraction): { operation?: string; reasons: string[] }
   for (const [name, values] of Object.entries(req.query)) {
     const p = documented.find((x) => x.name === name);
     if (!p) {
-      out.push(
-        `request query ${name}: not a parameter of ${id} (${documented.length ? `it documents ${documented.map((x) => x.name).join(', ')}` : 'it documents none'})`,
-      );
+      const documents = documented.length ? `it documents ${documented.map((x) => x.name).join(', ')}` : 'it documents none';
+      out.push(`request query ${name}: not a parameter of ${id} (${documents})`);
       continue;
     }
     const pattern = typeof p.schema.pattern === 'string' ? new RegExp(p.schema.pattern) : undefined;

@@ -184,8 +184,9 @@ export function formatVerification(r: VerificationReport): string {
   const mark = { passed: '✓', failed: '✗', 'pending-failed': '~', 'not-run': '-' } as const;
   const lines = [`verifying ${r.pactFiles.length} pact file(s) against ${r.baseUrl}`, ''];
   for (const i of r.interactions) {
+    const given = i.state ? ` (given ${i.state})` : '';
     lines.push(
-      `  ${mark[i.result]} ${i.type === 'message' ? '[message] ' : ''}${i.description}${i.state ? ` (given ${i.state})` : ''}${i.result === 'pending-failed' ? ' [pending]' : ''}`,
+      `  ${mark[i.result]} ${i.type === 'message' ? '[message] ' : ''}${i.description}${given}${i.result === 'pending-failed' ? ' [pending]' : ''}`,
     );
     for (const n of i.notes ?? []) lines.push(`      note: ${n}`);
     for (const p of i.problems) lines.push(`      ${p.replace(/\n/g, '\n      ')}`);
