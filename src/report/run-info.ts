@@ -75,10 +75,11 @@ export type RunFacts = Omit<RunInfo, 'tool' | 'contract' | 'suitesSelected' | 'f
 
 /** The run's facts as the reports hold them: the one place a {@link RunInfo} is made (merge-reports merges the shards' own). */
 export function runInfoOf(facts: RunFacts): RunInfo {
-  const { startedAt, finishedAt, ...rest } = facts;
+  const { startedAt, finishedAt, tool, contract, ...rest } = facts;
+  // Read (the package file, the contract's bytes) only when the caller did not say.
   return {
-    tool: toolInfo(),
-    contract: { file: CONTRACT_FILE, sha256: contractSha256() },
+    tool: tool ?? toolInfo(),
+    contract: contract ?? { file: CONTRACT_FILE, sha256: contractSha256() },
     suitesSelected: [],
     faults: [],
     ...rest,
