@@ -727,60 +727,27 @@ export class Scope {
     const waitKind: WaitKind = kind === 'transaction' ? 'transaction-final' : 'operation-final';
     const stuck = defects.blocker(waitKind);
     if (stuck) this.blockBy(stuck);
-    const noWebhook = pairing.webhooksObservable ? defects.blocker('webhook-valid') : undefined;
-    if (noWebhook) this.notes.push(`${kind} ${id}: not waiting for a webhook (blocked by ${noWebhook.check}: ${noWebhook.message})`);
-    if (noWebhook) this.notChecked.add(`webhooks: not waited for, blocked by [${noWebhook.check}] ${noWebhook.message}`);
-    else if (pairing.unobservableWhy) this.notChecked.add(`webhooks: ${pairing.unobservableWhy}`);
-    const webhooksObservable = pairing.webhooksObservable && !noWebhook;
+    const webhooksObservable = this.waitsForWebhooks(pairing, kind, id);
     let last: Record<string, unknown> | undefined;
     const started = Date.now();
     const rx = pairing.receiver;
     const polls: Exchange[] = [];
     const askedMs = opts.deadlineMs ?? this.harness.ctx.deadlineMs;
     const deadlineMs = this.harness.budgeted(askedMs);
-    /** A wait that ran out of the run's time, not of its deadline, judges nothing of the service. */
-    const outOfRunTime = (o: { timedOut: boolean }, budgetMs: number, wantedMs: number) => {
-      if (!o.timedOut || budgetMs >= wantedMs) return;
-      this.notChecked.add(
-        `${kind} ${id}: the run's time budget ended the wait after ${budgetMs} ms of its ${wantedMs} ` +
-          `ms; whether it reaches a final status in time was not checked`,
-      );
-      throw new OutOfRunTime('run budget exceeded while waiting for a final status');
-    };
+    const outOfRunTime = (o: { timedOut: boolean }, budgetMs: number, wantedMs: number) =>
+      this.stopIfOutOfRunTime(`${kind} ${id}`, o, budgetMs, wantedMs);
     const graceMs = opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs;
     const watch = (ms: number) =>
       observe({
         kind,
         id,
         poll: async ({ remainingMs }) => {
-          // A wait the service asks for (Retry-After) never runs past the deadline.
-          const res = await this.call(pairing, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', {
-            params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id },
-            maxWaitMs: Math.max(0, remainingMs),
-          });
-          polls.push(res.exchange);
-          const body = res.body as Record<string, unknown> | undefined;
-          const status = res.status === 200 && typeof body?.status === 'string' ? body.status : undefined;
+          const { exchange, body, status, retryAfterMs } = await this.pollRecord(pairing, kind, id, remainingMs);
+          polls.push(exchange);
           if (status) last = body;
-          const ra = Number(res.headers['retry-after']);
-          return { status, retryAfterMs: Number.isFinite(ra) && ra > 0 ? Math.min(ra * 1000, 10_000) : undefined };
+          return { status, retryAfterMs };
         },
-        webhooks: rx
-          ? () =>
-              rx
-                .eventsFor(id)
-                .filter(
-                  (d) =>
-                    d.signature === 'valid' &&
-                    typeof (d.body as { data?: { status?: unknown } })?.data?.status === 'string' &&
-                    String(d.event ?? '').startsWith(`${kind}.`),
-                )
-                .map((d) => ({
-                  status: String((d.body as { data: { status: string } }).data.status),
-                  channel: 'webhook' as const,
-                  atMs: d.receivedAt - started,
-                }))
-          : undefined,
+        webhooks: rx ? () => validWebhookStatuses(rx, kind, id, started) : undefined,
         subscribe: rx ? (wake) => rx.onDelivery(() => wake()) : undefined,
         webhooksObservable,
         final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
@@ -848,6 +815,42 @@ export class Scope {
     return { ...obs, last };
   }
 
+  /**
+   * Whether a convergence waits for a webhook too: not when the pairing's deliveries cannot be
+   * observed (not checked, saying why), nor once valid webhooks failed to come twice (the wait is
+   * dropped, polling goes on).
+   */
+  private waitsForWebhooks(pairing: Pairing, kind: 'transaction' | 'operation', id: string): boolean {
+    const noWebhook = pairing.webhooksObservable ? this.harness.defects.blocker('webhook-valid') : undefined;
+    if (noWebhook) this.notes.push(`${kind} ${id}: not waiting for a webhook (blocked by ${noWebhook.check}: ${noWebhook.message})`);
+    if (noWebhook) this.notChecked.add(`webhooks: not waited for, blocked by [${noWebhook.check}] ${noWebhook.message}`);
+    else if (pairing.unobservableWhy) this.notChecked.add(`webhooks: ${pairing.unobservableWhy}`);
+    return pairing.webhooksObservable && !noWebhook;
+  }
+
+  /** A wait that ran out of the run's time, not of its deadline, judges nothing of the service: not checked, and the scenario stops. */
+  private stopIfOutOfRunTime(what: string, o: { timedOut: boolean }, budgetMs: number, wantedMs: number): void {
+    if (!o.timedOut || budgetMs >= wantedMs) return;
+    this.notChecked.add(
+      `${what}: the run's time budget ended the wait after ${budgetMs} ms of its ${wantedMs} ` +
+        `ms; whether it reaches a final status in time was not checked`,
+    );
+    throw new OutOfRunTime('run budget exceeded while waiting for a final status');
+  }
+
+  /** One poll of a record under watch: its status when a 200 gives one, and the wait the service asks for (Retry-After, at most 10 s). */
+  private async pollRecord(pairing: Pairing, kind: 'transaction' | 'operation', id: string, remainingMs: number) {
+    // A wait the service asks for (Retry-After) never runs past the deadline.
+    const res = await this.call(pairing, kind === 'transaction' ? 'getTransactionStatus' : 'getOperation', {
+      params: kind === 'transaction' ? { transaction_id: id } : { operation_id: id },
+      maxWaitMs: Math.max(0, remainingMs),
+    });
+    const body = res.body as Record<string, unknown> | undefined;
+    const status = res.status === 200 && typeof body?.status === 'string' ? body.status : undefined;
+    const ra = Number(res.headers['retry-after']);
+    return { exchange: res.exchange, body, status, retryAfterMs: Number.isFinite(ra) && ra > 0 ? Math.min(ra * 1000, 10_000) : undefined };
+  }
+
   /** When the request that started a transaction or operation was sent (epoch ms), if this test sent it. */
   private startOf(kind: 'transaction' | 'operation', id: string): number | undefined {
     const ex = this.exchanges.find(
@@ -880,4 +883,21 @@ export class Scope {
     if (own) return this.#roots.get(own) ?? rootOf(own, this.testName);
     return this.repeats.find((r) => r.check === id)?.root;
   }
+}
+
+/** The statuses of `kind` that validly signed deliveries gave for record `id`, as a convergence observes them (ms since `started`). */
+function validWebhookStatuses(rx: NonNullable<Pairing['receiver']>, kind: 'transaction' | 'operation', id: string, started: number) {
+  return rx
+    .eventsFor(id)
+    .filter(
+      (d) =>
+        d.signature === 'valid' &&
+        typeof (d.body as { data?: { status?: unknown } })?.data?.status === 'string' &&
+        String(d.event ?? '').startsWith(`${kind}.`),
+    )
+    .map((d) => ({
+      status: String((d.body as { data: { status: string } }).data.status),
+      channel: 'webhook' as const,
+      atMs: d.receivedAt - started,
+    }));
 }
