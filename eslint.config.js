@@ -19,14 +19,17 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 41: a function a newcomer can read in one go, a line without scrolling. Lengths are the span
-    // of the function, comments and blank lines included (as they are read); tests and their kits aside.
+    // Issue 41: a line read without scrolling, tests included (generated code aside).
+    files: ['src/**/*.ts'],
+    ignores: ['src/generated/**'],
+    rules: { 'max-len': ['error', { code: 160, ignoreUrls: true }] },
+  },
+  {
+    // Issue 41: a function a newcomer can read in one go. Its length is its span, comments and blank lines
+    // included (as it is read); tests and their kits aside.
     files: ['src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/testing.ts', 'src/generated/**'],
-    rules: {
-      'max-lines-per-function': ['error', { max: 100, skipComments: false, skipBlankLines: false, IIFEs: true }],
-      'max-len': ['error', { code: 160, ignoreUrls: true }],
-    },
+    rules: { 'max-lines-per-function': ['error', { max: 100, skipComments: false, skipBlankLines: false, IIFEs: true }] },
   },
   {
     // Imports across folders only as ARCHITECTURE.md's table allows (tests may import anything).

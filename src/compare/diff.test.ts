@@ -156,7 +156,10 @@ describe('compare', () => {
     expect(c.regressed).toBe(false);
     expect(compareExitCode(c)).toBe(0);
     expect(compareTable(c)).toMatch(
-      /operator-paced, never a regression \(the candidate was a manual session: convergence, webhookArrival, steps wait for the person at the terminal\): 1 changed:\n  slower  convergence transaction SUCCESS/,
+      new RegExp(
+        String.raw`operator-paced, never a regression \(the candidate was a manual session: convergence, webhookArrival, steps wait for ` +
+          String.raw`the person at the terminal\): 1 changed:\n  slower  convergence transaction SUCCESS`,
+      ),
     );
     expect(compareHtml(c)).toContain('slower (operator-paced)');
     expect(compareRuns(manual(view('a', [timed('t', 550)])), manual(view('b', [timed('t', 150)]))).timing.operatorPaced.changes).toEqual([

@@ -319,7 +319,8 @@ describe('a long test', () => {
     const text = decoded(messages.find((m) => m.type === 'attachment_content' && m.data.name === 'exchanges')!);
     expect(text).toContain('# In full: the first 5, the last 3 and those a finding is about; the others one line each.');
     expect(text).toContain(
-      '=== 12 exchanges (#16 to #27) and 1 webhook delivery, one line each\n#16 GET /v1/pay-connect/transactions/t16/print-slip/ → 200 (getPrintSlip), 5 ms\n',
+      '=== 12 exchanges (#16 to #27) and 1 webhook delivery, one line each\n' +
+        '#16 GET /v1/pay-connect/transactions/t16/print-slip/ → 200 (getPrintSlip), 5 ms\n',
     );
     expect(text).toContain('\nwebhook transaction.success #7 → 200 (signature valid)\n#19 GET');
     expect(text).toContain('#21 GET /v1/pay-connect/transactions/t21/print-slip/ → ECONNRESET (getPrintSlip), 5 ms');

@@ -284,7 +284,10 @@ describe('the views of coverage', () => {
 
   it('coverageLine gives every kind in one line', () => {
     expect(coverageLine(c)).toMatch(
-      /^coverage: operations 4\/15, statuses \d+\/\d+ \(a 2xx of \d+\/\d+ operations\), enums \d+\/\d+, transitions \d+\/\d+, events 1\/13, clauses \d+\/\d+, inputs \d+\/\d+$/,
+      new RegExp(
+        String.raw`^coverage: operations 4/15, statuses \d+/\d+ \(a 2xx of \d+/\d+ operations\), enums \d+/\d+, ` +
+          String.raw`transitions \d+/\d+, events 1/13, clauses \d+/\d+, inputs \d+/\d+$`,
+      ),
     );
   });
 

@@ -162,7 +162,11 @@ describe('certify-client --tls', () => {
     expect(r.err).toMatch(/client \| pos-client: unable to verify the first certificate/);
     expect(r.out).toMatch(/^0 requests and 0 webhook deliveries recorded; \d+ connections? ended in the TLS handshake$/m);
     expect(r.out).toMatch(
-      /^✗ client > connected over TLS, trusting the CA of PAYCONNECT_CA_FILE\n {4}the client made no request: .* ended in the TLS handshake: .*it must trust the CA in PAYCONNECT_CA_FILE$/m,
+      new RegExp(
+        String.raw`^✗ client > connected over TLS, trusting the CA of PAYCONNECT_CA_FILE\n {4}` +
+          String.raw`the client made no request: .* ended in the TLS handshake: .*it must trust the CA in PAYCONNECT_CA_FILE$`,
+        'm',
+      ),
     );
     expect(r.out).toMatch(/^NOT CERTIFIED: /m);
     expect(readFileSync(join(dir, 'certification.md'), 'utf8')).toMatch(/TLS handshake/);
