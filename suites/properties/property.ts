@@ -28,6 +28,54 @@ export function fcSeed(t: ScenarioContext): number {
   return t.harness.ctx.seed | 0;
 }
 
+/** How a property's runs may be sent. */
+export interface HoldsOptions {
+  /**
+   * Runs whose answers do not depend on each other's order (requests that change nothing, judged
+   * alone) are sent up to `ahead` at a time: run i+1's request is under way while run i is judged.
+   * fast-check's values for the seed are drawn beforehand (fc.sample draws the same ones), so each run
+   * is still judged in fast-check's order, with the same counterexample; a value fast-check asks for
+   * that was not drawn beforehand (shrinking) runs alone. @default 1 (one at a time)
+   */
+  ahead?: number;
+}
+
+/** Up to `ahead` runs of the values drawn beforehand, started from the one fast-check asks for now. */
+export class Ahead<T> {
+  readonly #started = new Map<number, Promise<Verdict>>();
+  #asked = 0;
+
+  constructor(
+    private readonly planned: readonly T[],
+    private readonly ahead: number,
+    private readonly predicate: (value: T) => Promise<Verdict>,
+  ) {}
+
+  /** The verdict on `value`: the one started ahead when fast-check asks for the value drawn beforehand at this place. */
+  verdict(value: T, mayStartAhead: () => boolean): Promise<Verdict> {
+    const i = this.#asked++;
+    if (i >= this.planned.length || fc.stringify(this.planned[i]) !== fc.stringify(value)) return this.predicate(value);
+    this.start(i);
+    for (let j = i + 1; j < Math.min(i + this.ahead, this.planned.length) && mayStartAhead(); j++) this.start(j);
+    const v = this.#started.get(i)!;
+    this.#started.delete(i);
+    return v;
+  }
+
+  private start(i: number): void {
+    if (this.#started.has(i)) return;
+    const v = this.predicate(this.planned[i]!);
+    v.catch(() => undefined);
+    this.#started.set(i, v);
+  }
+
+  /** Waits for the runs started ahead that fast-check did not ask for (a failure or the time box stopped it first). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.#started.values()]);
+    this.#started.clear();
+  }
+}
+
 /**
  * Checks `predicate` on `numRuns` values of `arb` with the run's seed, time-boxed: a run starts only
  * while the scenario's budget can hold it at the pace of the runs so far (the service's answers set
@@ -42,9 +90,14 @@ export async function holds<T>(
   arb: fc.Arbitrary<T>,
   numRuns: number,
   predicate: (value: T) => Promise<Verdict>,
+  opts: HoldsOptions = {},
 ): Promise<void> {
   const seed = fcSeed(t);
   const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
+  const ahead = Math.max(1, opts.ahead ?? 1);
+  const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed, numRuns }) : [], ahead, predicate);
+  // A run is started ahead only while the time left holds it and the box's reserve at the pace so far.
+  const mayStartAhead = () => t.timeLeft() >= (ahead + 2) * box.paceMs;
   let crash: unknown;
   let last: Counter | undefined;
   const details = await fc.check(
@@ -53,7 +106,7 @@ export async function holds<T>(
       // A run the time left cannot hold is not started: it holds, unchecked (the box counts it).
       return box.run(async () => {
         try {
-          const v = await predicate(value);
+          const v = await runs.verdict(value, mayStartAhead);
           if (v === true) return true;
           last = v;
           return false;
@@ -65,6 +118,7 @@ export async function holds<T>(
     }),
     { seed, numRuns },
   );
+  await runs.drain();
   if (crash !== undefined) throw crash;
   t.param(`${name}: runs`, box.summary());
   const unchecked = details.failed ? undefined : box.notChecked(name);

@@ -22,6 +22,7 @@ import {
   release,
   remainingOf,
   sendable,
+  startsWhat,
   validGate,
 } from './bodies.ts';
 import { holds, verdict } from './property.ts';
@@ -77,21 +78,35 @@ async function invalidProperty(t: ScenarioContext, p: Pairing, op: ContractOpera
   const bodies = invalidBodies(op);
   if (!bodies) return t.skip(`no document calls a body of ${op.operationId} invalid (the contract's own constraints are never asserted)`);
   const arb = bodies.filter((v) => sendable(op, v, env));
-  await holds(t, `${op.operationId} invalid`, arb, invalidRuns(t, op), async (variant) => {
-    const body = fixBody(variant.value, env, brokenKey(variant.reason));
-    const res = await t.scope.call(p, op.operationId, { params: site.params, body });
-    // The finding cites the sentence that makes this body invalid (variant.basis), not a clause of the suite's.
-    const input = variant.basis ? { exchange: res.exchange, because: variant.basis } : res.exchange;
-    const v = verdict(t, 'request.invalid-rejected', input, {
-      reason: variant.reason,
-      sent: body,
-      where: site.where,
-      ...(variant.basis ? { because: variant.basis } : {}),
-    });
-    await release(t, p, op, res);
-    return v;
-  });
+  await holds(
+    t,
+    `${op.operationId} invalid`,
+    arb,
+    invalidRuns(t, op),
+    async (variant) => {
+      const body = fixBody(variant.value, env, brokenKey(variant.reason));
+      const res = await t.scope.call(p, op.operationId, { params: site.params, body });
+      // The finding cites the sentence that makes this body invalid (variant.basis), not a clause of the suite's.
+      const input = variant.basis ? { exchange: res.exchange, because: variant.basis } : res.exchange;
+      const v = verdict(t, 'request.invalid-rejected', input, {
+        reason: variant.reason,
+        sent: body,
+        where: site.where,
+        ...(variant.basis ? { because: variant.basis } : {}),
+      });
+      await release(t, p, op, res);
+      return v;
+    },
+    { ahead: invalidAhead(op) },
+  );
 }
+
+/**
+ * Invalid bodies of an operation that starts nothing (token, pairing) are judged each alone, whatever
+ * came before: four are under way at once. Those that could start a transaction stay one at a time
+ * (one wrongly accepted would make the terminal busy for the next, and change its answer).
+ */
+const invalidAhead = (op: ContractOperation) => (startsWhat(op) === 'nothing' ? 4 : 1);
 
 /** Valid bodies at `site` are accepted (2xx, or 409 while busy); each started transaction is let go. */
 async function validProperty(t: ScenarioContext, p: Pairing, op: ContractOperation, env: BodyEnv, site: Site): Promise<void> {
