@@ -23,12 +23,18 @@ async function check(ahead: number) {
     return fails(n) ? { check: 'x', input: n } : true;
   };
   const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed: 7, numRuns: 200 }) : [], ahead, predicate);
+  // How many runs were under way when fast-check was told of a failure (it shrinks next).
+  const atFailure: number[] = [];
   const details = await fc.check(
-    fc.asyncProperty(arb, async (n) => (await runs.verdict(n, () => true)) === true),
+    fc.asyncProperty(arb, async (n) => {
+      const v = await runs.verdict(n, () => true);
+      if (v !== true) atFailure.push(inFlight);
+      return v === true;
+    }),
     { seed: 7, numRuns: 200 },
   );
   await runs.drain();
-  return { details, most, started, inFlight };
+  return { details, most, started, inFlight, atFailure };
 }
 
 describe('property runs sent ahead', () => {
@@ -48,6 +54,9 @@ describe('property runs sent ahead', () => {
     expect(four.most).toBeGreaterThan(1);
     expect(four.most).toBeLessThanOrEqual(4);
     expect(four.inFlight).toBe(0);
+    // A failure waits for the runs started after it: shrinking runs with nothing else under way.
+    expect(four.atFailure.length).toBeGreaterThan(0);
+    expect(four.atFailure.every((n) => n === 0)).toBe(true);
     // Sent ahead of a failure: at most ahead - 1 runs more than fast-check asked for, before shrinking.
     const firstFail = four.started.findIndex(fails);
     expect(firstFail).toBe(one.started.findIndex(fails));

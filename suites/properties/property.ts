@@ -51,14 +51,23 @@ export class Ahead<T> {
     private readonly predicate: (value: T) => Promise<Verdict>,
   ) {}
 
-  /** The verdict on `value`: the one started ahead when fast-check asks for the value drawn beforehand at this place. */
-  verdict(value: T, mayStartAhead: () => boolean): Promise<Verdict> {
+  /**
+   * The verdict on `value`: the one started ahead when fast-check asks for the value drawn beforehand
+   * at this place. A run that fails waits for those started after it: fast-check shrinks next, on
+   * its own, with nothing of this property under way.
+   */
+  async verdict(value: T, mayStartAhead: () => boolean): Promise<Verdict> {
     const i = this.#asked++;
     if (i >= this.planned.length || fc.stringify(this.planned[i]) !== fc.stringify(value)) return this.predicate(value);
     this.start(i);
     for (let j = i + 1; j < Math.min(i + this.ahead, this.planned.length) && mayStartAhead(); j++) this.start(j);
-    const v = this.#started.get(i)!;
+    const run = this.#started.get(i)!;
     this.#started.delete(i);
+    const v = await run.catch(async (e: unknown) => {
+      await this.drain();
+      throw e;
+    });
+    if (v !== true) await this.drain();
     return v;
   }
 

@@ -49,6 +49,8 @@ const PREPARE_WITH: Readonly<Record<string, 'generateTransaction' | 'startPreaut
 interface Site {
   params?: Record<string, string>;
   where: string;
+  /** The id in the path is one the service never issued. */
+  unknownId?: boolean;
   /** Largest amount for valid bodies here (what is left to refund). */
   cap?: () => Promise<number | undefined>;
 }
@@ -97,16 +99,17 @@ async function invalidProperty(t: ScenarioContext, p: Pairing, op: ContractOpera
       await release(t, p, op, res);
       return v;
     },
-    { ahead: invalidAhead(op) },
+    { ahead: invalidAhead(op, site) },
   );
 }
 
 /**
- * Invalid bodies of an operation that starts nothing (token, pairing) are judged each alone, whatever
- * came before: four are under way at once. Those that could start a transaction stay one at a time
- * (one wrongly accepted would make the terminal busy for the next, and change its answer).
+ * Invalid bodies are judged each alone, whatever came before, where none can start anything: on an
+ * operation that starts nothing (token, pairing) or on an unknown id (there is no transaction to act
+ * on): four are under way at once. The others stay one at a time: one wrongly accepted would make the
+ * terminal busy for the next, and change its answer.
  */
-const invalidAhead = (op: ContractOperation) => (startsWhat(op) === 'nothing' ? 4 : 1);
+const invalidAhead = (op: ContractOperation, site: Site) => (startsWhat(op) === 'nothing' || site.unknownId ? 4 : 1);
 
 /** Valid bodies at `site` are accepted (2xx, or 409 while busy); each started transaction is let go. */
 async function validProperty(t: ScenarioContext, p: Pairing, op: ContractOperation, env: BodyEnv, site: Site): Promise<void> {
@@ -158,7 +161,7 @@ export function declareRequestBodies(part: number): void {
         scenario(`${op.operationId}: invalid bodies on an unknown id get a 4xx`, info, async (t) => {
           const p = await t.harness.primary(t.scope);
           const params = Object.fromEntries(ids.map((k) => [k, `pcc-unknown-${t.harness.ctx.seed >>> 0}`]));
-          await invalidProperty(t, p, op, await bodyEnv(t, p), { params, where: 'an unknown id' });
+          await invalidProperty(t, p, op, await bodyEnv(t, p), { params, where: 'an unknown id', unknownId: true });
         });
         scenario(`${op.operationId}: invalid bodies on a prepared id get a 4xx`, info, async (t) => {
           const p = await t.harness.primary(t.scope);
