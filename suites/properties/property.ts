@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { getCheck } from '../../src/index.ts';
-import { type ScenarioContext, TimeBox } from '../../src/suite.ts';
+import { RUNS_IN_RESERVE, type ScenarioContext, TimeBox } from '../../src/suite.ts';
 
 /** A run that broke the property: the check that failed and its input. */
 export interface Counter {
@@ -44,6 +44,8 @@ export interface HoldsOptions {
 export class Ahead<T> {
   readonly #started = new Map<number, Promise<Verdict>>();
   #asked = 0;
+  /** The longest one run took from its start, ms: with runs under way at once, the pace is shorter. */
+  longestMs = 0;
 
   constructor(
     private readonly planned: readonly T[],
@@ -58,7 +60,7 @@ export class Ahead<T> {
    */
   async verdict(value: T, mayStartAhead: () => boolean): Promise<Verdict> {
     const i = this.#asked++;
-    if (i >= this.planned.length || fc.stringify(this.planned[i]) !== fc.stringify(value)) return this.predicate(value);
+    if (i >= this.planned.length || fc.stringify(this.planned[i]) !== fc.stringify(value)) return this.timed(value);
     this.start(i);
     for (let j = i + 1; j < Math.min(i + this.ahead, this.planned.length) && mayStartAhead(); j++) this.start(j);
     const run = this.#started.get(i)!;
@@ -73,9 +75,18 @@ export class Ahead<T> {
 
   private start(i: number): void {
     if (this.#started.has(i)) return;
-    const v = this.predicate(this.planned[i]!);
+    const v = this.timed(this.planned[i]!);
     v.catch(() => undefined);
     this.#started.set(i, v);
+  }
+
+  private async timed(value: T): Promise<Verdict> {
+    const t0 = Date.now();
+    try {
+      return await this.predicate(value);
+    } finally {
+      this.longestMs = Math.max(this.longestMs, Date.now() - t0);
+    }
   }
 
   /** Waits for the runs started ahead that fast-check did not ask for (a failure or the time box stopped it first). */
@@ -102,11 +113,14 @@ export async function holds<T>(
   opts: HoldsOptions = {},
 ): Promise<void> {
   const seed = fcSeed(t);
-  const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
   const ahead = Math.max(1, opts.ahead ?? 1);
   const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed, numRuns }) : [], ahead, predicate);
-  // A run is started ahead only while the time left holds it and the box's reserve at the pace so far.
-  const mayStartAhead = () => t.timeLeft() >= (ahead + 2) * box.paceMs;
+  // With runs under way at once, the box's pace (time per run) is shorter than one run takes: the time
+  // it sees is what is left once the longest run so far would end, so a run it lets start (or one
+  // started ahead, on the same terms) still ends inside the budget.
+  const timeLeft = () => t.timeLeft() - (ahead > 1 ? runs.longestMs : 0);
+  const box = new TimeBox({ timeLeft, exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
+  const mayStartAhead = () => timeLeft() >= RUNS_IN_RESERVE * box.paceMs;
   let crash: unknown;
   let last: Counter | undefined;
   const details = await fc.check(
