@@ -68,6 +68,72 @@ describe('observe', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
+  it('tells onFinal what it saw at the first final status, then watches the settle window on and still sees a change', async () => {
+    const s = script('IN_PROGRESS', 'SUCCESS', 'FAILED');
+    let soFar: Awaited<ReturnType<typeof observe>> | undefined;
+    let calls = 0;
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll: s.poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 2000,
+      settleMs: 50,
+      initialIntervalMs: 5,
+      onFinal: (seen) => {
+        calls++;
+        soFar = seen;
+      },
+    });
+    expect(calls).toBe(1);
+    expect(soFar?.finalByPoll).toBe('SUCCESS');
+    expect(soFar?.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS']);
+    expect(soFar?.timedOut).toBe(false);
+    // The watch went on past onFinal: the change after the final status is in the full observation.
+    expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS', 'FAILED']);
+  });
+
+  it('does not call onFinal before the final webhook is in, nor when nothing becomes final', async () => {
+    const timedOut: unknown[] = [];
+    await observe({
+      kind: 'transaction',
+      id: 't',
+      poll: script('IN_PROGRESS').poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 60,
+      initialIntervalMs: 5,
+      onFinal: (seen) => timedOut.push(seen),
+    });
+    expect(timedOut).toEqual([]);
+    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [];
+    let webhooksAtOnFinal = -1;
+    let wake = () => {};
+    setTimeout(() => {
+      hooks.push({ status: 'SUCCESS', channel: 'webhook', atMs: 40 });
+      wake();
+    }, 40);
+    await observe({
+      kind: 'transaction',
+      id: 't',
+      poll: script('SUCCESS').poll,
+      webhooks: () => hooks,
+      subscribe: (w) => {
+        wake = w;
+        return () => (wake = () => {});
+      },
+      webhooksObservable: true,
+      final: FINAL,
+      deadlineMs: 2000,
+      settleMs: 200,
+      webhookGraceMs: 1000,
+      initialIntervalMs: 5,
+      onFinal: (seen) => (webhooksAtOnFinal = seen.webhooks.length),
+    });
+    expect(webhooksAtOnFinal).toBe(1);
+  });
+
   it("scales the settle window to the service's quickest step seen, within its floor and ceiling", () => {
     const at = (...xs: [string, number][]) => xs.map(([status, atMs]) => ({ status, channel: 'poll' as const, atMs }));
     const polled = at(['INITIATED', 5], ['IN_PROGRESS', 130], ['SUCCESS', 260]);

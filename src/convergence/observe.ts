@@ -67,6 +67,13 @@ export interface ObserveOptions {
   maxIntervalMs?: number;
   /** Called after each poll with the status seen (for live progress). */
   onStatus?: (status: string) => void;
+  /**
+   * Called once, with what was seen so far, when the first final status is in and its webhook is seen
+   * (or not awaited) but the settle window still runs: a caller that need not wait for the window can
+   * go on while the watch runs to its end (the promise `observe` returns). Not called when the
+   * observation ends without a final status, or ends the moment it is final.
+   */
+  onFinal?: (soFar: Observation) => void;
   /** Stops early (e.g. a manual operator aborted). */
   signal?: AbortSignal;
 }
@@ -141,6 +148,22 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
     const finals = (o.webhooks?.() ?? []).filter((w) => o.final.includes(w.status));
     return finals.at(-1)?.status;
   };
+  const seen = (): Observation => {
+    const lastPolled = polled.at(-1)?.status;
+    return {
+      kind: o.kind,
+      id: o.id,
+      polled: [...polled],
+      webhooks: o.webhooks?.() ?? [],
+      finalByPoll: lastPolled !== undefined && o.final.includes(lastPolled) ? lastPolled : undefined,
+      finalByWebhook: webhookFinal(),
+      webhooksObservable: o.webhooksObservable,
+      deadlineMs: o.deadlineMs,
+      elapsedMs: Date.now() - start,
+      timedOut: finalAt === undefined,
+    };
+  };
+  let onFinal = o.onFinal;
   try {
     for (;;) {
       const now = Date.now();
@@ -171,6 +194,10 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
           at - (changedAt ?? finalAt) >= (o.webhookGraceMs ?? Infinity) ||
           (o.webhookWaitFutile?.() ?? false);
         if (settled && webhookSeen) break;
+        if (webhookSeen && onFinal) {
+          onFinal(seen());
+          onFinal = undefined;
+        }
       }
       // Once final, the settle window is left: the next poll is at its end, where a status that changed
       // after it was final shows (a webhook of such a change wakes a poll at once). Polling through the
@@ -191,19 +218,5 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
     unsubscribe?.();
     wake.fn?.();
   }
-  const elapsedMs = Date.now() - start;
-  const lastPolled = polled.at(-1)?.status;
-  const finalByPoll = lastPolled !== undefined && o.final.includes(lastPolled) ? lastPolled : undefined;
-  return {
-    kind: o.kind,
-    id: o.id,
-    polled,
-    webhooks: o.webhooks?.() ?? [],
-    finalByPoll,
-    finalByWebhook: webhookFinal(),
-    webhooksObservable: o.webhooksObservable,
-    deadlineMs: o.deadlineMs,
-    elapsedMs,
-    timedOut: finalAt === undefined,
-  };
+  return seen();
 }

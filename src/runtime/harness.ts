@@ -176,12 +176,17 @@ export class Harness implements ScopeHost {
    * test left busy, and closes the scope (nothing more is sent for the test).
    */
   async end(scope: Scope): Promise<void> {
-    await scope.settled();
+    // A convergence behind the test is judged first; an error it hit is thrown once the test is ended.
+    const behind = await scope.settled().then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
     for (const p of this.pairings) this.judgeDeliveries(scope, p);
     for (const [role, p] of this.shared) if (p.open.size > 0) await this.free(scope, role, p);
     scope.close('the test ended');
     if (this.scope === scope) this.scope = undefined;
     await this.transcript?.flush();
+    if (behind) throw behind.error;
   }
 
   /**

@@ -129,6 +129,22 @@ export interface ConvergeOptions {
   /** How long after the final status by polling its webhook is waited for. @default the run's (RunContext.webhookGraceMs) */
   webhookGraceMs?: number;
   onStatus?: (status: string) => void;
+  /**
+   * Returns at the first final status (its webhook seen, or not awaited) while the settle window runs
+   * on behind the test, overlapping what the test does next: the watch is judged, complete, before the
+   * test's next request that names `id` (not a GET), before an unpair of the pairing, before another
+   * convergence of `id`, and before the test ends ({@link Scope.settled}); a watch the test's end cut
+   * short is "not checked" for what it could not see. For a caller that does not judge the final status
+   * itself (a test letting go of what it started): what it gets is what was seen so far.
+   */
+  background?: boolean;
+}
+
+/** A convergence still watching its settle window behind the test (ConvergeOptions.background). */
+interface Settling {
+  pairing: Pairing;
+  /** Resolves once it is judged (never rejects: what went wrong is the scope's). */
+  done: Promise<void>;
 }
 
 /**
@@ -281,6 +297,12 @@ export function webhookData(
   };
 }
 
+/** Whether a delivery's body is about transaction or operation `id` (its data names it). */
+function names(body: unknown, id: string): boolean {
+  const data = (body as { data?: Record<string, unknown> } | undefined)?.data;
+  return typeof data === 'object' && data !== null && (data.transaction_id === id || data.operation_id === id);
+}
+
 /** A wait of which the harness lost this share or more (its event loop stood still) is measured again. */
 export const STALL_SHARE = 0.2;
 
@@ -304,6 +326,10 @@ export class Scope {
   readonly #roots = new WeakMap<Finding, RootCause>();
   /** Requests sent and not answered yet: their exchanges still belong to this test. */
   readonly #inflight = new Set<Promise<unknown>>();
+  /** Convergences watching their settle window behind the test, by id. */
+  readonly #settling = new Map<string, Settling>();
+  /** An error (not a blocked scenario) a convergence behind the test hit: thrown at the next wait for it. */
+  #behindError: { error: unknown } | undefined;
 
   /** What the test exercised (shared with any clean-up scope of the same test). */
   readonly #coverage: CoverageRecorder;
@@ -375,9 +401,81 @@ export class Scope {
     if (!this.closed) this.#abort.abort(new ScenarioBlocked(reason));
   }
 
-  /** Resolves when every request this scope sent has ended (each is bounded by the request time-out). */
+  /**
+   * Resolves when every request this scope sent has ended (each is bounded by the request time-out)
+   * and every convergence behind the test is judged; throws an error one of those hit.
+   */
   async settled(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+    while (this.#inflight.size > 0 || this.#settling.size > 0)
+      await Promise.allSettled([...this.#inflight, ...[...this.#settling.values()].map((w) => w.done)]);
+    this.throwBehindError();
+  }
+
+  /** Waits for the convergences behind the test that `which` picks (by id and pairing), judged. */
+  private async settleWatches(which: (id: string, w: Settling) => boolean): Promise<void> {
+    const waits = [...this.#settling].filter(([id, w]) => which(id, w)).map(([, w]) => w.done);
+    if (waits.length > 0) await Promise.all(waits);
+    this.throwBehindError();
+  }
+
+  private throwBehindError(): void {
+    const e = this.#behindError;
+    this.#behindError = undefined;
+    if (e) throw e.error;
+  }
+
+  /**
+   * Before a request that may change state (not a GET): the convergences behind the test of the ids it
+   * names (in its path or body, on any pairing: a foreign id is a probe of isolation), and for an
+   * unpair every one of the pairing (its polls need the pairing's token).
+   */
+  private beforeChange(pairing: Pairing, operationId: OperationId, opts: CallOptions): Promise<void> {
+    const params = Object.values(opts.params ?? {});
+    const body = opts.rawBody ?? JSON.stringify(opts.body ?? null);
+    return this.settleWatches((id, w) => params.includes(id) || body.includes(id) || (operationId === 'unpair' && w.pairing === pairing));
+  }
+
+  /**
+   * Runs a convergence whose settle window goes on behind the test: resolves with what was seen at the
+   * first final status (or, when it ends before one, with the judged observation); the full watch is
+   * judged when it ends. A watch cut short (the scope closed, a request it needed stopped) is not
+   * checked for what it could not see; an error of the toolkit is thrown at the next wait for it.
+   */
+  private behind<T extends ConvergenceObservation>(
+    pairing: Pairing,
+    kind: 'transaction' | 'operation',
+    id: string,
+    run: (onFinal: (soFar: ConvergenceObservation) => void) => Promise<T>,
+    last: () => Record<string, unknown> | undefined,
+  ): Promise<T | (ConvergenceObservation & { last?: Record<string, unknown> })> {
+    return new Promise((resolve, reject) => {
+      let returned = false;
+      const onFinal = (soFar: ConvergenceObservation) => {
+        returned = true;
+        const record = last();
+        resolve({ ...soFar, ...(record ? { last: record } : {}) });
+      };
+      const done: Promise<void> = run(onFinal).then(
+        (full) => {
+          this.#settling.delete(id);
+          if (!returned) resolve(full);
+        },
+        (e: unknown) => {
+          this.#settling.delete(id);
+          if (!returned) return reject(e);
+          if (!(e instanceof ScenarioBlocked)) {
+            this.#behindError ??= { error: e };
+            return;
+          }
+          this.notes.push(`${kind} ${id}: the watch after its final status was cut short (${e.message})`);
+          this.notChecked.add(
+            `${kind} ${id}: the watch after its final status was cut short (${e.message}); whether the status ` +
+              `stays final and its webhooks agree was not checked`,
+          );
+        },
+      );
+      this.#settling.set(id, { pairing, done });
+    });
   }
 
   /** Throws the reason the scope was closed, if it was. */
@@ -528,6 +626,10 @@ export class Scope {
       throw new ToolkitError('PCC_INTERNAL', (e as Error).message, undefined, { cause: e });
     }
     this.assertOpen();
+    if (op.method !== 'GET' && this.#settling.size > 0) {
+      await this.beforeChange(pairing, operationId, opts);
+      this.assertOpen();
+    }
     const defects = this.harness.defects;
     const silent = defects.blocker('answer');
     if (silent) this.blockBy(silent);
@@ -722,6 +824,10 @@ export class Scope {
     opts: ConvergeOptions = {},
   ): Promise<ConvergenceObservation & { last?: Record<string, unknown> }> {
     this.assertOpen();
+    if (this.#settling.has(id)) {
+      await this.settleWatches((other) => other === id);
+      this.assertOpen();
+    }
     const profile = this.harness.profile;
     const defects = this.harness.defects;
     const waitKind: WaitKind = kind === 'transaction' ? 'transaction-final' : 'operation-final';
@@ -737,7 +843,7 @@ export class Scope {
     const outOfRunTime = (o: { timedOut: boolean }, budgetMs: number, wantedMs: number) =>
       this.stopIfOutOfRunTime(`${kind} ${id}`, o, budgetMs, wantedMs);
     const graceMs = opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs;
-    const watch = (ms: number) =>
+    const watch = (ms: number, onFinal?: (soFar: ConvergenceObservation) => void) =>
       observe({
         kind,
         id,
@@ -748,7 +854,9 @@ export class Scope {
           return { status, retryAfterMs };
         },
         webhooks: rx ? () => validWebhookStatuses(rx, kind, id, started) : undefined,
-        subscribe: rx ? (wake) => rx.onDelivery(() => wake()) : undefined,
+        // Woken by a delivery about this id only: another transaction's (one started while this watch
+        // runs behind the test) is no news of this one and would cost a poll each.
+        subscribe: rx ? (wake) => rx.onDelivery((d) => (names(d.body, id) ? wake() : undefined)) : undefined,
         webhooksObservable,
         final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
         deadlineMs: ms,
@@ -759,29 +867,62 @@ export class Scope {
         webhookWaitFutile: () => defects.blocker('webhook-valid') !== undefined,
         signal: this.signal,
         ...(opts.onStatus ? { onStatus: opts.onStatus } : {}),
+        ...(onFinal ? { onFinal } : {}),
       });
-    let obs = await watch(deadlineMs);
-    this.assertOpen();
-    outOfRunTime(obs, deadlineMs, askedMs);
-    // A wait through which the harness itself stood still says more about the harness than about the
-    // service: it is measured again, with the time lost given back, before anything is judged.
-    const webhookMissed = webhooksObservable && obs.finalByPoll !== undefined && !obs.webhooks.some((w) => w.status === obs.finalByPoll);
-    const waited = obs.timedOut ? deadlineMs : webhookMissed ? Math.min(graceMs ?? deadlineMs, deadlineMs) : 0;
-    const lost = waited > 0 ? this.harness.lostDuring(started) : 0;
-    if (lost > 0 && lost >= STALL_SHARE * waited) {
-      this.notes.push(`${kind} ${id}: measured again, the harness stood still ${lost} ms of a ${waited} ms wait`);
-      this.remeasured.push({ what: `${kind} ${id}`, lostMs: lost, waitMs: waited });
-      const againMs = Math.max(lost, 1000);
-      const againBudget = this.harness.budgeted(againMs);
-      const again = await watch(againBudget);
+    /** Judges a watch that ended: measured again if the harness stood still through it, then the checks. */
+    const judged = async (first: ConvergenceObservation) => {
+      let obs = first;
       this.assertOpen();
-      outOfRunTime(again, againBudget, againMs);
-      obs = {
-        ...again,
-        polled: [...obs.polled, ...again.polled].filter((s, i, all) => i === 0 || all[i - 1]!.status !== s.status),
-        elapsedMs: Date.now() - started,
-      };
-    }
+      outOfRunTime(obs, deadlineMs, askedMs);
+      // A wait through which the harness itself stood still says more about the harness than about the
+      // service: it is measured again, with the time lost given back, before anything is judged.
+      const webhookMissed = webhooksObservable && obs.finalByPoll !== undefined && !obs.webhooks.some((w) => w.status === obs.finalByPoll);
+      const waited = obs.timedOut ? deadlineMs : webhookMissed ? Math.min(graceMs ?? deadlineMs, deadlineMs) : 0;
+      const lost = waited > 0 ? this.harness.lostDuring(started) : 0;
+      if (lost > 0 && lost >= STALL_SHARE * waited) {
+        this.notes.push(`${kind} ${id}: measured again, the harness stood still ${lost} ms of a ${waited} ms wait`);
+        this.remeasured.push({ what: `${kind} ${id}`, lostMs: lost, waitMs: waited });
+        const againMs = Math.max(lost, 1000);
+        const againBudget = this.harness.budgeted(againMs);
+        const again = await watch(againBudget);
+        this.assertOpen();
+        outOfRunTime(again, againBudget, againMs);
+        obs = {
+          ...again,
+          polled: [...obs.polled, ...again.polled].filter((s, i, all) => i === 0 || all[i - 1]!.status !== s.status),
+          elapsedMs: Date.now() - started,
+        };
+      }
+      this.judgeConvergence({ pairing, kind, id, obs, polls, started, webhooksObservable, waitKind });
+      return { ...obs, last };
+    };
+    if (!opts.background) return judged(await watch(deadlineMs));
+    return this.behind(
+      pairing,
+      kind,
+      id,
+      (onFinal) => watch(deadlineMs, onFinal).then(judged),
+      () => last,
+    );
+  }
+
+  /**
+   * The checks of a convergence that ended, and what the run learns from it: coverage, timing, the
+   * transactions left open, and the defects that block later waits of their kind.
+   */
+  private judgeConvergence(c: {
+    pairing: Pairing;
+    kind: 'transaction' | 'operation';
+    id: string;
+    obs: ConvergenceObservation;
+    polls: Exchange[];
+    started: number;
+    webhooksObservable: boolean;
+    waitKind: WaitKind;
+  }): void {
+    const { pairing, kind, id, obs, polls, started, webhooksObservable, waitKind } = c;
+    const rx = pairing.receiver;
+    const defects = this.harness.defects;
     this.transcript?.add({ kind: 'convergence', test: this.testName, scope: this.serial, observation: obs }, obs);
     const roots: Partial<Record<string, RootCause>> = {};
     for (const c of ['transition.legal', 'convergence.deadline', 'webhook.agrees-with-polling', 'webhook.delivered'])
@@ -812,7 +953,6 @@ export class Scope {
         'webhook-valid',
         roots['webhook.delivered'] ? (this.rootOfCheck('webhook.signature') ?? roots['webhook.delivered']) : undefined,
       );
-    return { ...obs, last };
   }
 
   /**

@@ -143,17 +143,19 @@ export function show(v: unknown): string {
 
 /**
  * Lets go of what a 2xx answer started: a transaction is canceled and converged (so the terminal is
- * free for the next one), an operation converged. Convergence runs its checks.
+ * free for the next one), an operation converged. Convergence runs its checks; its settle window
+ * runs on behind the next body (nothing here judges the final status; the next request naming the
+ * id, and the test's end, wait for it).
  */
 export async function release(t: ScenarioContext, p: Pairing, op: ContractOperation, res: PayConnectResponse): Promise<void> {
   if (res.status < 200 || res.status > 299) return;
   const body = isObject(res.body) ? res.body : {};
   const what = startsWhat(op);
   if (what === 'operation' && typeof body.operation_id === 'string') {
-    await t.scope.converge(p, 'operation', body.operation_id);
+    await t.scope.converge(p, 'operation', body.operation_id, { background: true });
   } else if (what === 'transaction' && typeof body.transaction_id === 'string') {
     await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: body.transaction_id } });
-    await t.scope.converge(p, 'transaction', body.transaction_id);
+    await t.scope.converge(p, 'transaction', body.transaction_id, { background: true });
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { getCheck } from '../../src/index.ts';
-import { type ScenarioContext, TimeBox } from '../../src/suite.ts';
+import { RUNS_IN_RESERVE, type ScenarioContext, TimeBox } from '../../src/suite.ts';
 
 /** A run that broke the property: the check that failed and its input. */
 export interface Counter {
@@ -28,6 +28,74 @@ export function fcSeed(t: ScenarioContext): number {
   return t.harness.ctx.seed | 0;
 }
 
+/** How a property's runs may be sent. */
+export interface HoldsOptions {
+  /**
+   * Runs whose answers do not depend on each other's order (requests that change nothing, judged
+   * alone) are sent up to `ahead` at a time: run i+1's request is under way while run i is judged.
+   * fast-check's values for the seed are drawn beforehand (fc.sample draws the same ones), so each run
+   * is still judged in fast-check's order, with the same counterexample; a value fast-check asks for
+   * that was not drawn beforehand (shrinking) runs alone. @default 1 (one at a time)
+   */
+  ahead?: number;
+}
+
+/** Up to `ahead` runs of the values drawn beforehand, started from the one fast-check asks for now. */
+export class Ahead<T> {
+  readonly #started = new Map<number, Promise<Verdict>>();
+  #asked = 0;
+  /** The longest one run took from its start, ms: with runs under way at once, the pace is shorter. */
+  longestMs = 0;
+
+  constructor(
+    private readonly planned: readonly T[],
+    private readonly ahead: number,
+    private readonly predicate: (value: T) => Promise<Verdict>,
+  ) {}
+
+  /**
+   * The verdict on `value`: the one started ahead when fast-check asks for the value drawn beforehand
+   * at this place. A run that fails waits for those started after it: fast-check shrinks next, on
+   * its own, with nothing of this property under way.
+   */
+  async verdict(value: T, mayStartAhead: () => boolean): Promise<Verdict> {
+    const i = this.#asked++;
+    if (i >= this.planned.length || fc.stringify(this.planned[i]) !== fc.stringify(value)) return this.timed(value);
+    this.start(i);
+    for (let j = i + 1; j < Math.min(i + this.ahead, this.planned.length) && mayStartAhead(); j++) this.start(j);
+    const run = this.#started.get(i)!;
+    this.#started.delete(i);
+    const v = await run.catch(async (e: unknown) => {
+      await this.drain();
+      throw e;
+    });
+    if (v !== true) await this.drain();
+    return v;
+  }
+
+  private start(i: number): void {
+    if (this.#started.has(i)) return;
+    const v = this.timed(this.planned[i]!);
+    v.catch(() => undefined);
+    this.#started.set(i, v);
+  }
+
+  private async timed(value: T): Promise<Verdict> {
+    const t0 = Date.now();
+    try {
+      return await this.predicate(value);
+    } finally {
+      this.longestMs = Math.max(this.longestMs, Date.now() - t0);
+    }
+  }
+
+  /** Waits for the runs started ahead that fast-check did not ask for (a failure or the time box stopped it first). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.#started.values()]);
+    this.#started.clear();
+  }
+}
+
 /**
  * Checks `predicate` on `numRuns` values of `arb` with the run's seed, time-boxed: a run starts only
  * while the scenario's budget can hold it at the pace of the runs so far (the service's answers set
@@ -42,9 +110,17 @@ export async function holds<T>(
   arb: fc.Arbitrary<T>,
   numRuns: number,
   predicate: (value: T) => Promise<Verdict>,
+  opts: HoldsOptions = {},
 ): Promise<void> {
   const seed = fcSeed(t);
-  const box = new TimeBox({ timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
+  const ahead = Math.max(1, opts.ahead ?? 1);
+  const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed, numRuns }) : [], ahead, predicate);
+  // With runs under way at once, the box's pace (time per run) is shorter than one run takes: the time
+  // it sees is what is left once the longest run so far would end, so a run it lets start (or one
+  // started ahead, on the same terms) still ends inside the budget.
+  const timeLeft = () => t.timeLeft() - (ahead > 1 ? runs.longestMs : 0);
+  const box = new TimeBox({ timeLeft, exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns);
+  const mayStartAhead = () => timeLeft() >= RUNS_IN_RESERVE * box.paceMs;
   let crash: unknown;
   let last: Counter | undefined;
   const details = await fc.check(
@@ -53,7 +129,7 @@ export async function holds<T>(
       // A run the time left cannot hold is not started: it holds, unchecked (the box counts it).
       return box.run(async () => {
         try {
-          const v = await predicate(value);
+          const v = await runs.verdict(value, mayStartAhead);
           if (v === true) return true;
           last = v;
           return false;
@@ -65,6 +141,7 @@ export async function holds<T>(
     }),
     { seed, numRuns },
   );
+  await runs.drain();
   if (crash !== undefined) throw crash;
   t.param(`${name}: runs`, box.summary());
   const unchecked = details.failed ? undefined : box.notChecked(name);

@@ -22,6 +22,7 @@ import {
   release,
   remainingOf,
   sendable,
+  startsWhat,
   validGate,
 } from './bodies.ts';
 import { holds, verdict } from './property.ts';
@@ -48,6 +49,8 @@ const PREPARE_WITH: Readonly<Record<string, 'generateTransaction' | 'startPreaut
 interface Site {
   params?: Record<string, string>;
   where: string;
+  /** The id in the path is one the service never issued. */
+  unknownId?: boolean;
   /** Largest amount for valid bodies here (what is left to refund). */
   cap?: () => Promise<number | undefined>;
 }
@@ -77,21 +80,36 @@ async function invalidProperty(t: ScenarioContext, p: Pairing, op: ContractOpera
   const bodies = invalidBodies(op);
   if (!bodies) return t.skip(`no document calls a body of ${op.operationId} invalid (the contract's own constraints are never asserted)`);
   const arb = bodies.filter((v) => sendable(op, v, env));
-  await holds(t, `${op.operationId} invalid`, arb, invalidRuns(t, op), async (variant) => {
-    const body = fixBody(variant.value, env, brokenKey(variant.reason));
-    const res = await t.scope.call(p, op.operationId, { params: site.params, body });
-    // The finding cites the sentence that makes this body invalid (variant.basis), not a clause of the suite's.
-    const input = variant.basis ? { exchange: res.exchange, because: variant.basis } : res.exchange;
-    const v = verdict(t, 'request.invalid-rejected', input, {
-      reason: variant.reason,
-      sent: body,
-      where: site.where,
-      ...(variant.basis ? { because: variant.basis } : {}),
-    });
-    await release(t, p, op, res);
-    return v;
-  });
+  await holds(
+    t,
+    `${op.operationId} invalid`,
+    arb,
+    invalidRuns(t, op),
+    async (variant) => {
+      const body = fixBody(variant.value, env, brokenKey(variant.reason));
+      const res = await t.scope.call(p, op.operationId, { params: site.params, body });
+      // The finding cites the sentence that makes this body invalid (variant.basis), not a clause of the suite's.
+      const input = variant.basis ? { exchange: res.exchange, because: variant.basis } : res.exchange;
+      const v = verdict(t, 'request.invalid-rejected', input, {
+        reason: variant.reason,
+        sent: body,
+        where: site.where,
+        ...(variant.basis ? { because: variant.basis } : {}),
+      });
+      await release(t, p, op, res);
+      return v;
+    },
+    { ahead: invalidAhead(op, site) },
+  );
 }
+
+/**
+ * Invalid bodies are judged each alone, whatever came before, where none can start anything: on an
+ * operation that starts nothing (token, pairing) or on an unknown id (there is no transaction to act
+ * on): four are under way at once. The others stay one at a time: one wrongly accepted would make the
+ * terminal busy for the next, and change its answer.
+ */
+const invalidAhead = (op: ContractOperation, site: Site) => (startsWhat(op) === 'nothing' || site.unknownId ? 4 : 1);
 
 /** Valid bodies at `site` are accepted (2xx, or 409 while busy); each started transaction is let go. */
 async function validProperty(t: ScenarioContext, p: Pairing, op: ContractOperation, env: BodyEnv, site: Site): Promise<void> {
@@ -143,7 +161,7 @@ export function declareRequestBodies(part: number): void {
         scenario(`${op.operationId}: invalid bodies on an unknown id get a 4xx`, info, async (t) => {
           const p = await t.harness.primary(t.scope);
           const params = Object.fromEntries(ids.map((k) => [k, `pcc-unknown-${t.harness.ctx.seed >>> 0}`]));
-          await invalidProperty(t, p, op, await bodyEnv(t, p), { params, where: 'an unknown id' });
+          await invalidProperty(t, p, op, await bodyEnv(t, p), { params, where: 'an unknown id', unknownId: true });
         });
         scenario(`${op.operationId}: invalid bodies on a prepared id get a 4xx`, info, async (t) => {
           const p = await t.harness.primary(t.scope);
