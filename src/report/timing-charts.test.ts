@@ -8,7 +8,13 @@ import { timingCharts, timingChartsSvg } from './timing-charts.ts';
 import { figureOf, type TimingSummary } from './timing.ts';
 
 const timing = (): TimingSummary => ({
-  operations: { getConfig: figureOf([[12, 3]]), generateTransaction: figureOf([[40, 2], [90, 1]]) },
+  operations: {
+    getConfig: figureOf([[12, 3]]),
+    generateTransaction: figureOf([
+      [40, 2],
+      [90, 1],
+    ]),
+  },
   convergence: { SUCCESS: figureOf([[300, 4]]) },
   webhookDelay: {},
   webhookArrival: {},
@@ -34,7 +40,9 @@ it("draws a run's timing once: certification.html and the Allure attachments sho
   const dir = mkdtempSync(join(tmpdir(), 'pcc-charts-'));
   try {
     writeAllureTimingCharts(dir, t);
-    const svgs = readdirSync(dir).filter((f) => f.endsWith('.svg')).map((f) => readFileSync(join(dir, f), 'utf8'));
+    const svgs = readdirSync(dir)
+      .filter((f) => f.endsWith('.svg'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'));
     expect(svgs.sort()).toEqual(first.map((c) => c.svg).sort());
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -132,7 +132,11 @@ describe('writeReports', () => {
       run(args, cwd) {
         rendering = true;
         const out = args[args.indexOf('--output') + 1]!;
-        const child = spawn(process.execPath, ['-e', `require('fs').writeFileSync(${JSON.stringify(join(out, 'index.html'))}, '<html></html>')`], { cwd });
+        const child = spawn(
+          process.execPath,
+          ['-e', `require('fs').writeFileSync(${JSON.stringify(join(out, 'index.html'))}, '<html></html>')`],
+          { cwd },
+        );
         return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, output: '' }))) };
       },
       close: async () => {},
