@@ -256,6 +256,25 @@ export class ConformanceRun {
     void this.warm?.close();
   }
 
+  /** The release of the run's own pairings, under way while the reports are written. */
+  private releasing?: Promise<void>;
+
+  /**
+   * Starts {@link releasePairings}: the reports read neither the vault nor the service, so the
+   * unpairing (a token request and an unpair a terminal, 0.1 s against the bench's sandbox, more
+   * against a service far away) need not hold them up. {@link pairingsReleased} waits for it.
+   */
+  startReleasingPairings(): void {
+    this.releasing = this.releasePairings();
+    // Its error is the run's when awaited (pairingsReleased), not an unhandled rejection meanwhile.
+    this.releasing.catch(() => undefined);
+  }
+
+  /** Once the reports are written (or the run failed): the release started by {@link startReleasingPairings} is over. */
+  async pairingsReleased(): Promise<void> {
+    await this.releasing;
+  }
+
   /** The pairings this run made on its own receiver are unpaired and leave the vault. */
   async releasePairings(): Promise<void> {
     const { ctx, target } = this;
