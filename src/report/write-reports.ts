@@ -71,6 +71,14 @@ export interface FileReportOptions {
   coverage?: boolean;
 }
 
+/** What the file reports say, decided before any is written: the Allure report needs the coverage and the certification too. */
+interface DecidedReports {
+  paths: { summary: string; junit: string; certificationMd: string; certificationHtml: string };
+  coverage: Coverage | undefined;
+  summaryText: string;
+  certification: Certification;
+}
+
 /**
  * Writes summary.json, coverage.json (built from the records: a merged run's is that of its shards
  * together), junit.xml and the certification summary. `record` and `summary` are redacted. The summary
@@ -78,6 +86,11 @@ export interface FileReportOptions {
  * which fail the verdict), so the caller's exit code reads the summary written.
  */
 export function writeRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo, opts: FileReportOptions = {}): RunReports {
+  return writeDecidedReports(dir, record, summary, info, opts, decideRunReports(dir, record, summary, info, opts));
+}
+
+/** The coverage, the summary completed with it (see {@link writeRunReports}) and the certification; nothing written. */
+function decideRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo, opts: FileReportOptions): DecidedReports {
   const paths = {
     summary: join(dir, REPORT_FILES.summary),
     junit: join(dir, REPORT_FILES.junit),
@@ -98,12 +111,25 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
     if (uncovered.length > 0) summary.verdict = 'fail';
   }
   const summaryText = `${JSON.stringify(summary, null, 2)}\n`;
+  const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record), opts.certification?.required);
+  return { paths, coverage, summaryText, certification };
+}
+
+/** The files of {@link writeRunReports}, as `decided`. */
+function writeDecidedReports(
+  dir: string,
+  record: RunRecord,
+  summary: Summary,
+  info: RunInfo,
+  opts: FileReportOptions,
+  decided: DecidedReports,
+): RunReports {
+  const { paths, coverage, summaryText, certification } = decided;
   writeReportFile(paths.summary, summaryText);
   const coverageJson = coverage ? join(dir, REPORT_FILES.coverage) : undefined;
   if (coverageJson) writeReportFile(coverageJson, `${JSON.stringify(coverage, null, 2)}\n`);
   writeReportFile(paths.junit, buildJunitXml(record, summary, info));
   const text = opts.certification ?? {};
-  const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record), text.required);
   writeReportFile(
     paths.certificationMd,
     certificationMarkdown(record, summary, info, certification, coverage ? coverageMarkdown(coverage) : undefined, text),
@@ -171,9 +197,10 @@ export interface ReportOptions extends FileReportOptions {
 }
 
 /**
- * Writes every report of `record` into `dir` (prepared with prepareReportsDir): the file reports
- * ({@link writeRunReports}), the Allure results (staged, then put in place whole) and, with `html`, the
- * Allure HTML report. Secrets are scrubbed here by shape, whatever the record's maker did. Exit code:
+ * Writes every report of `record` into `dir` (prepared with prepareReportsDir): the Allure results
+ * (staged, then put in place whole), then, while Allure's own process renders them into the HTML
+ * report (with `html`), the file reports ({@link writeRunReports}) and whatever `afterFiles` writes.
+ * Secrets are scrubbed here by shape, whatever the record's maker did. Exit code:
  * 2 for a toolkit error or an HTML report that could not be made, 1 for a failure, else 0.
  *
  * @throws ToolkitError PCC_REPORT_WRITE when a report file cannot be written
@@ -186,11 +213,11 @@ export async function writeReports(
   o: ReportOptions,
 ): Promise<{ exitCode: 0 | 1 | 2; record: RunRecord; reports: AllReports }> {
   const record = scrubSecrets(given);
-  const written = writeRunReports(dir, record, summary, info, o);
+  const decided = decideRunReports(dir, record, summary, info, o);
   const allureResults = join(dir, REPORT_FILES.allureResults);
   const staged = stagingDirectory(allureResults);
   try {
-    const coverage = written.coverage ? coverageLine(written.coverage).replace(/^coverage: /, '') : undefined;
+    const coverage = decided.coverage ? coverageLine(decided.coverage).replace(/^coverage: /, '') : undefined;
     writeAllureResults(staged, record, info, {
       ...(o.root ? { root: o.root } : {}),
       messages: o.messages ?? reportMessageOptions(),
@@ -204,16 +231,18 @@ export async function writeReports(
   }
   replaceDirectory(staged, allureResults);
   const subject = o.certification?.subject;
-  // Rendered by Allure's own process from allure-results/ alone, while afterFiles assembles, gzips
-  // and signs in this one (the signature leaves the HTML report out): 0.4 s of a run's end on 2 cores.
+  // Rendered by Allure's own process from allure-results/ alone, while this one writes the file
+  // reports and afterFiles assembles, gzips and signs (the signature leaves the HTML report out).
   const rendering: Promise<{ allureReport?: string; htmlError?: string }> = o.html
     ? writeHtmlReport(dir, {
-        name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary, written.certification.certified),
+        name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary, decided.certification.certified),
         stderr: o.stderr,
         ...(o.warm ? { warm: o.warm } : {}),
       })
     : Promise.resolve({});
+  let written: RunReports;
   try {
+    written = writeDecidedReports(dir, record, summary, info, o, decided);
     await o.afterFiles?.(record, { ...written, allureResults });
   } catch (e) {
     // The reports failed; the renderer is not left running behind the error (it never rejects).
