@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { writeAllureTimingCharts } from './allure-charts.ts';
-import { timingCharts, timingChartsSvg } from './timing-charts.ts';
+import { timingCharts, timingChartsSvg, warmCharts } from './timing-charts.ts';
 import { figureOf, type TimingSummary } from './timing.ts';
 
 const timing = (): TimingSummary => ({
@@ -47,4 +47,23 @@ it("draws a run's timing once: certification.html and the Allure attachments sho
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** A drawing's SVG without ECharts' instance numbers (class names count the instances made in a thread). */
+const shape = (charts: readonly { svg: string }[]) => charts.map((c) => c.svg.replace(/zr\d+-cls-\d+/g, 'zr-cls'));
+
+it('a warm drawer draws in its thread what this thread would draw, and once closed leaves the drawing here', async () => {
+  const warm = warmCharts();
+  try {
+    const t = timing();
+    await warm.draw(t);
+    const drawnThere = timingCharts(t);
+    expect(drawnThere.map((c) => c.series)).toEqual(['operations', 'convergence']);
+    expect(shape(drawnThere)).toEqual(shape(timingCharts(timing())));
+  } finally {
+    await warm.close();
+  }
+  const after = timing();
+  await warm.draw(after);
+  expect(shape(timingCharts(after))).toEqual(shape(timingCharts(timing())));
 });

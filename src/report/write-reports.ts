@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { operations } from '../generated/contract.ts';
 import { type WarmAllure, writeHtmlReport } from './allure-html.ts';
+import type { WarmCharts } from './timing-charts.ts';
 import { type AllureMessageOptions, clauseUrlFrom, defaultClauseUrl } from './allure-messages.ts';
 import { writeAllureTimingCharts } from './allure-charts.ts';
 import { allureEnvironment, writeAllureResults } from './allure-results.ts';
@@ -188,6 +189,8 @@ export interface ReportOptions extends FileReportOptions {
   stderr: (s: string) => void;
   /** An Allure generator started ahead of the reports (see allure-html.ts), for the HTML report. */
   warm?: WarmAllure;
+  /** A chart drawer started ahead of the reports (see timing-charts.ts): the timing charts are drawn in its thread. */
+  charts?: WarmCharts;
   /**
    * Called with the record as the reports hold it (redacted) once every file but the HTML report is
    * written: a command writes its transcript or signs the reports then (a throw fails the reports).
@@ -212,6 +215,8 @@ export async function writeReports(
   info: RunInfo,
   o: ReportOptions,
 ): Promise<{ exitCode: 0 | 1 | 2; record: RunRecord; reports: AllReports }> {
+  // Drawn in the chart thread while this one scrubs, decides and writes the Allure results.
+  const charting = o.charts?.draw(summary.timing);
   const record = scrubSecrets(given);
   const decided = decideRunReports(dir, record, summary, info, o);
   const allureResults = join(dir, REPORT_FILES.allureResults);
@@ -224,6 +229,7 @@ export async function writeReports(
       environment: allureEnvironment(info, record, coverage),
     });
     // The timing charts, in the report's Global Attachments tab (allure-charts.ts).
+    await charting;
     writeAllureTimingCharts(staged, summary.timing, Date.parse(record.startedAt) + record.durationMs || undefined);
   } catch (e) {
     rmSync(staged, { recursive: true, force: true });
