@@ -63,6 +63,8 @@ interface Floor {
 interface Figures {
   floor?: Floor;
   split?: Split;
+  /** The wall time outside the tests: to the first test's start, and after the last test's end, s. */
+  outside?: { startS: number; endS: number };
   /** What opening one connection cost against the target, ms (URL runs). */
   connectMs?: number;
   wallS: number;
@@ -108,8 +110,11 @@ function timedRun(args: string[]): Promise<Figures> {
         const terminals = (summary as { harness?: { terminals?: number } }).harness?.terminals ?? 1;
         out.floor = floorOf(reports, terminals);
         const transcript = join(reports, 'transcript.jsonl.gz');
-        if (existsSync(transcript))
-          out.split = splitOf(gunzipSync(readFileSync(transcript)).toString('utf8').split('\n'), terminals, wallS);
+        if (existsSync(transcript)) {
+          const lines = gunzipSync(readFileSync(transcript)).toString('utf8').split('\n');
+          out.split = splitOf(lines, terminals, wallS);
+          out.outside = outsideOf(lines, started, wallS);
+        }
       } catch {
         /* no reports: the exit code says why */
       }
@@ -119,6 +124,26 @@ function timedRun(args: string[]): Promise<Figures> {
       resolve(out);
     });
   });
+}
+
+/**
+ * The run's start and end, outside its tests: from the command's start to the first test's start
+ * (process, config, target, vitest and its workers, module loading), and from the last test's end to
+ * the command's exit (unpairing, reports, HTML). The first pairing is inside the first tests.
+ */
+function outsideOf(lines: readonly string[], startedAt: number, wallS: number): { startS: number; endS: number } | undefined {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const text of lines) {
+    if (!text.includes('"kind":"test"')) continue;
+    const r = (JSON.parse(text) as { record?: { startedAt?: string; durationMs: number } }).record;
+    if (!r?.startedAt) continue;
+    const at = Date.parse(r.startedAt);
+    first = Math.min(first, at);
+    last = Math.max(last, at + r.durationMs);
+  }
+  if (!Number.isFinite(first)) return undefined;
+  return { startS: (first - startedAt) / 1000, endS: wallS - (last - startedAt) / 1000 };
 }
 
 interface Observation {
@@ -184,7 +209,10 @@ function line(name: string, f: Figures): string {
     f.split && f.connectMs !== undefined
       ? `; connection set-up about ${((f.split.freshConnections * f.connectMs) / 1000 / terminals).toFixed(1)} s per terminal (${f.connectMs.toFixed(2)} ms each, inside requests)`
       : '';
-  const split = f.split ? `\n  split ${splitLine(f.split, terminals)}${connect}` : '';
+  const outside = f.outside
+    ? ` (start ${f.outside.startS.toFixed(1)} s to the first test, end ${f.outside.endS.toFixed(1)} s after the last)`
+    : '';
+  const split = f.split ? `\n  split ${splitLine(f.split, terminals)}${outside}${connect}` : '';
   return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}${split}`;
 }
 

@@ -20,6 +20,8 @@ import {
   prepareReportsDir,
   stagingDirectory,
   warmAllure,
+  type WarmCharts,
+  warmCharts,
 } from '../report/index.ts';
 import { type LedgerHub, type RunContext, startLedgerHub } from '../runtime/index.ts';
 import { type Target, openTarget } from '../targets/index.ts';
@@ -88,6 +90,8 @@ export class ConformanceRun {
   transcriptDir?: string;
   /** The HTML report's generator, started once the first test has ended (see runTheSuites). */
   warm?: WarmAllure;
+  /** The timing charts' drawer, started with the HTML report's generator (the charts are drawn with or without HTML). */
+  charts?: WarmCharts;
   collector!: CollectorReporter;
   confirmed = { tests: 0, runs: 0 };
   record!: RunRecord;
@@ -223,6 +227,7 @@ export class ConformanceRun {
         onTest: (r) => {
           session?.add(r);
           if (config.html && !this.warm) this.warm = warmAllure();
+          this.charts ??= warmCharts();
           events.onTest?.(r);
         },
         onSuiteEnd: (e) => events.onSuiteEnd?.(e),
@@ -251,9 +256,29 @@ export class ConformanceRun {
     session?.flush(this.collector.tests.length);
   }
 
-  /** Unused (no HTML report was written): it ends by itself once told. */
+  /** The helpers started ahead end: the HTML report's generator, unused when none was written, once told; the chart thread. */
   dropWarm(): void {
     void this.warm?.close();
+    void this.charts?.close();
+  }
+
+  /** The release of the run's own pairings, under way while the reports are written. */
+  private releasing?: Promise<void>;
+
+  /**
+   * Starts {@link releasePairings}: the reports read neither the vault nor the service, so the
+   * unpairing (a token request and an unpair a terminal, 0.1 s against the bench's sandbox, more
+   * against a service far away) need not hold them up. {@link pairingsReleased} waits for it.
+   */
+  startReleasingPairings(): void {
+    this.releasing = this.releasePairings();
+    // Its error is the run's when awaited (pairingsReleased), not an unhandled rejection meanwhile.
+    this.releasing.catch(() => undefined);
+  }
+
+  /** Once the reports are written (or the run failed): the release started by {@link startReleasingPairings} is over. */
+  async pairingsReleased(): Promise<void> {
+    await this.releasing;
   }
 
   /** The pairings this run made on its own receiver are unpaired and leave the vault. */
@@ -299,6 +324,7 @@ export class ConformanceRun {
       transcriptDir: this.transcriptDir!,
       wholeRunCheck: this.wholeRunCheck,
       warm: this.warm,
+      charts: this.charts,
       io: this.io,
     });
   }

@@ -26,7 +26,12 @@ export const RUN_TASKS: readonly Task<ConformanceRun>[] = [
   { title: 'open the target', run: (r) => r.openTarget(), teardown: (r) => r.closeTarget() },
   { title: 'plan the run', run: (r) => r.planTheRun(), teardown: (r) => r.closeLedger() },
   { title: 'run the suites', run: (r) => r.runTheSuites(), teardown: (r) => r.dropWarm() },
-  { title: 'release the pairings the run made for itself', run: (r) => r.releasePairings() },
+  // Under way while the whole run is judged and the reports are written; over before the target closes.
+  {
+    title: 'release the pairings the run made for itself',
+    run: (r) => r.startReleasingPairings(),
+    teardown: (r) => r.pairingsReleased(),
+  },
   { title: 'judge what only the whole run shows', run: (r) => r.judgeTheWholeRun() },
   { title: 'write the reports', run: (r) => r.writeTheReports() },
 ];

@@ -15,6 +15,7 @@ import {
   type Summary,
   type TestRecord,
   type WarmAllure,
+  type WarmCharts,
   buildSummary,
   isCompleteRun,
   judgeBaseline,
@@ -192,6 +193,7 @@ export async function writeRunReports(o: {
   transcriptDir: string;
   wholeRunCheck: ReturnType<typeof wholeRunCheckEvent> | undefined;
   warm: WarmAllure | undefined;
+  charts?: WarmCharts | undefined;
   io: RunIo;
 }): Promise<RunResult> {
   const { config, inputs, record, summary, info } = o;
@@ -210,6 +212,7 @@ export async function writeRunReports(o: {
     messages: reportMessageOptions(process.env),
     stderr: o.io.stderr,
     ...(o.warm ? { warm: o.warm } : {}),
+    ...(o.charts ? { charts: o.charts } : {}),
     ...(compared ? { certification: { sections: [compared.section] } } : {}),
     afterFiles: async (held) => {
       await assembleTranscript({

@@ -21,3 +21,4 @@ export * from './record-reports.ts';
 export * from './coverage.ts';
 export * from './baseline.ts';
 export * from './timing.ts';
+export { type WarmCharts, warmCharts } from './timing-charts.ts';

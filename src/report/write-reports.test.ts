@@ -1,8 +1,10 @@
 /** The one report writer: every file from a record alone, Allure named as vitest's tests were, secrets scrubbed at write. */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
+import type { WarmAllure } from './allure-html.ts';
 import type { RunRecord } from './records.ts';
 import { buildSummary } from './summary.ts';
 import { finding, reportsDirs, runInfo, runRecord, testRecord } from './testing.ts';
@@ -121,6 +123,41 @@ describe('writeReports', () => {
     for (const f of all) expect(readFileSync(f, 'utf8'), f).not.toContain(SECRET);
     expect(JSON.stringify(seen)).not.toContain(SECRET);
     expect(JSON.stringify(seen)).toContain('[REDACTED]');
+  });
+
+  it('renders the HTML report while the file reports are written and afterFiles runs, and waits for all', async () => {
+    // A generator that writes an index.html where it is told, and says when it was given its work.
+    let rendering = false;
+    let summaryWhenRendering: boolean | undefined;
+    const warm: WarmAllure = {
+      run(args, cwd) {
+        rendering = true;
+        const out = args[args.indexOf('--output') + 1]!;
+        // Its staging folder is in the reports folder.
+        summaryWhenRendering = existsSync(join(dirname(out), 'summary.json'));
+        const child = spawn(
+          process.execPath,
+          ['-e', `require('fs').writeFileSync(${JSON.stringify(join(out, 'index.html'))}, '<html></html>')`],
+          { cwd },
+        );
+        return { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, output: '' }))) };
+      },
+      close: async () => {},
+    };
+    let renderingDuringAfterFiles: boolean | undefined;
+    const { dir, result } = await write(runRecord([passed]), {
+      html: true,
+      warm,
+      afterFiles: async () => {
+        renderingDuringAfterFiles = rendering;
+        await new Promise((r) => setTimeout(r, 20));
+      },
+    });
+    expect(summaryWhenRendering).toBe(false);
+    expect(renderingDuringAfterFiles).toBe(true);
+    expect(existsSync(join(dir, 'summary.json'))).toBe(true);
+    expect(result.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'allure-report', 'index.html'), 'utf8')).toBe('<html></html>');
   });
 
   it('without coverage (a run that does not exercise the service) writes no coverage.json', async () => {

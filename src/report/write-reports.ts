@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { operations } from '../generated/contract.ts';
 import { type WarmAllure, writeHtmlReport } from './allure-html.ts';
+import type { WarmCharts } from './timing-charts.ts';
 import { type AllureMessageOptions, clauseUrlFrom, defaultClauseUrl } from './allure-messages.ts';
 import { writeAllureTimingCharts } from './allure-charts.ts';
 import { allureEnvironment, writeAllureResults } from './allure-results.ts';
@@ -71,6 +72,14 @@ export interface FileReportOptions {
   coverage?: boolean;
 }
 
+/** What the file reports say, decided before any is written: the Allure report needs the coverage and the certification too. */
+interface DecidedReports {
+  paths: { summary: string; junit: string; certificationMd: string; certificationHtml: string };
+  coverage: Coverage | undefined;
+  summaryText: string;
+  certification: Certification;
+}
+
 /**
  * Writes summary.json, coverage.json (built from the records: a merged run's is that of its shards
  * together), junit.xml and the certification summary. `record` and `summary` are redacted. The summary
@@ -78,6 +87,11 @@ export interface FileReportOptions {
  * which fail the verdict), so the caller's exit code reads the summary written.
  */
 export function writeRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo, opts: FileReportOptions = {}): RunReports {
+  return writeDecidedReports(dir, record, summary, info, opts, decideRunReports(dir, record, summary, info, opts));
+}
+
+/** The coverage, the summary completed with it (see {@link writeRunReports}) and the certification; nothing written. */
+function decideRunReports(dir: string, record: RunRecord, summary: Summary, info: RunInfo, opts: FileReportOptions): DecidedReports {
   const paths = {
     summary: join(dir, REPORT_FILES.summary),
     junit: join(dir, REPORT_FILES.junit),
@@ -98,12 +112,25 @@ export function writeRunReports(dir: string, record: RunRecord, summary: Summary
     if (uncovered.length > 0) summary.verdict = 'fail';
   }
   const summaryText = `${JSON.stringify(summary, null, 2)}\n`;
+  const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record), opts.certification?.required);
+  return { paths, coverage, summaryText, certification };
+}
+
+/** The files of {@link writeRunReports}, as `decided`. */
+function writeDecidedReports(
+  dir: string,
+  record: RunRecord,
+  summary: Summary,
+  info: RunInfo,
+  opts: FileReportOptions,
+  decided: DecidedReports,
+): RunReports {
+  const { paths, coverage, summaryText, certification } = decided;
   writeReportFile(paths.summary, summaryText);
   const coverageJson = coverage ? join(dir, REPORT_FILES.coverage) : undefined;
   if (coverageJson) writeReportFile(coverageJson, `${JSON.stringify(coverage, null, 2)}\n`);
   writeReportFile(paths.junit, buildJunitXml(record, summary, info));
   const text = opts.certification ?? {};
-  const certification = certify(record, summary, info, sha256Hex(summaryText), terminalIdsOf(record), text.required);
   writeReportFile(
     paths.certificationMd,
     certificationMarkdown(record, summary, info, certification, coverage ? coverageMarkdown(coverage) : undefined, text),
@@ -162,17 +189,21 @@ export interface ReportOptions extends FileReportOptions {
   stderr: (s: string) => void;
   /** An Allure generator started ahead of the reports (see allure-html.ts), for the HTML report. */
   warm?: WarmAllure;
+  /** A chart drawer started ahead of the reports (see timing-charts.ts): the timing charts are drawn in its thread. */
+  charts?: WarmCharts;
   /**
    * Called with the record as the reports hold it (redacted) once every file but the HTML report is
    * written: a command writes its transcript or signs the reports then (a throw fails the reports).
+   * The HTML report is rendered meanwhile, from allure-results/ alone: afterFiles writes nothing it reads.
    */
   afterFiles?: (record: RunRecord, written: RunReports & { allureResults: string }) => Promise<void> | void;
 }
 
 /**
- * Writes every report of `record` into `dir` (prepared with prepareReportsDir): the file reports
- * ({@link writeRunReports}), the Allure results (staged, then put in place whole) and, with `html`, the
- * Allure HTML report. Secrets are scrubbed here by shape, whatever the record's maker did. Exit code:
+ * Writes every report of `record` into `dir` (prepared with prepareReportsDir): the Allure results
+ * (staged, then put in place whole), then, while Allure's own process renders them into the HTML
+ * report (with `html`), the file reports ({@link writeRunReports}) and whatever `afterFiles` writes.
+ * Secrets are scrubbed here by shape, whatever the record's maker did. Exit code:
  * 2 for a toolkit error or an HTML report that could not be made, 1 for a failure, else 0.
  *
  * @throws ToolkitError PCC_REPORT_WRITE when a report file cannot be written
@@ -184,33 +215,47 @@ export async function writeReports(
   info: RunInfo,
   o: ReportOptions,
 ): Promise<{ exitCode: 0 | 1 | 2; record: RunRecord; reports: AllReports }> {
+  // Drawn in the chart thread while this one scrubs, decides and writes the Allure results.
+  const charting = o.charts?.draw(summary.timing);
   const record = scrubSecrets(given);
-  const written = writeRunReports(dir, record, summary, info, o);
+  const decided = decideRunReports(dir, record, summary, info, o);
   const allureResults = join(dir, REPORT_FILES.allureResults);
   const staged = stagingDirectory(allureResults);
   try {
-    const coverage = written.coverage ? coverageLine(written.coverage).replace(/^coverage: /, '') : undefined;
+    const coverage = decided.coverage ? coverageLine(decided.coverage).replace(/^coverage: /, '') : undefined;
     writeAllureResults(staged, record, info, {
       ...(o.root ? { root: o.root } : {}),
       messages: o.messages ?? reportMessageOptions(),
       environment: allureEnvironment(info, record, coverage),
     });
     // The timing charts, in the report's Global Attachments tab (allure-charts.ts).
+    await charting;
     writeAllureTimingCharts(staged, summary.timing, Date.parse(record.startedAt) + record.durationMs || undefined);
   } catch (e) {
     rmSync(staged, { recursive: true, force: true });
     throw e;
   }
   replaceDirectory(staged, allureResults);
-  await o.afterFiles?.(record, { ...written, allureResults });
   const subject = o.certification?.subject;
-  const html = o.html
-    ? await writeHtmlReport(dir, {
-        name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary, written.certification.certified),
+  // Rendered by Allure's own process from allure-results/ alone, while this one writes the file
+  // reports and afterFiles assembles, gzips and signs (the signature leaves the HTML report out).
+  const rendering: Promise<{ allureReport?: string; htmlError?: string }> = o.html
+    ? writeHtmlReport(dir, {
+        name: reportName(subject !== undefined ? certificationTitle(o.certification) : undefined, summary, decided.certification.certified),
         stderr: o.stderr,
         ...(o.warm ? { warm: o.warm } : {}),
       })
-    : {};
+    : Promise.resolve({});
+  let written: RunReports;
+  try {
+    written = writeDecidedReports(dir, record, summary, info, o, decided);
+    await o.afterFiles?.(record, { ...written, allureResults });
+  } catch (e) {
+    // The reports failed; the renderer is not left running behind the error (it never rejects).
+    await rendering;
+    throw e;
+  }
+  const html = await rendering;
   const exitCode = html.htmlError ? 2 : exitCodeFor(record, summary);
   return { exitCode, record, reports: { ...written, allureResults, ...html } };
 }
