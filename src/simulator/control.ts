@@ -7,6 +7,10 @@
  *   POST /_sim/terminals/{terminal_id}/actions {"action": ..., "amount"?: n}
  *        -> 200 {terminal_id, transaction_id, action, status}; 404 not manual / unknown terminal;
  *           400 unknown action, bad JSON, bad amount; 409 nothing waits for an action
+ *   POST /_sim/clock {"id": transaction or operation id, "max_ms": n}
+ *        -> 200 {terminal_id, id, skipped_ms, fired, status}: the clock of the terminal holding `id`
+ *           skipped ahead until `id` is final or n ms later (terminal-clock.ts), any mode;
+ *           404 no terminal holds it; 400 bad JSON, id or max_ms
  */
 import { waitingView, type SimContext } from './sim-state.ts';
 import type { TerminalMode, TerminalView } from './options.ts';
@@ -19,6 +23,21 @@ export { TERMINAL_ACTIONS, DEFAULT_MANUAL_TIP, type TerminalAction };
 
 /** The path of the terminal list; actions are under `${CONTROL_PATH}/{terminal_id}/actions`. */
 export const CONTROL_PATH = '/_sim/terminals';
+/** Where a terminal's clock is skipped ahead (`POST`). */
+export const CLOCK_PATH = '/_sim/clock';
+/** The furthest one skip goes, ms (ten minutes: past any deadline the simulator takes). */
+export const MAX_SKIP_MS = 600_000;
+
+/** What a skip answers (HTTP 200 body). */
+export interface SkipResult {
+  readonly terminal_id: string;
+  readonly id: string;
+  readonly skipped_ms: number;
+  readonly fired: number;
+  /** The record's status after the skip. */
+  readonly status: string | null;
+}
+
 /** The largest tip `add-tip` accepts, minor units. */
 export const MAX_MANUAL_TIP = 100_000;
 
@@ -104,6 +123,26 @@ export function takeAction(ctx: SimContext, terminalId: string, action: unknown,
   return 'ok' in terminal ? terminal : actOn(terminal, action, amount);
 }
 
+/**
+ * Skips ahead the clock of the terminal that holds transaction or operation `id` until it is final,
+ * at most `maxMs` (an integer, 1..MAX_SKIP_MS). 400 for a bad id or maxMs, 404 when no terminal holds it.
+ */
+export function skipClock(
+  ctx: SimContext,
+  id: unknown,
+  maxMs: unknown,
+): { ok: true; result: SkipResult } | { ok: false; status: 400 | 404; detail: string } {
+  if (typeof id !== 'string' || id === '') return { ok: false, status: 400, detail: 'id must name a transaction or an operation' };
+  if (typeof maxMs !== 'number' || !Number.isInteger(maxMs) || maxMs < 1 || maxMs > MAX_SKIP_MS)
+    return { ok: false, status: 400, detail: `max_ms must be an integer from 1 to ${MAX_SKIP_MS}` };
+  for (const { terminal } of ctx.registry.all()) {
+    if (!terminal.transaction(id) && !terminal.operation(id)) continue;
+    const s = terminal.skipAhead(id, maxMs);
+    return { ok: true, result: { terminal_id: terminal.id, id, skipped_ms: s.skippedMs, fired: s.fired, status: s.status } };
+  }
+  return { ok: false, status: 404, detail: 'no terminal holds this transaction or operation' };
+}
+
 /** The routes of the control surface (marked `control`: no auth, no fault applies to them). */
 export function controlRoutes(ctx: SimContext): Route[] {
   const list = (): { status: number; body: TerminalsAnswer } => ({
@@ -116,7 +155,14 @@ export function controlRoutes(ctx: SimContext): Route[] {
     const body = parseJsonObject(r.raw);
     return answer(actOn(terminal, body.action, body.amount));
   };
+  const skip: Route['handle'] = (r) => {
+    const body = parseJsonObject(r.raw);
+    const out = skipClock(ctx, body.id, body.max_ms);
+    if (!out.ok) throw new HttpError(out.status, out.detail);
+    return { status: 200, body: out.result };
+  };
   return [
+    { method: 'POST', path: CLOCK_PATH, auth: 'none', control: true, handle: skip },
     { method: 'GET', path: CONTROL_PATH, auth: 'none', control: true, handle: list },
     { method: 'GET', path: `${CONTROL_PATH}/`, auth: 'none', control: true, handle: list },
     { method: 'POST', path: `${CONTROL_PATH}/:id/actions`, auth: 'none', control: true, handle: act },

@@ -2,7 +2,7 @@
  * The real side of a model run: one fresh pairing (a fresh virtual terminal) per command sequence,
  * a scope that records which checks failed, and the trace of what each command sent and got.
  */
-import type { CheckId, CheckInput, OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
+import type { CheckId, CheckInput, OperationId, Pairing, PayConnectResponse, RunContext } from '../../src/index.ts';
 import { Scope } from '../../src/suite.ts';
 import type { Prediction } from './model.ts';
 import { FINAL_STATUSES } from './model.ts';
@@ -43,13 +43,53 @@ export class ModelDeviation extends Error {
   override readonly name = 'ModelDeviation';
 }
 
+/**
+ * Skips the terminal's clock ahead until transaction or operation `id` is final; what it did, for the trace.
+ * See {@link clockSkipper}.
+ */
+export type SkipAhead = (id: string) => Promise<string>;
+
+/**
+ * On the embedded simulator, and only there (a URL or a Pact mock keeps its own time), a wait that
+ * would only sit out the terminal's steps and deadlines first skips that terminal's clock ahead through
+ * the simulator's control surface (`POST /_sim/clock`, never its code): the terminal does what it
+ * would have done, in the same order, now. Never past the run's own deadline, so a transaction that
+ * would not be final by then still is not. Best effort: whatever it answers, the convergence that
+ * follows observes and judges as before; a skip that failed costs only the time it would have saved.
+ */
+export function clockSkipper(ctx: Pick<RunContext, 'targetKind' | 'baseUrl' | 'deadlineMs'>): SkipAhead | undefined {
+  if (ctx.targetKind !== 'sim') return undefined;
+  const url = new URL('/_sim/clock', ctx.baseUrl).href;
+  const maxMs = Math.max(1, Math.min(600_000, Math.round(ctx.deadlineMs)));
+  return async (id) => {
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id, max_ms: maxMs }),
+        signal: AbortSignal.timeout(5_000),
+      });
+      const body = (await res.json().catch(() => ({}))) as { skipped_ms?: number; status?: string; detail?: string };
+      return res.ok ? `clock +${body.skipped_ms} ms: ${body.status}` : `clock not skipped (${res.status} ${body.detail ?? ''})`.trim();
+    } catch (e) {
+      return `clock not skipped (${(e as Error).message})`;
+    }
+  };
+}
+
 /** The real system of a model run. */
 export class Real {
   readonly trace: string[] = [];
   constructor(
     readonly pairing: Pairing,
     readonly scope: RecordingScope,
+    private readonly skipAhead?: SkipAhead,
   ) {}
+
+  /** Before a wait for `id` to be final: the terminal's clock skipped ahead, where the target allows it. */
+  async hurry(id: string): Promise<void> {
+    if (this.skipAhead) this.trace.push(`  ${await this.skipAhead(id)}`);
+  }
 
   /** Calls an operation; a network error or timeout stops the run (not a model finding). */
   call(op: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {

@@ -15,7 +15,7 @@ import { describe } from 'vitest';
 import { type ScenarioNeeds, TimeBox, scenario, workerContext } from '../../src/suite.ts';
 import { commandsArb } from './commands/index.ts';
 import { TerminalModel } from './model.ts';
-import { type FailedCheck, ModelDeviation, Real, RecordingScope } from './real.ts';
+import { type FailedCheck, ModelDeviation, Real, RecordingScope, clockSkipper } from './real.ts';
 import { REPLAY_COMMANDS_ENV, REPLAY_ENV, replayCommand, replayFromEnv, replayPathIn } from './replay.ts';
 
 /**
@@ -71,6 +71,8 @@ export function declareStatefulPart(part: number): void {
         const numRuns = sequencesOfPart(allRuns, part, STATEFUL_PARTS);
         if (numRuns === 0) t.skip(`this run's ${allRuns} sequence(s) are drawn by the first parts (--runs ${ctx.runs})`);
         const seed = (ctx.seed + part) | 0;
+        // The embedded simulator's terminal time is skipped, not waited for (real.ts clockSkipper).
+        const skipAhead = clockSkipper(ctx);
         const replay = replayFromEnv(process.env);
         t.param('seed', `${ctx.seed} (this part draws with ${seed})`);
         t.param('sequences', replay ? `replay of path ${replay.path}` : `${numRuns} of ${allRuns}`);
@@ -107,7 +109,7 @@ export function declareStatefulPart(part: number): void {
             );
             throw fatal;
           }
-          const real = new Real(attempt.pairing, scope);
+          const real = new Real(attempt.pairing, scope, skipAhead);
           const model = new TerminalModel(maxCommands);
           let error: unknown;
           try {
