@@ -7,10 +7,10 @@
  *   POST /_sim/terminals/{terminal_id}/actions {"action": ..., "amount"?: n}
  *        -> 200 {terminal_id, transaction_id, action, status}; 404 not manual / unknown terminal;
  *           400 unknown action, bad JSON, bad amount; 409 nothing waits for an action
- *   POST /_sim/clock {"id": transaction or operation id, "max_ms": n}
- *        -> 200 {terminal_id, id, skipped_ms, fired, status}: the clock of the terminal holding `id`
- *           skipped ahead until `id` is final or n ms later (terminal-clock.ts), any mode;
- *           404 no terminal holds it; 400 bad JSON, id or max_ms
+ *   POST /_sim/clock {"id": transaction or operation id, "max_ms": n, "settle_ms"?: m}
+ *        -> 200 {terminal_id, id, skipped_ms, fired, status, final}: the clock of the terminal holding
+ *           `id` skipped ahead until `id` is final (then m ms more) or n ms later (terminal-clock.ts),
+ *           any mode; 404 no terminal holds it; 400 bad JSON, id, max_ms or settle_ms
  */
 import { waitingView, type SimContext } from './sim-state.ts';
 import type { TerminalMode, TerminalView } from './options.ts';
@@ -36,6 +36,8 @@ export interface SkipResult {
   readonly fired: number;
   /** The record's status after the skip. */
   readonly status: string | null;
+  /** Whether that status is final. */
+  readonly final: boolean;
 }
 
 /** The largest tip `add-tip` accepts, minor units. */
@@ -123,22 +125,29 @@ export function takeAction(ctx: SimContext, terminalId: string, action: unknown,
   return 'ok' in terminal ? terminal : actOn(terminal, action, amount);
 }
 
+const skipMs = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= MAX_SKIP_MS;
+
 /**
- * Skips ahead the clock of the terminal that holds transaction or operation `id` until it is final,
- * at most `maxMs` (an integer, 1..MAX_SKIP_MS). 400 for a bad id or maxMs, 404 when no terminal holds it.
+ * Skips ahead the clock of the terminal that holds transaction or operation `id` until it is final
+ * (then `settleMs` more), at most `maxMs`: integers, 1..MAX_SKIP_MS and 0..MAX_SKIP_MS (default 0).
+ * 400 for a bad id, maxMs or settleMs, 404 when no terminal holds the id.
  */
 export function skipClock(
   ctx: SimContext,
   id: unknown,
   maxMs: unknown,
+  settleMs: unknown = 0,
 ): { ok: true; result: SkipResult } | { ok: false; status: 400 | 404; detail: string } {
   if (typeof id !== 'string' || id === '') return { ok: false, status: 400, detail: 'id must name a transaction or an operation' };
-  if (typeof maxMs !== 'number' || !Number.isInteger(maxMs) || maxMs < 1 || maxMs > MAX_SKIP_MS)
-    return { ok: false, status: 400, detail: `max_ms must be an integer from 1 to ${MAX_SKIP_MS}` };
+  if (!skipMs(maxMs, 1)) return { ok: false, status: 400, detail: `max_ms must be an integer from 1 to ${MAX_SKIP_MS}` };
+  if (!skipMs(settleMs, 0)) return { ok: false, status: 400, detail: `settle_ms must be an integer from 0 to ${MAX_SKIP_MS}` };
   for (const { terminal } of ctx.registry.all()) {
     if (!terminal.transaction(id) && !terminal.operation(id)) continue;
-    const s = terminal.skipAhead(id, maxMs);
-    return { ok: true, result: { terminal_id: terminal.id, id, skipped_ms: s.skippedMs, fired: s.fired, status: s.status } };
+    const s = terminal.skipAhead(id, maxMs, settleMs);
+    return {
+      ok: true,
+      result: { terminal_id: terminal.id, id, skipped_ms: s.skippedMs, fired: s.fired, status: s.status, final: s.final },
+    };
   }
   return { ok: false, status: 404, detail: 'no terminal holds this transaction or operation' };
 }
@@ -157,7 +166,7 @@ export function controlRoutes(ctx: SimContext): Route[] {
   };
   const skip: Route['handle'] = (r) => {
     const body = parseJsonObject(r.raw);
-    const out = skipClock(ctx, body.id, body.max_ms);
+    const out = skipClock(ctx, body.id, body.max_ms, body.settle_ms ?? 0);
     if (!out.ok) throw new HttpError(out.status, out.detail);
     return { status: 200, body: out.result };
   };

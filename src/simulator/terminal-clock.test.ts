@@ -111,11 +111,26 @@ describe('POST /_sim/clock', () => {
     expect(['INITIATED', 'IN_PROGRESS']).toContain((await other.get(P.status(waiting))).json.status);
   });
 
+  it('settle_ms: once final, that much more of the clock passes (a SUCCESS that flips a step later has flipped)', async () => {
+    sim.sim.setFaults(['transition.final-changes']);
+    const c = await pairClient(sim);
+    const first = await start(c, 1000);
+    const r = await skip({ id: first, max_ms: 60_000 });
+    expect(r.json).toMatchObject({ status: 'SUCCESS', final: true });
+    expect((await c.get(P.status(first))).json.status).toBe('SUCCESS'); // the flip is 50 ms of real time away
+    const second = await start(c, 2000);
+    const s = await skip({ id: second, max_ms: 60_000, settle_ms: 60 });
+    expect(s.json).toMatchObject({ status: 'FAILED', final: true });
+    expect(s.json.fired).toBeGreaterThanOrEqual(3); // its steps and flip (the first one's flip too, when still due)
+    expect(s.json.skipped_ms).toBeGreaterThanOrEqual(150);
+  });
+
   it('refuses what it cannot do: an unknown id (404), a bad id or max_ms (400)', async () => {
     expect((await skip({ id: '00000000-0000-4000-8000-000000000000', max_ms: 10 })).status).toBe(404);
     expect((await skip({ max_ms: 10 })).status).toBe(400);
     const c = await pairClient(sim);
     const id = await start(c, 1000);
     for (const max_ms of [0, 1.5, '10', 600_001]) expect((await skip({ id, max_ms })).status, String(max_ms)).toBe(400);
+    for (const settle_ms of [-1, 2.5, '10']) expect((await skip({ id, max_ms: 10, settle_ms })).status, String(settle_ms)).toBe(400);
   });
 });

@@ -320,13 +320,22 @@ export class VirtualTerminal {
   /**
    * Skips this terminal's clock ahead (the control surface's `POST /_sim/clock`): its pending steps and
    * deadlines happen now, in the order and with the outcomes they would have had in real time, until
-   * the transaction or operation `id` of this terminal is final, or `maxMs` later. What is still
+   * the transaction or operation `id` of this terminal is final, or `maxMs` later; once it is final,
+   * `thenMs` more (what a watcher of the final status would have waited to see). What is still
    * scheduled after that runs on in real time. Its records' timestamps move with its clock.
    */
-  skipAhead(id: string, maxMs: number): Skipped & { status: string | null } {
+  skipAhead(id: string, maxMs: number, thenMs = 0): Skipped & { status: string | null; final: boolean } {
     const record = (): Txn | Op | undefined => this.txns.get(id) ?? this.ops.get(id);
-    const skipped = this.disposed ? { skippedMs: 0, fired: 0 } : this.clock.skip(maxMs, () => isFinal(record()?.status ?? 'SUCCESS'));
-    return { ...skipped, status: record()?.status ?? null };
+    const final = () => isFinal(record()?.status ?? 'SUCCESS');
+    let s: Skipped = { skippedMs: 0, fired: 0 };
+    if (!this.disposed) {
+      s = this.clock.skip(maxMs, final);
+      if (final() && thenMs > 0) {
+        const then = this.clock.skip(thenMs);
+        s = { skippedMs: s.skippedMs + then.skippedMs, fired: s.fired + then.fired };
+      }
+    }
+    return { ...s, status: record()?.status ?? null, final: final() };
   }
 
   /** Clears every timer; the terminal emits nothing afterwards. */

@@ -43,36 +43,43 @@ export class ModelDeviation extends Error {
   override readonly name = 'ModelDeviation';
 }
 
-/**
- * Skips the terminal's clock ahead until transaction or operation `id` is final; what it did, for the trace.
- * See {@link clockSkipper}.
- */
-export type SkipAhead = (id: string) => Promise<string>;
+/** What a skip of the terminal's clock did: a line for the trace; `settled` when the record was final past the settle window. */
+export interface Skip {
+  line: string;
+  settled: boolean;
+}
+
+/** Skips the clock of the terminal of transaction or operation `id` ahead; see {@link clockSkipper}. */
+export type SkipAhead = (id: string) => Promise<Skip>;
 
 /**
  * On the embedded simulator, and only there (a URL or a Pact mock keeps its own time), a wait that
  * would only sit out the terminal's steps and deadlines first skips that terminal's clock ahead through
  * the simulator's control surface (`POST /_sim/clock`, never its code): the terminal does what it
- * would have done, in the same order, now. Never past the run's own deadline, so a transaction that
- * would not be final by then still is not. Best effort: whatever it answers, the convergence that
- * follows observes and judges as before; a skip that failed costs only the time it would have saved.
+ * would have done, in the same order, now, until the record is final and then for the run's settle
+ * window (a final status that changes a step later has changed when the wait polls it). Never past the
+ * run's own deadline, so a transaction that would not be final by then still is not. Best effort:
+ * whatever it answers, the convergence that follows observes and judges as before; a skip that failed
+ * costs only the time it would have saved, and the settle window is then waited in real time.
  */
-export function clockSkipper(ctx: Pick<RunContext, 'targetKind' | 'baseUrl' | 'deadlineMs'>): SkipAhead | undefined {
+export function clockSkipper(ctx: Pick<RunContext, 'targetKind' | 'baseUrl' | 'deadlineMs' | 'settleMs'>): SkipAhead | undefined {
   if (ctx.targetKind !== 'sim') return undefined;
   const url = new URL('/_sim/clock', ctx.baseUrl).href;
-  const maxMs = Math.max(1, Math.min(600_000, Math.round(ctx.deadlineMs)));
+  const ms = (v: number, min: number) => Math.max(min, Math.min(600_000, Math.round(v)));
+  const body = (id: string) => JSON.stringify({ id, max_ms: ms(ctx.deadlineMs, 1), settle_ms: ms(ctx.settleMs, 0) });
   return async (id) => {
     try {
       const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ id, max_ms: maxMs }),
+        body: body(id),
         signal: AbortSignal.timeout(5_000),
       });
-      const body = (await res.json().catch(() => ({}))) as { skipped_ms?: number; status?: string; detail?: string };
-      return res.ok ? `clock +${body.skipped_ms} ms: ${body.status}` : `clock not skipped (${res.status} ${body.detail ?? ''})`.trim();
+      const b = (await res.json().catch(() => ({}))) as { skipped_ms?: number; status?: string; final?: boolean; detail?: string };
+      if (!res.ok) return { line: `clock not skipped (${res.status} ${b.detail ?? ''})`.trim(), settled: false };
+      return { line: `clock +${b.skipped_ms} ms: ${b.status}`, settled: b.final === true };
     } catch (e) {
-      return `clock not skipped (${(e as Error).message})`;
+      return { line: `clock not skipped (${(e as Error).message})`, settled: false };
     }
   };
 }
@@ -86,9 +93,15 @@ export class Real {
     private readonly skipAhead?: SkipAhead,
   ) {}
 
-  /** Before a wait for `id` to be final: the terminal's clock skipped ahead, where the target allows it. */
-  async hurry(id: string): Promise<void> {
-    if (this.skipAhead) this.trace.push(`  ${await this.skipAhead(id)}`);
+  /**
+   * Before a wait for `id` to be final: the terminal's clock skipped ahead, where the target allows
+   * it. Returns the wait's options: no settle window left to wait when the skip went through it.
+   */
+  async hurry(id: string): Promise<{ settleMs?: number }> {
+    if (!this.skipAhead) return {};
+    const s = await this.skipAhead(id);
+    this.trace.push(`  ${s.line}`);
+    return s.settled ? { settleMs: 0 } : {};
   }
 
   /** Calls an operation; a network error or timeout stops the run (not a model finding). */
