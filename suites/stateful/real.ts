@@ -2,7 +2,7 @@
  * The real side of a model run: one fresh pairing (a fresh virtual terminal) per command sequence,
  * a scope that records which checks failed, and the trace of what each command sent and got.
  */
-import type { CheckId, CheckInput, OperationId, Pairing, PayConnectResponse, RunContext } from '../../src/index.ts';
+import type { CheckId, CheckInput, Exchange, OperationId, Pairing, PayConnectResponse, RunContext } from '../../src/index.ts';
 import { Scope } from '../../src/suite.ts';
 import type { Prediction } from './model.ts';
 import { FINAL_STATUSES } from './model.ts';
@@ -35,6 +35,48 @@ export class RecordingScope extends Scope {
       this.failed.push({ id, input, extra: extraEvidence, message: added[0] ?? id });
     }
     return ok;
+  }
+}
+
+/**
+ * The exchanges a test's report keeps whole (src/suite/scenario-evidence.ts): its first 50, its last
+ * 10, and every one a finding names. The others are in the transcript already (written when each
+ * sequence's pairing is forgotten).
+ */
+const REPORT_KEEPS_FIRST = 50;
+const REPORT_KEEPS_LAST = 10;
+
+/**
+ * What a test still needs of an exchange the report will not keep: its place, operation, status and
+ * duration (the request count, the service's pace and time, the time box's pace); not its headers and bodies.
+ */
+function slim(ex: Exchange): Exchange {
+  const { seq, operationId, request, response, error, startedAt, durationMs } = ex;
+  return {
+    seq,
+    ...(operationId === undefined ? {} : { operationId }),
+    request: { method: request.method, url: request.url, path: request.path, headers: {} },
+    ...(response ? { response: { status: response.status, headers: {} } } : {}),
+    ...(error ? { error } : {}),
+    startedAt,
+    durationMs,
+  };
+}
+
+/**
+ * Keeps a model-based part's memory flat in the number of sequences: every sequence's exchanges stay
+ * in the test's scope (they are counted and timed), and a thorough run's 50 sequences a part held
+ * some 1,900 whole exchanges each, 60 MB of a worker's heap. Once a sequence passed, the exchanges
+ * the report will not keep whole (see above: not among the first or the last, named by no finding)
+ * are slimmed. A sequence that failed keeps its own whole: its checks are run again on the test's scope.
+ */
+export function slimPassedExchanges(scope: Pick<Scope, 'exchanges' | 'findings'>, from: number): void {
+  const all = scope.exchanges;
+  const named = new Set(scope.findings.map((f) => (f.evidence as { exchange?: { seq?: number } } | undefined)?.exchange?.seq));
+  const end = all.length - REPORT_KEEPS_LAST;
+  for (let i = Math.max(from, REPORT_KEEPS_FIRST); i < end; i++) {
+    const ex = all[i]!;
+    if (!named.has(ex.seq)) all[i] = slim(ex);
   }
 }
 

@@ -15,7 +15,7 @@ import { describe } from 'vitest';
 import { type ScenarioNeeds, TimeBox, scenario, workerContext } from '../../src/suite.ts';
 import { commandsArb } from './commands/index.ts';
 import { TerminalModel } from './model.ts';
-import { type FailedCheck, ModelDeviation, Real, RecordingScope, clockSkipper } from './real.ts';
+import { type FailedCheck, ModelDeviation, Real, RecordingScope, clockSkipper, slimPassedExchanges } from './real.ts';
 import { REPLAY_COMMANDS_ENV, REPLAY_ENV, replayCommand, replayFromEnv, replayPathIn } from './replay.ts';
 
 /**
@@ -79,6 +79,8 @@ export function declareStatefulPart(part: number): void {
         t.param('per sequence', `at most ${maxCommands} convergences, ${3 * maxCommands} commands`);
 
         let runIndex = 0;
+        // The test's exchanges before this index are slimmed already, or belong to a sequence that failed.
+        let slimmedTo = t.scope.exchanges.length;
         let last: { failed: FailedCheck[]; error: unknown; trace: string[]; executed: number } | undefined;
 
         // An error that is not a deviation from the model (pairing refused, network, a toolkit bug) ends
@@ -128,6 +130,10 @@ export function declareStatefulPart(part: number): void {
               traceFile,
               `--- run ${runIndex}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`,
             );
+          if (error === undefined && scope.failed.length === 0) {
+            slimPassedExchanges(t.scope, slimmedTo);
+            slimmedTo = Math.max(slimmedTo, t.scope.exchanges.length - 10);
+          } else slimmedTo = t.scope.exchanges.length;
           if (error !== undefined && !(error instanceof ModelDeviation) && scope.failed.length === 0) {
             fatal = error;
             throw error;
