@@ -128,6 +128,11 @@ export interface ConvergeOptions {
   deadlineMs?: number;
   /** How long after the final status by polling its webhook is waited for. @default the run's (RunContext.webhookGraceMs) */
   webhookGraceMs?: number;
+  /**
+   * How long a final status is watched for a change, when the caller made that time pass already (the
+   * embedded simulator's terminal clock skipped past it). @default the run's (RunContext.settleMs, settleScale)
+   */
+  settleMs?: number;
   onStatus?: (status: string) => void;
   /**
    * Returns at the first final status (its webhook seen, or not awaited) while the settle window runs
@@ -860,8 +865,8 @@ export class Scope {
         webhooksObservable,
         final: kind === 'transaction' ? profile.transactionFinal : profile.operationFinal,
         deadlineMs: ms,
-        settleMs: this.harness.ctx.settleMs,
-        ...(this.harness.ctx.settleScale ? { settleScale: this.harness.ctx.settleScale } : {}),
+        settleMs: opts.settleMs ?? this.harness.ctx.settleMs,
+        ...(opts.settleMs === undefined && this.harness.ctx.settleScale ? { settleScale: this.harness.ctx.settleScale } : {}),
         webhookGraceMs: graceMs,
         // Two misses anywhere in the run end the waits under way too, not only the later ones.
         webhookWaitFutile: () => defects.blocker('webhook-valid') !== undefined,

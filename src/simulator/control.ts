@@ -7,6 +7,10 @@
  *   POST /_sim/terminals/{terminal_id}/actions {"action": ..., "amount"?: n}
  *        -> 200 {terminal_id, transaction_id, action, status}; 404 not manual / unknown terminal;
  *           400 unknown action, bad JSON, bad amount; 409 nothing waits for an action
+ *   POST /_sim/clock {"id": transaction or operation id, "max_ms": n, "settle_ms"?: m}
+ *        -> 200 {terminal_id, id, skipped_ms, fired, status, final}: the clock of the terminal holding
+ *           `id` skipped ahead until `id` is final (then m ms more) or n ms later (terminal-clock.ts),
+ *           any mode; 404 no terminal holds it; 400 bad JSON, id, max_ms or settle_ms
  */
 import { waitingView, type SimContext } from './sim-state.ts';
 import type { TerminalMode, TerminalView } from './options.ts';
@@ -19,6 +23,23 @@ export { TERMINAL_ACTIONS, DEFAULT_MANUAL_TIP, type TerminalAction };
 
 /** The path of the terminal list; actions are under `${CONTROL_PATH}/{terminal_id}/actions`. */
 export const CONTROL_PATH = '/_sim/terminals';
+/** Where a terminal's clock is skipped ahead (`POST`). */
+export const CLOCK_PATH = '/_sim/clock';
+/** The furthest one skip goes, ms (ten minutes: past any deadline the simulator takes). */
+export const MAX_SKIP_MS = 600_000;
+
+/** What a skip answers (HTTP 200 body). */
+export interface SkipResult {
+  readonly terminal_id: string;
+  readonly id: string;
+  readonly skipped_ms: number;
+  readonly fired: number;
+  /** The record's status after the skip. */
+  readonly status: string | null;
+  /** Whether that status is final. */
+  readonly final: boolean;
+}
+
 /** The largest tip `add-tip` accepts, minor units. */
 export const MAX_MANUAL_TIP = 100_000;
 
@@ -104,6 +125,33 @@ export function takeAction(ctx: SimContext, terminalId: string, action: unknown,
   return 'ok' in terminal ? terminal : actOn(terminal, action, amount);
 }
 
+const skipMs = (v: unknown, min: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= MAX_SKIP_MS;
+
+/**
+ * Skips ahead the clock of the terminal that holds transaction or operation `id` until it is final
+ * (then `settleMs` more), at most `maxMs`: integers, 1..MAX_SKIP_MS and 0..MAX_SKIP_MS (default 0).
+ * 400 for a bad id, maxMs or settleMs, 404 when no terminal holds the id.
+ */
+export function skipClock(
+  ctx: SimContext,
+  id: unknown,
+  maxMs: unknown,
+  settleMs: unknown = 0,
+): { ok: true; result: SkipResult } | { ok: false; status: 400 | 404; detail: string } {
+  if (typeof id !== 'string' || id === '') return { ok: false, status: 400, detail: 'id must name a transaction or an operation' };
+  if (!skipMs(maxMs, 1)) return { ok: false, status: 400, detail: `max_ms must be an integer from 1 to ${MAX_SKIP_MS}` };
+  if (!skipMs(settleMs, 0)) return { ok: false, status: 400, detail: `settle_ms must be an integer from 0 to ${MAX_SKIP_MS}` };
+  for (const { terminal } of ctx.registry.all()) {
+    if (!terminal.transaction(id) && !terminal.operation(id)) continue;
+    const s = terminal.skipAhead(id, maxMs, settleMs);
+    return {
+      ok: true,
+      result: { terminal_id: terminal.id, id, skipped_ms: s.skippedMs, fired: s.fired, status: s.status, final: s.final },
+    };
+  }
+  return { ok: false, status: 404, detail: 'no terminal holds this transaction or operation' };
+}
+
 /** The routes of the control surface (marked `control`: no auth, no fault applies to them). */
 export function controlRoutes(ctx: SimContext): Route[] {
   const list = (): { status: number; body: TerminalsAnswer } => ({
@@ -116,7 +164,14 @@ export function controlRoutes(ctx: SimContext): Route[] {
     const body = parseJsonObject(r.raw);
     return answer(actOn(terminal, body.action, body.amount));
   };
+  const skip: Route['handle'] = (r) => {
+    const body = parseJsonObject(r.raw);
+    const out = skipClock(ctx, body.id, body.max_ms, body.settle_ms ?? 0);
+    if (!out.ok) throw new HttpError(out.status, out.detail);
+    return { status: 200, body: out.result };
+  };
   return [
+    { method: 'POST', path: CLOCK_PATH, auth: 'none', control: true, handle: skip },
     { method: 'GET', path: CONTROL_PATH, auth: 'none', control: true, handle: list },
     { method: 'GET', path: `${CONTROL_PATH}/`, auth: 'none', control: true, handle: list },
     { method: 'POST', path: `${CONTROL_PATH}/:id/actions`, auth: 'none', control: true, handle: act },

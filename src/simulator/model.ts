@@ -5,6 +5,7 @@
  * Records are kept compact: timestamps are epoch milliseconds (0 = null), card data is one small
  * object only for approved card payments, and JSON views are built on demand.
  */
+import type { ClockTimer } from './terminal-clock.ts';
 
 /** Transaction status values of the spec. */
 export type TxnStatus = 'INITIATED' | 'IN_PROGRESS' | 'SUCCESS' | 'CANCELED' | 'DECLINED' | 'REVERTED' | 'EXPIRED' | 'FAILED';
@@ -53,8 +54,8 @@ export interface Txn {
   /** Preauthorization: a complete has succeeded. */
   completed: boolean;
   cancelRequested: boolean;
-  step: NodeJS.Timeout | null;
-  deadline: NodeJS.Timeout | null;
+  step: ClockTimer | null;
+  deadline: ClockTimer | null;
 }
 
 /** One operation (revert, preauth increment or complete). */
@@ -65,7 +66,7 @@ export interface Op {
   /** Null for revert, which has no body. */
   readonly amount: number | null;
   status: OpStatus;
-  step: NodeJS.Timeout | null;
+  step: ClockTimer | null;
 }
 
 /** Where an organization and point of sale are printed from. */

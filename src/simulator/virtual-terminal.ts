@@ -13,6 +13,7 @@ import { finishStatus, isFinal, row } from './model.ts';
 import { SIMULATOR_DEFAULTS, type TerminalMode } from './options.ts';
 import type { Liberal } from './liberal.ts';
 import type { Rng } from './rng.ts';
+import { type Skipped, TerminalClock } from './terminal-clock.ts';
 
 /** Timing, retention and mode settings of a terminal. */
 export interface TerminalSettings {
@@ -99,11 +100,14 @@ export class VirtualTerminal {
   private disposed = false;
   /** Manual mode: pending transactions, oldest first, with what the operator did to them. */
   private readonly manual = new Map<Txn, ManualState>();
+  /** This terminal's time and timers: real time unless skipped ahead (`skipAhead`). */
+  private readonly clock: TerminalClock;
 
   constructor(
     private readonly env: TerminalEnv,
     readonly merchant: Merchant,
   ) {
+    this.clock = new TerminalClock(env.now);
     const id = `8${env.rng.digits(7)}`; // drawn either way, so the fault leaves the seed's sequence alone
     this.id = env.faults.has('pair.shared-terminal-id') ? SHARED_TERMINAL_ID : env.liberal ? env.liberal.id('terminal') : id;
     this.cardTid = `T${env.rng.digits(7)}`;
@@ -156,7 +160,7 @@ export class VirtualTerminal {
     }
     st.end = end;
     if (t.deadline) {
-      clearTimeout(t.deadline); // decided: the deadline no longer applies
+      this.clock.clear(t.deadline); // decided: the deadline no longer applies
       t.deadline = null;
     }
     if (t.status === 'INITIATED') this.enterInProgress(t);
@@ -207,7 +211,7 @@ export class VirtualTerminal {
       amount,
       tip: 0,
       method,
-      createdAt: this.env.now(),
+      createdAt: this.clock.now(),
       completedAt: 0,
       canceledAt: 0,
       revertedAt: 0,
@@ -232,7 +236,7 @@ export class VirtualTerminal {
       return t;
     }
     const deadline = manual ? (this.env.settings.manualDeadlineMs ?? SIMULATOR_DEFAULTS.manualDeadlineMs) : deadlineMs;
-    t.deadline = setTimeout(() => this.finalize(t, 'EXPIRED'), deadline);
+    t.deadline = this.clock.set(() => this.finalize(t, 'EXPIRED'), deadline);
     this.timed.add(t);
     // Manual: picked up after one step, then it waits for the operator (no outcome row applies).
     if (manual) {
@@ -313,10 +317,32 @@ export class VirtualTerminal {
     return { transactions: this.txns.size, operations: this.ops.size, pending: this.pending, timed: this.timed.size };
   }
 
+  /**
+   * Skips this terminal's clock ahead (the control surface's `POST /_sim/clock`): its pending steps and
+   * deadlines happen now, in the order and with the outcomes they would have had in real time, until
+   * the transaction or operation `id` of this terminal is final, or `maxMs` later; once it is final,
+   * `thenMs` more (what a watcher of the final status would have waited to see). What is still
+   * scheduled after that runs on in real time. Its records' timestamps move with its clock.
+   */
+  skipAhead(id: string, maxMs: number, thenMs = 0): Skipped & { status: string | null; final: boolean } {
+    const record = (): Txn | Op | undefined => this.txns.get(id) ?? this.ops.get(id);
+    const final = () => isFinal(record()?.status ?? 'SUCCESS');
+    let s: Skipped = { skippedMs: 0, fired: 0 };
+    if (!this.disposed) {
+      s = this.clock.skip(maxMs, final);
+      if (final() && thenMs > 0) {
+        const then = this.clock.skip(thenMs);
+        s = { skippedMs: s.skippedMs + then.skippedMs, fired: s.fired + then.fired };
+      }
+    }
+    return { ...s, status: record()?.status ?? null, final: final() };
+  }
+
   /** Clears every timer; the terminal emits nothing afterwards. */
   dispose(): void {
     this.disposed = true;
     for (const r of this.timed) this.clearTimers(r);
+    this.clock.clearAll();
     this.timed.clear();
     this.manual.clear();
   }
@@ -340,7 +366,7 @@ export class VirtualTerminal {
   private finalize(t: Txn, status: TxnStatus): void {
     if (isFinal(t.status)) return;
     this.clearTimers(t);
-    const now = this.env.now();
+    const now = this.clock.now();
     t.status = status;
     t.method ??= 'CARD'; // the print slip requires a method: a never-picked one is the terminal's default
     if (status === 'CANCELED') t.canceledAt = now;
@@ -394,7 +420,7 @@ export class VirtualTerminal {
       case 'transaction.revert':
         if (!this.isLastSuccess(t)) return false;
         t.status = 'REVERTED';
-        if (!this.env.faults.has('revert.no-reverted-at')) t.revertedAt = this.env.now();
+        if (!this.env.faults.has('revert.no-reverted-at')) t.revertedAt = this.clock.now();
         this.emitTxn(t);
         return true;
       case 'transaction.preauth.increment':
@@ -434,8 +460,8 @@ export class VirtualTerminal {
 
   private schedule(r: Txn | Op, ms: number, fn: () => void): void {
     if (this.disposed) return;
-    if (r.step) clearTimeout(r.step);
-    r.step = setTimeout(
+    this.clock.clear(r.step);
+    r.step = this.clock.set(
       () => {
         r.step = null;
         fn();
@@ -446,10 +472,10 @@ export class VirtualTerminal {
   }
 
   private clearTimers(r: Txn | Op): void {
-    if (r.step) clearTimeout(r.step);
+    this.clock.clear(r.step);
     r.step = null;
     if ('deadline' in r && r.deadline) {
-      clearTimeout(r.deadline);
+      this.clock.clear(r.deadline);
       r.deadline = null;
     }
     this.timed.delete(r);

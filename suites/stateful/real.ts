@@ -2,7 +2,7 @@
  * The real side of a model run: one fresh pairing (a fresh virtual terminal) per command sequence,
  * a scope that records which checks failed, and the trace of what each command sent and got.
  */
-import type { CheckId, CheckInput, OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
+import type { CheckId, CheckInput, Exchange, OperationId, Pairing, PayConnectResponse, RunContext } from '../../src/index.ts';
 import { Scope } from '../../src/suite.ts';
 import type { Prediction } from './model.ts';
 import { FINAL_STATUSES } from './model.ts';
@@ -38,9 +38,92 @@ export class RecordingScope extends Scope {
   }
 }
 
+/**
+ * The exchanges a test's report keeps whole (src/suite/scenario-evidence.ts): its first 50, its last
+ * 10, and every one a finding names. The others are in the transcript already (written when each
+ * sequence's pairing is forgotten).
+ */
+const REPORT_KEEPS_FIRST = 50;
+const REPORT_KEEPS_LAST = 10;
+
+/**
+ * What a test still needs of an exchange the report will not keep: its place, operation, status and
+ * duration (the request count, the service's pace and time, the time box's pace); not its headers and bodies.
+ */
+function slim(ex: Exchange): Exchange {
+  const { seq, operationId, request, response, error, startedAt, durationMs } = ex;
+  return {
+    seq,
+    ...(operationId === undefined ? {} : { operationId }),
+    request: { method: request.method, url: request.url, path: request.path, headers: {} },
+    ...(response ? { response: { status: response.status, headers: {} } } : {}),
+    ...(error ? { error } : {}),
+    startedAt,
+    durationMs,
+  };
+}
+
+/**
+ * Keeps a model-based part's memory flat in the number of sequences: every sequence's exchanges stay
+ * in the test's scope (they are counted and timed), and a thorough run's 50 sequences a part held
+ * some 1,900 whole exchanges each, 60 MB of a worker's heap. Once a sequence passed, the exchanges
+ * the report will not keep whole (see above: not among the first or the last, named by no finding)
+ * are slimmed. A sequence that failed keeps its own whole: its checks are run again on the test's scope.
+ */
+export function slimPassedExchanges(scope: Pick<Scope, 'exchanges' | 'findings'>, from: number): void {
+  const all = scope.exchanges;
+  const named = new Set(scope.findings.map((f) => (f.evidence as { exchange?: { seq?: number } } | undefined)?.exchange?.seq));
+  const end = all.length - REPORT_KEEPS_LAST;
+  for (let i = Math.max(from, REPORT_KEEPS_FIRST); i < end; i++) {
+    const ex = all[i]!;
+    if (!named.has(ex.seq)) all[i] = slim(ex);
+  }
+}
+
 /** Thrown when a check of the model failed: fast-check records the run as failing and shrinks. */
 export class ModelDeviation extends Error {
   override readonly name = 'ModelDeviation';
+}
+
+/** What a skip of the terminal's clock did: a line for the trace; `settled` when the record was final past the settle window. */
+export interface Skip {
+  line: string;
+  settled: boolean;
+}
+
+/** Skips the clock of the terminal of transaction or operation `id` ahead; see {@link clockSkipper}. */
+export type SkipAhead = (id: string) => Promise<Skip>;
+
+/**
+ * On the embedded simulator, and only there (a URL or a Pact mock keeps its own time), a wait that
+ * would only sit out the terminal's steps and deadlines first skips that terminal's clock ahead through
+ * the simulator's control surface (`POST /_sim/clock`, never its code): the terminal does what it
+ * would have done, in the same order, now, until the record is final and then for the run's settle
+ * window (a final status that changes a step later has changed when the wait polls it). Never past the
+ * run's own deadline, so a transaction that would not be final by then still is not. Best effort:
+ * whatever it answers, the convergence that follows observes and judges as before; a skip that failed
+ * costs only the time it would have saved, and the settle window is then waited in real time.
+ */
+export function clockSkipper(ctx: Pick<RunContext, 'targetKind' | 'baseUrl' | 'deadlineMs' | 'settleMs'>): SkipAhead | undefined {
+  if (ctx.targetKind !== 'sim') return undefined;
+  const url = new URL('/_sim/clock', ctx.baseUrl).href;
+  const ms = (v: number, min: number) => Math.max(min, Math.min(600_000, Math.round(v)));
+  const body = (id: string) => JSON.stringify({ id, max_ms: ms(ctx.deadlineMs, 1), settle_ms: ms(ctx.settleMs, 0) });
+  return async (id) => {
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body(id),
+        signal: AbortSignal.timeout(5_000),
+      });
+      const b = (await res.json().catch(() => ({}))) as { skipped_ms?: number; status?: string; final?: boolean; detail?: string };
+      if (!res.ok) return { line: `clock not skipped (${res.status} ${b.detail ?? ''})`.trim(), settled: false };
+      return { line: `clock +${b.skipped_ms} ms: ${b.status}`, settled: b.final === true };
+    } catch (e) {
+      return { line: `clock not skipped (${(e as Error).message})`, settled: false };
+    }
+  };
 }
 
 /** The real system of a model run. */
@@ -49,7 +132,19 @@ export class Real {
   constructor(
     readonly pairing: Pairing,
     readonly scope: RecordingScope,
+    private readonly skipAhead?: SkipAhead,
   ) {}
+
+  /**
+   * Before a wait for `id` to be final: the terminal's clock skipped ahead, where the target allows
+   * it. Returns the wait's options: no settle window left to wait when the skip went through it.
+   */
+  async hurry(id: string): Promise<{ settleMs?: number }> {
+    if (!this.skipAhead) return {};
+    const s = await this.skipAhead(id);
+    this.trace.push(`  ${s.line}`);
+    return s.settled ? { settleMs: 0 } : {};
+  }
 
   /** Calls an operation; a network error or timeout stops the run (not a model finding). */
   call(op: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {

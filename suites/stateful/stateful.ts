@@ -15,7 +15,7 @@ import { describe } from 'vitest';
 import { type ScenarioNeeds, TimeBox, scenario, workerContext } from '../../src/suite.ts';
 import { commandsArb } from './commands/index.ts';
 import { TerminalModel } from './model.ts';
-import { type FailedCheck, ModelDeviation, Real, RecordingScope } from './real.ts';
+import { type FailedCheck, ModelDeviation, Real, RecordingScope, clockSkipper, slimPassedExchanges } from './real.ts';
 import { REPLAY_COMMANDS_ENV, REPLAY_ENV, replayCommand, replayFromEnv, replayPathIn } from './replay.ts';
 
 /**
@@ -71,12 +71,16 @@ export function declareStatefulPart(part: number): void {
         const numRuns = sequencesOfPart(allRuns, part, STATEFUL_PARTS);
         if (numRuns === 0) t.skip(`this run's ${allRuns} sequence(s) are drawn by the first parts (--runs ${ctx.runs})`);
         const seed = (ctx.seed + part) | 0;
+        // The embedded simulator's terminal time is skipped, not waited for (real.ts clockSkipper).
+        const skipAhead = clockSkipper(ctx);
         const replay = replayFromEnv(process.env);
         t.param('seed', `${ctx.seed} (this part draws with ${seed})`);
         t.param('sequences', replay ? `replay of path ${replay.path}` : `${numRuns} of ${allRuns}`);
         t.param('per sequence', `at most ${maxCommands} convergences, ${3 * maxCommands} commands`);
 
         let runIndex = 0;
+        // The test's exchanges before this index are slimmed already, or belong to a sequence that failed.
+        let slimmedTo = t.scope.exchanges.length;
         let last: { failed: FailedCheck[]; error: unknown; trace: string[]; executed: number } | undefined;
 
         // An error that is not a deviation from the model (pairing refused, network, a toolkit bug) ends
@@ -107,7 +111,7 @@ export function declareStatefulPart(part: number): void {
             );
             throw fatal;
           }
-          const real = new Real(attempt.pairing, scope);
+          const real = new Real(attempt.pairing, scope, skipAhead);
           const model = new TerminalModel(maxCommands);
           let error: unknown;
           try {
@@ -126,6 +130,10 @@ export function declareStatefulPart(part: number): void {
               traceFile,
               `--- run ${runIndex}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`,
             );
+          if (error === undefined && scope.failed.length === 0) {
+            slimPassedExchanges(t.scope, slimmedTo);
+            slimmedTo = Math.max(slimmedTo, t.scope.exchanges.length - 10);
+          } else slimmedTo = t.scope.exchanges.length;
           if (error !== undefined && !(error instanceof ModelDeviation) && scope.failed.length === 0) {
             fatal = error;
             throw error;

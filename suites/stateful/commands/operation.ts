@@ -22,7 +22,7 @@ export async function followOperation(
   if (!opId) throw new ModelDeviation(`${command}: 200 without an operation_id; the model cannot follow the operation`);
   const before = r.scope.failed.length;
   m.converged++;
-  const obs = await r.scope.converge(r.pairing, 'operation', opId);
+  const obs = await r.scope.converge(r.pairing, 'operation', opId, await r.hurry(opId));
   r.note(
     `  operation ${opId}: ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${predicted.status.join('|')}: ${predicted.why})`,
   );

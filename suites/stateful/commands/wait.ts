@@ -9,7 +9,7 @@ export async function settlePending(m: TerminalModel, r: Real, command: string):
   const expected = m.expected(t);
   const before = r.scope.failed.length;
   m.converged++;
-  const obs = await r.scope.converge(r.pairing, 'transaction', t.id);
+  const obs = await r.scope.converge(r.pairing, 'transaction', t.id, await r.hurry(t.id));
   r.note(
     `${command}: ${t.label} ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${expected.status.join('|')}; webhooks: ${obs.webhooks.map((s) => `${s.status}@${s.atMs}`).join(' ') || 'none'}; ${obs.elapsedMs} ms)`,
   );
