@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import { ROOT, loadContract } from './contract.ts';
 import { emitAll } from './emit.ts';
 import { configJsonSchema } from '../src/index.ts';
@@ -33,6 +34,18 @@ function specCopies(): Map<string, string> {
   return out;
 }
 
+/**
+ * The generated TypeScript laid out as the rest of src (Prettier, with the project's settings), so no
+ * line runs past the width: openapi-typescript and our emitter write each union on one line.
+ */
+async function formatted(files: Map<string, string>): Promise<void> {
+  for (const [path, content] of files) {
+    if (!path.startsWith('src/generated/') || !path.endsWith('.ts')) continue;
+    const filepath = join(ROOT, path);
+    files.set(path, await format(content, { ...(await resolveConfig(filepath)), filepath }));
+  }
+}
+
 function existing(dir: string): string[] {
   try {
     return readdirSync(join(ROOT, dir)).map((f) => `${dir}/${f}`);
@@ -53,6 +66,7 @@ async function main(): Promise<number> {
   const check = process.argv.includes('--check');
   const { doc, text } = loadContract();
   const files = await emitAll(doc, text);
+  await formatted(files);
   files.set(CONFIG_SCHEMA, `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
   const spec = specCopies();
   for (const [p, c] of spec) files.set(p, c);

@@ -5,7 +5,22 @@ import * as v from './validators.js';
 import type { OperationEntry, RuleSource, WebhookEntry } from '../core/index.ts';
 
 /** Every operation id of the contract: a misspelt one does not compile. */
-export type OperationId = "getToken" | "pair" | "getConfig" | "generateTransaction" | "startPreauth" | "independentRefund" | "getTransactionStatus" | "cancelTransaction" | "getPrintSlip" | "linkedRefund" | "preauthIncrement" | "preauthComplete" | "revertTransaction" | "getOperation" | "unpair";
+export type OperationId =
+  | 'getToken'
+  | 'pair'
+  | 'getConfig'
+  | 'generateTransaction'
+  | 'startPreauth'
+  | 'independentRefund'
+  | 'getTransactionStatus'
+  | 'cancelTransaction'
+  | 'getPrintSlip'
+  | 'linkedRefund'
+  | 'preauthIncrement'
+  | 'preauthComplete'
+  | 'revertTransaction'
+  | 'getOperation'
+  | 'unpair';
 
 /** An operation of this contract: its id one of {@link OperationId}. */
 export type ContractOperation = OperationEntry & { readonly operationId: OperationId };
@@ -13,504 +28,506 @@ export type ContractOperation = OperationEntry & { readonly operationId: Operati
 /** Every operation of the contract. */
 export const operations: readonly ContractOperation[] = [
   {
-    "operationId": "getToken",
-    "method": "POST",
-    "path": "/v1/auth/token/",
-    "pattern": "^/v1/auth/token/$",
-    "source": "spec",
-    "bearer": false,
-    "integratorHeader": false,
-    "requestSchema": "TokenRequest",
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "TokenResult"
+    operationId: 'getToken',
+    method: 'POST',
+    path: '/v1/auth/token/',
+    pattern: '^/v1/auth/token/$',
+    source: 'spec',
+    bearer: false,
+    integratorHeader: false,
+    requestSchema: 'TokenRequest',
+    stateChanging: false,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'TokenResult',
       },
-      "400": {
-        "source": "profile",
-        "schema": "Error"
+      '400': {
+        source: 'profile',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "500": {
-        "source": "profile",
-        "schema": "Error"
-      }
-    }
+      '500': {
+        source: 'profile',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "pair",
-    "method": "POST",
-    "path": "/v1/pay-connect/pair/",
-    "pattern": "^/v1/pay-connect/pair/$",
-    "source": "spec",
-    "bearer": false,
-    "integratorHeader": true,
-    "requestSchema": "PairRequest",
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "PairingResult"
+    operationId: 'pair',
+    method: 'POST',
+    path: '/v1/pay-connect/pair/',
+    pattern: '^/v1/pay-connect/pair/$',
+    source: 'spec',
+    bearer: false,
+    integratorHeader: true,
+    requestSchema: 'PairRequest',
+    stateChanging: false,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'PairingResult',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "getConfig",
-    "method": "GET",
-    "path": "/v1/pay-connect/config/",
-    "pattern": "^/v1/pay-connect/config/$",
-    "source": "spec",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "Configuration"
+    operationId: 'getConfig',
+    method: 'GET',
+    path: '/v1/pay-connect/config/',
+    pattern: '^/v1/pay-connect/config/$',
+    source: 'spec',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: null,
+    stateChanging: false,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'Configuration',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "generateTransaction",
-    "method": "POST",
-    "path": "/v1/pay-connect/transactions/generate/",
-    "pattern": "^/v1/pay-connect/transactions/generate/$",
-    "source": "spec",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": "GenerateRequest",
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "TransactionCreated"
+    operationId: 'generateTransaction',
+    method: 'POST',
+    path: '/v1/pay-connect/transactions/generate/',
+    pattern: '^/v1/pay-connect/transactions/generate/$',
+    source: 'spec',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: 'GenerateRequest',
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'TransactionCreated',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "409": {
-        "source": "sandbox",
-        "schema": "Error"
+      '409': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "startPreauth",
-    "method": "POST",
-    "path": "/v1/pay-connect/transactions/preauth/",
-    "pattern": "^/v1/pay-connect/transactions/preauth/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": "PreauthRequest",
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "TransactionCreated"
+    operationId: 'startPreauth',
+    method: 'POST',
+    path: '/v1/pay-connect/transactions/preauth/',
+    pattern: '^/v1/pay-connect/transactions/preauth/$',
+    source: 'profile',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: 'PreauthRequest',
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'TransactionCreated',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "409": {
-        "source": "sandbox",
-        "schema": "Error"
+      '409': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "independentRefund",
-    "method": "POST",
-    "path": "/v1/pay-connect/transactions/refund/",
-    "pattern": "^/v1/pay-connect/transactions/refund/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": "IndependentRefundRequest",
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "TransactionCreated"
+    operationId: 'independentRefund',
+    method: 'POST',
+    path: '/v1/pay-connect/transactions/refund/',
+    pattern: '^/v1/pay-connect/transactions/refund/$',
+    source: 'profile',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: 'IndependentRefundRequest',
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'TransactionCreated',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "409": {
-        "source": "sandbox",
-        "schema": "Error"
+      '409': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "getTransactionStatus",
-    "method": "GET",
-    "path": "/v1/pay-connect/transactions/{transaction_id}/status/",
-    "pattern": "^/v1/pay-connect/transactions/[^/]+/status/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "profile",
-        "schema": "TransactionRecord"
+    operationId: 'getTransactionStatus',
+    method: 'GET',
+    path: '/v1/pay-connect/transactions/{transaction_id}/status/',
+    pattern: '^/v1/pay-connect/transactions/[^/]+/status/$',
+    source: 'profile',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: null,
+    stateChanging: false,
+    responses: {
+      '200': {
+        source: 'profile',
+        schema: 'TransactionRecord',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "cancelTransaction",
-    "method": "POST",
-    "path": "/v1/pay-connect/transactions/{transaction_id}/cancel/",
-    "pattern": "^/v1/pay-connect/transactions/[^/]+/cancel/$",
-    "source": "spec",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "CancelAccepted"
+    operationId: 'cancelTransaction',
+    method: 'POST',
+    path: '/v1/pay-connect/transactions/{transaction_id}/cancel/',
+    pattern: '^/v1/pay-connect/transactions/[^/]+/cancel/$',
+    source: 'spec',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: null,
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'CancelAccepted',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "getPrintSlip",
-    "method": "GET",
-    "path": "/v1/pay-connect/transactions/{transaction_id}/print-slip/",
-    "pattern": "^/v1/pay-connect/transactions/[^/]+/print-slip/$",
-    "source": "spec",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "PrintSlip"
+    operationId: 'getPrintSlip',
+    method: 'GET',
+    path: '/v1/pay-connect/transactions/{transaction_id}/print-slip/',
+    pattern: '^/v1/pay-connect/transactions/[^/]+/print-slip/$',
+    source: 'spec',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: null,
+    stateChanging: false,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'PrintSlip',
       },
-      "400": {
-        "source": "spec",
-        "schema": "Error"
+      '400': {
+        source: 'spec',
+        schema: 'Error',
       },
-      "401": {
-        "source": "spec",
-        "schema": "Error"
+      '401': {
+        source: 'spec',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "500": {
-        "source": "spec",
-        "schema": "Error"
-      }
-    }
+      '500': {
+        source: 'spec',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "linkedRefund",
-    "method": "POST",
-    "path": "/v1/pay-connect/transactions/{transaction_id}/refund/",
-    "pattern": "^/v1/pay-connect/transactions/[^/]+/refund/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": "LinkedRefundRequest",
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "TransactionCreated"
+    operationId: 'linkedRefund',
+    method: 'POST',
+    path: '/v1/pay-connect/transactions/{transaction_id}/refund/',
+    pattern: '^/v1/pay-connect/transactions/[^/]+/refund/$',
+    source: 'profile',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: 'LinkedRefundRequest',
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'TransactionCreated',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "409": {
-        "source": "sandbox",
-        "schema": "Error"
+      '409': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "preauthIncrement",
-    "method": "POST",
-    "path": "/v1/pay-connect/transaction-operations/{transaction_id}/preauth-increment/",
-    "pattern": "^/v1/pay-connect/transaction-operations/[^/]+/preauth-increment/$",
-    "source": "spec",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": "PreauthOperationRequest",
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "OperationReference"
+    operationId: 'preauthIncrement',
+    method: 'POST',
+    path: '/v1/pay-connect/transaction-operations/{transaction_id}/preauth-increment/',
+    pattern: '^/v1/pay-connect/transaction-operations/[^/]+/preauth-increment/$',
+    source: 'spec',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: 'PreauthOperationRequest',
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'OperationReference',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "preauthComplete",
-    "method": "POST",
-    "path": "/v1/pay-connect/transaction-operations/{transaction_id}/preauth-complete/",
-    "pattern": "^/v1/pay-connect/transaction-operations/[^/]+/preauth-complete/$",
-    "source": "spec",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": "PreauthOperationRequest",
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "OperationReference"
+    operationId: 'preauthComplete',
+    method: 'POST',
+    path: '/v1/pay-connect/transaction-operations/{transaction_id}/preauth-complete/',
+    pattern: '^/v1/pay-connect/transaction-operations/[^/]+/preauth-complete/$',
+    source: 'spec',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: 'PreauthOperationRequest',
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'OperationReference',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "revertTransaction",
-    "method": "POST",
-    "path": "/v1/pay-connect/transaction-operations/{transaction_id}/revert/",
-    "pattern": "^/v1/pay-connect/transaction-operations/[^/]+/revert/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": true,
-    "responses": {
-      "200": {
-        "source": "spec",
-        "schema": "OperationReference"
+    operationId: 'revertTransaction',
+    method: 'POST',
+    path: '/v1/pay-connect/transaction-operations/{transaction_id}/revert/',
+    pattern: '^/v1/pay-connect/transaction-operations/[^/]+/revert/$',
+    source: 'profile',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: null,
+    stateChanging: true,
+    responses: {
+      '200': {
+        source: 'spec',
+        schema: 'OperationReference',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "getOperation",
-    "method": "GET",
-    "path": "/v1/pay-connect/transaction-operations/{operation_id}/",
-    "pattern": "^/v1/pay-connect/transaction-operations/[^/]+/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "profile",
-        "schema": "OperationRecord"
+    operationId: 'getOperation',
+    method: 'GET',
+    path: '/v1/pay-connect/transaction-operations/{operation_id}/',
+    pattern: '^/v1/pay-connect/transaction-operations/[^/]+/$',
+    source: 'profile',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: null,
+    stateChanging: false,
+    responses: {
+      '200': {
+        source: 'profile',
+        schema: 'OperationRecord',
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "404": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
+      '404': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
   },
   {
-    "operationId": "unpair",
-    "method": "POST",
-    "path": "/v1/pay-connect/unpair/",
-    "pattern": "^/v1/pay-connect/unpair/$",
-    "source": "profile",
-    "bearer": true,
-    "integratorHeader": true,
-    "requestSchema": null,
-    "stateChanging": false,
-    "responses": {
-      "200": {
-        "source": "profile",
-        "schema": null
+    operationId: 'unpair',
+    method: 'POST',
+    path: '/v1/pay-connect/unpair/',
+    pattern: '^/v1/pay-connect/unpair/$',
+    source: 'profile',
+    bearer: true,
+    integratorHeader: true,
+    requestSchema: null,
+    stateChanging: false,
+    responses: {
+      '200': {
+        source: 'profile',
+        schema: null,
       },
-      "204": {
-        "source": "sandbox",
-        "schema": null
+      '204': {
+        source: 'sandbox',
+        schema: null,
       },
-      "400": {
-        "source": "sandbox",
-        "schema": "Error"
+      '400': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "401": {
-        "source": "sandbox",
-        "schema": "Error"
+      '401': {
+        source: 'sandbox',
+        schema: 'Error',
       },
-      "413": {
-        "source": "sandbox",
-        "schema": "Error"
-      }
-    }
-  }
+      '413': {
+        source: 'sandbox',
+        schema: 'Error',
+      },
+    },
+  },
 ];
 
 /** Every webhook event of the contract. */
 export const webhooks: readonly WebhookEntry[] = [
   {
-    "name": "transactionEvent",
-    "operationId": "transactionEvent",
-    "source": "sandbox",
-    "schema": "TransactionEvent"
+    name: 'transactionEvent',
+    operationId: 'transactionEvent',
+    source: 'sandbox',
+    schema: 'TransactionEvent',
   },
   {
-    "name": "operationEvent",
-    "operationId": "operationEvent",
-    "source": "sandbox",
-    "schema": "OperationEvent"
-  }
+    name: 'operationEvent',
+    operationId: 'operationEvent',
+    source: 'sandbox',
+    schema: 'OperationEvent',
+  },
 ];
 
 /** Every operation of the contract, by its id. */
-export const operationById = Object.fromEntries(operations.map((o) => [o.operationId, o])) as Readonly<Record<OperationId, ContractOperation>>;
+export const operationById = Object.fromEntries(operations.map((o) => [o.operationId, o])) as Readonly<
+  Record<OperationId, ContractOperation>
+>;
 
 /** The operation of an id known only as text (an exchange's, a pact interaction's); undefined: none of the contract's. */
 export function operationWithId(id: string | undefined): ContractOperation | undefined {
@@ -537,7 +554,12 @@ export function pathFor(id: OperationId, params: Readonly<Record<string, string>
 }
 
 /** The operations that start a transaction: state-changing, and their 200 answer names the new one. */
-const transactionStarters: ReadonlySet<OperationId> = new Set<OperationId>(["generateTransaction","startPreauth","independentRefund","linkedRefund"]);
+const transactionStarters: ReadonlySet<OperationId> = new Set<OperationId>([
+  'generateTransaction',
+  'startPreauth',
+  'independentRefund',
+  'linkedRefund',
+]);
 
 /** Whether operation `id` starts a transaction (a pairing then has one open until it is final). */
 export function startsTransaction(id: OperationId): boolean {
@@ -546,50 +568,50 @@ export function startsTransaction(id: OperationId): boolean {
 
 /** The `x-source` of every component schema. */
 export const schemaSources: Readonly<Record<string, RuleSource>> = {
-  "Amount": "sandbox",
-  "CancelAccepted": "spec",
-  "Cents": "spec",
-  "Configuration": "spec",
-  "ConfiguredPaymentMethod": "spec",
-  "CountryCode": "spec",
-  "CurrencyCode": "spec",
-  "DateTime": "spec",
-  "Error": "sandbox",
-  "GenerateRequest": "profile",
-  "IndependentRefundRequest": "profile",
-  "IntegratorId": "spec",
-  "LinkedRefundRequest": "profile",
-  "NullableDateTime": "spec",
-  "OperationEvent": "sandbox",
-  "OperationRecord": "profile",
-  "OperationReference": "spec",
-  "OperationStatus": "profile",
-  "OperationType": "profile",
-  "Organization": "spec",
-  "PairRequest": "profile",
-  "PairingResult": "spec",
-  "PaymentMethod": "spec",
-  "PaymentMethodGroup": "spec",
-  "PointOfSale": "spec",
-  "PreauthOperationRequest": "profile",
-  "PreauthRequest": "profile",
-  "PrintSlip": "spec",
-  "Tag": "spec",
-  "TokenRequest": "profile",
-  "TokenResult": "spec",
-  "TransactionCreated": "spec",
-  "TransactionEvent": "sandbox",
-  "TransactionRecord": "profile",
-  "TransactionStatus": "spec"
+  Amount: 'sandbox',
+  CancelAccepted: 'spec',
+  Cents: 'spec',
+  Configuration: 'spec',
+  ConfiguredPaymentMethod: 'spec',
+  CountryCode: 'spec',
+  CurrencyCode: 'spec',
+  DateTime: 'spec',
+  Error: 'sandbox',
+  GenerateRequest: 'profile',
+  IndependentRefundRequest: 'profile',
+  IntegratorId: 'spec',
+  LinkedRefundRequest: 'profile',
+  NullableDateTime: 'spec',
+  OperationEvent: 'sandbox',
+  OperationRecord: 'profile',
+  OperationReference: 'spec',
+  OperationStatus: 'profile',
+  OperationType: 'profile',
+  Organization: 'spec',
+  PairRequest: 'profile',
+  PairingResult: 'spec',
+  PaymentMethod: 'spec',
+  PaymentMethodGroup: 'spec',
+  PointOfSale: 'spec',
+  PreauthOperationRequest: 'profile',
+  PreauthRequest: 'profile',
+  PrintSlip: 'spec',
+  Tag: 'spec',
+  TokenRequest: 'profile',
+  TokenResult: 'spec',
+  TransactionCreated: 'spec',
+  TransactionEvent: 'sandbox',
+  TransactionRecord: 'profile',
+  TransactionStatus: 'spec',
 };
 
 /** The values of every string enum among the component schemas (statuses, types, tags), by schema name. */
 export const enums = {
-  OperationStatus: ["INITIATED","IN_PROGRESS","SUCCESS","FAILED","EXPIRED"],
-  OperationType: ["transaction.revert","transaction.preauth.increment","transaction.preauth.complete"],
-  PaymentMethod: ["CARD","MBILLS","VALU","GOCRYPTO","BTC_GIFT_CARD","SMART_GIFTY","KDO4YOU","ALMA_PAY","PAYCONIQ","TWINT"],
-  Tag: ["charge","refund","overpaid","underpaid"],
-  TransactionStatus: ["INITIATED","IN_PROGRESS","SUCCESS","CANCELED","DECLINED","REVERTED","EXPIRED","FAILED"],
+  OperationStatus: ['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'FAILED', 'EXPIRED'],
+  OperationType: ['transaction.revert', 'transaction.preauth.increment', 'transaction.preauth.complete'],
+  PaymentMethod: ['CARD', 'MBILLS', 'VALU', 'GOCRYPTO', 'BTC_GIFT_CARD', 'SMART_GIFTY', 'KDO4YOU', 'ALMA_PAY', 'PAYCONIQ', 'TWINT'],
+  Tag: ['charge', 'refund', 'overpaid', 'underpaid'],
+  TransactionStatus: ['INITIATED', 'IN_PROGRESS', 'SUCCESS', 'CANCELED', 'DECLINED', 'REVERTED', 'EXPIRED', 'FAILED'],
 } as const;
 
 /** The compiled validator of every component schema, by name. */
@@ -636,15 +658,8 @@ export const validators: Readonly<Record<string, ValidateFunction>> = {
  * schema paths a validator's errors name: an error at one of them is never held against anyone.
  */
 export const oursConstraints: Readonly<Record<string, readonly string[]>> = {
-  "PairRequest": [
-    "#/properties/name/minLength",
-    "#/properties/webhook_url/format",
-    "#/properties/webhook_url/pattern"
-  ],
-  "TokenRequest": [
-    "#/properties/client_id/minLength",
-    "#/properties/client_secret/minLength"
-  ]
+  PairRequest: ['#/properties/name/minLength', '#/properties/webhook_url/format', '#/properties/webhook_url/pattern'],
+  TokenRequest: ['#/properties/client_id/minLength', '#/properties/client_secret/minLength'],
 };
 
 /** The errors of a validator of schema `schema` that break a constraint a document states (not one of {@link oursConstraints}). */
