@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Ahead, type Verdict } from '../suites/properties/property.ts';
+import { Ahead } from '../suites/_setup/ahead.ts';
+import { type Disturbed, VERDICTS, type Verdict } from '../suites/properties/property.ts';
 
 const arb = fc.integer({ min: 0, max: 1000 });
 const fails = (n: number) => n % 7 === 3 && n > 100;
@@ -22,12 +23,12 @@ async function check(ahead: number) {
     inFlight--;
     return fails(n) ? { check: 'x', input: n } : true;
   };
-  const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed: 7, numRuns: 200 }) : [], ahead, predicate);
+  const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed: 7, numRuns: 200 }) : [], ahead, predicate, VERDICTS);
   // How many runs were under way when fast-check was told of a failure (it shrinks next).
   const atFailure: number[] = [];
   const details = await fc.check(
     fc.asyncProperty(arb, async (n) => {
-      const v = await runs.verdict(n, () => true);
+      const v = (await runs.take(n, () => true)).result;
       if (v !== true) atFailure.push(inFlight);
       return v === true;
     }),
@@ -60,5 +61,43 @@ describe('property runs sent ahead', () => {
     // Sent ahead of a failure: at most ahead - 1 runs more than fast-check asked for, before shrinking.
     const firstFail = four.started.findIndex(fails);
     expect(firstFail).toBe(one.started.findIndex(fails));
+  });
+
+  it('make a run again alone when its answer may owe itself to the runs under way beside it', async () => {
+    // A broken service that hides its defect while busy: a failing body sent beside others is answered 409.
+    const service = async (ahead: number) => {
+      let inFlight = 0;
+      let disturbed = 0;
+      const predicate = async (n: number): Promise<Verdict | Disturbed> => {
+        inFlight++;
+        await new Promise((r) => setTimeout(r, 2));
+        const beside = inFlight > 1;
+        inFlight--;
+        if (!fails(n)) return true;
+        if (beside) {
+          disturbed++;
+          return { disturbed: true };
+        }
+        return { check: 'x', input: n };
+      };
+      const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed: 7, numRuns: 200 }) : [], ahead, predicate, VERDICTS);
+      const details = await fc.check(
+        fc.asyncProperty(arb, async (n) => {
+          const v = (await runs.take(n, () => true)).result;
+          return v === true || ('disturbed' in v && v.disturbed === true);
+        }),
+        { seed: 7, numRuns: 200 },
+      );
+      await runs.drain();
+      return { details, disturbed };
+    };
+    const one = await service(1);
+    const four = await service(4);
+    expect(one.disturbed).toBe(0);
+    expect(four.disturbed).toBeGreaterThan(0);
+    expect(one.details.failed).toBe(true);
+    expect(four.details.counterexample).toEqual(one.details.counterexample);
+    expect(four.details.counterexamplePath).toBe(one.details.counterexamplePath);
+    expect(four.details.numShrinks).toBe(one.details.numShrinks);
   });
 });

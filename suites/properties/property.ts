@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { getCheck } from '../../src/index.ts';
 import { RUNS_IN_RESERVE, type ScenarioContext, TimeBox } from '../../src/suite.ts';
+import { Ahead } from '../_setup/ahead.ts';
 
 /** A run that broke the property: the check that failed and its input. */
 export interface Counter {
@@ -16,6 +17,16 @@ export interface Counter {
 
 /** A run's verdict: true when it holds. */
 export type Verdict = true | Counter;
+
+/**
+ * A verdict that may owe itself to the runs sent ahead beside it (see HoldsOptions.ahead): taken only
+ * from a run made alone; a run sent ahead that gives one is made again, alone.
+ */
+export interface Disturbed {
+  disturbed: Verdict;
+}
+
+const verdictOf = (v: Verdict | Disturbed): Verdict => (v !== true && 'disturbed' in v ? v.disturbed : v);
 
 /** The verdict of registered check `id` on `input` (passed or skipped: holds). */
 export function verdict(t: ScenarioContext, id: string, input: unknown, evidence?: Record<string, unknown>): Verdict {
@@ -31,70 +42,21 @@ export function fcSeed(t: ScenarioContext): number {
 /** How a property's runs may be sent. */
 export interface HoldsOptions {
   /**
-   * Runs whose answers do not depend on each other's order (requests that change nothing, judged
-   * alone) are sent up to `ahead` at a time: run i+1's request is under way while run i is judged.
+   * Runs are sent up to `ahead` at a time: run i+1's request is under way while run i is judged.
    * fast-check's values for the seed are drawn beforehand (fc.sample draws the same ones), so each run
    * is still judged in fast-check's order, with the same counterexample; a value fast-check asks for
-   * that was not drawn beforehand (shrinking) runs alone. @default 1 (one at a time)
+   * that was not drawn beforehand (shrinking) runs alone. A run whose answer may depend on the others
+   * under way says so ({@link Disturbed}) and is made again alone. @default 1 (one at a time)
    */
   ahead?: number;
 }
 
-/** Up to `ahead` runs of the values drawn beforehand, started from the one fast-check asks for now. */
-export class Ahead<T> {
-  readonly #started = new Map<number, Promise<Verdict>>();
-  #asked = 0;
-  /** The longest one run took from its start, ms: with runs under way at once, the pace is shorter. */
-  longestMs = 0;
-
-  constructor(
-    private readonly planned: readonly T[],
-    private readonly ahead: number,
-    private readonly predicate: (value: T) => Promise<Verdict>,
-  ) {}
-
-  /**
-   * The verdict on `value`: the one started ahead when fast-check asks for the value drawn beforehand
-   * at this place. A run that fails waits for those started after it: fast-check shrinks next, on
-   * its own, with nothing of this property under way.
-   */
-  async verdict(value: T, mayStartAhead: () => boolean): Promise<Verdict> {
-    const i = this.#asked++;
-    if (i >= this.planned.length || fc.stringify(this.planned[i]) !== fc.stringify(value)) return this.timed(value);
-    this.start(i);
-    for (let j = i + 1; j < Math.min(i + this.ahead, this.planned.length) && mayStartAhead(); j++) this.start(j);
-    const run = this.#started.get(i)!;
-    this.#started.delete(i);
-    const v = await run.catch(async (e: unknown) => {
-      await this.drain();
-      throw e;
-    });
-    if (v !== true) await this.drain();
-    return v;
-  }
-
-  private start(i: number): void {
-    if (this.#started.has(i)) return;
-    const v = this.timed(this.planned[i]!);
-    v.catch(() => undefined);
-    this.#started.set(i, v);
-  }
-
-  private async timed(value: T): Promise<Verdict> {
-    const t0 = Date.now();
-    try {
-      return await this.predicate(value);
-    } finally {
-      this.longestMs = Math.max(this.longestMs, Date.now() - t0);
-    }
-  }
-
-  /** Waits for the runs started ahead that fast-check did not ask for (a failure or the time box stopped it first). */
-  async drain(): Promise<void> {
-    await Promise.allSettled([...this.#started.values()]);
-    this.#started.clear();
-  }
-}
+/** Verdicts as runs sent ahead see them: a pass is `true`; values are compared as fast-check prints them. */
+export const VERDICTS = {
+  passed: (v: Verdict | Disturbed) => v === true,
+  key: (v: unknown) => fc.stringify(v),
+  again: (v: Verdict | Disturbed) => v !== true && 'disturbed' in v,
+};
 
 /**
  * Checks `predicate` on `numRuns` values of `arb` with the run's seed, time-boxed: a run starts only
@@ -109,12 +71,12 @@ export async function holds<T>(
   name: string,
   arb: fc.Arbitrary<T>,
   numRuns: number,
-  predicate: (value: T) => Promise<Verdict>,
+  predicate: (value: T) => Promise<Verdict | Disturbed>,
   opts: HoldsOptions = {},
 ): Promise<void> {
   const seed = fcSeed(t);
   const ahead = Math.max(1, opts.ahead ?? 1);
-  const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed, numRuns }) : [], ahead, predicate);
+  const runs = new Ahead(ahead > 1 ? fc.sample(arb, { seed, numRuns }) : [], ahead, predicate, VERDICTS);
   // With runs under way at once, the box's pace (time per run) is shorter than one run takes: the time
   // it sees is what is left once the longest run so far would end, so a run it lets start (or one
   // started ahead, on the same terms) still ends inside the budget.
@@ -129,7 +91,7 @@ export async function holds<T>(
       // A run the time left cannot hold is not started: it holds, unchecked (the box counts it).
       return box.run(async () => {
         try {
-          const v = await runs.verdict(value, mayStartAhead);
+          const v = verdictOf((await runs.take(value, mayStartAhead)).result);
           if (v === true) return true;
           last = v;
           return false;

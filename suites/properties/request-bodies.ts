@@ -97,19 +97,19 @@ async function invalidProperty(t: ScenarioContext, p: Pairing, op: ContractOpera
         ...(variant.basis ? { because: variant.basis } : {}),
       });
       await release(t, p, op, res);
-      return v;
+      return res.status === 409 && startsWhat(op) !== 'nothing' ? { disturbed: v } : v;
     },
-    { ahead: invalidAhead(op, site) },
+    { ahead: INVALID_AHEAD },
   );
 }
 
 /**
- * Invalid bodies are judged each alone, whatever came before, where none can start anything: on an
- * operation that starts nothing (token, pairing) or on an unknown id (there is no transaction to act
- * on): four are under way at once. The others stay one at a time: one wrongly accepted would make the
- * terminal busy for the next, and change its answer.
+ * Invalid bodies go four at a time. A correct service refuses each, so none changes the terminal and
+ * each answer is its own. A body wrongly accepted makes the terminal busy (sandbox.md: "answers 409")
+ * for the bodies sent beside it: an invalid body answered 409 while others were under way is sent
+ * again alone, after them, and judged on that answer (Disturbed), as one at a time would judge it.
  */
-const invalidAhead = (op: ContractOperation, site: Site) => (startsWhat(op) === 'nothing' || site.unknownId ? 4 : 1);
+const INVALID_AHEAD = 4;
 
 /** Valid bodies at `site` are accepted (2xx, or 409 while busy); each started transaction is let go. */
 async function validProperty(t: ScenarioContext, p: Pairing, op: ContractOperation, env: BodyEnv, site: Site): Promise<void> {

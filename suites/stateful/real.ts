@@ -68,12 +68,13 @@ function slim(ex: Exchange): Exchange {
  * in the test's scope (they are counted and timed), and a thorough run's 50 sequences a part held
  * some 1,900 whole exchanges each, 60 MB of a worker's heap. Once a sequence passed, the exchanges
  * the report will not keep whole (see above: not among the first or the last, named by no finding)
- * are slimmed. A sequence that failed keeps its own whole: its checks are run again on the test's scope.
+ * are slimmed, up to `to` (where a sequence not judged yet begins). A sequence that failed keeps its
+ * own whole: its checks are run again on the test's scope.
  */
-export function slimPassedExchanges(scope: Pick<Scope, 'exchanges' | 'findings'>, from: number): void {
+export function slimPassedExchanges(scope: Pick<Scope, 'exchanges' | 'findings'>, from: number, to = Infinity): void {
   const all = scope.exchanges;
   const named = new Set(scope.findings.map((f) => (f.evidence as { exchange?: { seq?: number } } | undefined)?.exchange?.seq));
-  const end = all.length - REPORT_KEEPS_LAST;
+  const end = Math.min(to, all.length - REPORT_KEEPS_LAST);
   for (let i = Math.max(from, REPORT_KEEPS_FIRST); i < end; i++) {
     const ex = all[i]!;
     if (!named.has(ex.seq)) all[i] = slim(ex);

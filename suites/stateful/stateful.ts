@@ -12,8 +12,9 @@
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe } from 'vitest';
-import { type ScenarioNeeds, TimeBox, scenario, workerContext } from '../../src/suite.ts';
-import { commandsArb } from './commands/index.ts';
+import { RUNS_IN_RESERVE, type ScenarioNeeds, TimeBox, scenario, workerContext } from '../../src/suite.ts';
+import { Ahead } from '../_setup/ahead.ts';
+import { type Commands, commandsArb, commandsKey, markRan } from './commands/index.ts';
 import { TerminalModel } from './model.ts';
 import { type FailedCheck, ModelDeviation, Real, RecordingScope, clockSkipper, slimPassedExchanges } from './real.ts';
 import { REPLAY_COMMANDS_ENV, REPLAY_ENV, replayCommand, replayFromEnv, replayPathIn } from './replay.ts';
@@ -56,6 +57,32 @@ const NEEDS: ScenarioNeeds = {
 /** A failure of the real side that is not the model's business (no OTP, pairing refused...). */
 class SetupFailure extends Error {}
 
+/** What one sequence gave: judged in fast-check's order, which may be after later ones ran. */
+interface SequenceOutcome {
+  /** The test's exchange count when it started: its exchanges come after. */
+  from: number;
+  failed: FailedCheck[];
+  trace: string[];
+  executed: number;
+  /** What stopped the model run, when something did (a ModelDeviation, or not the model's business). */
+  error?: unknown;
+  /** The fresh terminal could not be paired: not the model's business. */
+  setup?: unknown;
+}
+
+/**
+ * How many sequences are under way at once in a part against a target with its own time: each on a
+ * fresh terminal of its own (sandbox.md: any OTP pairs "a fresh virtual terminal"), mostly waiting on
+ * that terminal's steps and deadlines. On the embedded simulator the terminal's clock is skipped instead.
+ */
+const SEQUENCES_AHEAD = 3;
+
+/** Sequences as runs sent ahead see them: a pass is no error and no failed check; compared command by command. */
+const SEQUENCES = {
+  passed: (o: SequenceOutcome) => o.error === undefined && o.failed.length === 0 && o.setup === undefined,
+  key: commandsKey,
+};
+
 /** Declares part `part` (from 0) of the model-based scenario. */
 export function declareStatefulPart(part: number): void {
   const TIMEOUT = declaredTimeout(part);
@@ -81,35 +108,32 @@ export function declareStatefulPart(part: number): void {
         let runIndex = 0;
         // The test's exchanges before this index are slimmed already, or belong to a sequence that failed.
         let slimmedTo = t.scope.exchanges.length;
+        // Where the exchanges of each sequence started and not judged yet begin: they are not slimmed before it is.
+        const unjudged: number[] = [];
+        const judged = (from: number) => unjudged.splice(unjudged.indexOf(from) >>> 0, 1);
         let last: { failed: FailedCheck[]; error: unknown; trace: string[]; executed: number } | undefined;
 
         // An error that is not a deviation from the model (pairing refused, network, a toolkit bug) ends
-        // the search: the remaining runs pass at once, so fast-check does not shrink it.
+        // the search: the remaining runs pass at once, so fast-check does not shrink it. Set when that
+        // sequence is judged, not when it ran: a sequence run ahead does not stop the shrinking of an earlier one.
         let fatal: unknown;
-        // A sequence starts only while the scenario's budget can hold it at the pace of those so far.
-        const box = new TimeBox(
-          { timeLeft: () => t.timeLeft(), exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() },
-          numRuns,
-          'sequence',
-        );
-        const property = fc.asyncProperty(commandsArb(maxCommands, replay?.replayPath), (cmds) =>
-          box.run(() => runSequence(cmds), undefined),
-        );
-        const runSequence = async (cmds: Parameters<typeof fc.asyncModelRun>[1]): Promise<void> => {
-          if (fatal !== undefined) return;
+
+        /** Runs one sequence on a fresh terminal; what it gave, never thrown. */
+        const runSequence = async (cmds: Commands): Promise<SequenceOutcome> => {
+          const from = t.scope.exchanges.length;
+          unjudged.push(from);
+          if (fatal !== undefined) return { from, failed: [], trace: [], executed: 0 };
           const scope = new RecordingScope(t.harness, t.scope.testName);
           // The pairing answer is judged on the test's own scope: a defect of pairing is not the model's.
-          const attempt = await t.harness
-            .pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-p${part + 1}-${++runIndex}` })
-            .catch((e: unknown) => {
-              fatal = e;
-              throw e;
-            });
+          let attempt: Awaited<ReturnType<typeof t.harness.pairNew>>;
+          try {
+            attempt = await t.harness.pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-p${part + 1}-${++runIndex}` });
+          } catch (e) {
+            return { from, failed: [], trace: [], executed: 0, setup: e };
+          }
           if (!attempt?.pairing) {
-            fatal = new SetupFailure(
-              attempt ? `pairing a fresh terminal answered ${attempt.response.status}` : 'no OTP left for a fresh terminal',
-            );
-            throw fatal;
+            const why = attempt ? `pairing a fresh terminal answered ${attempt.response.status}` : 'no OTP left for a fresh terminal';
+            return { from, failed: [], trace: [], executed: 0, setup: new SetupFailure(why) };
           }
           const real = new Real(attempt.pairing, scope, skipAhead);
           const model = new TerminalModel(maxCommands);
@@ -130,19 +154,58 @@ export function declareStatefulPart(part: number): void {
               traceFile,
               `--- run ${runIndex}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`,
             );
-          if (error === undefined && scope.failed.length === 0) {
-            slimPassedExchanges(t.scope, slimmedTo);
-            slimmedTo = Math.max(slimmedTo, t.scope.exchanges.length - 10);
-          } else slimmedTo = t.scope.exchanges.length;
-          if (error !== undefined && !(error instanceof ModelDeviation) && scope.failed.length === 0) {
-            fatal = error;
-            throw error;
-          }
-          if (error !== undefined || scope.failed.length > 0) {
-            last = { failed: [...scope.failed], error, trace: real.trace, executed: model.executed };
-            throw error ?? new ModelDeviation(scope.failed[0]!.message);
-          }
+          return {
+            from,
+            failed: [...scope.failed],
+            trace: real.trace,
+            executed: model.executed,
+            ...(error === undefined ? {} : { error }),
+          };
         };
+
+        /** Judges a sequence's outcome in fast-check's order: throws to tell fast-check it failed. */
+        const judge = (o: SequenceOutcome): void => {
+          judged(o.from);
+          if (o.setup !== undefined) {
+            fatal = o.setup;
+            throw o.setup;
+          }
+          if (o.error === undefined && o.failed.length === 0) {
+            // Only up to the first sequence still under way or not judged: its exchanges may yet be a counterexample's.
+            const to = Math.min(t.scope.exchanges.length - 10, ...unjudged);
+            slimPassedExchanges(t.scope, slimmedTo, to);
+            slimmedTo = Math.max(slimmedTo, to);
+            return;
+          }
+          // A failed sequence's runs ahead were waited for (Ahead) and are never judged: fast-check shrinks next.
+          unjudged.length = 0;
+          slimmedTo = t.scope.exchanges.length;
+          if (o.error !== undefined && !(o.error instanceof ModelDeviation) && o.failed.length === 0) {
+            fatal = o.error;
+            throw o.error;
+          }
+          last = { failed: o.failed, error: o.error, trace: o.trace, executed: o.executed };
+          throw o.error ?? new ModelDeviation(o.failed[0]!.message);
+        };
+
+        // Against a target with its own time (no clock to skip), sequences go ahead, each on its own
+        // fresh terminal: a sequence mostly waits on that terminal's steps and deadlines.
+        const ahead = skipAhead || replay ? 1 : SEQUENCES_AHEAD;
+        const runs = new Ahead(ahead > 1 ? fc.sample(commandsArb(maxCommands), { seed, numRuns }) : [], ahead, runSequence, SEQUENCES);
+        // A sequence starts only while the scenario's budget can hold it at the pace of those so far
+        // (with sequences under way at once, the time left once the longest so far would end).
+        const timeLeft = () => t.timeLeft() - (ahead > 1 ? runs.longestMs : 0);
+        const box = new TimeBox({ timeLeft, exchanges: () => t.scope.exchanges, budgetCut: () => t.budgetCut() }, numRuns, 'sequence');
+        const mayStartAhead = () => timeLeft() >= RUNS_IN_RESERVE * box.paceMs;
+        const property = fc.asyncProperty(commandsArb(maxCommands, replay?.replayPath), (cmds) =>
+          box.run(async () => {
+            if (fatal !== undefined) return;
+            const taken = await runs.take(cmds, mayStartAhead);
+            // fast-check shrinks and prints the commands of its own value that ran: those the run ahead ran.
+            if (taken.ahead) markRan(taken.ran, cmds);
+            judge(taken.result);
+          }, undefined),
+        );
 
         const started = Date.now();
         const details = await fc.check(property, {
@@ -151,6 +214,7 @@ export function declareStatefulPart(part: number): void {
           // A replay runs the reported sequence once: no new search, no further shrinking.
           ...(replay ? { path: replay.path, endOnFailure: true } : {}),
         });
+        await runs.drain();
         t.param('duration', `${((Date.now() - started) / 1000).toFixed(1)} s, ${runIndex} sequence runs`);
         t.param('sequences run', box.summary());
         const unchecked = details.failed ? undefined : box.notChecked(`model-based, ${label}`);

@@ -114,3 +114,23 @@ export function commandsArb(cap: number, replayPath?: string) {
     ...(replayPath ? { replayPath } : {}),
   });
 }
+
+/** A command sequence as fast-check draws it. */
+export type Commands = Parameters<typeof fc.asyncModelRun>[1];
+
+/** A sequence's commands in order, ran or not: equal for the same sequence drawn twice (fc.sample and fc.check, one seed). */
+export function commandsKey(cmds: Commands): string {
+  return [...cmds].map(String).join(',');
+}
+
+/**
+ * Marks the commands of `to` (fast-check's value) that ran in `from` (the same sequence, drawn
+ * beforehand and run ahead, suites/_setup/ahead.ts): fast-check prints a sequence, and shrinks it,
+ * by the commands that ran (its command wrapper's `hasRan`, which asyncModelRun sets).
+ */
+export function markRan(from: Commands, to: Commands): void {
+  const ran = [...from].map((c) => (c as { hasRan?: boolean }).hasRan === true);
+  [...to].forEach((c, i) => {
+    if (ran[i]) (c as { hasRan?: boolean }).hasRan = true;
+  });
+}
