@@ -33,11 +33,19 @@ export function suiteFileCount(suites: readonly string[], shard: { count: number
 }
 
 /**
- * The suite files that run longest, by what they do (model-based sequences, valid bodies that start
- * real transactions). Started first, they do not end a pooled run alone; vitest's own order (its
- * timing cache, else file size) ranks these small files of parts last.
+ * The suite files that hold their worker longest, by what they do: model-based sequences, valid
+ * bodies that start real transactions, and the files whose tests go one at a time on one of the
+ * worker's terminals (the probes, describe.sequential; the client_transaction_id property, one test).
+ * Started first, they do not end a pooled run alone (against a service answering 300 ms late the
+ * last two took 26 s and 10 s, and the second ended the run alone); vitest's own order (its timing
+ * cache, else file size) ranks these small files of parts last.
  */
-const LONG_FIRST = [/\/stateful\/stateful\.suite\.ts$/, /\/properties\/request-bodies\.suite\.ts$/];
+const LONG_FIRST = [
+  /\/stateful\/stateful\.suite\.ts$/,
+  /\/properties\/request-bodies\.suite\.ts$/,
+  /\/auth\/probes\.suite\.ts$/,
+  /\/properties\/client-transaction-id\.suite\.ts$/,
+];
 
 /** Vitest's order, with {@link LONG_FIRST} ahead of the rest (sharding stays vitest's). */
 export class LongFirstSequencer extends BaseSequencer {

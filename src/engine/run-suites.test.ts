@@ -1,0 +1,50 @@
+/** The run's file order: the files that hold a worker longest start first, the rest in vitest's order. */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { TestSpecification, Vitest } from 'vitest/node';
+import { describe, expect, it } from 'vitest';
+import { LongFirstSequencer } from './run-suites.ts';
+
+const SUITES = fileURLToPath(new URL('../../suites/', import.meta.url));
+
+/** The suite files as vitest would hand them over, with a file size each (vitest's order without a timing cache: larger first). */
+function specs(): TestSpecification[] {
+  const files = readdirSync(SUITES, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.suite.ts'));
+  const project = { name: '', config: { sequence: { groupOrder: 0 }, isolate: false } };
+  return files.map((f, i) => ({ moduleId: `${SUITES}${f}`, project, size: 1000 + i }) as unknown as TestSpecification);
+}
+
+function sequencer(): LongFirstSequencer {
+  const sizes = new Map(specs().map((s) => [s.moduleId, (s as unknown as { size: number }).size]));
+  const ctx = {
+    config: { root: '/' },
+    cache: {
+      getFileTestResults: () => undefined,
+      getFileStats: (key: string) => ({ size: sizes.get(`/${key.slice(1)}`) ?? 0 }),
+    },
+  };
+  return new LongFirstSequencer(ctx as unknown as Vitest);
+}
+
+describe('LongFirstSequencer', () => {
+  it('starts the model-based parts, the request bodies, the probes (one at a time) and the one-test property first', async () => {
+    const order = (await sequencer().sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
+    expect(order.slice(0, 4)).toEqual([
+      'stateful/stateful.suite.ts',
+      'properties/request-bodies.suite.ts',
+      'auth/probes.suite.ts',
+      'properties/client-transaction-id.suite.ts',
+    ]);
+    // Every file still runs, once; the others keep vitest's order (here: larger first).
+    expect([...order].sort()).toEqual(
+      specs()
+        .map((s) => s.moduleId.slice(SUITES.length))
+        .sort(),
+    );
+    const rest = order.slice(4);
+    const size = (f: string) => specs().find((s) => s.moduleId.endsWith(f)) as unknown as { size: number };
+    expect(rest.map((f) => size(f).size)).toEqual(rest.map((f) => size(f).size).sort((a, b) => b - a));
+  });
+});
