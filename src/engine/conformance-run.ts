@@ -142,7 +142,8 @@ export class ConformanceRun {
           ? await loadPrivateVault(target!.vaultPath)
           : undefined;
     const known = vault ? findPairings(vault.vault, target!.baseUrl, target!.integratorId).map((e) => e.credentials.client_id) : [];
-    this.plan = planRun(config, target!, known.length, suiteFileCount(this.suites, config.shard));
+    const { files, alone } = suiteFileCount(this.suites, config.shard);
+    this.plan = planRun(config, target!, known.length, files, undefined, alone);
     if (this.plan.terminalsReason && config.sources.terminals !== 'default')
       this.io.stderr(`terminals: ${this.plan.terminals} of ${config.terminals} (${this.plan.terminalsReason})\n`);
     // One ledger for the run: a defect is filed once, and a futile kind of wait ends in every worker.

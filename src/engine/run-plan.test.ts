@@ -55,6 +55,14 @@ describe('workersFor', () => {
     expect(workersFor(8, 5, 8)).toBe(2);
     expect(workersFor(8, 0, 2)).toBe(1);
   });
+
+  it('gives each long file of fewer tests than the lanes (the model-based parts) a worker of its own, within the caps', () => {
+    // --suite stateful: two files of two parts; one worker would run them one after the other.
+    expect(workersFor(8, 2, 2, 2)).toBe(2);
+    expect(workersFor(8, 18, 2, 2)).toBe(3);
+    expect(workersFor(1, 2, 2, 2)).toBe(1);
+    expect(workersFor(8, 2, 1, 2)).toBe(1);
+  });
 });
 
 describe('poolFor', () => {

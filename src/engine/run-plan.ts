@@ -46,9 +46,13 @@ const FILES_PER_WORKER = 4;
  * with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for 0.2-0.5 CPU-s more, a URL run 22-26 s to
  * 19-25 s, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more). One core keeps its one worker, a
  * thread of the run's process ({@link poolFor}).
+ *
+ * `alone` of the files are long and hold fewer tests than a worker's lanes (the model-based parts,
+ * two a file): one after another in one worker they would take twice as long as side by side, so
+ * each gets a worker of its own, within the same caps.
  */
-export function workersFor(terminals: number, files: number, cores: number = availableParallelism()): number {
-  return Math.max(1, Math.min(terminals, cores > 1 ? cores + 1 : 1, Math.ceil(files / FILES_PER_WORKER)));
+export function workersFor(terminals: number, files: number, cores: number = availableParallelism(), alone = 0): number {
+  return Math.max(1, Math.min(terminals, cores > 1 ? cores + 1 : 1, Math.max(alone, Math.ceil(files / FILES_PER_WORKER))));
 }
 
 /**
@@ -84,16 +88,20 @@ export interface RunPlan {
   ephemeralPairings: boolean;
 }
 
-/** The plan of a run of `config` on `target`, whose vault holds `vaultPairings` of its pairings, over `suiteFiles` files. */
+/**
+ * The plan of a run of `config` on `target`, whose vault holds `vaultPairings` of its pairings, over
+ * `suiteFiles` files, `alone` of which want a worker each (see {@link workersFor}).
+ */
 export function planRun(
   config: ResolvedConfig,
   target: Pick<Target, 'kind' | 'mintOtps' | 'pace' | 'webhookListen'>,
   vaultPairings: number,
   suiteFiles: number,
   cores?: number,
+  alone = 0,
 ): RunPlan {
   const { terminals, reason } = terminalsFor(config, target, vaultPairings);
-  const workers = workersFor(terminals, suiteFiles, cores);
+  const workers = workersFor(terminals, suiteFiles, cores, alone);
   const listen = target.webhookListen ?? config.webhookListen;
   return {
     terminals,

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
-import { LongFirstSequencer } from './run-suites.ts';
+import { LongFirstSequencer, suiteFileCount } from './run-suites.ts';
 
 const SUITES = fileURLToPath(new URL('../../suites/', import.meta.url));
 
@@ -31,8 +31,9 @@ function sequencer(): LongFirstSequencer {
 describe('LongFirstSequencer', () => {
   it('starts the model-based parts, the request bodies, the probes (one at a time) and the one-test property first', async () => {
     const order = (await sequencer().sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
-    expect(order.slice(0, 4)).toEqual([
+    expect(order.slice(0, 5)).toEqual([
       'stateful/stateful.suite.ts',
+      'stateful/stateful-parts-3-4.suite.ts',
       'properties/request-bodies.suite.ts',
       'auth/probes.suite.ts',
       'properties/client-transaction-id.suite.ts',
@@ -43,8 +44,18 @@ describe('LongFirstSequencer', () => {
         .map((s) => s.moduleId.slice(SUITES.length))
         .sort(),
     );
-    const rest = order.slice(4);
+    const rest = order.slice(5);
     const size = (f: string) => specs().find((s) => s.moduleId.endsWith(f)) as unknown as { size: number };
     expect(rest.map((f) => size(f).size)).toEqual(rest.map((f) => size(f).size).sort((a, b) => b - a));
+  });
+});
+
+describe('suiteFileCount', () => {
+  it("counts the selection's suite files, and the model-based parts' files that want a worker each", () => {
+    expect(suiteFileCount(['stateful'], undefined)).toEqual({ files: 2, alone: 2 });
+    expect(suiteFileCount(['stateful', 'payment'], undefined)).toEqual({ files: 3, alone: 2 });
+    expect(suiteFileCount(['properties'], undefined)).toEqual({ files: 4, alone: 0 });
+    expect(suiteFileCount([], undefined)).toEqual({ files: specs().length, alone: 2 });
+    expect(suiteFileCount([], { count: 2 })).toEqual({ files: Math.ceil(specs().length / 2), alone: 1 });
   });
 });

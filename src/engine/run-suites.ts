@@ -21,15 +21,30 @@ import { nodeEnvAsVitestStarts } from './module-cache.ts';
 import type { RunInputs } from './run-inputs.ts';
 import { poolFor, type RunPlan } from './run-plan.ts';
 
-/** How many suite files the run's selection holds (of this shard's share). */
-export function suiteFileCount(suites: readonly string[], shard: { count: number } | undefined): number {
+/**
+ * The files of the model-based parts (two parts a file): long, and fewer tests than a worker's lanes,
+ * so each is worth a worker of its own (run-plan.ts workersFor).
+ */
+const ALONE = /\/stateful\/[^/]*\.suite\.ts$/;
+
+/**
+ * How many suite files the run's selection holds (of this shard's share), and how many of them want
+ * a worker of their own ({@link ALONE}).
+ */
+export function suiteFileCount(suites: readonly string[], shard: { count: number } | undefined): { files: number; alone: number } {
   let files = 0;
+  let alone = 0;
   for (const name of suites.length > 0 ? suites : SUITE_NAMES) {
     const dir = join(PACKAGE_ROOT, 'suites', name);
     if (!existsSync(dir)) continue;
-    files += readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.suite.ts')).length;
+    for (const f of readdirSync(dir, { recursive: true }).map(String)) {
+      if (!f.endsWith('.suite.ts')) continue;
+      files++;
+      if (ALONE.test(`/${name}/${f.split('\\').join('/')}`)) alone++;
+    }
   }
-  return Math.ceil(files / (shard?.count ?? 1));
+  const share = shard?.count ?? 1;
+  return { files: Math.ceil(files / share), alone: Math.ceil(alone / share) };
 }
 
 /**
@@ -42,6 +57,7 @@ export function suiteFileCount(suites: readonly string[], shard: { count: number
  */
 const LONG_FIRST = [
   /\/stateful\/stateful\.suite\.ts$/,
+  /\/stateful\/stateful-parts-3-4\.suite\.ts$/,
   /\/properties\/request-bodies\.suite\.ts$/,
   /\/auth\/probes\.suite\.ts$/,
   /\/properties\/client-transaction-id\.suite\.ts$/,

@@ -5,9 +5,9 @@
  * and every final state through registered checks. A failing sequence is shrunk to the shortest
  * one; the finding prints it with the seed, fast-check's path and a one-line replay command.
  *
- * The sequences are dealt out over {@link STATEFUL_PARTS} scenarios of one file (stateful.suite.ts),
- * so a worker with several terminals runs them side by side: part k draws with seed `seed + k` (k from 0) and runs its
- * share of the sequences. A replay names the part with `--grep`.
+ * The sequences are dealt out over {@link STATEFUL_PARTS} scenarios, two a file (stateful.suite.ts,
+ * stateful-parts-3-4.suite.ts), which the run's workers run side by side: part k draws with seed
+ * `seed + k` (k from 0) and runs its share of the sequences. A replay names the part with `--grep`.
  */
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
