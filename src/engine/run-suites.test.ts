@@ -33,8 +33,8 @@ describe('LongFirstSequencer', () => {
     const order = (await sequencer().sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
     expect(order.slice(0, 5)).toEqual([
       'stateful/stateful.suite.ts',
-      'stateful/stateful-parts-3-4.suite.ts',
       'properties/request-bodies.suite.ts',
+      'stateful/stateful-parts-3-4.suite.ts',
       'auth/probes.suite.ts',
       'properties/client-transaction-id.suite.ts',
     ]);
