@@ -114,8 +114,23 @@ drive() {
 }
 
 # The pairing made by the first run keeps its webhook_url: a session to be resumed needs a receiver
-# address that stays the same (a fixed port here; --webhook-public-url for a real service).
-PORT=$(node -e 'const s=require("node:net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+# address that stays the same (a fixed port here; --webhook-public-url for a real service). Picked at
+# random below the kernel's ephemeral range and checked free: a port from bind(0) is one the kernel
+# hands out again, to any process's port-0 listener or outgoing connection (the simulator run the
+# self-test makes beside the session), between the two runs or before the first binds it.
+PORT=$(node -e '
+const net = require("node:net");
+let lo = 32768;
+try { lo = Number(require("node:fs").readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]); } catch {}
+const from = 20000, to = lo - 1;
+const pick = (left) => {
+  const s = net.createServer();
+  s.once("error", () => (left > 0 ? pick(left - 1) : process.exit(1)));
+  // No room below the ephemeral range: any free port, as before.
+  s.listen(to > from ? from + Math.floor(Math.random() * (to - from)) : 0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });
+};
+pick(50);
+') || fail "no free port for the webhook receiver"
 CMD=(node "$ROOT/bin/payconnect-conformance.js" run --target "$URL" --integrator-id sim-integrator --profile sandbox
   --terminal manual --vault "$WORK/vault.json" --reports "$OUT/reports" --no-html --webhook-listen "127.0.0.1:$PORT" --settle "${SETTLE:-1s}"
   --label firmware=4.2.1 --label terminal=SN-0042 --label tester=check-manual-session)

@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { runCli, tempDir } from './support/run-cli.ts';
+import { type CliResult, runCli, tempDir } from './support/run-cli.ts';
 
 interface FoldSummary {
   verdict: string;
@@ -25,12 +25,19 @@ interface FoldSummary {
 
 const SLIP = ['run', '--no-html', '--suite', 'print-slip', '--sim-fault', 'slip.total-mismatch', '--seed', '3'];
 const read = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as FoldSummary;
+
+/**
+ * The SLIP run, made once for the tests that start from it (a child run less): they only read its
+ * reports, each asserting its own thing; a test run alone makes it itself.
+ */
+let slipRun: Promise<CliResult> | undefined;
+const theSlipRun = () => (slipRun ??= runCli(SLIP));
 /** The console's finding lines: one per defect, a folded follow-up indented under its root. */
 const findingLines = (stdout: string) => stdout.split('\n').filter((l) => /^(FAIL|WARN|KNOWN) /.test(l));
 
 describe('one defect, one line', () => {
   test('a wrong slip total: one root line with the slip/status disagreement folded under it, one baseline entry, and known with it', async () => {
-    const run = await runCli(SLIP);
+    const run = await theSlipRun();
     expect(run.code, run.stderr).toBe(1);
     const s = read(run.reportsDir);
     // summary.json keeps every finding; the follow-up names its root.
@@ -99,7 +106,7 @@ describe('one defect, one line', () => {
   }, 120_000);
 
   test('Allure: a test failed only on known defects is failed and known (an accepted resolution), never skipped', async () => {
-    const run = await runCli(SLIP);
+    const run = await theSlipRun();
     const file = join(tempDir(), 'known.json');
     await runCli(['baseline', 'write', file, '--from', run.reportsDir, '--expires', '30d', '--reason', 'slip total off by one']);
     const known = await runCli([...SLIP, '--baseline', file]);

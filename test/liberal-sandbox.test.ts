@@ -28,6 +28,8 @@ test('the flow suites pass with --strict against the liberal sandbox, on one ter
     '--vault',
     vault,
     '--quiet',
+    // No HTML report: nothing here reads it (test/reports.test.ts renders and reads one); it costs a CPU-second.
+    '--no-html',
     '--terminals',
     '1',
     '--suite',

@@ -24,6 +24,8 @@ test('a URL target (a simulator started on its own) passes with the sandbox prof
     'sandbox',
     '--vault',
     vault,
+    // No HTML report: nothing here reads it (test/reports.test.ts renders and reads one); it costs a CPU-second.
+    '--no-html',
     '--deadline',
     '5s',
     '--settle',

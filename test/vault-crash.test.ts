@@ -35,6 +35,8 @@ test('killed right after the pairing answer: the vault is complete, 0600, and th
     '5s',
     '--settle',
     '100ms',
+    // No HTML report: nothing here reads it (test/reports.test.ts renders and reads one); it costs a CPU-second a run.
+    '--no-html',
   ];
 
   const first = await runCli(['run', ...common, '--otp', sim.mintOtp()], { env: { PAYCONNECT_TEST_CRASH_AFTER_PAIRING: '1' } });

@@ -56,6 +56,8 @@ const common = () => [
   '100ms',
   '--terminals',
   '2',
+  // No HTML report: nothing here reads it (test/reports.test.ts renders and reads one); it costs a CPU-second a run.
+  '--no-html',
 ];
 
 test('against a sandbox that mints OTPs, a stale vault pairing is passed over, and the run releases what it made', async () => {
