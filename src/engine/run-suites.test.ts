@@ -29,13 +29,14 @@ function sequencer(): LongFirstSequencer {
 }
 
 describe('LongFirstSequencer', () => {
-  it('starts the model-based parts, the request bodies, the probes (one at a time) and the one-test property first', async () => {
+  it('starts the model-based parts, the request bodies, the probes (one at a time), the token renewal and the one-test property first', async () => {
     const order = (await sequencer().sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
-    expect(order.slice(0, 5)).toEqual([
+    expect(order.slice(0, 6)).toEqual([
       'stateful/stateful.suite.ts',
       'properties/request-bodies.suite.ts',
       'stateful/stateful-parts-3-4.suite.ts',
       'auth/probes.suite.ts',
+      'auth/token.suite.ts',
       'properties/client-transaction-id.suite.ts',
     ]);
     // Every file still runs, once; the others keep vitest's order (here: larger first).
@@ -44,7 +45,7 @@ describe('LongFirstSequencer', () => {
         .map((s) => s.moduleId.slice(SUITES.length))
         .sort(),
     );
-    const rest = order.slice(5);
+    const rest = order.slice(6);
     const size = (f: string) => specs().find((s) => s.moduleId.endsWith(f)) as unknown as { size: number };
     expect(rest.map((f) => size(f).size)).toEqual(rest.map((f) => size(f).size).sort((a, b) => b - a));
   });
