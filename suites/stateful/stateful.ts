@@ -125,9 +125,10 @@ export function declareStatefulPart(part: number): void {
           if (fatal !== undefined) return { from, failed: [], trace: [], executed: 0 };
           const scope = new RecordingScope(t.harness, t.scope.testName);
           // The pairing answer is judged on the test's own scope: a defect of pairing is not the model's.
+          const run = ++runIndex;
           let attempt: Awaited<ReturnType<typeof t.harness.pairNew>>;
           try {
-            attempt = await t.harness.pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-p${part + 1}-${++runIndex}` });
+            attempt = await t.harness.pairNew(t.scope, { webhook: true, name: `stateful-${ctx.seed}-p${part + 1}-${run}` });
           } catch (e) {
             return { from, failed: [], trace: [], executed: 0, setup: e };
           }
@@ -152,7 +153,7 @@ export function declareStatefulPart(part: number): void {
           if (traceFile)
             appendFileSync(
               traceFile,
-              `--- run ${runIndex}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`,
+              `--- run ${run}: ${String(cmds)}\n${real.trace.join('\n')}\n${error ? `!! ${String((error as Error)?.message ?? error)}\n` : ''}`,
             );
           return {
             from,
