@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import { describe, expect, it } from 'vitest';
+import { RUN_CONTEXT_KEY } from '../runtime/index.ts';
 import { LongFirstSequencer, suiteFileCount } from './run-suites.ts';
 
 const SUITES = fileURLToPath(new URL('../../suites/', import.meta.url));
@@ -16,10 +17,11 @@ function specs(): TestSpecification[] {
   return files.map((f, i) => ({ moduleId: `${SUITES}${f}`, project, size: 1000 + i }) as unknown as TestSpecification);
 }
 
-function sequencer(): LongFirstSequencer {
+function sequencer(targetKind?: string): LongFirstSequencer {
   const sizes = new Map(specs().map((s) => [s.moduleId, (s as unknown as { size: number }).size]));
   const ctx = {
     config: { root: '/' },
+    getProvidedContext: () => (targetKind ? { [RUN_CONTEXT_KEY]: { targetKind } } : {}),
     cache: {
       getFileTestResults: () => undefined,
       getFileStats: (key: string) => ({ size: sizes.get(`/${key.slice(1)}`) ?? 0 }),
@@ -29,8 +31,18 @@ function sequencer(): LongFirstSequencer {
 }
 
 describe('LongFirstSequencer', () => {
-  it('starts the model-based parts, the request bodies, the probes (one at a time), the token renewal and the one-test property first', async () => {
-    const order = (await sequencer().sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
+  it('on the embedded simulator, starts the model-based parts and the request bodies first', async () => {
+    const order = (await sequencer('sim').sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
+    expect(order.slice(0, 3)).toEqual([
+      'stateful/stateful.suite.ts',
+      'properties/request-bodies.suite.ts',
+      'stateful/stateful-parts-3-4.suite.ts',
+    ]);
+    expect(order.indexOf('auth/probes.suite.ts')).toBeGreaterThan(3);
+  });
+
+  it('against a service, also the probes (one at a time), the token renewal and the one-test property', async () => {
+    const order = (await sequencer('url').sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
     expect(order.slice(0, 6)).toEqual([
       'stateful/stateful.suite.ts',
       'properties/request-bodies.suite.ts',

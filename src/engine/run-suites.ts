@@ -48,34 +48,48 @@ export function suiteFileCount(suites: readonly string[], shard: { count: number
 }
 
 /**
- * The suite files that hold their worker longest, by what they do: model-based sequences, valid
- * bodies that start real transactions, and the files whose tests go one at a time on one of the
- * worker's terminals (the probes, describe.sequential; the client_transaction_id property, one test)
- * or whose one long test holds it (the token renewal: calls spread over 3.2 s, whatever the target).
- * Started first, they do not end a pooled run alone (against a service answering 300 ms late the
- * last two took 26 s and 10 s, and the second ended the run alone); vitest's own order (its timing
- * cache, else file size) ranks these small files of parts last. The request bodies come before the
- * second file of model-based parts: the first files go to the workers in order, and the last of
- * three workers has the fewest terminals (8 over 3: 3, 3, 2), which two parts fill and nineteen
- * request-body tests would wait on (they took 58 s there at 300 ms an answer, 40 s on three). On
- * the embedded simulator the token renewal, left to vitest's order, started after the model-based
- * parts and ended the run 0.6 s after every other file.
+ * The suite files that hold their worker longest, by what they do: model-based sequences and valid
+ * bodies that start real transactions. Started first, they do not end a pooled run alone; vitest's
+ * own order (its timing cache, else file size) ranks these small files of parts last. The request
+ * bodies come before the second file of model-based parts: the first files go to the workers in
+ * order, and the last of three workers has the fewest terminals (8 over 3: 3, 3, 2), which two parts
+ * fill and nineteen request-body tests would wait on (they took 58 s there at 300 ms an answer, 40 s
+ * on three).
  */
 const LONG_FIRST = [
   /\/stateful\/stateful\.suite\.ts$/,
   /\/properties\/request-bodies\.suite\.ts$/,
   /\/stateful\/stateful-parts-3-4\.suite\.ts$/,
+];
+
+/**
+ * Against a service (not the embedded simulator), also the files whose tests go one at a time on one
+ * of the worker's terminals (the probes, describe.sequential; the client_transaction_id property, one
+ * test) or whose one long test holds it (the token renewal: calls spread over 3.2 s): at 300 ms an
+ * answer the probes took 26 s and the property 10 s, and the second, left to vitest's order, ended
+ * the run alone. On the embedded simulator they take about a second, and starting them first cost
+ * the default run 0.5-1 s (the CPU-bound files started later).
+ */
+const ALONE_FIRST_AGAINST_A_SERVICE = [
   /\/auth\/probes\.suite\.ts$/,
   /\/auth\/token\.suite\.ts$/,
   /\/properties\/client-transaction-id\.suite\.ts$/,
 ];
 
-/** Vitest's order, with {@link LONG_FIRST} ahead of the rest (sharding stays vitest's). */
+/** The files started first on a target of `kind` (the run's; none known: as against a service). */
+export function longFirst(kind: string | undefined): readonly RegExp[] {
+  return kind === 'sim' ? LONG_FIRST : [...LONG_FIRST, ...ALONE_FIRST_AGAINST_A_SERVICE];
+}
+
+/** Vitest's order, with {@link longFirst} ahead of the rest (sharding stays vitest's). */
 export class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    // The run's context, as the engine provides it to the workers (none in a collection of the suites).
+    const run: Partial<RunContext> | undefined = this.ctx.getProvidedContext?.()[RUN_CONTEXT_KEY];
+    const first = longFirst(run?.targetKind);
     const rank = (f: TestSpecification) => {
-      const i = LONG_FIRST.findIndex((r) => r.test(f.moduleId.split('\\').join('/')));
-      return i < 0 ? LONG_FIRST.length : i;
+      const i = first.findIndex((r) => r.test(f.moduleId.split('\\').join('/')));
+      return i < 0 ? first.length : i;
     };
     return [...(await super.sort(files))].sort((a, b) => rank(a) - rank(b));
   }

@@ -44,11 +44,6 @@ export class Ahead<T, R> {
     private readonly opts: AheadOptions<T, R>,
   ) {}
 
-  /** How many runs are under way. */
-  get underWay(): number {
-    return this.#started.size;
-  }
-
   /**
    * The result on `value`: the one started ahead when fast-check asks for the value drawn beforehand
    * at this place. A run that fails (or throws) waits for those started after it: fast-check shrinks
