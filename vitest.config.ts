@@ -18,20 +18,18 @@ const CPU_BOUND = ['test/faults.test.ts', 'test/capabilities.test.ts'];
 /**
  * The longest selftest files, in seconds (fresh-clone CI, two files at a time, measured again once the
  * liberal sandbox, slow-service, compare and coverage selftests joined, and again once the manual
- * session's comparison and the fold selftest joined: 13:37 in all, 1.6 of 2 cores busy; pact-verify and
- * manual-session scaled since by what running their child runs at once saved, each file alone: 70 to 46 s
- * and 61 to 49 s), started first so that two workers end together: without vitest's timing cache (a
- * fresh clone) files go by size, and the 29-line manual session (59 s) ran alone at the end. A file not
- * listed only starts later.
+ * session's comparison and the fold selftest joined: 13:37 in all, 1.6 of 2 cores busy), started first so that two
+ * workers end together: without vitest's timing cache (a fresh clone) files go by size, and the
+ * 29-line manual session (59 s) ran alone at the end. A file not listed only starts later.
  */
 const SELFTEST_SECONDS: Record<string, number> = {
   'test/robustness.test.ts': 84,
+  'test/manual-session.test.ts': 77,
   'test/package.test.ts': 65,
+  'test/pact-verify.test.ts': 64,
   'test/staging-network.test.ts': 63,
-  'test/manual-session.test.ts': 60,
   'test/liberal-sandbox.test.ts': 54,
   'test/coverage.test.ts': 52,
-  'test/pact-verify.test.ts': 43,
   'test/attest.test.ts': 42,
   'test/slow-service.test.ts': 33,
   'test/baseline.test.ts': 33,
