@@ -63,6 +63,20 @@ describe('workersFor', () => {
     expect(workersFor(1, 2, 2, 2)).toBe(1);
     expect(workersFor(8, 2, 1, 2)).toBe(1);
   });
+
+  it('against a service, drives two terminals a worker, no more workers than files, six at most (or the cores and one)', () => {
+    expect(workersFor(8, 18, 2, 2, true)).toBe(4);
+    expect(workersFor(7, 18, 2, 2, true)).toBe(4);
+    expect(workersFor(12, 18, 2, 2, true)).toBe(6);
+    expect(workersFor(32, 18, 2, 2, true)).toBe(6);
+    expect(workersFor(32, 18, 16, 2, true)).toBe(16);
+    expect(workersFor(32, 10, 32, 2, true)).toBe(10);
+    // --suite config: one file, one worker with every terminal; --suite stateful: a worker a file.
+    expect(workersFor(8, 1, 2, 0, true)).toBe(1);
+    expect(workersFor(8, 2, 2, 2, true)).toBe(2);
+    expect(workersFor(1, 18, 2, 2, true)).toBe(1);
+    expect(workersFor(8, 18, 1, 2, true)).toBe(1);
+  });
 });
 
 describe('poolFor', () => {
@@ -94,6 +108,11 @@ describe('planRun', () => {
       pool: 'threads',
       perTestMs: 30 * 60_000,
     });
+  });
+
+  it('plans a worker per two terminals against a URL, and by the files and the cores against the simulator', async () => {
+    expect(planRun(await at(url), service, 0, 18, 2, 2)).toMatchObject({ terminals: 8, workers: 4, lanes: 2, pool: 'forks' });
+    expect(planRun(await at([]), sim, 0, 18, 2, 2)).toMatchObject({ terminals: 8, workers: 3, lanes: 3, pool: 'forks' });
   });
 
   it("makes the pairings the run's own only where pairing again is free and the receiver is the run's alone", async () => {

@@ -36,23 +36,52 @@ export function terminalsFor(
 const FILES_PER_WORKER = 4;
 
 /**
- * How many vitest workers drive `terminals`: one per {@link FILES_PER_WORKER} suite files (vitest
- * hands a worker whole files), and on a machine of several cores one more than the cores at most. A
- * worker's tests mostly wait on their terminals, so one worker drives several, a test on each at once
- * (its lanes), instead of a process per terminal: each costs a start and competes for the cores. But
- * a worker runs one file at a time, and a file's lanes idle while a few of its tests wait on the
- * clock (the token renewal holds its worker 3.2 s alone): the workers are bound by their files, not
- * the cores. Measured on 2 cores, a full sim run (8 terminals, HTML included) keeps 0.8 of them busy
- * with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for 0.2-0.5 CPU-s more, a URL run 22-26 s to
- * 19-25 s, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more). One core keeps its one worker, a
- * thread of the run's process ({@link poolFor}).
+ * Against a service (a URL: its terminals take their own time), the terminals a worker drives: two.
+ * There the tests wait on the clock, not the cores (a URL run keeps 0.8 of 2 cores busy), and a
+ * worker's chain of files is what a run lasts: a worker runs one file at a time, and a file lasts as
+ * long as its longest test (the model-based parts, the expiry at the deadline, the token renewal),
+ * its other lanes idle meanwhile. Two lanes a worker idle fewer terminals behind each such test, and
+ * more workers split the chain. Measured on 2 cores against `sim --step-delay 100 --deadline 2500`,
+ * 8 terminals (seed 101, twice each): three workers 15.6-16.1 s; four of two lanes 14.0-14.1 s for
+ * 0.5 CPU-s and about 100 MB more (the run's processes together: 600 to 700 MB); six (2, 2, 1, 1, 1,
+ * 1) 15.3-16.1 s: a one-lane worker runs a file's tests one after another.
+ */
+const LANES_AGAINST_A_SERVICE = 2;
+
+/** The most workers a run against a service starts (each a process of about 100 MB). */
+const MAX_WORKERS_AGAINST_A_SERVICE = 6;
+
+/**
+ * How many vitest workers drive `terminals`. Against the embedded simulator (`againstAService`
+ * false: its clock skips the waits, so the tests are bound by the cores): one per
+ * {@link FILES_PER_WORKER} suite files (vitest hands a worker whole files), and on a machine of
+ * several cores one more than the cores at most. A worker's tests then mostly compute, so one worker
+ * drives several terminals, a test on each at once (its lanes), instead of a process per terminal:
+ * each costs a start and competes for the cores. Measured on 2 cores, a full sim run (8 terminals,
+ * HTML included) keeps 0.8 of them busy with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for
+ * 0.2-0.5 CPU-s more, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more).
  *
+ * Against a service, a worker per {@link LANES_AGAINST_A_SERVICE} terminals, no more than the files,
+ * at most {@link MAX_WORKERS_AGAINST_A_SERVICE} or one more than the cores.
+ *
+ * Either way one core keeps its one worker, a thread of the run's process ({@link poolFor}), and
  * `alone` of the files are long and hold fewer tests than a worker's lanes (the model-based parts,
  * two a file): one after another in one worker they would take twice as long as side by side, so
  * each gets a worker of its own, within the same caps.
  */
-export function workersFor(terminals: number, files: number, cores: number = availableParallelism(), alone = 0): number {
-  return Math.max(1, Math.min(terminals, cores > 1 ? cores + 1 : 1, Math.max(alone, Math.ceil(files / FILES_PER_WORKER))));
+export function workersFor(
+  terminals: number,
+  files: number,
+  cores: number = availableParallelism(),
+  alone = 0,
+  againstAService = false,
+): number {
+  if (cores <= 1) return 1;
+  const wanted = againstAService
+    ? Math.min(Math.ceil(terminals / LANES_AGAINST_A_SERVICE), Math.max(1, files))
+    : Math.ceil(files / FILES_PER_WORKER);
+  const cap = againstAService ? Math.max(MAX_WORKERS_AGAINST_A_SERVICE, cores + 1) : cores + 1;
+  return Math.max(1, Math.min(terminals, cap, Math.max(alone, wanted)));
 }
 
 /**
@@ -101,7 +130,7 @@ export function planRun(
   alone = 0,
 ): RunPlan {
   const { terminals, reason } = terminalsFor(config, target, vaultPairings);
-  const workers = workersFor(terminals, suiteFiles, cores, alone);
+  const workers = workersFor(terminals, suiteFiles, cores, alone, target.kind === 'url');
   const listen = target.webhookListen ?? config.webhookListen;
   return {
     terminals,
