@@ -26,6 +26,37 @@ import {
 const table = { capability: 'payment', clause: 'sandbox#transactions' };
 
 describe('payment', () => {
+  // sandbox.md, Transactions: 55 "stays INITIATED until canceled or expired", final "CANCELED after a
+  // cancel, else EXPIRED"; "A transaction left waiting reaches EXPIRED at the sandbox's deadline." Left
+  // alone, it shows INITIATED -> EXPIRED, a transition no other scenario waits for on purpose.
+  // Declared first: it waits out the deadline (2.5 s against the sandbox's 100 ms steps) while the
+  // worker's other terminals take the rest; declared among them it started late and ended the file alone.
+  scenario(
+    'a transaction left INITIATED (55, terminal offline) reaches EXPIRED at the deadline',
+    {
+      ...table,
+      needs: {
+        stateful:
+          'a transaction INITIATED, then EXPIRED at the deadline, is a sequence of states; a stateless mock gives one fixed answer per request',
+        terminal: { modes: ['auto'], why: 'only --terminal auto can keep the terminal offline by amount' },
+      },
+    },
+    async (t) => {
+      const p = await t.harness.primary(t.scope);
+      const plan = planFor(t, 'offline');
+      let id: string | undefined;
+      try {
+        id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
+        await heldInitiated(t, p, id, plan.amount);
+        const obs = await settleAs(t, p, id, plan.amount, 'EXPIRED', 'offline amount left alone');
+        t.scope.need(obs.finalByPoll, 'the transaction left waiting did not reach a final status');
+        await slipChecked(t, p, id, obs);
+      } finally {
+        await release(t, p, id);
+      }
+    },
+  );
+
   // The outcome table of sandbox.md, left alone (no cancel): converge by polling and webhook, then the slip.
   // The decline variant is declared last (below): a manual session then changes cards fewer times.
   const outcome = (want: 'approve' | 'decline' | 'fail' | 'expire' | 'tip') =>
@@ -118,35 +149,6 @@ describe('payment', () => {
       } finally {
         await release(t, p, first);
         await release(t, p, second);
-      }
-    },
-  );
-
-  // sandbox.md, Transactions: 55 "stays INITIATED until canceled or expired", final "CANCELED after a
-  // cancel, else EXPIRED"; "A transaction left waiting reaches EXPIRED at the sandbox's deadline." Left
-  // alone, it shows INITIATED -> EXPIRED, a transition no other scenario waits for on purpose.
-  scenario(
-    'a transaction left INITIATED (55, terminal offline) reaches EXPIRED at the deadline',
-    {
-      ...table,
-      needs: {
-        stateful:
-          'a transaction INITIATED, then EXPIRED at the deadline, is a sequence of states; a stateless mock gives one fixed answer per request',
-        terminal: { modes: ['auto'], why: 'only --terminal auto can keep the terminal offline by amount' },
-      },
-    },
-    async (t) => {
-      const p = await t.harness.primary(t.scope);
-      const plan = planFor(t, 'offline');
-      let id: string | undefined;
-      try {
-        id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
-        await heldInitiated(t, p, id, plan.amount);
-        const obs = await settleAs(t, p, id, plan.amount, 'EXPIRED', 'offline amount left alone');
-        t.scope.need(obs.finalByPoll, 'the transaction left waiting did not reach a final status');
-        await slipChecked(t, p, id, obs);
-      } finally {
-        await release(t, p, id);
       }
     },
   );

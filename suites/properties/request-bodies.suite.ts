@@ -1,7 +1,7 @@
 /**
- * The request-body properties in their parts (see request-bodies.ts): tests of one file, which a
- * worker with several terminals runs side by side.
+ * The request-body properties (see request-bodies.ts): tests of one file, which a worker with several
+ * terminals runs side by side, the longest first.
  */
-import { BODY_PARTS, declareRequestBodies } from './request-bodies.ts';
+import { declareRequestBodies } from './request-bodies.ts';
 
-for (let part = 0; part < BODY_PARTS; part++) declareRequestBodies(part);
+declareRequestBodies();
