@@ -41,13 +41,14 @@ describe('LongFirstSequencer', () => {
     expect(order.indexOf('auth/probes.suite.ts')).toBeGreaterThan(3);
   });
 
-  it('against a service, also the probes (one at a time), the token renewal and the one-test property', async () => {
+  it('against a service, also the probes (one at a time), the invalid bodies, the token renewal and the one-test property', async () => {
     const order = (await sequencer('url').sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
-    expect(order.slice(0, 6)).toEqual([
+    expect(order.slice(0, 7)).toEqual([
       'stateful/stateful.suite.ts',
       'properties/request-bodies.suite.ts',
       'stateful/stateful-parts-3-4.suite.ts',
       'auth/probes.suite.ts',
+      'properties/invalid-bodies.suite.ts',
       'auth/token.suite.ts',
       'properties/client-transaction-id.suite.ts',
     ]);
@@ -57,7 +58,7 @@ describe('LongFirstSequencer', () => {
         .map((s) => s.moduleId.slice(SUITES.length))
         .sort(),
     );
-    const rest = order.slice(6);
+    const rest = order.slice(7);
     const size = (f: string) => specs().find((s) => s.moduleId.endsWith(f)) as unknown as { size: number };
     expect(rest.map((f) => size(f).size)).toEqual(rest.map((f) => size(f).size).sort((a, b) => b - a));
   });
@@ -67,7 +68,7 @@ describe('suiteFileCount', () => {
   it("counts the selection's suite files, and the model-based parts' files that want a worker each", () => {
     expect(suiteFileCount(['stateful'], undefined)).toEqual({ files: 2, alone: 2 });
     expect(suiteFileCount(['stateful', 'payment'], undefined)).toEqual({ files: 3, alone: 2 });
-    expect(suiteFileCount(['properties'], undefined)).toEqual({ files: 4, alone: 0 });
+    expect(suiteFileCount(['properties'], undefined)).toEqual({ files: 5, alone: 0 });
     expect(suiteFileCount([], undefined)).toEqual({ files: specs().length, alone: 2 });
     expect(suiteFileCount([], { count: 2 })).toEqual({ files: Math.ceil(specs().length / 2), alone: 1 });
   });

@@ -1,7 +1,7 @@
 /**
- * The request-body properties (see request-bodies.ts): tests of one file, which a worker with several
- * terminals runs side by side, the longest first.
+ * The request bodies a correct service accepts (see request-bodies.ts declareValidBodies): tests of
+ * one file, which a worker with several terminals runs side by side, the longest first.
  */
-import { declareRequestBodies } from './request-bodies.ts';
+import { declareValidBodies } from './request-bodies.ts';
 
-declareRequestBodies();
+declareValidBodies();
