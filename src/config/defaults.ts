@@ -51,8 +51,8 @@ export const DEFAULTS = Object.freeze({
   /**
    * Terminals used at once (each a pairing, a test at a time on it) where new pairings can be had,
    * against a URL: the tests mostly wait for the service's terminal steps, so terminals pay off beyond
-   * the cores. They are driven by a worker per two of them, six at most (engine workersFor), each
-   * running a test on each of its terminals at once.
+   * the cores. They are driven by a worker per four suite files, a worker per two of them at most
+   * (engine workersFor), each running a test on each of its terminals at once.
    * @default 8
    */
   terminals: 8,

@@ -64,18 +64,19 @@ describe('workersFor', () => {
     expect(workersFor(8, 2, 1, 2)).toBe(1);
   });
 
-  it('against a service, drives two terminals a worker, no more workers than files, six at most (or the cores and one)', () => {
-    expect(workersFor(8, 18, 2, 2, true)).toBe(4);
-    expect(workersFor(7, 18, 2, 2, true)).toBe(4);
-    expect(workersFor(12, 18, 2, 2, true)).toBe(6);
-    expect(workersFor(32, 18, 2, 2, true)).toBe(6);
-    expect(workersFor(32, 18, 16, 2, true)).toBe(16);
-    expect(workersFor(32, 10, 32, 2, true)).toBe(10);
-    // --suite config: one file, one worker with every terminal; --suite stateful: a worker a file.
-    expect(workersFor(8, 1, 2, 0, true)).toBe(1);
+  it('against a service, drives two terminals a worker, six workers at most (or the cores and one), a worker per four files', () => {
+    expect(workersFor(8, 19, 2, 2, true)).toBe(4);
+    expect(workersFor(7, 19, 2, 2, true)).toBe(4);
+    expect(workersFor(12, 19, 2, 2, true)).toBe(5);
+    expect(workersFor(32, 40, 2, 2, true)).toBe(6);
+    expect(workersFor(32, 40, 16, 2, true)).toBe(10);
+    expect(workersFor(32, 80, 16, 2, true)).toBe(16);
+    // Four suites: one worker with every terminal; --suite stateful: a worker a file.
+    expect(workersFor(8, 4, 2, 0, true)).toBe(1);
     expect(workersFor(8, 2, 2, 2, true)).toBe(2);
-    expect(workersFor(1, 18, 2, 2, true)).toBe(1);
-    expect(workersFor(8, 18, 1, 2, true)).toBe(1);
+    expect(workersFor(2, 19, 2, 2, true)).toBe(1);
+    expect(workersFor(1, 19, 2, 2, true)).toBe(1);
+    expect(workersFor(8, 19, 1, 2, true)).toBe(1);
   });
 });
 
@@ -111,8 +112,8 @@ describe('planRun', () => {
   });
 
   it('plans a worker per two terminals against a URL, and by the files and the cores against the simulator', async () => {
-    expect(planRun(await at(url), service, 0, 18, 2, 2)).toMatchObject({ terminals: 8, workers: 4, lanes: 2, pool: 'forks' });
-    expect(planRun(await at([]), sim, 0, 18, 2, 2)).toMatchObject({ terminals: 8, workers: 3, lanes: 3, pool: 'forks' });
+    expect(planRun(await at(url), service, 0, 19, 2, 2)).toMatchObject({ terminals: 8, workers: 4, lanes: 2, pool: 'forks' });
+    expect(planRun(await at([]), sim, 0, 19, 2, 2)).toMatchObject({ terminals: 8, workers: 3, lanes: 3, pool: 'forks' });
   });
 
   it("makes the pairings the run's own only where pairing again is free and the receiver is the run's alone", async () => {

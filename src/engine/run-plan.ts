@@ -48,26 +48,26 @@ const FILES_PER_WORKER = 4;
  */
 const LANES_AGAINST_A_SERVICE = 2;
 
-/** The most workers a run against a service starts (each a process of about 100 MB). */
+/** The most workers a run against a service starts (each a process of about 100 MB), on up to five cores. */
 const MAX_WORKERS_AGAINST_A_SERVICE = 6;
 
 /**
- * How many vitest workers drive `terminals`. Against the embedded simulator (`againstAService`
- * false: its clock skips the waits, so the tests are bound by the cores): one per
- * {@link FILES_PER_WORKER} suite files (vitest hands a worker whole files), and on a machine of
- * several cores one more than the cores at most. A worker's tests then mostly compute, so one worker
- * drives several terminals, a test on each at once (its lanes), instead of a process per terminal:
- * each costs a start and competes for the cores. Measured on 2 cores, a full sim run (8 terminals,
- * HTML included) keeps 0.8 of them busy with two workers; a third took 9.4-11.1 s to 7.0-8.1 s for
- * 0.2-0.5 CPU-s more, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more).
+ * How many vitest workers drive `terminals`: one per {@link FILES_PER_WORKER} suite files (vitest
+ * hands a worker whole files; fewer files a worker do not pay for its start: four of the suites
+ * against a URL took 6.9 s and 3.0 CPU-s on one worker, 5.9-6.2 s and 4.9-5.4 CPU-s on four), within
+ * a cap. Against the embedded simulator (`againstAService` false: its clock skips the waits, so the
+ * tests are bound by the cores) the cap is one more than the cores: a worker's tests mostly compute,
+ * so one worker drives several terminals, a test on each at once (its lanes), instead of a process
+ * per terminal: each costs a start and competes for the cores. Measured on 2 cores, a full sim run
+ * (8 terminals, HTML included) keeps 0.8 of them busy with two workers; a third took 9.4-11.1 s to
+ * 7.0-8.1 s for 0.2-0.5 CPU-s more, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more).
+ * Against a service the cap is a worker per {@link LANES_AGAINST_A_SERVICE} terminals, at most
+ * {@link MAX_WORKERS_AGAINST_A_SERVICE} or one more than the cores.
  *
- * Against a service, a worker per {@link LANES_AGAINST_A_SERVICE} terminals, no more than the files,
- * at most {@link MAX_WORKERS_AGAINST_A_SERVICE} or one more than the cores.
- *
- * Either way one core keeps its one worker, a thread of the run's process ({@link poolFor}), and
- * `alone` of the files are long and hold fewer tests than a worker's lanes (the model-based parts,
- * two a file): one after another in one worker they would take twice as long as side by side, so
- * each gets a worker of its own, within the same caps.
+ * One core keeps its one worker, a thread of the run's process ({@link poolFor}). `alone` of the
+ * files are long and hold fewer tests than a worker's lanes (the model-based parts, two a file): one
+ * after another in one worker they would take twice as long as side by side, so each gets a worker
+ * of its own, within the cap.
  */
 export function workersFor(
   terminals: number,
@@ -77,11 +77,10 @@ export function workersFor(
   againstAService = false,
 ): number {
   if (cores <= 1) return 1;
-  const wanted = againstAService
-    ? Math.min(Math.ceil(terminals / LANES_AGAINST_A_SERVICE), Math.max(1, files))
-    : Math.ceil(files / FILES_PER_WORKER);
-  const cap = againstAService ? Math.max(MAX_WORKERS_AGAINST_A_SERVICE, cores + 1) : cores + 1;
-  return Math.max(1, Math.min(terminals, cap, Math.max(alone, wanted)));
+  const cap = againstAService
+    ? Math.min(Math.ceil(terminals / LANES_AGAINST_A_SERVICE), Math.max(MAX_WORKERS_AGAINST_A_SERVICE, cores + 1))
+    : Math.min(terminals, cores + 1);
+  return Math.max(1, Math.min(cap, Math.max(alone, Math.ceil(files / FILES_PER_WORKER))));
 }
 
 /**
