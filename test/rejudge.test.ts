@@ -81,6 +81,41 @@ describe('transcript and rejudge', () => {
     expect(again.summary.counts).toEqual(run.summary!.counts);
     expect(again.stdout).toContain('differences: none');
 
+    // Every slip of this fault breaks the arithmetic, so the run files it once (the first test in time)
+    // and its follow-up on the slip (print-slip.agrees-with-status) once: possibly in another test,
+    // whose follow-up then rests on a root seen again there. The recorded dispositions as such a run
+    // would have them: the root filed by a second test, the follow-up still filed by the first.
+    type Auto = { check: string; findings: { disposition: string; check: string; severity: string; clause: string; message: string }[] };
+    const autoOf = (l: Record<string, unknown>) =>
+      (l.auto as Auto[] | undefined)?.find((a) => a.check === 'invariant.total-amount' && a.findings.length > 0);
+    const rootTest = lines.find((l) => l.kind === 'exchange' && autoOf(l)?.findings[0]?.disposition === 'filed')?.test as string;
+    const other = lines.find((l) => l.kind === 'exchange' && l.test !== rootTest && autoOf(l)?.findings[0]?.disposition === 'repeat')
+      ?.test as string;
+    expect(rootTest && other).toBeTruthy();
+    const otherRoot = lines.map((l) => (l.kind === 'exchange' && l.test === other ? autoOf(l) : undefined)).find((a) => a)!.findings[0]!;
+    const swapped = lines.map((l) => {
+      // The tests' records as the reports hold them: the root among the second test's findings, not the first's.
+      if (l.kind === 'test' && (l.test === rootTest || l.test === other)) {
+        const rec = l.record as { findings: { check: string }[] };
+        const { disposition: _d, ...root } = otherRoot;
+        const findings = rec.findings.filter((f) => f.check !== 'invariant.total-amount');
+        return { ...l, record: { ...rec, findings: l.test === other ? [...findings, { ...root, test: other }] : findings } };
+      }
+      const a = l.kind === 'exchange' && (l.test === rootTest || l.test === other) ? autoOf(l) : undefined;
+      if (!a) return l;
+      const disposition = l.test === rootTest ? 'repeat' : 'filed';
+      return {
+        ...l,
+        auto: (l.auto as Auto[]).map((x) => (x === a ? { ...x, findings: x.findings.map((f) => ({ ...f, disposition })) } : x)),
+      };
+    });
+    writeLines(run.reportsDir, swapped);
+    const interleaved = await rejudge(run.reportsDir);
+    expect(interleaved.summary.counts, interleaved.stdout).toEqual(run.summary!.counts);
+    const followUp = interleaved.summary.findings.find((f) => f.check === 'print-slip.agrees-with-status');
+    expect(followUp?.test).toBe(rootTest);
+    expect((followUp as { followsFrom?: { test: string } } | undefined)?.followsFrom?.test).toBe(other);
+
     // A status record's body made to hold a status outside the contract's enum: a check now fails on it.
     const edited = lines.map((l) => ({ ...l }));
     const i = edited.findIndex(

@@ -9,7 +9,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CHECKS, type CheckContext, type CheckRun, FOLLOW_UPS, getCheck, runAutoChecks, runCheck } from '../checks/index.ts';
-import { type BaselineEntry, type Exchange, type Finding, ToolkitError, countsAsFailure, linkFollowUps, markKnown } from '../core/index.ts';
+import {
+  type BaselineEntry,
+  type Exchange,
+  type Finding,
+  type SeenAgain,
+  ToolkitError,
+  countsAsFailure,
+  defectKey,
+  exchangeSeqOf,
+  linkFollowUps,
+  markKnown,
+} from '../core/index.ts';
 import { resolveProfile } from '../profile/index.ts';
 import {
   type RunInfo,
@@ -109,6 +120,8 @@ const failureLine = (f: Finding) => `[${f.check}] (${f.clause}) ${f.message}`;
 /** The rebuilt findings of one test, as its scopes filed them. */
 export class TestJudge {
   readonly findings: Finding[] = [];
+  /** Findings the run filed as repeats of an earlier test's (disposition `repeat`), as judged again. */
+  readonly repeats: Finding[] = [];
   /** Recorded findings the events account for (filed by a check invocation or carried as an event). */
   readonly accounted: string[] = [];
   readonly #filed = new Map<string, Set<string>>();
@@ -127,6 +140,7 @@ export class TestJudge {
     for (const f of found) {
       const i = unused.findIndex((r) => keyOf(r) === keyOf(f));
       const as: Disposition = i >= 0 ? unused.splice(i, 1)[0]!.disposition : filed.has(keyOf(f)) ? 'dup' : 'filed';
+      if (as === 'repeat') this.repeats.push(f);
       if (as !== 'filed' || filed.has(keyOf(f))) continue;
       filed.add(keyOf(f));
       this.findings.push({ ...f, test: this.test });
@@ -196,6 +210,36 @@ export function restate(rec: TestRecord, findings: Finding[]): TestRecord {
   return { ...rec, findings, state: rec.state === 'failed' ? 'passed' : rec.state, errors: [] };
 }
 
+/** A test's events, judged again: its findings as filed, and what its record and events hold. */
+interface JudgedTest {
+  events: TranscriptEvent[];
+  line: TestEvent | undefined;
+  name: string;
+  judge: TestJudge;
+  recordedFindings: Finding[];
+  exchanges: Exchange[];
+  deliveries: unknown[];
+}
+
+/**
+ * What each test saw again of a defect another test reported (its findings the run filed as repeats),
+ * with that test's finding as the root: the test that filed the defect, of the same shard (a shard's
+ * workers share one ledger).
+ */
+function seenAgainIn(judged: readonly JudgedTest[]): (events: readonly TranscriptEvent[], judge: TestJudge) => SeenAgain[] {
+  const key = (events: readonly TranscriptEvent[], f: Finding) => `${events[0]?.shard ?? 0}\u0000${defectKey(f)}`;
+  const roots = new Map<string, SeenAgain['root']>();
+  for (const { events, name, judge } of judged)
+    for (const f of judge.findings)
+      if (!roots.has(key(events, f))) roots.set(key(events, f), { check: f.check, clause: f.clause, message: f.message, test: name });
+  return (events, judge) =>
+    judge.repeats.flatMap((f) => {
+      const root = roots.get(key(events, f));
+      const exchangeSeq = exchangeSeqOf(f);
+      return root ? [{ check: f.check, severity: f.severity, ...(exchangeSeq === undefined ? {} : { exchangeSeq }), root }] : [];
+    });
+}
+
 /** Re-judges a transcript in memory: the rebuilt run record, and what could not be judged again. */
 export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rejudgement {
   // check-receiver's and certify-client's rules are their own: judged again by their modules, which the caller wires.
@@ -216,7 +260,9 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
   const refKey = (e: { shard?: number; w?: number }, seq: number) => `${e.shard ?? 0}:${e.w ?? 0}:${seq}`;
   for (const e of t.events) if (e.kind === 'exchange' || e.kind === 'convergence') refs.set(refKey(e, e.seq), e);
   const out = { notRejudgeable: new Map<string, NotRejudgeable>(), carried: [] as CarriedFinding[] };
-  const tests: TestRecord[] = [];
+  // Every test judged first, then linked: a test's follow-up may rest on a root an earlier test (in
+  // the run's time, not the transcript's order) reported and this one saw again.
+  const judged: JudgedTest[] = [];
   for (const [, events] of byTest(t.events)) {
     const line = events.find((e): e is TestEvent => e.kind === 'test');
     const name = events[0]!.test;
@@ -233,7 +279,7 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
         if (e.disposition === 'filed') {
           judge.accounted.push(keyOf(e.finding));
           judge.carry(e.finding, 'filed by no check invocation');
-        }
+        } else if (e.disposition === 'repeat') judge.repeats.push(e.finding);
       } else if (e.kind === 'exchange') {
         exchanges.push(e.exchange);
         const recorded = new Map((e.auto ?? []).map((a) => [a.check, a.findings]));
@@ -259,9 +305,14 @@ export function rejudgeTranscript(t: Transcript, commands?: CommandRejudge): Rej
       if (i >= 0) accounted.splice(i, 1);
       else judge.carry(f, "in the test's record, made by no recorded event");
     }
-    // What follows from a root on the same exchange is folded under it, as the run did (repeats are
-    // not in the transcript's findings: a root another test reported stays unfolded here).
-    const linked = linkFollowUps(judge.findings, [], FOLLOW_UPS, name);
+    judged.push({ events, line, name, judge, recordedFindings, exchanges, deliveries });
+  }
+  const seenAgain = seenAgainIn(judged);
+  const tests: TestRecord[] = [];
+  for (const { events, line, name, judge, recordedFindings, exchanges, deliveries } of judged) {
+    // What follows from a root on the same exchange is folded under it, as the run did: a root of the
+    // test's own, or one another test reported and this one saw again (a repeat, on its exchange).
+    const linked = linkFollowUps(judge.findings, seenAgain(events, judge), FOLLOW_UPS, name);
     let findings = baseline ? markKnown(linked, baseline.entries, baseline.now) : linked;
     // A confirmation (--confirm) was judged by running the test again: it stays with its finding.
     findings = findings.map((f) => {
