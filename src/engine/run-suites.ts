@@ -50,11 +50,11 @@ export function suiteFileCount(suites: readonly string[], shard: { count: number
 /**
  * The suite files that hold their worker longest, by what they do: model-based sequences and valid
  * bodies that start real transactions. Started first, they do not end a pooled run alone; vitest's
- * own order (its timing cache, else file size) ranks these small files of parts last. The request
- * bodies come before the second file of model-based parts: the first files go to the workers in
- * order, and the last of three workers has the fewest terminals (8 over 3: 3, 3, 2), which two parts
- * fill and nineteen request-body tests would wait on (they took 58 s there at 300 ms an answer, 40 s
- * on three).
+ * own order (its timing cache, else file size) ranks these small files of parts last. The valid
+ * request bodies come before the second file of model-based parts: the first files go to the workers
+ * in order, and on the simulator the last of three workers has the fewest terminals (8 over 3: 3, 3,
+ * 2), which two parts fill and the request bodies would wait on (when they were one file of nineteen
+ * tests, 58 s there at 300 ms an answer, 40 s on three terminals).
  */
 const LONG_FIRST = [
   /\/stateful\/stateful\.suite\.ts$/,
