@@ -126,6 +126,22 @@ describe('bearerToken', () => {
     expect(fake.issued()).toBe(0);
   });
 
+  it("token() is the cached token; given back as the probe's own, a 401 keeps it and sends nothing again", async () => {
+    const fake = fakePayConnect({
+      answer: (req, res) => (req.headers['x-pay-connect-integrator-id'] === 'other' ? sendJson(res, {}, 401) : sendJson(res, {})),
+    });
+    const { server, client } = await start(fake.route);
+    await client.request(CONFIG);
+    const token = await client.token();
+    expect(token).toBe('tok-1');
+    const refused = await client.request({ ...CONFIG, auth: { bearer: token }, integrator: 'other' });
+    expect(refused.status).toBe(401);
+    await client.request(CONFIG);
+    // One token in all: the refusal was sent once and did not drop the cached token.
+    expect(fake.issued()).toBe(1);
+    expect(authOf(fake.calls(server))).toEqual(Array(3).fill('Bearer tok-1'));
+  });
+
   it('fails with PCC_NO_PAIRING without credentials, PCC_AUTH_FAILED when the token is refused', async () => {
     const fake = fakePayConnect();
     const { client } = await start(fake.route, { credentials: undefined });

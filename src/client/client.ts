@@ -91,6 +91,12 @@ export interface PayConnectClient {
   setCredentials(credentials: PayConnectCredentials): void;
   /** Drops the cached token; the next bearer request fetches a new one. */
   invalidateToken(): void;
+  /**
+   * The bearer token the client sends now, fetched first when it has none or it is due for renewal.
+   * For a request that must carry a valid token whatever it is answered: given as `auth: { bearer }`,
+   * a 401 neither drops the cached token nor sends the request again.
+   */
+  token(): Promise<string>;
   /** Closes the connections, after in-flight requests end. */
   close(): Promise<void>;
   /** The redactor the client's records go through. */
@@ -172,6 +178,7 @@ export function createPayConnectClient(options: PayConnectClientOptions): PayCon
       tokens.setSource(fromCredentials());
     },
     invalidateToken: () => tokens.invalidate(),
+    token: () => tokens.get(),
     close,
     redactor,
   };

@@ -14,7 +14,7 @@ import { findPairings, loadPrivateVault, removeVaultEntry } from '../vault/index
 import { type WebhookHub, type WebhookReceiver, readDeliveryTls, startWebhookHub } from '../webhooks/index.ts';
 import type { RunContext } from './run-context.ts';
 import { OtpSource, type WorkerShare } from './otp-source.ts';
-import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault } from './pairing.ts';
+import { type PairAttempt, Pairing, type PairingEnv, pairWithOtp, pairingFromVault, pairingOnClientOf } from './pairing.ts';
 import { DefectLedger } from './defects.ts';
 import { linkLedger } from './shared-ledger.ts';
 import { type HarnessLoad, StallWatch } from './stall-watch.ts';
@@ -393,6 +393,18 @@ export class Harness implements ScopeHost {
     });
     if (!attempt) return 'this test needs a fresh pairing and no OTP is left (pass another --otp)';
     return attempt.pairing ?? `the pairing answered ${attempt.response.status}`;
+  }
+
+  /**
+   * A pairing another lane of the worker made, as this lane's: the same credentials on a client of
+   * this harness, so that what its requests exchange is recorded in this lane's test (a pairing's
+   * client records into the harness that made it). Its deliveries stay with the lane that made it.
+   * Forgotten with {@link forget}, like any.
+   */
+  adopt(p: Pairing): Pairing {
+    const mine = pairingOnClientOf(this.env, p);
+    this.pairings.push(mine);
+    return mine;
   }
 
   /** Whether `p` is a pairing other tests use (never unpaired by a test or a clean-up). */

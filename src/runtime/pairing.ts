@@ -113,6 +113,16 @@ export async function pairingFromVault(env: PairingEnv, entry: VaultEntry, label
   );
 }
 
+/**
+ * The same pairing on a client of `env`: its credentials, a token of its own, no receiver (the
+ * deliveries stay with the receiver of the one it copies). What it exchanges goes to `env`.
+ */
+export function pairingOnClientOf(env: PairingEnv, p: Pairing): Pairing {
+  const tokens = new TokenLog();
+  const why = p.receiver ? `the deliveries of ${p.label} reach the lane that made it, not this copy` : p.unobservableWhy;
+  return new Pairing(p.label, p.credentials, makeClient(env, p.credentials, tokens), undefined, false, p.origin, why, tokens);
+}
+
 /** Why a vault pairing's deliveries do not reach this run. */
 function vaultUnobservable(entry: VaultEntry, receiver: WebhookReceiver | undefined): string {
   if (!entry.webhookUrl) return 'the vault pairing was made without a webhook_url';

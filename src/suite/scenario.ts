@@ -61,6 +61,11 @@ export interface ScenarioInfo {
   operator?: Outcome[];
   /** What the scenario needs of the run; a run that lacks it skips the scenario with the need's reason. */
   needs?: ScenarioNeeds;
+  /**
+   * Runs alone, in a describe whose other tests run at once (one a lane): once every test declared
+   * before it has ended, and the tests declared after it wait for it. @default false
+   */
+  sequential?: boolean;
 }
 
 class Skipped extends Error {}
@@ -78,7 +83,9 @@ export function scenario(name: string, info: ScenarioInfo, fn: (t: ScenarioConte
     [SCENARIO_META_KEY]: { capability: info.capability, clause: info.clause, ...(info.needs ? { needs: info.needs } : {}) },
     ...(info.operator ? { [OPERATOR_META_KEY]: info.operator } : {}),
   };
-  suiteTest(name, { timeout: vitestMs, meta }, async ({ suite, harness: h, terminal, scope: first, task, skip: skipTest }) => {
+  // Not concurrent, or the describe's concurrency (sequence.concurrent) would win over `sequential`.
+  const order = info.sequential ? { sequential: true, concurrent: false } : {};
+  suiteTest(name, { timeout: vitestMs, meta, ...order }, async ({ suite, harness: h, terminal, scope: first, task, skip: skipTest }) => {
     const meta = task.meta[META_KEY] as TestMeta;
     let scope = first;
     const testName = scope.testName;
