@@ -64,19 +64,16 @@ const LONG_FIRST = [
 
 /**
  * Against a service (not the embedded simulator), also the probes (54 tests, a third of them one at
- * a time), the files whose tests go one at a time on one of the worker's terminals (the
- * client_transaction_id property, one test) or whose one long test holds it (the token renewal: calls
- * spread over 3.2 s), and the invalid request bodies (eleven tests of 2-5 s each at 300 ms an answer):
- * at 300 ms an answer the probes took 26 s (16 s since they share the worker's terminals) and the
- * property 10 s, and the second, left to vitest's order, ended the run alone. On
- * the embedded simulator they take about a second, and starting them first cost the default run
- * 0.5-1 s (the CPU-bound files started later).
+ * a time), the file whose one long test holds a terminal (the token renewal: calls spread over
+ * 3.2 s), and the invalid request bodies (eleven tests of 2-5 s each at 300 ms an answer): at 300 ms
+ * an answer the probes took 26 s (16 s since they share the worker's terminals), and left to vitest's
+ * order such a file ended the run alone. On the embedded simulator they take about a second, and
+ * starting them first cost the default run 0.5-1 s (the CPU-bound files started later).
  */
 const ALONE_FIRST_AGAINST_A_SERVICE = [
   /\/auth\/probes\.suite\.ts$/,
   /\/properties\/invalid-bodies\.suite\.ts$/,
   /\/auth\/token\.suite\.ts$/,
-  /\/properties\/client-transaction-id\.suite\.ts$/,
 ];
 
 /** The files started first on a target of `kind` (the run's; none known: as against a service). */
