@@ -7,6 +7,10 @@
  * leak (`isolation.foreign-id`: sandbox.md, Isolation, the only document that states it); any refusal is then held to the sandbox's exact 404
  * (`isolation.not-found`). A 5xx leaks nothing: it is judged by the 404 rule only, so a service that
  * answers 500 for every unknown id gets only the 404 rule's warning.
+ *
+ * The setup runs alone; the others then run on every lane of the worker at once. On a lane other
+ * than the setup's, the first pairing is that lane's client of it, and the second pairing is that
+ * lane's own (any pairing but the first is a second one).
  */
 import { describe } from 'vitest';
 import type { OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
@@ -17,7 +21,12 @@ import { stringField, unknownId } from '../_setup/steps/pairing.ts';
 
 const capability = 'isolation';
 
-const first: { p?: Pairing; txn?: string; op?: string; why?: string } = {};
+type Harness = ScenarioContext['harness'];
+
+/** What the setup made, on the lane it ran on (`by`). */
+const first: { p?: Pairing; by?: Harness; txn?: string; op?: string; why?: string } = {};
+/** The first pairing as each other lane uses it: a client of that lane (Harness.adopt). */
+const firstOnLane = new Map<Harness, Pairing>();
 
 /** Why the pairings' scenarios skip against the Pact mock. */
 const ONE_PAIRING =
@@ -26,17 +35,26 @@ const ONE_PAIRING =
 /** The scenarios that ask with a second pairing about the first one's records. */
 const foreign = { capability, clause: 'spec#what-the-service-does', needs: { stateful: ONE_PAIRING } };
 
-/** The second pairing, or skips. */
+/**
+ * A second pairing, or skips: on the setup's lane its second pairing, on another lane that lane's own
+ * (a pairing of another terminal all the same, and no OTP spent on it).
+ */
 async function second(t: ScenarioContext): Promise<Pairing> {
+  if (first.by !== undefined && first.by !== t.harness) return t.harness.primary(t.scope);
   const q = await t.harness.another(t.scope);
   if (typeof q === 'string') t.skip(q);
   return q;
 }
 
-/** The first pairing's transaction (and operation), or skips with the reason the setup gave. */
+/**
+ * The first pairing's transaction (and operation), or skips with the reason the setup gave. The
+ * pairing is the lane's client of it: what a test sends is recorded in that test.
+ */
 function firstTxn(t: ScenarioContext): { p: Pairing; txn: string } {
-  if (!first.p || !first.txn) t.skip(first.why ?? "the first pairing's transaction was not made");
-  return { p: first.p, txn: first.txn };
+  if (!first.p || !first.by || !first.txn) t.skip(first.why ?? "the first pairing's transaction was not made");
+  let p = first.by === t.harness ? first.p : firstOnLane.get(t.harness);
+  if (!p) firstOnLane.set(t.harness, (p = t.harness.adopt(first.p)));
+  return { p, txn: first.txn };
 }
 
 /** Judges the second pairing's answer for the first pairing's id. */
@@ -46,11 +64,11 @@ function judgeForeign(t: ScenarioContext, res: PayConnectResponse): void {
   if (s < 200 || s >= 300) t.scope.check('isolation.not-found', res.exchange);
 }
 
-// One after another, on one terminal: the first test makes what the others probe.
-describe.sequential('isolation', () => {
+// The first test makes what the others probe, alone; the others then run on every lane at once.
+describe('isolation', () => {
   scenario(
     "the first pairing's transaction and operation to probe",
-    { capability, clause: 'sandbox#isolation', operator: ['approve'], needs: { stateful: ONE_PAIRING } },
+    { capability, clause: 'sandbox#isolation', operator: ['approve'], needs: { stateful: ONE_PAIRING }, sequential: true },
     async (t) => {
       first.why = 'the setup test did not finish';
       const q = await t.harness.another(t.scope);
@@ -67,6 +85,7 @@ describe.sequential('isolation', () => {
       const obs = await settle(t, p, id, plan);
       t.scope.need(obs.finalByPoll, `transaction ${id} did not reach a final status`);
       first.p = p;
+      first.by = t.harness;
       first.txn = id;
       await slipOf(t, p, id);
       if (obs.finalByPoll !== 'SUCCESS') {

@@ -77,11 +77,13 @@ async function unpairAndForget(t: ScenarioContext, p: Pairing): Promise<void> {
   }
 }
 
-// One after another, on one terminal: later tests compare with the pairing the first one made.
-describe.sequential('pairing', () => {
+// One after another, on one terminal: later tests compare with the pairing the first one made, and
+// those that pair take the OTPs of that terminal's share. The malformed OTPs spend none and run on
+// every lane at once.
+describe('pairing', () => {
   scenario(
     'pair with a fresh OTP and a webhook_url: every field, working credentials',
-    { capability, clause: 'spec#pairing-result' },
+    { capability, clause: 'spec#pairing-result', sequential: true },
     async (t) => {
       // Against the Pact mock the catalogue's example name, which its pairing interaction echoes.
       const { attempt, p } = await pairOrStop(t, {
@@ -107,6 +109,7 @@ describe.sequential('pairing', () => {
         stateful:
           'a second pairing with an id and a terminal of its own needs a service that issues them; the mock answers every pairing with the same example credentials',
       },
+      sequential: true,
     },
     async (t) => {
       const { p } = await pairOrStop(t, { webhook: false, name: `pcc-nohook-${t.harness.ctx.seed}` });
@@ -131,6 +134,7 @@ describe.sequential('pairing', () => {
         stateful:
           'one-time use spans two calls: the same pairing request accepted, then refused, is a sequence of states; a stateless mock gives one fixed answer per request',
       },
+      sequential: true,
     },
     async (t) => {
       let otp = memo.otp;
@@ -159,7 +163,7 @@ describe.sequential('pairing', () => {
     });
   }
 
-  scenario('the name supplied at pairing is echoed exactly', { capability, clause: 'spec#pairing-result' }, async (t) => {
+  scenario('the name supplied at pairing is echoed exactly', { capability, clause: 'spec#pairing-result', sequential: true }, async (t) => {
     // pairing.name-echoed runs in pairNew; a name with spaces, punctuation and non-ASCII letters makes it bite.
     // Against the Pact mock without the seed: its interaction holds the exact name it echoes.
     const name = `${PAIRING_PROBES.echoedName}${underPact(t) ? '' : ` ${t.harness.ctx.seed}`}`;
@@ -176,6 +180,7 @@ describe.sequential('pairing', () => {
         stateful:
           'a token that works, then is refused 401 after unpair, is a sequence of states; a stateless mock gives one fixed answer per request',
       },
+      sequential: true,
     },
     async (t) => {
       await t.harness.primary(t.scope);
