@@ -53,11 +53,13 @@ describe('auth: tokens', () => {
       const start = t.scope.exchanges.length;
       const missing = unknownId(t);
       // Alternate a GET and a harmless POST (cancel of an id that names nothing: the client never
-      // re-sends a POST after a 401, so an expired token would show), spread over 2.8 s.
+      // re-sends a POST after a 401, so an expired token would show), sent 400 ms apart: over 2.8 s
+      // whatever the answers take (a service 300 ms away made it 5.6 s when the waits came on top).
+      const begun = Date.now();
       for (let i = 0; i < 8; i++) {
         if (i % 2 === 0) await t.scope.call(p, 'getConfig');
         else await t.scope.call(p, 'cancelTransaction', { params: { transaction_id: missing } });
-        await sleep(400);
+        await sleep(Math.max(0, begun + (i + 1) * 400 - Date.now()));
       }
       const window = t.scope.exchanges.slice(start);
       const calls = window.filter((e: Exchange) => e.operationId !== 'getToken' && e.request.headers.authorization !== undefined);
