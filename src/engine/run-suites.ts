@@ -64,8 +64,8 @@ const LONG_FIRST = [
 
 /**
  * Against a service (not the embedded simulator), also the probes (54 tests, a third of them one at
- * a time), the file whose one long test holds a terminal (the token renewal: calls spread over
- * 3.2 s), and the invalid request bodies (eleven tests of 2-5 s each at 300 ms an answer): at 300 ms
+ * a time), the file whose one long test holds a terminal (the token renewal: calls 400 ms apart
+ * over 2.8 s), and the invalid request bodies (eleven tests of 2-5 s each at 300 ms an answer): at 300 ms
  * an answer the probes took 26 s (16 s since they share the worker's terminals), and left to vitest's
  * order such a file ended the run alone. On the embedded simulator they take about a second, and
  * starting them first cost the default run 0.5-1 s (the CPU-bound files started later).

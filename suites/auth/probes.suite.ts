@@ -11,8 +11,8 @@
  * - generate, preauth and independent refund carry a body a correct service would accept (an invalid
  *   body would be refused for the wrong reason and hide the defect); if one is accepted, the
  *   transaction it started is canceled with proper credentials and converged;
- * - those that start a transaction run alone, after the others (a terminal kept busy by one wrongly
- *   accepted would change what the others are answered); unpair comes last, and once a probe of it
+ * - those that start a transaction run alone, first (a terminal kept busy by one wrongly accepted
+ *   would change what the others are answered); unpair comes last, alone, and once a probe of it
  *   was accepted the remaining unpair probes skip;
  * - the probes about the integrator header carry a valid token, given as their own: one request each;
  * - pairing without the integrator header spends an OTP only where the sandbox lets the toolkit mint
