@@ -67,7 +67,7 @@ describe('suiteFileCount', () => {
   it("counts the selection's suite files, and the model-based parts' files that want a worker each", () => {
     expect(suiteFileCount(['stateful'], undefined)).toEqual({ files: 2, alone: 2 });
     expect(suiteFileCount(['stateful', 'payment'], undefined)).toEqual({ files: 3, alone: 2 });
-    expect(suiteFileCount(['properties'], undefined)).toEqual({ files: 5, alone: 0 });
+    expect(suiteFileCount(['properties'], undefined)).toEqual({ files: 4, alone: 0 });
     expect(suiteFileCount([], undefined)).toEqual({ files: specs().length, alone: 2 });
     expect(suiteFileCount([], { count: 2 })).toEqual({ files: Math.ceil(specs().length / 2), alone: 1 });
   });
