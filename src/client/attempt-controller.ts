@@ -4,6 +4,7 @@
  * refused retry): the caller's handler sees one controller for the whole request, which forwards to
  * the connection of the current attempt. Modelled on undici's own RetryController.
  */
+import type { Duplex } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 /** A `DispatchController` that forwards to the controller of the current attempt, if any. */
@@ -85,4 +86,50 @@ export function failLater(
 /** `err` as an Error (undici handlers only take Errors). */
 export function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * A handler that passes every event of one attempt on to `outer` unchanged, and shows `onStart` the
+ * status and headers of its answer first (what an interceptor notes about the answer, next to the wire).
+ */
+export class ResponseStartWatch implements Dispatcher.DispatchHandler {
+  constructor(
+    readonly outer: Dispatcher.DispatchHandler,
+    readonly onStart: (status: number, headers: Record<string, string | string[]>) => void,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.outer.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[]>,
+    socket: Duplex,
+  ): void {
+    this.outer.onRequestUpgrade?.(controller, status, headers, socket);
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[]>,
+    message?: string,
+  ): void {
+    this.onStart(status, headers);
+    this.outer.onResponseStart?.(controller, status, headers, message);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.outer.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[]>): void {
+    this.outer.onResponseEnd?.(controller, trailers);
+  }
+
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.outer.onResponseError?.(controller, error);
+  }
 }

@@ -5,12 +5,13 @@
  * reset) -> recorder (one Exchange per attempt, so every re-send is on the record, with the
  * Retry-After marks) -> timeout (per attempt; its error is recorded) -> post guard (next to the wire:
  * one send per POST, plus the one marked re-send after a refusal with Retry-After) -> fresh
- * connections (a POST or a re-send on a connection of its own) -> the pooled Agent (GET and HEAD).
+ * connections (a POST or a re-send on a connection of its own; where the service announced a
+ * keep-alive, a POST on one just used) -> the pooled Agent (GET and HEAD).
  */
 import type { Dispatcher } from 'undici';
 import { createDispatcher, defaultTransport, type Transport } from '../transport/index.ts';
 import { bearerToken } from './bearer-token.ts';
-import { FRESH_AGENT_OPTIONS, freshConnections } from './fresh-connections.ts';
+import { FRESH_AGENT_OPTIONS, JUST_USED_AGENT_OPTIONS, freshConnections } from './fresh-connections.ts';
 import { integratorHeader } from './integrator-header.ts';
 import { postGuard } from './post-guard.ts';
 import { recorder, type ExchangeSink, type OperationResolver } from './recorder.ts';
@@ -59,8 +60,9 @@ export function createPayConnectDispatcher(options: PayConnectDispatcherOptions)
   const transport = options.transport ?? defaultTransport();
   const agent = createDispatcher(transport, { connect: { timeout: timeoutMs } });
   const fresh = createDispatcher(transport, { connect: { timeout: timeoutMs }, ...FRESH_AGENT_OPTIONS });
+  const justUsed = createDispatcher(transport, { connect: { timeout: timeoutMs }, ...JUST_USED_AGENT_OPTIONS });
   const dispatcher = agent.compose(
-    freshConnections(fresh),
+    freshConnections(fresh, justUsed),
     postGuard(),
     timeout(timeoutMs),
     recorder({
@@ -74,5 +76,5 @@ export function createPayConnectDispatcher(options: PayConnectDispatcherOptions)
     bearerToken(options.tokens),
     integratorHeader(options.integratorId),
   );
-  return { dispatcher, close: async () => void (await Promise.all([agent.close(), fresh.close()])) };
+  return { dispatcher, close: async () => void (await Promise.all([agent.close(), fresh.close(), justUsed.close()])) };
 }

@@ -3,14 +3,17 @@
  * load balancers do: after 1 s idle without announcing it, at the very moment a request arrives on a
  * reused connection, after every answer (`Connection: close`), and right after reading a POST. A
  * correct service is never blamed for a request it did not get, and a POST is never sent twice.
+ * And against servers that announce how long they keep a connection (`Keep-Alive: timeout=N`, as
+ * Node's does): a POST goes on a connection just used, never on one that idled.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/exchange.ts';
 import { createPayConnectClient, type PayConnectClient } from './client.ts';
+import { JUST_USED_MS, announcesKeepAlive } from './fresh-connections.ts';
 
-type Behaviour = 'idle-1s' | 'race-on-reuse' | 'close-always' | 'drop-posts';
+type Behaviour = 'idle-1s' | 'race-on-reuse' | 'close-always' | 'drop-posts' | 'announce-5s' | 'announce-2s';
 
 interface Seen {
   method: string;
@@ -51,8 +54,9 @@ async function startClosingServer(behaviour: Behaviour) {
         );
     });
   });
-  // No Keep-Alive header and no timer of Node's own: the close is the server's, unannounced.
-  server.keepAliveTimeout = 0;
+  // No Keep-Alive header and no timer of Node's own: the close is the server's, unannounced. Or
+  // Node's own keep-alive, announced: `Keep-Alive: timeout=5` (or 2) on every answer.
+  server.keepAliveTimeout = behaviour === 'announce-5s' ? 5_000 : behaviour === 'announce-2s' ? 2_000 : 0;
   server.on('connection', (s: Socket) => ids.set(s, ++connections));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -87,6 +91,7 @@ async function setUp(behaviour: Behaviour) {
   return { server, client, exchanges };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (client: PayConnectClient) => client.request({ method: 'GET', path: '/v1/pay-connect/config/', auth: 'none' });
 const post = (client: PayConnectClient, n: number) =>
   client.request({ method: 'POST', path: '/v1/pay-connect/transactions/generate/', body: { amount: n }, auth: 'none' });
@@ -144,5 +149,45 @@ describe('connections that close', () => {
     expect(server.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
     expect(exchanges.at(-1)?.error?.code).toBe('PCC_TARGET_UNREACHABLE');
     expect(exchanges.filter((e) => e.request.method === 'POST')).toHaveLength(1);
+  });
+
+  it('where the service announces a keep-alive, a POST goes on a connection just used, never on one that idled', async () => {
+    const { server, client } = await setUp('announce-5s');
+    // Until an answer on a kept connection says so (a POST's own connection is closed after it), a
+    // POST gets a connection of its own. Then the first opens one that the next requests ride.
+    expect((await post(client, 1)).status).toBe(200);
+    expect((await get(client)).status).toBe(200);
+    expect((await post(client, 2)).status).toBe(200);
+    expect((await post(client, 3)).status).toBe(200);
+    expect((await get(client)).status).toBe(200);
+    expect((await post(client, 4)).status).toBe(200);
+    await sleep(JUST_USED_MS + 150);
+    expect((await post(client, 5)).status).toBe(200);
+    const [first, , ...rest] = server.seen;
+    const fifth = rest.pop();
+    expect(first?.onReusedConnection).toBe(false);
+    // POSTs 2 to 4 and the GETs ride kept connections (one answered a moment before may not be free
+    // yet: undici's pool then opens a second, used by the next request), the fifth a new one.
+    expect(rest.filter((s) => s.method === 'POST' && s.onReusedConnection).length).toBeGreaterThanOrEqual(1);
+    expect(new Set(rest.map((s) => s.connection)).size).toBeLessThanOrEqual(3);
+    expect(fifth?.onReusedConnection).toBe(false);
+    expect(server.seen.slice(0, -1).map((s) => s.connection)).not.toContain(fifth?.connection);
+  });
+
+  it("a keep-alive announced for 2 s or less is within undici's margin: every POST on a connection of its own", async () => {
+    const { server, client } = await setUp('announce-2s');
+    for (let i = 1; i <= 3; i++) {
+      expect((await get(client)).status).toBe(200);
+      expect((await post(client, i)).status).toBe(200);
+    }
+    expect(server.seen.filter((s) => s.method === 'POST').every((s) => !s.onReusedConnection)).toBe(true);
+  });
+
+  it('announces a keep-alive when the header gives a timeout, in any case and order', () => {
+    expect(announcesKeepAlive({ 'keep-alive': 'timeout=5' })).toBe(true);
+    expect(announcesKeepAlive({ 'keep-alive': 'max=100, Timeout = 30' })).toBe(true);
+    expect(announcesKeepAlive({ 'keep-alive': 'max=100' })).toBe(false);
+    expect(announcesKeepAlive({ 'keep-alive': 'notimeout=5' })).toBe(false);
+    expect(announcesKeepAlive({})).toBe(false);
   });
 });

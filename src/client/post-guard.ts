@@ -8,8 +8,8 @@
  */
 import type { Dispatcher } from 'undici';
 import { ToolkitError } from '../core/errors.ts';
-import { failLater } from './attempt-controller.ts';
-import { attemptOf, contextOf, flattenHeaders, isSafeMethod, type RequestContext } from './request-options.ts';
+import { ResponseStartWatch, failLater } from './attempt-controller.ts';
+import { attemptOf, contextOf, flattenHeaders, isSafeMethod } from './request-options.ts';
 import { WAIT_STATUSES } from './retry-after.ts';
 
 /**
@@ -38,40 +38,10 @@ export function postGuard(): Dispatcher.DispatcherComposeInterceptor {
       return true;
     }
     ctx.refusedWithRetryAfter = false;
-    return dispatch({ ...opts, idempotent: false }, new RefusalWatch(handler, ctx));
+    // Noted next to the wire: whether this answer refused the POST and asked to wait.
+    const watched = new ResponseStartWatch(handler, (status, headers) => {
+      ctx.refusedWithRetryAfter = WAIT_STATUSES.has(status) && flattenHeaders(headers)['retry-after'] !== undefined;
+    });
+    return dispatch({ ...opts, idempotent: false }, watched);
   };
-}
-
-/** Passes everything on, noting in the request context whether the answer asked to wait. */
-class RefusalWatch implements Dispatcher.DispatchHandler {
-  constructor(
-    readonly outer: Dispatcher.DispatchHandler,
-    readonly ctx: RequestContext,
-  ) {}
-
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    this.outer.onRequestStart?.(controller, context);
-  }
-
-  onResponseStart(
-    controller: Dispatcher.DispatchController,
-    status: number,
-    headers: Record<string, string | string[]>,
-    message?: string,
-  ): void {
-    this.ctx.refusedWithRetryAfter = WAIT_STATUSES.has(status) && flattenHeaders(headers)['retry-after'] !== undefined;
-    this.outer.onResponseStart?.(controller, status, headers, message);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.outer.onResponseData?.(controller, chunk);
-  }
-
-  onResponseEnd(controller: Dispatcher.DispatchController, trailers: Record<string, string | string[]>): void {
-    this.outer.onResponseEnd?.(controller, trailers);
-  }
-
-  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
-    this.outer.onResponseError?.(controller, error);
-  }
 }
