@@ -21,7 +21,7 @@
  * --root DIR: runs the CLI of another checkout (built), e.g. main's, to interleave before and after.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -50,6 +50,8 @@ const delayMs = Math.max(0, Number(values['delay-ms']) || 0);
 const ROOT = values.root ? join(values.root, '/') : fileURLToPath(new URL('../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'payconnect-conformance.js');
 const TIME = '/usr/bin/time';
+/** Preloaded into the run's processes: counts the connections they open (bench/count-connections.cjs). */
+const COUNT_CONNECTIONS = fileURLToPath(new URL('./count-connections.cjs', import.meta.url));
 
 interface Floor {
   /** Σ of the time each convergence waited for the terminal to reach its final status, s. */
@@ -67,6 +69,8 @@ interface Figures {
   outside?: { startS: number; endS: number };
   /** What opening one connection cost against the target, ms (URL runs). */
   connectMs?: number;
+  /** TCP connections the run's processes opened (bench/count-connections.cjs). */
+  connections?: number;
   wallS: number;
   /** User + system CPU of the run and every process it started, s (from /usr/bin/time). */
   cpuS?: number;
@@ -82,6 +86,7 @@ interface Figures {
 function timedRun(args: string[]): Promise<Figures> {
   const reports = mkdtempSync(join(tmpdir(), 'pcc-bench-'));
   const timeFile = join(reports, 'time.txt');
+  const connectionsDir = mkdtempSync(join(tmpdir(), 'pcc-bench-connections-'));
   // --shard 1/1 runs everything and also writes run-record.json, which counts the requests.
   const runArgs = [BIN, 'run', '--reports', reports, '--shard', '1/1', ...args];
   const [cmd, argv] = existsSync(TIME)
@@ -89,7 +94,13 @@ function timedRun(args: string[]): Promise<Figures> {
     : [process.execPath, runArgs];
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CI: 'true' } });
+    const env = {
+      ...process.env,
+      CI: 'true',
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${COUNT_CONNECTIONS}`.trim(),
+      PCC_BENCH_CONNECTIONS: connectionsDir,
+    };
+    const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
     child.on('close', (code) => {
       const wallS = (Date.now() - started) / 1000;
       const out: Figures = { wallS, code };
@@ -118,7 +129,9 @@ function timedRun(args: string[]): Promise<Figures> {
       } catch {
         /* no reports: the exit code says why */
       }
+      out.connections = readdirSync(connectionsDir).reduce((n, pid) => n + Number(readFileSync(join(connectionsDir, pid), 'utf8')), 0);
       rmSync(timeFile, { force: true });
+      rmSync(connectionsDir, { recursive: true, force: true });
       out.reports = dirSize(reports);
       rmSync(reports, { recursive: true, force: true });
       resolve(out);
@@ -206,8 +219,8 @@ function line(name: string, f: Figures): string {
     : '';
   const terminals = f.floor?.terminals ?? 1;
   const connect =
-    f.split && f.connectMs !== undefined
-      ? `; connection set-up about ${((f.split.freshConnections * f.connectMs) / 1000 / terminals).toFixed(1)} s per terminal (${f.connectMs.toFixed(2)} ms each, inside requests)`
+    f.connections !== undefined && f.connectMs !== undefined
+      ? `; ${f.connections} connections opened (${f.split?.posts ?? '?'} POSTs), their set-up about ${((f.connections * f.connectMs) / 1000 / terminals).toFixed(1)} s per terminal (${f.connectMs.toFixed(2)} ms each, inside requests)`
       : '';
   const outside = f.outside
     ? ` (start ${f.outside.startS.toFixed(1)} s to the first test, end ${f.outside.endS.toFixed(1)} s after the last)`

@@ -12,7 +12,7 @@
  *   - other waits: no request in flight and no recorded convergence (waits that are not recorded as
  *     convergences, e.g. the model-based parts' and the token renewal's, and the harness's own work).
  * Connection set-up is inside "requests": {@link estimateConnectMs} measures one against the target,
- * and the transcript counts the requests that opened a connection of their own (every POST).
+ * and bench/count-connections.cjs counts those the run opened.
  */
 import { request as httpRequest, Agent } from 'node:http';
 
@@ -24,8 +24,8 @@ export interface Split {
   terminalS: number;
   pastFinalS: number;
   otherS: number;
-  /** Requests sent on a connection of their own (any method but GET and HEAD). */
-  freshConnections: number;
+  /** Requests of any method but GET and HEAD. */
+  posts: number;
 }
 
 interface Interval {
@@ -65,7 +65,7 @@ export function splitOf(lines: Iterable<string>, terminals: number, wallS: numbe
     if (!r) tests.set(name, (r = { start: NaN, end: NaN, exchanges: [], convergences: [] }));
     return r;
   };
-  let freshConnections = 0;
+  let posts = 0;
   for (const text of lines) {
     if (text === '') continue;
     const kind = /"kind":"(\w+)"/.exec(text)?.[1];
@@ -90,7 +90,7 @@ export function splitOf(lines: Iterable<string>, terminals: number, wallS: numbe
     } else if (kind === 'exchange' && o.exchange) {
       const from = Date.parse(o.exchange.startedAt);
       row(o.test).exchanges.push({ from, to: from + o.exchange.durationMs });
-      if (!['GET', 'HEAD'].includes(o.exchange.request.method)) freshConnections++;
+      if (!['GET', 'HEAD'].includes(o.exchange.request.method)) posts++;
     } else if (kind === 'convergence' && o.observation) {
       const ob = o.observation;
       const to = Date.parse(o.time);
@@ -130,7 +130,7 @@ export function splitOf(lines: Iterable<string>, terminals: number, wallS: numbe
     terminalS: s(terminal),
     pastFinalS: s(pastFinal),
     otherS: s(inTests - requests - terminal - pastFinal),
-    freshConnections,
+    posts,
   };
 }
 
@@ -138,7 +138,7 @@ export function splitOf(lines: Iterable<string>, terminals: number, wallS: numbe
 export function splitLine(x: Split, terminals: number): string {
   const p = (v: number) => `${(v / terminals).toFixed(1)} s`;
   return (
-    `per terminal: requests ${p(x.requestsS)} (${x.freshConnections} on a connection of their own), terminal steps ${p(x.terminalS)}, ` +
+    `per terminal: requests ${p(x.requestsS)}, terminal steps ${p(x.terminalS)}, ` +
     `waits past the final status ${p(x.pastFinalS)}, other waits and harness ${p(x.otherS)}, idle lanes ${p(x.idleS)}, outside the tests ${p(x.outsideS)}`
   );
 }
