@@ -4,10 +4,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { generateAllureHtml, warmAllure } from './allure-html.ts';
+import { WARM_MODULES, allureCliPath, generateAllureHtml, warmAllure } from './allure-html.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -78,3 +79,10 @@ test('a report made in a git repository carries neither its remote nor its branc
   expect(index).not.toContain('acme/private-pos');
   expect(index).not.toContain('private-branch');
 }, 60_000);
+
+test('every module a warm generator loads ahead is where the installed command line resolves it', () => {
+  // An upgrade that moves one would only make the report slower (the generator skips what it cannot
+  // load): this says so instead.
+  const from = createRequire(allureCliPath());
+  for (const m of WARM_MODULES) expect(() => from.resolve(m), m).not.toThrow();
+});
