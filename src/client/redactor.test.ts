@@ -84,4 +84,26 @@ describe('Redactor', () => {
     expect(r.redactText('cs-learned wh-learned tok-in-header')).toBe(`${REDACTED} ${REDACTED} ${REDACTED}`);
     expect(exchange.response?.rawBody).toBe(raw);
   });
+
+  it('a record redactExchange made is scrubbed again only once a secret was learnt since', () => {
+    const r = new Redactor();
+    const exchange: Exchange = {
+      seq: 1,
+      startedAt: '2024-01-01T00:00:00.000Z',
+      durationMs: 1,
+      request: { method: 'POST', url: 'http://h/x', path: '/x', headers: {}, body: { note: 'later-secret' } },
+      response: { status: 200, headers: {}, body: { ok: true }, rawBody: '{"ok":true}' },
+    };
+    const record = r.redactExchange(exchange);
+    const line = { kind: 'exchange', exchange: record };
+    // The transcript's line holds the record itself: nothing to scrub, nothing copied.
+    expect(r.redactValue(line).exchange).toBe(record);
+    r.register('later-secret');
+    const again = r.redactValue(line);
+    expect(again.exchange).not.toBe(record);
+    expect(again.exchange.request.body).toEqual({ note: REDACTED });
+    expect(JSON.stringify(again)).not.toContain('later-secret');
+    // A copy is no record: it is walked again each time (a copy's objects may be anyone's to change).
+    expect(r.redactValue(again.exchange)).not.toBe(again.exchange);
+  });
 });

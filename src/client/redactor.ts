@@ -35,6 +35,15 @@ export class Redactor {
   readonly #fields: Set<string>;
   readonly #fieldPattern: RegExp;
   readonly #minLength: number;
+  /** The length of the shortest secret known (no shorter string holds one). */
+  #shortest = Infinity;
+  /**
+   * The records {@link redactExchange} made, each with how many secrets were known then: scrubbed of
+   * all of them, so {@link redactValue} hands such a record back as it is while no secret was learnt
+   * since (the transcript and a test's evidence each scrub every exchange again: a tenth of a
+   * worker's CPU went to redaction). A record is never changed once made.
+   */
+  readonly #clean = new WeakMap<object, number>();
 
   constructor(secrets: Iterable<string> = [], options: RedactorOptions = {}) {
     this.#fields = new Set(options.fields ?? SECRET_FIELDS);
@@ -73,6 +82,7 @@ export class Redactor {
     // The marker counts as known: a pending secret must not be found again in what was replaced.
     const overlaps = [REDACTED, ...this.#secrets].some((known) => known.includes(secret) || secret.includes(known));
     this.#secrets.add(secret);
+    this.#shortest = Math.min(this.#shortest, secret.length);
     this.#pending.push(secret);
     if (overlaps || this.#pending.length > Math.max(8, (this.#secrets.size - this.#pending.length) / 4)) this.#build();
   }
@@ -109,18 +119,24 @@ export class Redactor {
 
   /** `text` with every known secret and every `"secret_field": "..."` value replaced by `[REDACTED]`. */
   redactText(text: string): string {
-    let out = text.replace(this.#fieldPattern, `$1${REDACTED}$3`);
-    if (out.length < this.#minLength) return out;
+    // Most strings are short and unquoted (header values, ids, statuses): a field needs its quotes,
+    // a secret its length. Checked first, they spare those strings both regular expressions.
+    let out = text.includes('"') ? text.replace(this.#fieldPattern, `$1${REDACTED}$3`) : text;
+    if (out.length < this.#shortest) return out;
     if (this.#pattern) out = out.replace(this.#pattern, REDACTED);
     for (const secret of this.#pending) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
   }
 
-  /** A deep copy of `value`: secret fields (when not null) redacted, every string scrubbed. */
+  /**
+   * A deep copy of `value`: secret fields (when not null) redacted, every string scrubbed. A record
+   * {@link redactExchange} made, with no secret learnt since, is itself (no copy: records are not changed).
+   */
   redactValue<T>(value: T): T {
     if (typeof value === 'string') return this.redactText(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.redactValue(v)) as T;
     if (value === null || typeof value !== 'object') return value;
+    if (this.#clean.get(value) === this.#secrets.size) return value;
+    if (Array.isArray(value)) return value.map((v) => this.redactValue(v)) as T;
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
       out[key] = this.#fields.has(key) && v !== null && v !== undefined ? REDACTED : this.redactValue(v);
@@ -132,13 +148,17 @@ export class Redactor {
   redactHeaders(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
+      if (!AUTH_HEADERS.has(name.toLowerCase())) {
+        out[name] = this.redactText(value);
+        continue;
+      }
       const scheme = /^\s*(\S+)\s+\S/.exec(value)?.[1];
-      out[name] = AUTH_HEADERS.has(name.toLowerCase()) ? (scheme ? `${scheme} ${REDACTED}` : REDACTED) : this.redactText(value);
+      out[name] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
     }
     return out;
   }
 
-  /** Learns the secrets an Exchange reveals, then returns a redacted copy of it. */
+  /** Learns the secrets an Exchange reveals, then returns a redacted copy of it: a record, never to be changed. */
   redactExchange(exchange: Exchange): Exchange {
     const { request, response, error } = exchange;
     for (const [name, value] of Object.entries(request.headers)) {
@@ -148,7 +168,7 @@ export class Redactor {
     if (typeof request.body === 'string') this.learnFromText(request.body);
     this.learnFrom(response?.body);
     if (response?.rawBody !== undefined) this.learnFromText(response.rawBody);
-    return {
+    const record: Exchange = {
       ...exchange,
       request: {
         ...request,
@@ -169,5 +189,7 @@ export class Redactor {
           }),
       ...(error === undefined ? {} : { error: { ...error, message: this.redactText(error.message) } }),
     };
+    this.#clean.set(record, this.#secrets.size);
+    return record;
   }
 }
