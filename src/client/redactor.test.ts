@@ -106,4 +106,13 @@ describe('Redactor', () => {
     // A copy is no record: it is walked again each time (a copy's objects may be anyone's to change).
     expect(r.redactValue(again.exchange)).not.toBe(again.exchange);
   });
+
+  it('a thousand secrets, across several patterns: each scrubbed, one that holds another whole', () => {
+    const tokens = Array.from({ length: 1000 }, (_, i) => `tok-${i.toString(36).padStart(6, '0')}-${'k'.repeat(20)}`);
+    const holder = `${tokens[999]}-and-more`;
+    const r = new Redactor([...tokens, holder]);
+    expect(r.redactText(`a ${holder} b ${tokens[3]} c ${tokens[600]} d ${tokens[999]}`)).toBe(
+      `a ${REDACTED} b ${REDACTED} c ${REDACTED} d ${REDACTED}`,
+    );
+  });
 });
