@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createWriteStream, existsSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, openSync, readSync } from 'node:fs';
 import { readFile, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -113,39 +113,115 @@ async function writeTranscriptLines(path: string, lines: Iterable<string | Uint8
 /** A line as the assembly orders it: the fields the order needs, and where its bytes are. */
 interface StagedLine {
   key: TranscriptEvent;
-  /** The line as written (a view of its file's bytes, or the serialised event). */
-  raw: Uint8Array | string;
+  /** The line as written: where it is in a staged file (read again when written), or the serialised event. */
+  raw: { fd: number; offset: number; length: number } | string;
 }
 
 /**
  * The lines the workers wrote to the staging folder (a line cut short by a crashed worker is left
- * out), kept as written: each is parsed only for the fields the order needs, and kept as a view of
- * its file's bytes, so the main process never holds the whole run's events as objects or strings,
- * nor serialises them again.
+ * out), kept as written: each is parsed only for the fields the order needs, and kept as where it is
+ * in its file, so the main process never holds the whole run's events as objects or strings, nor
+ * serialises them again, nor holds a file's bytes at once (a thorough run's are 10-12 MB a worker:
+ * the run's peak of memory was these, held until the transcript was written). Read a megabyte at a
+ * time; the files stay open (`fds`) for the lines to be read again in the transcript's order.
  */
-async function stagedLines(dir: string): Promise<StagedLine[]> {
+async function stagedLines(dir: string, fds: number[]): Promise<StagedLine[]> {
   if (!existsSync(dir)) return [];
   const out: StagedLine[] = [];
+  const names = new Map<string, string>();
   for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort()) {
-    const data = await readFile(join(dir, name));
-    for (let start = 0; start < data.length;) {
-      let end = data.indexOf(0x0a, start);
-      if (end < 0) end = data.length;
-      if (end > start) {
-        try {
-          const e = JSON.parse(data.toString('utf8', start, end)) as TranscriptEvent;
-          out.push({
-            key: { kind: e.kind, test: e.test, seq: e.seq, w: e.w, shard: e.shard } as TranscriptEvent,
-            raw: data.subarray(start, end),
-          });
-        } catch {
-          /* a half-written last line */
-        }
-      }
-      start = end + 1;
+    const fd = openSync(join(dir, name), 'r');
+    fds.push(fd);
+    for (const line of linesOf(fd)) {
+      // A line a worker was writing when it ended has no newline: kept only when it parses whole.
+      const key = (line.whole ? keyOfLine(line.bytes.toString('utf8', 0, KEY_BYTES), names) : undefined) ?? fullKey(line.bytes);
+      if (key) out.push({ key, raw: { fd, offset: line.offset, length: line.bytes.length } });
     }
   }
   return out;
+}
+
+/** Bytes read from a staged file at a time (a longer line grows it). */
+const READ_BYTES = 1 << 20;
+
+/**
+ * The lines of the file open as `fd`, each with its offset and whether a newline ended it, read a
+ * chunk at a time into one buffer: a file's bytes are never all held at once (each line's bytes are
+ * a view of that buffer, valid until the next line is asked for).
+ */
+function* linesOf(fd: number): Generator<{ offset: number; bytes: Buffer; whole: boolean }> {
+  let buf = Buffer.allocUnsafe(READ_BYTES);
+  let have = 0;
+  let base = 0;
+  for (let eof = false; ;) {
+    if (have === buf.length) {
+      const bigger = Buffer.allocUnsafe(buf.length * 2);
+      buf.copy(bigger, 0, 0, have);
+      buf = bigger;
+    }
+    const n = readSync(fd, buf, have, buf.length - have, base + have);
+    if (n === 0) eof = true;
+    have += n;
+    const view = buf.subarray(0, have);
+    let start = 0;
+    for (let nl = view.indexOf(0x0a, start); nl >= 0; nl = view.indexOf(0x0a, start)) {
+      if (nl > start) yield { offset: base + start, bytes: view.subarray(start, nl), whole: true };
+      start = nl + 1;
+    }
+    if (eof) {
+      if (start < have) yield { offset: base + start, bytes: view.subarray(start, have), whole: false };
+      return;
+    }
+    buf.copy(buf, 0, start, have);
+    base += start;
+    have -= start;
+  }
+}
+
+/**
+ * How much of a line's start {@link keyOfLine} reads: the fields and a test's name of 300 characters
+ * (a longer one, or a line not as the recorder writes it, is parsed whole).
+ */
+const KEY_BYTES = 384;
+
+/** The fields the order needs at the start of a worker's line, as its recorder writes them (recorder.ts add). */
+const KEY_FIELDS = /^\{"kind":"(\w+)","test":("(?:[^"\\]|\\.)*"),"seq":(\d+),"w":(\d+)[,}]/;
+
+/**
+ * The order's fields of a staged line from its start alone: parsing each whole line (a thorough run's
+ * are 34 MB in 30,000 lines) only to read four fields made the run's peak of memory. Undefined when
+ * the start is not as the recorder writes it: the line is then parsed whole.
+ */
+function keyOfLine(start: string, names: Map<string, string>): TranscriptEvent | undefined {
+  const m = KEY_FIELDS.exec(start);
+  if (!m) return undefined;
+  // A test's name, once for all its lines.
+  let test = names.get(m[2]!);
+  if (test === undefined) names.set(m[2]!, (test = JSON.parse(m[2]!) as string));
+  return { kind: m[1], test, seq: Number(m[3]), w: Number(m[4]) } as TranscriptEvent;
+}
+
+/** The order's fields of a line parsed whole; undefined for a line that does not parse (one cut short). */
+function fullKey(bytes: Buffer): TranscriptEvent | undefined {
+  try {
+    const e = JSON.parse(bytes.toString('utf8')) as TranscriptEvent;
+    return { kind: e.kind, test: e.test, seq: e.seq, w: e.w, shard: e.shard } as TranscriptEvent;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A staged line's bytes, read again from its file; a serialised event as it is. */
+function lineBytes(raw: StagedLine['raw']): Uint8Array | string {
+  if (typeof raw === 'string') return raw;
+  const bytes = Buffer.allocUnsafe(raw.length);
+  let read = 0;
+  while (read < raw.length) {
+    const n = readSync(raw.fd, bytes, read, raw.length - read, raw.offset + read);
+    if (n === 0) throw new Error(`a staged transcript file ended before its line at byte ${raw.offset}`);
+    read += n;
+  }
+  return bytes;
 }
 
 /**
@@ -159,8 +235,9 @@ export async function assembleTranscript(opts: {
   tests: readonly TestRecord[];
   extra?: TranscriptEvent[];
 }): Promise<{ path: string; bytes: number; events: number }> {
+  const fds: number[] = [];
   try {
-    const lines = await stagedLines(opts.stagingDir);
+    const lines = await stagedLines(opts.stagingDir, fds);
     for (const e of [...opts.tests.flatMap(operatorEvents), ...opts.tests.map((t, i) => testLine(t, i + 1)), ...(opts.extra ?? [])])
       lines.push({ key: e, raw: JSON.stringify(e) });
     const order = new Map(opts.tests.map((t, i) => [groupKey({ test: t.name }), i]));
@@ -179,11 +256,12 @@ export async function assembleTranscript(opts: {
       path,
       (function* () {
         yield JSON.stringify(header);
-        for (const l of lines) yield l.raw;
+        for (const l of lines) yield lineBytes(l.raw);
       })(),
     );
     return { path, bytes, events: lines.length };
   } finally {
+    for (const fd of fds) closeSync(fd);
     await rm(opts.stagingDir, { recursive: true, force: true });
   }
 }

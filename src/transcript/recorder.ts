@@ -65,7 +65,9 @@ export class TranscriptRecorder {
   /** Records an event; returns its sequence number. `source`: the object it records, for {@link refOf}. */
   add(draft: Draft, source?: object): number {
     const seq = ++this.#seq;
-    this.#pending.push({ ...draft, time: new Date().toISOString(), seq, w: this.worker } as TranscriptEvent);
+    // What orders the run's transcript first (assemble.ts reads just that much of each line).
+    const { kind, test, ...rest } = draft;
+    this.#pending.push({ kind, test, seq, w: this.worker, ...rest, time: new Date().toISOString() } as TranscriptEvent);
     if (source) this.#recorded.set(source, seq);
     return seq;
   }
