@@ -98,8 +98,8 @@ describe('one defect, one line', () => {
     const run = await runCli([...SLIP, '--sim-fault', 'slip.status-outside-enum']);
     expect(run.code, run.stderr).toBe(1);
     const s = read(run.reportsDir);
-    // One finding a final status (the slips' tests run side by side: their order in the summary is
-    // the order they were filed in), each naming the status beside the total, none folded.
+    // One finding per final status (the slips' tests run side by side, and the summary lists the
+    // findings in the order they were filed), each naming the status beside the total, none folded.
     const follows = s.findings.filter((f) => f.check === 'print-slip.agrees-with-status');
     expect(follows.map((f) => f.message)).toContainEqual(expect.stringMatching(/status "COMPLETED" vs "SUCCESS"; total_amount \d+ vs \d+/));
     for (const f of follows) {

@@ -20,10 +20,10 @@
  * never past N seconds less undici's 2 s margin (so `timeout=2` or less keeps none). A POST then
  * never waits on a new connection (about 1 ms of CPU on either side over loopback, a TLS handshake
  * over the network) when a request of the same client has just been answered, and still never rides
- * one that idled. A service that closes a connection
- * it announced it keeps, within a quarter second of its answer, has broken its own word: the lost POST
- * is its doing. Nothing announced (nginx and most load balancers by default, this toolkit's liberal
- * sandbox, `sim --keep-alive <ms>`): as above, a connection of its own per POST.
+ * one that idled. A service that closes a connection it announced it keeps, within a quarter second
+ * of its answer, has broken its own word: the lost POST is its doing. Nothing announced (nginx and
+ * most load balancers by default, this toolkit's liberal sandbox, `sim --keep-alive <ms>`): as above,
+ * a connection of its own per POST.
  *
  * This is what careful clients do, seen from the other side: Go's transport and Chromium re-send only
  * what they know the server never read, and Node documents `request.reusedSocket` for the same race.
