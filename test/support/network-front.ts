@@ -6,7 +6,7 @@
  * an /etc/hosts entry no other process sees). The certificate names localhost and that host, not
  * 127.0.0.1: an address it does not name.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -58,12 +58,19 @@ export function missingParts(): string[] {
   });
 }
 
-const openssl = (dir: string, args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+/**
+ * openssl, without holding this thread: the simulator behind the front usually runs in it, and a key
+ * made synchronously on a loaded runner stalls its answers for seconds (a correct service late).
+ */
+const openssl = (dir: string, args: string[]) =>
+  new Promise<void>((resolve, reject) => {
+    execFile('openssl', args, { cwd: dir }, (err) => (err ? reject(err) : resolve()));
+  });
 
 /** Starts the front before `upstream` (an http://127.0.0.1:PORT service). */
 export async function startNetworkFront(upstream: string): Promise<NetworkFront> {
   const dir = mkdtempSync(join(tmpdir(), 'pcc-front-'));
-  openssl(dir, [
+  await openssl(dir, [
     'req',
     '-x509',
     '-newkey',
@@ -78,9 +85,9 @@ export async function startNetworkFront(upstream: string): Promise<NetworkFront>
     '-subj',
     '/CN=pcc test CA',
   ]);
-  openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost']);
+  await openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost']);
   writeFileSync(join(dir, 'san.ext'), `subjectAltName=DNS:localhost,DNS:${PROXY_ONLY_HOST}\n`);
-  openssl(dir, [
+  await openssl(dir, [
     'x509',
     '-req',
     '-in',
@@ -97,8 +104,19 @@ export async function startNetworkFront(upstream: string): Promise<NetworkFront>
     '-extfile',
     'san.ext',
   ]);
-  openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'client.key', '-out', 'client.csr', '-subj', '/CN=pcc test client']);
-  openssl(dir, [
+  await openssl(dir, [
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'client.key',
+    '-out',
+    'client.csr',
+    '-subj',
+    '/CN=pcc test client',
+  ]);
+  await openssl(dir, [
     'x509',
     '-req',
     '-in',
@@ -115,6 +133,9 @@ export async function startNetworkFront(upstream: string): Promise<NetworkFront>
   ]);
   const [tls, mtls, proxy] = [await freePort(), await freePort(), await freePort()];
   const up = new URL(upstream).host;
+  // The upstream's keepalive_timeout: nginx keeps an idle connection to the service 60 s unless told,
+  // the simulator closes one after 5 s, and a request sent on it as it closes gets a reset and the
+  // client a 502 (the race every gateway in front of Node meets). As operators set it: nginx lets go first.
   const common = `ssl_certificate ${dir}/server.pem; ssl_certificate_key ${dir}/server.key; keepalive_timeout 1s;
     proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host $host;`;
   writeFileSync(
@@ -122,7 +143,7 @@ export async function startNetworkFront(upstream: string): Promise<NetworkFront>
     `worker_processes 1; pid ${dir}/nginx.pid; error_log ${dir}/error.log; daemon off;
 events { worker_connections 512; }
 http { access_log ${dir}/access.log; client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
-  upstream app { server ${up}; keepalive 16; }
+  upstream app { server ${up}; keepalive 16; keepalive_timeout 2s; }
   server { listen 127.0.0.1:${tls} ssl; ${common}
     location /paycon/ { proxy_pass http://app/; }
     location / { proxy_pass http://app; } }
