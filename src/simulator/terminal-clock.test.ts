@@ -118,11 +118,13 @@ describe('POST /_sim/clock', () => {
     const r = await skip({ id: first, max_ms: 60_000 });
     expect(r.json).toMatchObject({ status: 'SUCCESS', final: true });
     expect((await c.get(P.status(first))).json.status).toBe('SUCCESS'); // the flip is 50 ms of real time away
+    const started = Date.now();
     const second = await start(c, 2000);
     const s = await skip({ id: second, max_ms: 60_000, settle_ms: 60 });
     expect(s.json).toMatchObject({ status: 'FAILED', final: true });
     expect(s.json.fired).toBeGreaterThanOrEqual(3); // its steps and flip (the first one's flip too, when still due)
-    expect(s.json.skipped_ms).toBeGreaterThanOrEqual(150);
+    // Its clock went past the flip: skipped, or passed in real time before the skip (more on a loaded runner).
+    expect(s.json.skipped_ms + (Date.now() - started)).toBeGreaterThanOrEqual(150);
   });
 
   it('refuses what it cannot do: an unknown id (404), a bad id or max_ms (400)', async () => {
