@@ -50,12 +50,16 @@ export const DEFAULTS = Object.freeze({
   html: true,
   /**
    * Terminals used at once (each a pairing, a test at a time on it) where new pairings can be had,
-   * against a URL: the tests mostly wait for the service's terminal steps, so terminals pay off beyond
-   * the cores. They are driven by a worker per four suite files, a worker per two of them at most
-   * (engine workersFor), each running a test on each of its terminals at once.
-   * @default 8
+   * against a URL: the tests mostly wait for the service's terminal steps and answers, so terminals pay
+   * off beyond the cores. They are driven by a worker per four suite files, a worker per two of them
+   * at most (engine workersFor), each running a test on each of its terminals at once. A sandbox pairs
+   * a fresh virtual terminal for every OTP (sandbox.md, Pairing). Measured on 2 cores against `sim
+   * --step-delay 100 --deadline 2500` (HTML included): 8 terminals 14.0-15.2 s, 12 12.8-14.4 s, 16
+   * 11.8-12.9 s, about the same CPU (16-19 CPU-s; the processes together about 80 MB more); with
+   * every answer 300 ms late, 8 took 48 s, 12 38 s and 16 34 s.
+   * @default 16
    */
-  terminals: 8,
+  terminals: 16,
   /**
    * The same against the embedded simulator, whose terminals cost only a pairing: the workers (a
    * start each) and not the terminals cost CPU. Measured on 2 cores (HTML included, two workers):

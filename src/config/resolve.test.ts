@@ -306,7 +306,7 @@ describe('terminals and shards', () => {
     const fromFile = await resolveIn(await dirWithConfig({ terminals: 2, shard: '1/4' }));
     expect([fromFile.terminals, fromFile.shard, fromFile.sources.terminals]).toEqual([2, { index: 1, count: 4 }, 'file']);
     const url = await resolveIn(await emptyDir(), ['--target', 'https://sandbox.example.com', '--integrator-id', 'i-1']);
-    expect(url.terminals).toBe(8);
+    expect(url.terminals).toBe(16);
   });
 });
 

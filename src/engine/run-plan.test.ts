@@ -112,7 +112,14 @@ describe('planRun', () => {
   });
 
   it('plans a worker per two terminals against a URL, and by the files and the cores against the simulator', async () => {
-    expect(planRun(await at(url), service, 0, 19, 2, 2)).toMatchObject({ terminals: 8, workers: 4, lanes: 2, pool: 'forks' });
+    expect(planRun(await at([...url, '--terminals', '8']), service, 0, 19, 2, 2)).toMatchObject({
+      terminals: 8,
+      workers: 4,
+      lanes: 2,
+      pool: 'forks',
+    });
+    // The default against a URL: 16 terminals, on a worker per four files (five for 19) of four lanes.
+    expect(planRun(await at(url), service, 0, 19, 2, 2)).toMatchObject({ terminals: 16, workers: 5, lanes: 4, pool: 'forks' });
     expect(planRun(await at([]), sim, 0, 19, 2, 2)).toMatchObject({ terminals: 8, workers: 3, lanes: 3, pool: 'forks' });
   });
 
