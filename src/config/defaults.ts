@@ -54,9 +54,9 @@ export const DEFAULTS = Object.freeze({
    * off beyond the cores. They are driven by a worker per four suite files, a worker per two of them
    * at most (engine workersFor), each running a test on each of its terminals at once. A sandbox pairs
    * a fresh virtual terminal for every OTP (sandbox.md, Pairing). Measured on 2 cores against `sim
-   * --step-delay 100 --deadline 2500` (HTML included): 8 terminals 14.0-15.2 s, 12 12.8-14.4 s, 16
-   * 11.8-12.9 s, about the same CPU (16-19 CPU-s; the processes together about 80 MB more); with
-   * every answer 300 ms late, 8 took 48 s, 12 38 s and 16 34 s.
+   * --step-delay 100 --deadline 2500` (HTML included): 8 terminals 12.6-15.2 s (median 14.0), 12
+   * 12.8-14.4 s, 16 11.7-12.9 s (median 11.7), about the same CPU (12-19 CPU-s; the processes together
+   * about 90 MB more); with every answer 300 ms late, 8 took 48.3-48.8 s, 12 38 s and 16 32.9-35.2 s.
    * @default 16
    */
   terminals: 16,

@@ -36,7 +36,8 @@ export function terminalsFor(
 const FILES_PER_WORKER = 4;
 
 /**
- * Against a service (a URL: its terminals take their own time), the terminals a worker drives: two.
+ * Against a service (a URL: its terminals take their own time), the fewest terminals a worker drives:
+ * two (the default 16 terminals over 19 files: five workers of up to four).
  * There the tests wait on the clock, not the cores (a URL run keeps 0.8 of 2 cores busy), and a
  * worker's chain of files is what a run lasts: a worker runs one file at a time, and a file lasts as
  * long as its longest test (the model-based parts, the expiry at the deadline, the token renewal),
