@@ -317,6 +317,13 @@ describe('certify-client rules', () => {
       expect(outcome({ ...run, endedAt: 4000, deliveries: [hook(4500, 'T1', 'SUCCESS', 500)] }, 'receiver.valid-accepted').skip).toMatch(
         /no webhook delivery/,
       );
+      // One in flight when the client finished, cut off as it exited, neither; one that met a reset
+      // while the client still ran is judged.
+      const lastRequest = run.requests.at(-1)!.t;
+      const cutOff = hook(lastRequest - 5, 'T1', 'CANCELED', null, { error: 'ECONNRESET', durationMs: 20 });
+      expect(outcome({ ...run, deliveries: [cutOff] }, 'receiver.valid-accepted').skip).toMatch(/no webhook delivery/);
+      const reset = hook(lastRequest - 30, 'T1', 'CANCELED', null, { error: 'ECONNRESET', durationMs: 20 });
+      expect(outcome({ ...run, deliveries: [reset] }, 'receiver.valid-accepted').text).toMatch(/not answered 2xx: .*→ ECONNRESET/);
       run.deliveries = [hook(40, 'T1', 'INITIATED', null, { forged: true, error: 'ECONNREFUSED' })];
       expect(outcome(run, 'receiver.wrong-signature-refused').skip).toMatch(/ECONNREFUSED/);
       const polling = goodRun();

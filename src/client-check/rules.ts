@@ -356,10 +356,17 @@ export const requestContract = defineCheck<ClientRun, 'client.request-contract'>
   },
 });
 
-/** Deliveries the client's endpoint could judge: not those attempted after the client stopped. */
+/**
+ * Deliveries the client's endpoint could judge. Not those attempted after the client stopped, nor
+ * those left unanswered once the client was done: after its last request a program closes its
+ * receiver and exits, and an attempt still open then meets a reset or a refused connection that says
+ * nothing about how the endpoint answers while it runs.
+ */
 function judgedDeliveries(run: ClientRun): RecordedDelivery[] {
   const lastRequest = run.requests.at(-1)?.t ?? -Infinity;
-  return run.deliveries.filter((d) => (run.endedAt === undefined || d.t < run.endedAt) && !(d.answer === null && d.t > lastRequest));
+  return run.deliveries.filter(
+    (d) => (run.endedAt === undefined || d.t < run.endedAt) && !(d.answer === null && d.t + d.durationMs > lastRequest),
+  );
 }
 
 export const webhookAccepted = defineCheck<ClientRun, 'receiver.valid-accepted'>({
