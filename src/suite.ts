@@ -11,3 +11,4 @@ export { OperatorAbort, OperatorRedo } from './suite/operator-signals.ts';
 export { workerContext, type WorkerContext } from './suite/worker-context.ts';
 export { ScenarioBlocked, Scope, type Harness, type Pairing } from './runtime/index.ts';
 export { RUNS_IN_RESERVE, TimeBox, type TimeBoxHost } from './suite/time-box.ts';
+export { postSimControl, type ControlAnswer } from './suite/sim-control.ts';

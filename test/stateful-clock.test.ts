@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { P, pairClient, startTestSim, type TestSim } from '../src/simulator/testkit.ts';
-import { clockSkipper } from '../suites/stateful/real.ts';
+import { clockSkipper } from '../suites/_setup/steps/clock.ts';
 
 let sim: TestSim;
 beforeAll(async () => {

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import { AMOUNT_BASIS, type InvalidBasis, PAYMENT_METHOD_BASIS } from '../../src/arbitraries/index.ts';
 import { INVALID_GENERATE_BODIES } from '../../src/index.ts';
 import { config, planFor, settle } from '../_setup/steps/flows.ts';
+import { skipAheadOnSim } from '../_setup/steps/clock.ts';
 import { freshClientTransactionId } from '../_setup/steps/client-transaction-id.ts';
 import { NOT_MANUAL, scenario } from '../../src/suite.ts';
 import {
@@ -48,7 +49,9 @@ describe('payment', () => {
       try {
         id = (await begin(t, p, 'generateTransaction', { amount: plan.amount })).id;
         await heldInitiated(t, p, id, plan.amount);
-        const obs = await settleAs(t, p, id, plan.amount, 'EXPIRED', 'offline amount left alone');
+        // On the embedded simulator its terminal's clock is skipped to the deadline, not waited for.
+        const ahead = await skipAheadOnSim(t.harness.ctx, id);
+        const obs = await settleAs(t, p, id, plan.amount, 'EXPIRED', 'offline amount left alone', ahead);
         t.scope.need(obs.finalByPoll, 'the transaction left waiting did not reach a final status');
         await slipChecked(t, p, id, obs);
       } finally {

@@ -2,8 +2,9 @@
  * The real side of a model run: one fresh pairing (a fresh virtual terminal) per command sequence,
  * a scope that records which checks failed, and the trace of what each command sent and got.
  */
-import type { CheckId, CheckInput, Exchange, OperationId, Pairing, PayConnectResponse, RunContext } from '../../src/index.ts';
+import type { CheckId, CheckInput, Exchange, OperationId, Pairing, PayConnectResponse } from '../../src/index.ts';
 import { Scope } from '../../src/suite.ts';
+import type { SkipAhead } from '../_setup/steps/clock.ts';
 import type { Prediction } from './model.ts';
 import { FINAL_STATUSES } from './model.ts';
 
@@ -84,47 +85,6 @@ export function slimPassedExchanges(scope: Pick<Scope, 'exchanges' | 'findings'>
 /** Thrown when a check of the model failed: fast-check records the run as failing and shrinks. */
 export class ModelDeviation extends Error {
   override readonly name = 'ModelDeviation';
-}
-
-/** What a skip of the terminal's clock did: a line for the trace; `settled` when the record was final past the settle window. */
-export interface Skip {
-  line: string;
-  settled: boolean;
-}
-
-/** Skips the clock of the terminal of transaction or operation `id` ahead; see {@link clockSkipper}. */
-export type SkipAhead = (id: string) => Promise<Skip>;
-
-/**
- * On the embedded simulator, and only there (a URL or a Pact mock keeps its own time), a wait that
- * would only sit out the terminal's steps and deadlines first skips that terminal's clock ahead through
- * the simulator's control surface (`POST /_sim/clock`, never its code): the terminal does what it
- * would have done, in the same order, now, until the record is final and then for the run's settle
- * window (a final status that changes a step later has changed when the wait polls it). Never past the
- * run's own deadline, so a transaction that would not be final by then still is not. Best effort:
- * whatever it answers, the convergence that follows observes and judges as before; a skip that failed
- * costs only the time it would have saved, and the settle window is then waited in real time.
- */
-export function clockSkipper(ctx: Pick<RunContext, 'targetKind' | 'baseUrl' | 'deadlineMs' | 'settleMs'>): SkipAhead | undefined {
-  if (ctx.targetKind !== 'sim') return undefined;
-  const url = new URL('/_sim/clock', ctx.baseUrl).href;
-  const ms = (v: number, min: number) => Math.max(min, Math.min(600_000, Math.round(v)));
-  const body = (id: string) => JSON.stringify({ id, max_ms: ms(ctx.deadlineMs, 1), settle_ms: ms(ctx.settleMs, 0) });
-  return async (id) => {
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: body(id),
-        signal: AbortSignal.timeout(5_000),
-      });
-      const b = (await res.json().catch(() => ({}))) as { skipped_ms?: number; status?: string; final?: boolean; detail?: string };
-      if (!res.ok) return { line: `clock not skipped (${res.status} ${b.detail ?? ''})`.trim(), settled: false };
-      return { line: `clock +${b.skipped_ms} ms: ${b.status}`, settled: b.final === true };
-    } catch (e) {
-      return { line: `clock not skipped (${(e as Error).message})`, settled: false };
-    }
-  };
 }
 
 /** The real system of a model run. */

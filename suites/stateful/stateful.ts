@@ -16,7 +16,8 @@ import { RUNS_IN_RESERVE, type ScenarioNeeds, TimeBox, scenario, workerContext }
 import { Ahead } from '../_setup/ahead.ts';
 import { type Commands, commandsArb, commandsKey, markRan } from './commands/index.ts';
 import { TerminalModel } from './model.ts';
-import { type FailedCheck, ModelDeviation, Real, RecordingScope, clockSkipper, slimPassedExchanges } from './real.ts';
+import { type FailedCheck, ModelDeviation, Real, RecordingScope, slimPassedExchanges } from './real.ts';
+import { clockSkipper } from '../_setup/steps/clock.ts';
 import { REPLAY_COMMANDS_ENV, REPLAY_ENV, replayCommand, replayFromEnv, replayPathIn } from './replay.ts';
 
 /**
@@ -98,7 +99,7 @@ export function declareStatefulPart(part: number): void {
         const numRuns = sequencesOfPart(allRuns, part, STATEFUL_PARTS);
         if (numRuns === 0) t.skip(`this run's ${allRuns} sequence(s) are drawn by the first parts (--runs ${ctx.runs})`);
         const seed = (ctx.seed + part) | 0;
-        // The embedded simulator's terminal time is skipped, not waited for (real.ts clockSkipper).
+        // The embedded simulator's terminal time is skipped, not waited for (_setup/steps/clock.ts).
         const skipAhead = clockSkipper(ctx);
         const replay = replayFromEnv(process.env);
         t.param('seed', `${ctx.seed} (this part draws with ${seed})`);

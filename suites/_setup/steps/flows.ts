@@ -40,7 +40,7 @@ export async function settle(
   id: string,
   plan: Plan,
   what = 'amount',
-  converge: { webhookGraceMs?: number } = {},
+  converge: { webhookGraceMs?: number; settleMs?: number } = {},
 ) {
   const obs =
     t.terminal.mode === 'manual' ? await attended(t, p, id, plan, converge) : await t.scope.converge(p, 'transaction', id, converge);
@@ -63,7 +63,13 @@ const ANY_PAYMENT = 'Complete the payment on the terminal with the approve test 
 type Converged = Awaited<ReturnType<ScenarioContext['scope']['converge']>>;
 
 /** The manual form of settle: the operator's step around the convergence. */
-async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan, converge: { webhookGraceMs?: number }): Promise<Converged> {
+async function attended(
+  t: ScenarioContext,
+  p: Pairing,
+  id: string,
+  plan: Plan,
+  converge: { webhookGraceMs?: number; settleMs?: number },
+): Promise<Converged> {
   const instruction = plan.instruction ?? ANY_PAYMENT;
   const step = t.harness.ctx.manualPlan?.find((s) => s.test === t.scope.testName)?.outcome ?? 'approve';
   let obs: Converged | undefined;

@@ -207,8 +207,16 @@ export async function heldInitiated(
 }
 
 /** Converges with an expected final status of this scenario's own (auto mode only). */
-export function settleAs(t: ScenarioContext, p: Pairing, id: string, amount: number, expectFinal: string | undefined, what: string) {
-  return settle(t, p, id, isAuto(t) && expectFinal ? { amount, expect: { final: expectFinal, tip: 0 } } : { amount }, what);
+export function settleAs(
+  t: ScenarioContext,
+  p: Pairing,
+  id: string,
+  amount: number,
+  expectFinal: string | undefined,
+  what: string,
+  converge: { settleMs?: number } = {},
+) {
+  return settle(t, p, id, isAuto(t) && expectFinal ? { amount, expect: { final: expectFinal, tip: 0 } } : { amount }, what, converge);
 }
 
 /** Fetches the print slip (automatic checks, slip vs config) and relates it to the converged transaction. */
