@@ -31,14 +31,15 @@ function sequencer(targetKind?: string): LongFirstSequencer {
 }
 
 describe('LongFirstSequencer', () => {
-  it('on the embedded simulator, starts the model-based parts and the request bodies first', async () => {
+  it('on the embedded simulator, starts the token renewal, then the model-based parts and the request bodies', async () => {
     const order = (await sequencer('sim').sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
-    expect(order.slice(0, 3)).toEqual([
+    expect(order.slice(0, 4)).toEqual([
+      'auth/token.suite.ts',
       'stateful/stateful.suite.ts',
       'properties/request-bodies.suite.ts',
       'stateful/stateful-parts-3-4.suite.ts',
     ]);
-    expect(order.indexOf('auth/probes.suite.ts')).toBeGreaterThan(3);
+    expect(order.indexOf('auth/probes.suite.ts')).toBeGreaterThan(4);
   });
 
   it('against a service, also the probes, the invalid bodies and the token renewal', async () => {
