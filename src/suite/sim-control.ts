@@ -1,9 +1,10 @@
 /**
  * A POST to a simulator's control surface (`/_sim/...`), as a suite makes it on the embedded
- * simulator only: the stateful model's clock skips. Over undici's dispatcher, which the worker has
- * loaded for the client already, not the global `fetch`: that is Node's own copy of undici, loaded
- * and compiled once more in every worker that calls it, and its streams cost several times a
- * `request` per call (0.3-0.4 CPU-s of the default run's 12, in each worker of the model's parts).
+ * simulator only: the terminal clock's skips (suites/_setup/steps/clock.ts). Over undici's
+ * dispatcher, which the worker has loaded for the client already, not the global `fetch`: that is
+ * Node's own copy of undici, loaded and compiled once more in every worker that calls it, with
+ * streams that cost several times a `request` per call (0.3-0.4 s of CPU profiled in each worker of
+ * the model's parts, a default run spending 12-14 CPU-s in all).
  */
 import { Agent, requestWith } from '../core/undici.ts';
 
