@@ -63,32 +63,29 @@ const LONG_FIRST = [
 ];
 
 /**
+ * The token renewal's file: against a service among the files started first (below); on the embedded
+ * simulator before them all, the model's parts included: its one long test waits (calls
+ * 400 ms apart over 2.8 s, the service's real time) while two workers take the CPU-bound files, and
+ * the model's second file follows it on its worker. Started where vitest's order put it, after those
+ * files, it was the last worker's last 3.4 s, with the cores idle: the default run's medians of 6,
+ * interleaved, 8.15 s before and 7.2 s after, 11.8 and 10.9 CPU-s.
+ */
+const TOKEN_RENEWAL = /\/auth\/token\.suite\.ts$/;
+
+/**
  * Against a service (not the embedded simulator), also the probes (54 tests, a third of them one at
  * a time), the file whose one long test holds a terminal (the token renewal: calls 400 ms apart
  * over 2.8 s), and the invalid request bodies (eleven tests of 2-5 s each at 300 ms an answer): at 300 ms
  * an answer the probes took 26 s (16 s since they share the worker's terminals), and left to vitest's
  * order such a file ended the run alone. On the embedded simulator the probes and the invalid bodies
  * take about a second, and starting them first cost the default run 0.5-1 s (the CPU-bound files
- * started later); the token renewal is first there too, for another reason (below).
+ * started later); the token renewal is first there too, for another reason (above).
  */
-const ALONE_FIRST_AGAINST_A_SERVICE = [
-  /\/auth\/probes\.suite\.ts$/,
-  /\/properties\/invalid-bodies\.suite\.ts$/,
-  /\/auth\/token\.suite\.ts$/,
-];
-
-/**
- * On the embedded simulator, the token renewal goes before them all: its one long test waits (calls
- * 400 ms apart over 2.8 s, the service's real time) while two workers take the CPU-bound files, and
- * the model's second file follows it on its worker. Started where vitest's order put it, after those
- * files, it was the last worker's last 3.4 s, with the cores idle: the default run's medians of 6,
- * interleaved, 8.15 s before and 7.2 s after, 11.8 and 10.9 CPU-s.
- */
-const TOKEN_RENEWAL_FIRST_ON_THE_SIM = /\/auth\/token\.suite\.ts$/;
+const ALONE_FIRST_AGAINST_A_SERVICE = [/\/auth\/probes\.suite\.ts$/, /\/properties\/invalid-bodies\.suite\.ts$/, TOKEN_RENEWAL];
 
 /** The files started first on a target of `kind` (the run's; none known: as against a service). */
 export function longFirst(kind: string | undefined): readonly RegExp[] {
-  return kind === 'sim' ? [TOKEN_RENEWAL_FIRST_ON_THE_SIM, ...LONG_FIRST] : [...LONG_FIRST, ...ALONE_FIRST_AGAINST_A_SERVICE];
+  return kind === 'sim' ? [TOKEN_RENEWAL, ...LONG_FIRST] : [...LONG_FIRST, ...ALONE_FIRST_AGAINST_A_SERVICE];
 }
 
 /** Vitest's order, with {@link longFirst} ahead of the rest (sharding stays vitest's). */

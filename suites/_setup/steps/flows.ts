@@ -29,19 +29,15 @@ export async function start(
   return { id, res };
 }
 
+/** What a settle may change of its convergence: the webhook grace, and the settle window when a clock skip went through it. */
+export type SettleOptions = { webhookGraceMs?: number; settleMs?: number };
+
 /**
  * Converges a transaction and checks the planned outcome. In manual mode the operator is told what to
  * do and watches the status converge; skip, redo and abort end the step at once (the transaction is
  * canceled so the terminal is free), and what they did is kept in the test's evidence.
  */
-export async function settle(
-  t: ScenarioContext,
-  p: Pairing,
-  id: string,
-  plan: Plan,
-  what = 'amount',
-  converge: { webhookGraceMs?: number; settleMs?: number } = {},
-) {
+export async function settle(t: ScenarioContext, p: Pairing, id: string, plan: Plan, what = 'amount', converge: SettleOptions = {}) {
   const obs =
     t.terminal.mode === 'manual' ? await attended(t, p, id, plan, converge) : await t.scope.converge(p, 'transaction', id, converge);
   if (plan.expect) {
@@ -63,13 +59,7 @@ const ANY_PAYMENT = 'Complete the payment on the terminal with the approve test 
 type Converged = Awaited<ReturnType<ScenarioContext['scope']['converge']>>;
 
 /** The manual form of settle: the operator's step around the convergence. */
-async function attended(
-  t: ScenarioContext,
-  p: Pairing,
-  id: string,
-  plan: Plan,
-  converge: { webhookGraceMs?: number; settleMs?: number },
-): Promise<Converged> {
+async function attended(t: ScenarioContext, p: Pairing, id: string, plan: Plan, converge: SettleOptions): Promise<Converged> {
   const instruction = plan.instruction ?? ANY_PAYMENT;
   const step = t.harness.ctx.manualPlan?.find((s) => s.test === t.scope.testName)?.outcome ?? 'approve';
   let obs: Converged | undefined;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OperationId, Outcome, Pairing, PayConnectResponse, Plan } from '../../../src/index.ts';
 import { PACT_BASE_AMOUNT, expectedOutcome } from '../../../src/index.ts';
-import { settle, slipOf } from './flows.ts';
+import { type SettleOptions, settle, slipOf } from './flows.ts';
 import type { ScenarioContext } from '../../../src/suite.ts';
 
 export type Rec = Record<string, unknown>;
@@ -214,7 +214,7 @@ export function settleAs(
   amount: number,
   expectFinal: string | undefined,
   what: string,
-  converge: { settleMs?: number } = {},
+  converge: SettleOptions = {},
 ) {
   return settle(t, p, id, isAuto(t) && expectFinal ? { amount, expect: { final: expectFinal, tip: 0 } } : { amount }, what, converge);
 }
