@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/index.ts';
 import type { WarmAllure } from './allure-html.ts';
 import type { RunRecord } from './records.ts';
+import type { WarmCharts } from './timing-charts.ts';
 import { buildSummary } from './summary.ts';
 import { finding, reportsDirs, runInfo, runRecord, testRecord } from './testing.ts';
 import { reportName, writeReports } from './write-reports.ts';
@@ -123,6 +124,16 @@ describe('writeReports', () => {
     for (const f of all) expect(readFileSync(f, 'utf8'), f).not.toContain(SECRET);
     expect(JSON.stringify(seen)).not.toContain(SECRET);
     expect(JSON.stringify(seen)).toContain('[REDACTED]');
+  });
+
+  it('ends the chart drawer once it has drawn, before the file reports and afterFiles (the peak of memory)', async () => {
+    const calls: string[] = [];
+    const charts: WarmCharts = {
+      draw: async () => void calls.push('draw'),
+      close: async () => void calls.push('close'),
+    };
+    await write(runRecord([passed]), { charts, afterFiles: () => void calls.push('afterFiles') });
+    expect(calls).toEqual(['draw', 'close', 'afterFiles']);
   });
 
   it('renders the HTML report while the file reports are written and afterFiles runs, and waits for all', async () => {

@@ -189,7 +189,7 @@ export interface ReportOptions extends FileReportOptions {
   stderr: (s: string) => void;
   /** An Allure generator started ahead of the reports (see allure-html.ts), for the HTML report. */
   warm?: WarmAllure;
-  /** A chart drawer started ahead of the reports (see timing-charts.ts): the timing charts are drawn in its thread. */
+  /** A chart drawer started ahead of the reports (see timing-charts.ts): the timing charts are drawn in its thread, which ends once they are. */
   charts?: WarmCharts;
   /**
    * Called with the record as the reports hold it (redacted) once every file but the HTML report is
@@ -230,6 +230,9 @@ export async function writeReports(
     });
     // The timing charts, in the report's Global Attachments tab (allure-charts.ts).
     await charting;
+    // Drawn: the thread ends now, its heap and ECharts' code (about 22 MB) gone before the run's
+    // process reaches its peak of memory (the file reports, the transcript's assembly).
+    void o.charts?.close();
     writeAllureTimingCharts(staged, summary.timing, Date.parse(record.startedAt) + record.durationMs || undefined);
   } catch (e) {
     rmSync(staged, { recursive: true, force: true });
