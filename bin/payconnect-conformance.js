@@ -6,7 +6,7 @@ import { builtIsFresh } from './source-stamp.js';
 
 let main;
 if (builtIsFresh(fileURLToPath(new URL('../', import.meta.url)))) {
-  ({ main } = await import('../dist/cli/main.js'));
+  ({ main } = await import('../dist/bundle/main.js'));
 } else {
   const { register } = await import('tsx/esm/api');
   register();

@@ -19,7 +19,9 @@ it("leaves the project's tests and test kits out of the package, and keeps what 
   expect(files.filter((f) => /(^|\/)testing\.(d\.)?[jt]s$/.test(f))).toEqual([]);
   for (const kept of [
     'bin/payconnect-conformance.js',
-    'dist/index.js',
+    'dist/bundle/main.js',
+    'dist/bundle/index.js',
+    'dist/bundle/suite.js',
     'src/index.ts',
     'contracts/pay-connect.openapi.yaml',
     'suites/payment/payment.suite.ts',

@@ -14,3 +14,4 @@ export * from './pace.ts';
 export * from './edit-distance.ts';
 export * from './timing.ts';
 export * from './io.ts';
+export * from './package-root.ts';

@@ -20,7 +20,9 @@ export interface HarnessLoading {
  * Running built, the workers load the harness the suites import (src/index.ts) from the same build
  * under `root`, natively, instead of transforming some 300 TypeScript modules in every worker: the
  * build's files are external to Vite, and the suites' imports of the package's entry points resolve to
- * them. The suites and their setup stay TypeScript. From the sources, nothing changes.
+ * its bundles of them (dist/bundle/, as the package exports them: one module each and the chunks
+ * they share with the command line, rather than 200 modules for Node's loader to resolve). The
+ * suites and their setup stay TypeScript. From the sources, nothing changes.
  */
 export function harnessLoading(root: string, built: boolean = RUNNING_BUILT): HarnessLoading {
   if (!built) return { test: {}, vite: {} };
@@ -29,6 +31,6 @@ export function harnessLoading(root: string, built: boolean = RUNNING_BUILT): Ha
     test: { server: { deps: { external: [new RegExp(`^${dist.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\/]`)] } } },
     // Aliases match the import as written: the suites reach the harness only through the package's
     // entry points, (../)+src/index.ts and (../)+src/suite.ts (the suite runtime).
-    vite: { resolve: { alias: [{ find: /^(?:\.\.\/)+src\/(index|suite)\.ts$/, replacement: join(dist, '$1.js') }] } },
+    vite: { resolve: { alias: [{ find: /^(?:\.\.\/)+src\/(index|suite)\.ts$/, replacement: join(dist, 'bundle', '$1.js') }] } },
   };
 }

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { BaselineEntry, ConnectionInfo, Exchange } from '../core/index.ts';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 import type { RunRecord } from './records.ts';
 
 /** The run, as the reports describe it. */
@@ -49,8 +49,8 @@ export interface RunInfo {
   finishedAt: string;
 }
 
-/** The package root (package.json, the contract, the suites), wherever the user runs from. */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The package root (core/package-root.ts), as the report writers and the engine import it. */
+export { PACKAGE_ROOT };
 
 /** The contract file the toolkit checks against (its hash goes into every report). */
 export const CONTRACT_FILE = 'contracts/pay-connect.openapi.yaml';

@@ -3,16 +3,17 @@
  * so an example in the pact is one the contract already vouches for.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ToolkitError } from '../../core/index.ts';
+import { PACKAGE_ROOT, ToolkitError } from '../../core/index.ts';
 
 type Json = Record<string, unknown>;
 
-const CONTRACT_URL = new URL('../../../contracts/pay-connect.openapi.yaml', import.meta.url);
+const CONTRACT_PATH = join(PACKAGE_ROOT, 'contracts', 'pay-connect.openapi.yaml');
 let contract: Json | undefined;
 
 function load(): Json {
-  contract ??= parse(readFileSync(CONTRACT_URL, 'utf8')) as Json;
+  contract ??= parse(readFileSync(CONTRACT_PATH, 'utf8')) as Json;
   return contract;
 }
 

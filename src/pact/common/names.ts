@@ -3,7 +3,8 @@
  * a pact is one of these: obviously fake, the same as the contract's own examples, never a value a
  * real service handed out.
  */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../core/package-root.ts';
 
 /** The consumer: this toolkit (its client, its harness and its webhook receiver). */
 export const CONSUMER = 'payconnect-conformance';
@@ -15,7 +16,7 @@ export const PROVIDER = 'pay-connect';
 export const PACT_FILE_NAME = `${CONSUMER}-${PROVIDER}.json`;
 
 /** The committed pact folder (the consumer suite's output). */
-export const DEFAULT_PACT_DIR = fileURLToPath(new URL('../../../contracts/pacts/', import.meta.url));
+export const DEFAULT_PACT_DIR = join(PACKAGE_ROOT, 'contracts', 'pacts');
 
 /** The contract's example values for credentials and ids (all fake: see contracts/pay-connect.openapi.yaml). */
 export const EXAMPLE = Object.freeze({

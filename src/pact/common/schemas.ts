@@ -4,6 +4,8 @@
  * loading pact-js.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../core/package-root.ts';
 
 /** The slice of JSON Schema the contract's schemas use. */
 export interface JsonSchema {
@@ -24,7 +26,7 @@ export const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.
 /** An absolute URI (what `format: uri` accepts, loosely: a scheme and no white space). */
 export const URI_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]*:\\S+$';
 
-const SCHEMA_DIR = new URL('../../../contracts/schemas/', import.meta.url);
+const SCHEMA_DIR = join(PACKAGE_ROOT, 'contracts', 'schemas');
 const cache = new Map<string, JsonSchema>();
 
 /** A schema of contracts/schemas by name (`PrintSlip`) or file (`PrintSlip.json`). */
@@ -32,7 +34,7 @@ export function loadSchema(name: string): JsonSchema {
   const file = name.endsWith('.json') ? name : `${name}.json`;
   let s = cache.get(file);
   if (!s) {
-    s = JSON.parse(readFileSync(new URL(file, SCHEMA_DIR), 'utf8')) as JsonSchema;
+    s = JSON.parse(readFileSync(join(SCHEMA_DIR, file), 'utf8')) as JsonSchema;
     cache.set(file, s);
   }
   return s;

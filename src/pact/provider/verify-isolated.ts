@@ -5,8 +5,9 @@
  */
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ToolkitError } from '../../core/index.ts';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT, ToolkitError } from '../../core/index.ts';
 import type { VerificationReport, VerifyOptions } from './verify.ts';
 
 /** Runs {@link runVerification} in a child process; resolves with its report. */
@@ -14,7 +15,9 @@ export function verifyPacts(options: Omit<VerifyOptions, 'redactor'>): Promise<V
   // Built (dist/), the child is JavaScript; run from source, it needs the tsx loader.
   const built = import.meta.url.endsWith('.js');
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = fork(fileURLToPath(new URL(built ? './verify-child.js' : './verify-child.ts', import.meta.url)), [], {
+  // Found from the package root: built, this module may be part of a bundle (dist/bundle/) that the
+  // child, a program of its own, is not.
+  const child = fork(join(PACKAGE_ROOT, built ? 'dist/pact/provider/verify-child.js' : 'src/pact/provider/verify-child.ts'), [], {
     execArgv: built ? [] : ['--import', tsx],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
