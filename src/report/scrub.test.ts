@@ -25,6 +25,13 @@ describe('scrub', () => {
     expect(scrubSecrets(clean)).toBe(clean);
   });
 
+  it('scrubs every secret field in text, and a bearer value, wherever it stands in a longer text', () => {
+    const pad = 'x'.repeat(300);
+    for (const field of ['client_secret', 'access_token', 'webhook_secret_key', 'refresh_token', 'password'])
+      expect(scrubText(`${pad}{"${field}":"v4lue"}${pad}`), field).toBe(`${pad}{"${field}":"[REDACTED]"}${pad}`);
+    expect(scrubText(`${pad}authorization: Bearer abcdefghijklmnop0123${pad}`)).toBe(`${pad}authorization: Bearer [REDACTED]${pad}`);
+  });
+
   it('leaves everything else alone', () => {
     const plain = 'Bearer $PAYCONNECT_TOKEN is set; a Bearer token is given; {"client_id":"abc"}';
     expect(scrubText(plain)).toBe(plain);
