@@ -1,7 +1,7 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findConfigFile, readConfigFile } from './file.ts';
+import { compiledConfigCache, findConfigFile, readConfigFile } from './file.ts';
 import { CONFIG_INDEX, rejection, useTempDirs } from './testing.ts';
 
 const { dirWith } = useTempDirs();
@@ -29,6 +29,32 @@ describe('readConfigFile', () => {
     expect(loaded?.path).toBe(join(dir, 'payconnect.config.ts'));
     expect(loaded?.values.suites?.value).toEqual(['payment', 'refund']);
     expect(loaded?.values.maxAmount?.value).toBe(250);
+  });
+
+  it('keeps a compiled TypeScript config by its source, private, and reads it back instead of compiling again', async () => {
+    const n = 1000 + Math.floor(Math.random() * 9000);
+    const dir = await dirWith({ 'payconnect.config.ts': `const maxAmount: number = ${n};\nexport default { maxAmount };\n` });
+    expect((await readConfigFile(undefined, dir))?.values.maxAmount?.value).toBe(n);
+    const cache = compiledConfigCache()!;
+    const entries = readdirSync(cache)
+      .map((f) => join(cache, f))
+      .filter((f) => f.endsWith('.mjs') && readFileSync(f, 'utf8').includes(`maxAmount = ${n};`));
+    expect(entries).toHaveLength(1);
+    const entry = entries[0]!;
+    expect(statSync(entry).mode & 0o777).toBe(0o600);
+    // What a later load reads instead of compiling: the entry, not the file.
+    writeFileSync(entry, 'export default { maxAmount: 7 };');
+    const saved = process.env.PAYCONNECT_MODULE_CACHE;
+    try {
+      expect((await readConfigFile(undefined, dir))?.values.maxAmount?.value).toBe(7);
+      process.env.PAYCONNECT_MODULE_CACHE = 'off';
+      expect((await readConfigFile(undefined, dir))?.values.maxAmount?.value).toBe(n);
+    } finally {
+      if (saved === undefined) delete process.env.PAYCONNECT_MODULE_CACHE;
+      else process.env.PAYCONNECT_MODULE_CACHE = saved;
+      rmSync(entry, { force: true });
+    }
+    expect(readdirSync(dir)).toEqual(['payconnect.config.ts']);
   });
 
   it('prefers .ts over .mjs over .js, and finds none in an empty folder', async () => {

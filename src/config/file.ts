@@ -3,11 +3,13 @@
  * directory), imported, and checked for its shape (a default-exported object with known keys). The
  * values themselves are validated by the resolver, like flag and environment values.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolkitError } from '../core/errors.ts';
+import { PACKAGE_ROOT } from '../core/package-root.ts';
 import { invalidValue, type Candidate, type Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
 import { RUN_FLAGS } from './flags.ts';
@@ -141,15 +143,64 @@ async function checkSyntax(path: string): Promise<void> {
   }
 }
 
-/** Compiles `path` to a temporary ES module beside it (relative imports keep working), imports it, removes it. */
-async function importTypeScript(path: string): Promise<unknown> {
+/**
+ * Where compiled config files are kept, by their source's hash: the package's own
+ * `node_modules/.cache/payconnect-conformance/config`, beside the suites' module cache (and off with
+ * it: PAYCONNECT_MODULE_CACHE=off). Loading esbuild and starting its service cost a run about 0.1 s
+ * before anything else could start; the repository's own config compiled once is then read back.
+ */
+export function compiledConfigCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.PAYCONNECT_MODULE_CACHE?.trim() === 'off'
+    ? undefined
+    : join(PACKAGE_ROOT, 'node_modules', '.cache', 'payconnect-conformance', 'config');
+}
+
+/** The esbuild options a config file is compiled with (their text is part of a cache entry's key). */
+const COMPILE = { loader: 'ts', format: 'esm', target: 'node20' } as const;
+
+/**
+ * `source` compiled to an ES module: from the cache when an entry of the same source, options and
+ * esbuild version is there, else by esbuild, then kept (written whole or not at all; a cache that
+ * cannot be written is passed by). A syntax error is the config's, with its line and column.
+ */
+async function compileTypeScript(path: string, source: string): Promise<string> {
+  const dir = compiledConfigCache();
+  const esbuildVersion = (createRequire(import.meta.url)('esbuild/package.json') as { version: string }).version;
+  const key = createHash('sha256')
+    .update(`${esbuildVersion}\n${JSON.stringify(COMPILE)}\n${source}`)
+    .digest('hex');
+  const entry = dir && join(dir, `${key}.mjs`);
+  if (entry) {
+    try {
+      return await readFile(entry, 'utf8');
+    } catch {
+      // not compiled yet
+    }
+  }
   const { transform } = await import('esbuild');
   let code: string;
   try {
-    ({ code } = await transform(await readFile(path, 'utf8'), { loader: 'ts', format: 'esm', sourcefile: path, target: 'node20' }));
+    ({ code } = await transform(source, { ...COMPILE, sourcefile: path }));
   } catch (error) {
     throw syntaxError(path, error);
   }
+  if (entry) {
+    const tmp = `${entry}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await mkdir(dirname(entry), { recursive: true });
+      // As private as the config it came from (it may name a vault, a host or an OTP).
+      await writeFile(tmp, code, { mode: 0o600 });
+      await rename(tmp, entry);
+    } catch {
+      await rm(tmp, { force: true });
+    }
+  }
+  return code;
+}
+
+/** Compiles `path` to a temporary ES module beside it (relative imports keep working), imports it, removes it. */
+async function importTypeScript(path: string): Promise<unknown> {
+  const code = await compileTypeScript(path, await readFile(path, 'utf8'));
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   try {
     await writeFile(temp, code, { mode: 0o600 });
