@@ -29,7 +29,14 @@ execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '-
 const esbuild = await import('esbuild');
 await esbuild.build({
   absWorkingDir: root,
-  entryPoints: { main: 'dist/cli/main.js', index: 'dist/index.js', suite: 'dist/suite.js' },
+  // The suites also import the contract's table and the arbitraries from src/ (engine/built-harness.ts).
+  entryPoints: {
+    main: 'dist/cli/main.js',
+    index: 'dist/index.js',
+    suite: 'dist/suite.js',
+    contract: 'dist/generated/contract.js',
+    arbitraries: 'dist/arbitraries/index.js',
+  },
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

@@ -29,8 +29,19 @@ export function harnessLoading(root: string, built: boolean = RUNNING_BUILT): Ha
   const dist = join(root, 'dist');
   return {
     test: { server: { deps: { external: [new RegExp(`^${dist.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[\\/]`)] } } },
-    // Aliases match the import as written: the suites reach the harness only through the package's
-    // entry points, (../)+src/index.ts and (../)+src/suite.ts (the suite runtime).
-    vite: { resolve: { alias: [{ find: /^(?:\.\.\/)+src\/(index|suite)\.ts$/, replacement: join(dist, 'bundle', '$1.js') }] } },
+    // Aliases match the import as written: the suites reach the harness through the package's entry
+    // points, (../)+src/index.ts and (../)+src/suite.ts (the suite runtime), and import the contract's
+    // table and the arbitraries from src/ too: each is a bundle of its own sharing the harness's
+    // chunks, so a worker evaluates the generated validators once, natively, not a second copy
+    // through Vite's module runner.
+    vite: {
+      resolve: {
+        alias: [
+          { find: /^(?:\.\.\/)+src\/(index|suite)\.ts$/, replacement: join(dist, 'bundle', '$1.js') },
+          { find: /^(?:\.\.\/)+src\/generated\/contract\.ts$/, replacement: join(dist, 'bundle', 'contract.js') },
+          { find: /^(?:\.\.\/)+src\/arbitraries\/index\.ts$/, replacement: join(dist, 'bundle', 'arbitraries.js') },
+        ],
+      },
+    },
   };
 }
