@@ -29,7 +29,7 @@ describe('scrub', () => {
     const pad = 'x'.repeat(300);
     for (const field of ['client_secret', 'access_token', 'webhook_secret_key', 'refresh_token', 'password'])
       expect(scrubText(`${pad}{"${field}":"v4lue"}${pad}`), field).toBe(`${pad}{"${field}":"[REDACTED]"}${pad}`);
-    expect(scrubText(`${pad}authorization: Bearer abcdefghijklmnop0123${pad}`)).toBe(`${pad}authorization: Bearer [REDACTED]${pad}`);
+    expect(scrubText(`${pad}authorization: Bearer abcdefghijklmnop0123\n${pad}`)).toBe(`${pad}authorization: Bearer [REDACTED]\n${pad}`);
   });
 
   it('leaves everything else alone', () => {
