@@ -104,6 +104,24 @@ const nearestRank = (counts: Record<string, number>, p: number) => {
 // it, which the lanes' order decides; 21 against 22 seen under load).
 const PACE_DEPENDENT = new Set(['getOperation', 'getTransactionStatus', 'pair', 'getToken', 'getConfig']);
 
+/**
+ * Coverage items a run sees or not by its pace: a polled record's passing status (INITIATED,
+ * IN_PROGRESS) is seen only when a poll lands before the terminal's next step. Once in some fresh-clone
+ * CI runs the shards saw an operation INITIATED that the run not cut in two did not (enums 48 against 47).
+ */
+const PACE_DEPENDENT_ITEM =
+  /^enums \{"schema":"(?:OperationRecord|TransactionRecord)","field":"status","value":"(?:INITIATED|IN_PROGRESS)"/;
+
+/** {@link flags} without the items a run's pace decides. */
+const steadyFlags = (c: Coverage) => Object.fromEntries(Object.entries(flags(c)).filter(([k]) => !PACE_DEPENDENT_ITEM.test(k)));
+
+/** The summary's counts less the covered items a run's pace decides (all of them enums). */
+function steadySummary(c: Coverage) {
+  const paced = Object.entries(flags(c)).filter(([k, covered]) => covered && PACE_DEPENDENT_ITEM.test(k)).length;
+  const { percent: _p, ...enums } = c.summary.enums;
+  return { ...c.summary, enums: { ...enums, covered: enums.covered - paced } };
+}
+
 /** What summary.json says test by test. */
 function summaryOf(dir: string) {
   const s = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
@@ -289,10 +307,13 @@ describe('shards and merge-reports', () => {
     expect(ra.record.tests.every((t) => t.coverage !== undefined)).toBe(true);
     expect(m).toEqual(buildCoverage({ tests: [...rb.record.tests, ...ra.record.tests] }, ra.info));
 
-    // The same as the run that was not cut in two: item by item first, so a difference names the item
-    // (the summary's counts alone said only "enums 48 against 47", once in a fresh-clone CI run).
-    expect(flags(m)).toEqual(flags(w));
-    expect(m.summary).toEqual(w.summary);
+    // The same as the run that was not cut in two, but for what the pace decides: the same items, and
+    // item by item first, so a difference names the item (the summary's counts alone said only "enums
+    // 48 against 47", until this named OperationRecord.status INITIATED).
+    expect(Object.keys(flags(m))).toEqual(Object.keys(flags(w)));
+    expect(Object.keys(flags(m)).filter((k) => PACE_DEPENDENT_ITEM.test(k)).length).toBeGreaterThan(0);
+    expect(steadyFlags(m)).toEqual(steadyFlags(w));
+    expect(steadySummary(m)).toEqual(steadySummary(w));
     // (Which test made a call can differ: the first test of each worker pairs its terminal.)
     expect(m.context.tests).toBe(whole.summary!.counts.tests);
 
