@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolkitError } from '../core/errors.ts';
-import { PACKAGE_ROOT } from '../core/package-root.ts';
+import { MODULE_CACHE_ENV, packageCacheDir } from '../core/package-root.ts';
 import { invalidValue, type Candidate, type Candidates } from './candidate.ts';
 import { DEFAULTS } from './defaults.ts';
 import { RUN_FLAGS } from './flags.ts';
@@ -150,9 +150,7 @@ async function checkSyntax(path: string): Promise<void> {
  * before anything else could start; the repository's own config compiled once is then read back.
  */
 export function compiledConfigCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.PAYCONNECT_MODULE_CACHE?.trim() === 'off'
-    ? undefined
-    : join(PACKAGE_ROOT, 'node_modules', '.cache', 'payconnect-conformance', 'config');
+  return env[MODULE_CACHE_ENV]?.trim() === 'off' ? undefined : packageCacheDir('config');
 }
 
 /** The esbuild options a config file is compiled with (their text is part of a cache entry's key). */

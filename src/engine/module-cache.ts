@@ -11,11 +11,8 @@
  * `PAYCONNECT_MODULE_CACHE` names another folder (one a CI cache keeps), or `off`.
  */
 import { access, constants } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { ToolkitError, makeDirs } from '../core/index.ts';
-
-/** The environment variable naming the module cache's folder, or `off`. */
-export const MODULE_CACHE_ENV = 'PAYCONNECT_MODULE_CACHE';
+import { resolve } from 'node:path';
+import { MODULE_CACHE_ENV, ToolkitError, makeDirs, packageCacheDir } from '../core/index.ts';
 
 /** Makes `dir` (as every folder the toolkit makes: makeDirs) and tells whether this process can write in it. */
 async function writable(dir: string): Promise<boolean> {
@@ -49,7 +46,7 @@ export async function moduleCacheOptions(
       );
     return { experimental: { fsModuleCache: true, fsModuleCachePath: dir } };
   }
-  const dir = join(root, 'node_modules', '.cache', 'payconnect-conformance', 'modules');
+  const dir = packageCacheDir('modules', root);
   return (await writable(dir)) ? { experimental: { fsModuleCache: true, fsModuleCachePath: dir } } : {};
 }
 
