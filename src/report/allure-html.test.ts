@@ -1,6 +1,6 @@
 /**
  * The Allure HTML report through a generator started ahead of its work (the run starts one as its
- * tests start): the real `allure` command line, on real results.
+ * tests start): Allure's own library as its command line calls it, on real results.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { WARM_MODULES, allureCliPath, generateAllureHtml, warmAllure } from './allure-html.ts';
+import { ALLURE_MODULES, allureCliPath, generateAllureHtml, warmAllure } from './allure-html.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -56,7 +56,7 @@ test('a warm generator writes the report from the arguments it is given later, i
   expect(index).not.toContain('googletagmanager');
   // History beside the report, as with a generator started cold.
   expect(existsSync(join(dir, 'history.jsonl'))).toBe(true);
-  await expect(async () => warm.run(['--version'], dir)).rejects.toThrow(/runs once/);
+  await expect(async () => warm.run({ cwd: dir, config: {}, resultsDir })).rejects.toThrow(/runs once/);
 }, 60_000);
 
 test('a warm generator never given work ends when closed, and the next report is made cold', async () => {
@@ -80,9 +80,19 @@ test('a report made in a git repository carries neither its remote nor its branc
   expect(index).not.toContain('private-branch');
 }, 60_000);
 
-test('every module a warm generator loads ahead is where the installed command line resolves it', () => {
-  // An upgrade that moves one would only make the report slower (the generator skips what it cannot
-  // load): this says so instead.
+test('every module the generator loads is where the installed command line resolves it', () => {
+  // An upgrade that moves one would fail the report (core) or slow it (a plugin, then imported while
+  // the report is made): this says so first.
   const from = createRequire(allureCliPath());
-  for (const m of WARM_MODULES) expect(() => from.resolve(m), m).not.toThrow();
+  for (const m of ALLURE_MODULES) expect(() => from.resolve(m), m).not.toThrow();
 });
+
+test('a report Allure cannot make is an error of the toolkit that says why', async () => {
+  const { dir, resultsDir } = results();
+  // Its history cannot be read: the place named is under a file.
+  writeFileSync(join(dir, 'file'), 'x');
+  const made = generateAllureHtml({ resultsDir, outputDir: join(dir, 'allure-report'), historyPath: join(dir, 'file', 'history.jsonl') });
+  await expect(made).rejects.toMatchObject({ code: 'PCC_REPORT_WRITE', message: expect.stringMatching(/exited with 1: .*ENOTDIR/) });
+  // The staging folder is gone; no report was left half made.
+  expect(existsSync(join(dir, 'allure-report'))).toBe(false);
+}, 60_000);

@@ -1,11 +1,11 @@
 /**
- * The Allure 3 HTML report, generated from `allure-results/` by the `allure` package's own command
- * line (run with this Node, offline) into a temporary folder that replaces `allure-report/` only once
- * it is complete. History lives beside it in a JSONL file, so it carries over while the reports
- * folder is kept.
+ * The Allure 3 HTML report, generated from `allure-results/` by the `allure` package's own library
+ * (`@allurereport/core`, called as its `generate` command calls it, in a child process of this Node,
+ * offline) into a temporary folder that replaces `allure-report/` only once it is complete. History
+ * lives beside it in a JSONL file, so it carries over while the reports folder is kept.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
@@ -76,37 +76,45 @@ export function stripAnalyticsInFile(path: string): void {
   renameSync(tmp, path);
 }
 
-/** The environment the Allure command line runs in: offline, no colours. */
-const allureEnv = () => ({ ...process.env, ALLURE_NO_ANALYTICS: 'true', NO_COLOR: '1', CI: process.env.CI ?? '' });
-
 /**
- * What a warm generator imports ahead, resolved from the `allure` command line script: the Allure
- * packages the `generate` command needs, and the command line's own commands (its entry imports them
- * all; importing them runs nothing). Left to load with the command line, the commands cost about
- * 0.1 s of the report after the tests (from the Allure results written to the HTML report, medians
- * of 13 default runs on 2 cores: 0.90 s, 0.80 s with them loaded ahead).
+ * The environment the generator runs in: offline, no colours, and no PATH. It runs no program of its
+ * own, but Allure's CI detection asks git, one blocking child each, five times, for the repository's
+ * remote URL, its top folder and branch: those of wherever the run happened, which a report handed
+ * over as evidence has no business carrying. Where nothing is found on the PATH each fails at once
+ * (about 5 ms instead of 11, 30 to 50 ms of every report after the tests).
  */
-export const WARM_MODULES: readonly string[] = [
-  '@allurereport/core',
-  '@allurereport/plugin-awesome',
-  'clipanion',
-  './dist/commands/index.js',
-];
+const allureEnv = () => ({
+  ...process.env,
+  ALLURE_NO_ANALYTICS: 'true',
+  NO_COLOR: '1',
+  CI: process.env.CI ?? '',
+  ...(process.platform === 'win32' ? {} : { PATH: '' }),
+});
 
 /**
- * What a warm generator runs (`node --input-type=module -e`): it imports {@link WARM_MODULES}, resolved
- * from the installed `allure` package as its command line would resolve them, then waits for one line
- * on stdin (`{ cwd, args }`) and runs the command line with those arguments.
+ * What the generator imports, resolved from the installed `allure` package as its command line
+ * resolves them: Allure's core (the report, its config) and the two plugins every report of ours
+ * loads, awesome (the HTML) and agent (which Allure adds to every config unless one names it). The
+ * first is what the generator needs; the plugins would otherwise be imported while the report is
+ * being made, after the tests (about 30 ms).
+ */
+export const ALLURE_MODULES: readonly string[] = ['@allurereport/core', '@allurereport/plugin-awesome', '@allurereport/plugin-agent'];
+
+/**
+ * What the generator runs (`node --input-type=module -e <script> <allure's cli.js>`): it imports
+ * {@link ALLURE_MODULES}, then waits for one line on stdin (`{ cwd, config, resultsDir }`) and makes
+ * the report as `allure generate` does (its `generate` command is these calls of `@allurereport/core`:
+ * the config resolved, the results read, the plugins done), without the command line around it
+ * (its parser and its two dozen commands: about 0.2 CPU-s of modules and 50 ms after the tests).
  * Stdin closed without a line (the run ended without an HTML report, or its process died): it exits.
  */
-const WARM_SCRIPT = `
+const GENERATOR_SCRIPT = `
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-const cli = process.argv[1];
-const from = createRequire(cli);
-for (const m of ${JSON.stringify(WARM_MODULES)}) {
-  try { await import(pathToFileURL(from.resolve(m)).href); } catch { /* loaded by the command line itself */ }
-}
+const from = createRequire(process.argv[1]);
+const load = (m) => import(pathToFileURL(from.resolve(m)).href);
+const loaded = [];
+for (const m of ${JSON.stringify(ALLURE_MODULES)}) loaded.push(await load(m).catch((e) => ({ failed: e })));
 let line = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', async (chunk) => {
@@ -115,23 +123,43 @@ process.stdin.on('data', async (chunk) => {
   if (nl < 0) return;
   process.stdin.removeAllListeners('data');
   process.stdin.pause();
-  const { cwd, args } = JSON.parse(line.slice(0, nl));
-  process.chdir(cwd);
-  // In place: the command line reads node:process's argv export, the same array.
-  process.argv.splice(0, process.argv.length, process.argv[0], cli, ...args);
-  await import(pathToFileURL(cli).href);
+  const { cwd, config, resultsDir } = JSON.parse(line.slice(0, nl));
+  try {
+    process.chdir(cwd);
+    const core = loaded[0];
+    if (core.failed) throw core.failed;
+    const report = new core.AllureReport(await core.resolveConfig(config, { cwd }));
+    await report.restoreState([]);
+    await report.start();
+    await report.readDirectory(resultsDir);
+    await report.done();
+  } catch (e) {
+    // What went wrong, for the error the caller makes of its output's last lines (Allure's own stack is no help there).
+    process.stderr.write(String(e?.message ?? e) + '\\n');
+    process.exitCode = 1;
+  }
 });
 process.stdin.on('end', () => { if (!line.includes('\\n')) process.exit(0); });
 `;
 
-/** A child process running one Allure command line: its end, exit code and output. */
+/** What the generator is given: the folder it runs in, Allure's config (its `output` the report's folder), the results. */
+export interface AllureJob {
+  cwd: string;
+  config: Record<string, unknown>;
+  resultsDir: string;
+}
+
+/** A generator's process: its end, exit code and output. */
 interface AllureProcess {
   child: ChildProcessWithoutNullStreams;
   done: Promise<{ code: number | null; output: string }>;
 }
 
-function startAllure(args: string[], cwd: string | undefined): AllureProcess {
-  const child = spawn(process.execPath, args, { ...(cwd ? { cwd } : {}), env: allureEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+function startGenerator(): AllureProcess {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', GENERATOR_SCRIPT, allureCliPath()], {
+    env: allureEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -145,6 +173,12 @@ function startAllure(args: string[], cwd: string | undefined): AllureProcess {
   return { child, done };
 }
 
+/** Gives `p` its one job. */
+function give(p: AllureProcess, job: AllureJob): AllureProcess {
+  p.child.stdin.end(`${JSON.stringify(job)}\n`);
+  return p;
+}
+
 /** Waits for `p` to end, killing it after `timeoutMs`. */
 async function finish(p: AllureProcess, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   const timer = setTimeout(() => p.child.kill('SIGKILL'), timeoutMs);
@@ -156,29 +190,28 @@ async function finish(p: AllureProcess, timeoutMs: number): Promise<{ code: numb
 }
 
 /**
- * An Allure generator started ahead of its work: its command line's modules load (about 0.7 s of a
- * 1.8 s HTML report) while the run's tests mostly wait, instead of after them. Give it to
+ * An Allure generator started ahead of its work: its modules load (about 0.7 s of a 1.8 s HTML
+ * report) while the run's tests mostly wait, instead of after them. Give it to
  * {@link generateAllureHtml} as `warm`; `close()` ends it when it was not used (a run that wrote no HTML).
  */
 export interface WarmAllure {
-  /** Runs the command line with `args` in `cwd`; only once. */
-  run(args: string[], cwd: string): AllureProcess;
+  /** Makes the report `job` describes; only once. */
+  run(job: AllureJob): AllureProcess;
   /** Ends it when it was not used; resolves once it is gone. */
   close(): Promise<void>;
 }
 
 /** Starts a {@link WarmAllure}. */
 export function warmAllure(): WarmAllure {
-  const p = startAllure(['--input-type=module', '-e', WARM_SCRIPT, allureCliPath()], undefined);
+  const p = startGenerator();
   let used = false;
   return {
-    run(args, cwd) {
+    run(job) {
       if (used) throw new Error('a warm Allure generator runs once');
       used = true;
-      // One that ended meanwhile (killed, out of memory): the command line is started now, as without it.
-      if (p.child.exitCode !== null || p.child.signalCode !== null) return startAllure([allureCliPath(), ...args], cwd);
-      p.child.stdin.end(`${JSON.stringify({ cwd, args })}\n`);
-      return p;
+      // One that ended meanwhile (killed, out of memory): a generator is started now, as without it.
+      if (p.child.exitCode !== null || p.child.signalCode !== null) return give(startGenerator(), job);
+      return give(p, job);
     },
     async close() {
       if (used) return;
@@ -190,7 +223,7 @@ export function warmAllure(): WarmAllure {
 
 /** Generates the HTML report; the previous one stays until the new one is complete. */
 export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void> {
-  // Absolute: the Allure command runs in another folder, where relative paths would point elsewhere.
+  // Absolute: the generator runs in another folder, where relative paths would point elsewhere.
   const opts = {
     ...given,
     resultsDir: resolvePath(given.resultsDir),
@@ -221,20 +254,14 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
       categories: allure3Categories(),
       variables: opts.variables ?? {},
     };
-    const cfgPath = join(cfgDir, 'allurerc.json');
-    writeFileSync(cfgPath, JSON.stringify(config));
-    const args = ['generate', opts.resultsDir, '--config', cfgPath, '--output', tmpOut];
-    // Every path is absolute: it runs in its temporary folder, outside any git repository. Where no CI
-    // is detected, Allure asks git five times, one blocking child each (0.35 s of a report), for the
-    // remote URL and branch of its folder: those of wherever the run happened, which a report handed
-    // over as evidence has no business carrying.
-    const cwd = cfgDir;
-    const allure = opts.warm ? opts.warm.run(args, cwd) : startAllure([allureCliPath(), ...args], cwd);
-    allure.child.stdin.end();
+    // Its own temporary folder, outside any git repository: Allure resolves relative paths and looks
+    // for a repository from there (see allureEnv). Every path it is given is absolute.
+    const job: AllureJob = { cwd: cfgDir, config, resultsDir: opts.resultsDir };
+    const allure = opts.warm ? opts.warm.run(job) : give(startGenerator(), job);
     const { code, output } = await finish(allure, opts.timeoutMs ?? 120_000);
     const index = join(tmpOut, 'index.html');
     if (code !== 0 || !existsSync(index))
-      throw fail(`allure generate exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
+      throw fail(`the Allure generator exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
     stripAnalyticsInFile(index);
     replaceDirectory(tmpOut, opts.outputDir);
   } catch (e) {

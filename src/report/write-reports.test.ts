@@ -141,9 +141,9 @@ describe('writeReports', () => {
     let rendering = false;
     let summaryWhenRendering: boolean | undefined;
     const warm: WarmAllure = {
-      run(args, cwd) {
+      run({ cwd, config }) {
         rendering = true;
-        const out = args[args.indexOf('--output') + 1]!;
+        const out = String(config.output);
         // Its staging folder is in the reports folder.
         summaryWhenRendering = existsSync(join(dirname(out), 'summary.json'));
         const child = spawn(
