@@ -1,29 +1,13 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { CheckId, CheckInput } from '../checks/index.ts';
 import type { Exchange } from '../core/index.ts';
-import { Redactor } from '../client/index.ts';
 import type { Finding } from '../core/index.ts';
-import { resolveProfile } from '../profile/index.ts';
-import type { RunContext } from './run-context.ts';
-import { DefectLedger } from './defects.ts';
 import { type RuntimeEventMap, RuntimeEvents } from './events.ts';
-import { Scope, type ScopeHost } from './scope.ts';
+import { Scope } from './scope.ts';
+import { scopeHost } from './testing.ts';
 
 /** A scope's host without a harness: what the narrow interface is for. */
-function host(disabledChecks: string[] = []): ScopeHost {
-  return {
-    ctx: { strict: false, deadlineMs: 1000, settleMs: 0, sandbox: true, maxAmount: 100, disabledChecks } as RunContext,
-    profile: resolveProfile('sandbox'),
-    redactor: new Redactor(),
-    defects: new DefectLedger(),
-    events: new RuntimeEvents(),
-    isShared: () => false,
-    lostDuring: () => 0,
-    budgeted: (ms) => ms,
-    judgeDeliveries: () => undefined,
-    recordConvergence: () => undefined,
-  };
-}
+const host = (disabledChecks: string[] = []) => scopeHost({ disabledChecks });
 
 const finding: Finding = {
   check: 'response.enum',

@@ -5,14 +5,11 @@
  * short is "not checked", never passed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Redactor, createPayConnectClient } from '../client/index.ts';
+import { createPayConnectClient } from '../client/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../client/test-server.ts';
-import { resolveProfile } from '../profile/index.ts';
-import type { RunContext } from './run-context.ts';
-import { DefectLedger } from './defects.ts';
-import { RuntimeEvents } from './events.ts';
 import { Pairing } from './pairing.ts';
-import { Scope, type ScopeHost } from './scope.ts';
+import { Scope } from './scope.ts';
+import { scopeHost } from './testing.ts';
 
 const open: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -39,20 +36,7 @@ async function service(flipAfterMs: number): Promise<TestServer & { log: { metho
   return Object.assign(server, { log });
 }
 
-function host(settleMs: number): ScopeHost {
-  return {
-    ctx: { strict: false, deadlineMs: 5000, settleMs, sandbox: true, maxAmount: 100, timeoutMs: 2000 } as RunContext,
-    profile: resolveProfile('sandbox'),
-    redactor: new Redactor(),
-    defects: new DefectLedger(),
-    events: new RuntimeEvents(),
-    isShared: () => false,
-    lostDuring: () => 0,
-    budgeted: (ms) => ms,
-    judgeDeliveries: () => undefined,
-    recordConvergence: () => undefined,
-  };
-}
+const host = (settleMs: number) => scopeHost({ deadlineMs: 5000, settleMs, timeoutMs: 2000 });
 
 function pairing(url: string): Pairing {
   const client = createPayConnectClient({

@@ -311,6 +311,19 @@ function names(body: unknown, id: string): boolean {
 /** A wait of which the harness lost this share or more (its event loop stood still) is measured again. */
 export const STALL_SHARE = 0.2;
 
+/**
+ * The first gap between two polls of a convergence whose webhooks the harness receives (each later
+ * gap grows by half, as without). A delivery wakes a poll at once, so a status that changes is polled
+ * as it changes; a poll between two changes only sees the status the last one saw. Polled every 20 ms
+ * from the start, a convergence against `sim --step-delay 100` sent half a URL run's requests, most
+ * of them such repeats. The gap is the settle window's floor (the least time a final status is
+ * watched: against a URL 200 ms, two of the quickest steps; the embedded simulator's 80 ms), at most
+ * 200 ms: a service whose webhooks do not come is still polled at the pace the settle window assumes.
+ */
+export function firstPollGapMs(ctx: Pick<RunContext, 'settleMs' | 'settleScale'>): number {
+  return Math.max(20, Math.min(200, ctx.settleScale?.minMs ?? ctx.settleMs));
+}
+
 export class Scope {
   readonly findings: Finding[] = [];
   readonly repeats: Repeat[] = [];
@@ -868,6 +881,7 @@ export class Scope {
         settleMs: opts.settleMs ?? this.harness.ctx.settleMs,
         ...(opts.settleMs === undefined && this.harness.ctx.settleScale ? { settleScale: this.harness.ctx.settleScale } : {}),
         webhookGraceMs: graceMs,
+        ...(webhooksObservable ? { initialIntervalMs: firstPollGapMs(this.harness.ctx) } : {}),
         // Two misses anywhere in the run end the waits under way too, not only the later ones.
         webhookWaitFutile: () => defects.blocker('webhook-valid') !== undefined,
         signal: this.signal,
