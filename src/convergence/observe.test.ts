@@ -389,4 +389,37 @@ describe('observe', () => {
     });
     expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(190);
   });
+
+  it('polls again at once, not after the back-off, when a delivery came while a slow poll was under way', async () => {
+    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [];
+    let wake = () => {};
+    const started = Date.now();
+    const times: number[] = [];
+    // Each answer takes 150 ms; the status is final from 100 ms on, and its webhook comes then.
+    const poll = async () => {
+      const at = Date.now() - started;
+      times.push(at);
+      await new Promise((r) => setTimeout(r, 150));
+      return { status: at >= 100 ? 'SUCCESS' : 'INITIATED' };
+    };
+    setTimeout(() => {
+      hooks.push({ status: 'SUCCESS', channel: 'webhook', atMs: 100 });
+      wake();
+    }, 100);
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      webhooks: () => hooks,
+      subscribe: (w) => ((wake = w), () => {}),
+      webhooksObservable: true,
+      final: FINAL,
+      deadlineMs: 3000,
+      settleMs: 200,
+      initialIntervalMs: 400,
+    });
+    expect(o.finalByPoll).toBe('SUCCESS');
+    // The second poll right after the first answer (about 150 ms), not 400 ms after the first began.
+    expect(times[1]!, String(times)).toBeLessThan(300);
+  });
 });

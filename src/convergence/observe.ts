@@ -143,7 +143,13 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
   // When the polled final status last changed after it was final (a service that breaks the rules).
   let changedAt: number | undefined;
   const wake: { fn?: () => void } = {};
-  const unsubscribe = o.subscribe?.(() => wake.fn?.());
+  // A delivery that comes while a poll is under way (a slow service's answer) is news that poll may
+  // not have seen: before the status is final, the next poll goes at once, not after the back-off.
+  let deliveredDuringPoll = false;
+  const unsubscribe = o.subscribe?.(() => {
+    if (wake.fn) wake.fn();
+    else deliveredDuringPoll = true;
+  });
   const webhookFinal = () => {
     const finals = (o.webhooks?.() ?? []).filter((w) => o.final.includes(w.status));
     return finals.at(-1)?.status;
@@ -169,6 +175,7 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       const now = Date.now();
       if (o.signal?.aborted) break;
       if (now - start >= o.deadlineMs) break;
+      deliveredDuringPoll = false;
       const r = await o.poll({ remainingMs: o.deadlineMs - (now - start) });
       const at = Date.now() - start;
       const tookMs = Date.now() - now;
@@ -209,7 +216,8 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       }
       // Counted from the poll's start (time it spent waiting out a Retry-After is not waited again),
       // but never less than the first interval: a slow answer is no reason to poll back to back.
-      const backoff = Math.max(interval - tookMs, Math.min(interval, firstInterval));
+      // Not yet final, news that came during the poll goes first (unless the service asked to wait).
+      const backoff = finalAt === undefined && deliveredDuringPoll ? 0 : Math.max(interval - tookMs, Math.min(interval, firstInterval));
       const wait = Math.min(r.retryAfterMs ?? backoff, Math.max(0, o.deadlineMs - (Date.now() - start)));
       interval = Math.min(maxInterval, interval * factor);
       await sleep(wait, wake, o.signal);
