@@ -422,4 +422,26 @@ describe('observe', () => {
     // The second poll right after the first answer (about 150 ms), not 400 ms after the first began.
     expect(times[1]!, String(times)).toBeLessThan(300);
   });
+
+  it('after an answer slower than the first interval, polls again 20 ms later, not a first interval later', async () => {
+    const started = Date.now();
+    const times: number[] = [];
+    const poll = async () => {
+      times.push(Date.now() - started);
+      await new Promise((r) => setTimeout(r, 300));
+      return { status: times.length > 1 ? 'SUCCESS' : 'INITIATED' };
+    };
+    await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 3000,
+      settleMs: 0,
+      initialIntervalMs: 200,
+    });
+    // The second poll about 320 ms after the first began (the answer took 300), not 500.
+    expect(times[1]!, String(times)).toBeLessThan(420);
+  });
 });

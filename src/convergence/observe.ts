@@ -7,11 +7,19 @@
  * Waiting is done once. The client waits out a 429/503 with Retry-After inside a poll and sends it
  * again (the poll is told how long it may take: what is left of the deadline), so the back-off runs
  * from the start of a poll, not from its end: time spent waiting inside a poll is not waited again
- * (though two polls are always at least the first interval apart).
+ * (though a poll never follows an answer sooner than {@link MIN_POLL_GAP_MS}, or the first interval when shorter).
  * A Retry-After on the answer a poll returns is one the client did not wait for (it gave up): that
  * one replaces the back-off. No wait goes past the deadline, and the time polls take counts against it.
  */
 import type { ConvergenceObservation, StatusSighting as StatusSightingLike } from '../core/index.ts';
+
+/**
+ * The least time between a poll's answer and the next poll (the first interval when shorter): a slow
+ * answer is no reason to poll back to back. Not the first interval itself: where it is long (polls
+ * spaced because webhooks wake them), a slow service's next poll, and the settle window's, would
+ * come that much later after each answer (against answers 300 ms late, 180 ms more per convergence).
+ */
+export const MIN_POLL_GAP_MS = 20;
 
 /** One poll's answer. */
 export interface PollResult {
@@ -215,9 +223,11 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         interval = left > 0 ? Math.max(10, left + 1) : Math.min(interval, Math.max(10, window / 3));
       }
       // Counted from the poll's start (time it spent waiting out a Retry-After is not waited again),
-      // but never less than the first interval: a slow answer is no reason to poll back to back.
+      // but never less than MIN_POLL_GAP_MS after the answer.
       // Not yet final, news that came during the poll goes first (unless the service asked to wait).
-      const backoff = finalAt === undefined && deliveredDuringPoll ? 0 : Math.max(interval - tookMs, Math.min(interval, firstInterval));
+      // News is a status the poll did not answer (the webhook of the status it saw is none).
+      const news = deliveredDuringPoll && finalAt === undefined && (o.webhooks?.() ?? []).at(-1)?.status !== r.status;
+      const backoff = news ? 0 : Math.max(interval - tookMs, Math.min(interval, firstInterval, MIN_POLL_GAP_MS));
       const wait = Math.min(r.retryAfterMs ?? backoff, Math.max(0, o.deadlineMs - (Date.now() - start)));
       interval = Math.min(maxInterval, interval * factor);
       await sleep(wait, wake, o.signal);
