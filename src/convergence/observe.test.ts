@@ -16,6 +16,28 @@ function script(...statuses: (string | undefined)[]) {
   };
 }
 
+/** A webhook channel for `observe`: `post` delivers a status (after `afterMs`, when given) and wakes the watch. */
+function webhookChannel(...already: string[]) {
+  const hooks: { status: string; channel: 'webhook'; atMs: number }[] = already.map((status) => ({ status, channel: 'webhook', atMs: 0 }));
+  let wake = () => {};
+  const post = (status: string, afterMs?: number) => {
+    const deliver = () => {
+      hooks.push({ status, channel: 'webhook', atMs: afterMs ?? 0 });
+      wake();
+    };
+    if (afterMs === undefined) deliver();
+    else setTimeout(deliver, afterMs);
+  };
+  return {
+    post,
+    webhooks: () => hooks,
+    subscribe: (w: () => void) => {
+      wake = w;
+      return () => (wake = () => {});
+    },
+  };
+}
+
 describe('observe', () => {
   it('follows polling to a final status, folding repeats, and keeps watching for the settle window', async () => {
     const s = script('INITIATED', 'INITIATED', 'IN_PROGRESS', 'SUCCESS');
@@ -107,22 +129,15 @@ describe('observe', () => {
       onFinal: (seen) => timedOut.push(seen),
     });
     expect(timedOut).toEqual([]);
-    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [];
+    const ch = webhookChannel();
     let webhooksAtOnFinal = -1;
-    let wake = () => {};
-    setTimeout(() => {
-      hooks.push({ status: 'SUCCESS', channel: 'webhook', atMs: 40 });
-      wake();
-    }, 40);
+    ch.post('SUCCESS', 40);
     await observe({
       kind: 'transaction',
       id: 't',
       poll: script('SUCCESS').poll,
-      webhooks: () => hooks,
-      subscribe: (w) => {
-        wake = w;
-        return () => (wake = () => {});
-      },
+      webhooks: ch.webhooks,
+      subscribe: ch.subscribe,
       webhooksObservable: true,
       final: FINAL,
       deadlineMs: 2000,
@@ -206,28 +221,47 @@ describe('observe', () => {
     expect(Date.now() - t0).toBeLessThan(1000);
   });
 
-  it('waits for the final webhook when webhooks are observable, and reports what it said', async () => {
-    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [];
-    let wake = () => {};
-    setTimeout(() => {
-      hooks.push({ status: 'DECLINED', channel: 'webhook', atMs: 0 });
-      wake();
-    }, 120);
-    const o = await observe({
+  /** Polling answers `statuses` in turn while `ch` delivers webhooks: a transaction watched with both channels. */
+  const watchBoth = (ch: ReturnType<typeof webhookChannel>, statuses: string[], webhookGraceMs?: number) =>
+    observe({
       kind: 'transaction',
       id: 't',
-      poll: script('SUCCESS').poll,
-      webhooks: () => hooks,
-      subscribe: (w) => ((wake = w), () => {}),
+      poll: script(...statuses).poll,
+      ...ch,
       webhooksObservable: true,
       final: FINAL,
-      deadlineMs: 2000,
+      deadlineMs: 5000,
       settleMs: 20,
       initialIntervalMs: 5,
+      ...(webhookGraceMs === undefined ? {} : { webhookGraceMs }),
     });
-    expect(o.finalByPoll).toBe('SUCCESS');
-    expect(o.finalByWebhook).toBe('DECLINED');
+
+  it("waits for the final status's webhook when webhooks are observable, and ends when it comes", async () => {
+    const ch = webhookChannel();
+    ch.post('SUCCESS', 120);
+    const o = await watchBoth(ch, ['SUCCESS']);
+    expect([o.finalByPoll, o.finalByWebhook]).toEqual(['SUCCESS', 'SUCCESS']);
     expect(o.elapsedMs).toBeGreaterThanOrEqual(100);
+    expect(o.elapsedMs).toBeLessThan(1500);
+  });
+
+  it('a final webhook of another status does not end the wait: the grace does, and what each channel said is reported', async () => {
+    const ch = webhookChannel();
+    ch.post('DECLINED', 50);
+    const o = await watchBoth(ch, ['SUCCESS'], 300);
+    expect([o.finalByPoll, o.finalByWebhook]).toEqual(['SUCCESS', 'DECLINED']);
+    expect(o.elapsedMs).toBeGreaterThanOrEqual(300);
+    expect(o.elapsedMs).toBeLessThan(1500);
+  });
+
+  it('a final status polling never saw (SUCCESS, FAILED one step later) waits for the webhook of the status polling read', async () => {
+    // Polling reads FAILED first; SUCCESS's webhook is in, FAILED's comes 150 ms later (under load, after the settle window).
+    const ch = webhookChannel('SUCCESS');
+    ch.post('FAILED', 150);
+    const o = await watchBoth(ch, ['IN_PROGRESS', 'FAILED'], 2000);
+    expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'FAILED']);
+    expect(o.finalByWebhook).toBe('FAILED');
+    expect(o.elapsedMs).toBeGreaterThanOrEqual(140);
     expect(o.elapsedMs).toBeLessThan(1500);
   });
 
@@ -253,19 +287,13 @@ describe('observe', () => {
 
   it("when the final status changes after it was final, waits the grace for the change's webhook, not only any final one", async () => {
     // SUCCESS by both channels, then FAILED by polling; the FAILED webhook comes 150 ms after.
-    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [{ status: 'SUCCESS', channel: 'webhook', atMs: 0 }];
-    let wake = () => {};
-    const s = script('SUCCESS', 'FAILED');
-    setTimeout(() => {
-      hooks.push({ status: 'FAILED', channel: 'webhook', atMs: 150 });
-      wake();
-    }, 150);
+    const ch = webhookChannel('SUCCESS');
+    ch.post('FAILED', 150);
     const o = await observe({
       kind: 'transaction',
       id: 't',
-      poll: s.poll,
-      webhooks: () => hooks,
-      subscribe: (w) => ((wake = w), () => {}),
+      poll: script('SUCCESS', 'FAILED').poll,
+      ...ch,
       webhooksObservable: true,
       final: FINAL,
       deadlineMs: 5000,
@@ -391,8 +419,7 @@ describe('observe', () => {
   });
 
   it('polls again at once, not after the back-off, when a delivery came while a slow poll was under way', async () => {
-    const hooks: { status: string; channel: 'webhook'; atMs: number }[] = [];
-    let wake = () => {};
+    const ch = webhookChannel();
     const started = Date.now();
     const times: number[] = [];
     // Each answer takes 150 ms; the status is final from 100 ms on, and its webhook comes then.
@@ -402,16 +429,12 @@ describe('observe', () => {
       await new Promise((r) => setTimeout(r, 150));
       return { status: at >= 100 ? 'SUCCESS' : 'INITIATED' };
     };
-    setTimeout(() => {
-      hooks.push({ status: 'SUCCESS', channel: 'webhook', atMs: 100 });
-      wake();
-    }, 100);
+    ch.post('SUCCESS', 100);
     const o = await observe({
       kind: 'transaction',
       id: 't',
       poll,
-      webhooks: () => hooks,
-      subscribe: (w) => ((wake = w), () => {}),
+      ...ch,
       webhooksObservable: true,
       final: FINAL,
       deadlineMs: 3000,
@@ -421,6 +444,32 @@ describe('observe', () => {
     expect(o.finalByPoll).toBe('SUCCESS');
     // The second poll right after the first answer (about 150 ms), not 400 ms after the first began.
     expect(times[1]!, String(times)).toBeLessThan(300);
+  });
+
+  it('a delivery during a poll of the very status that poll answered is no news: the back-off is kept', async () => {
+    const ch = webhookChannel();
+    const started = Date.now();
+    const times: number[] = [];
+    // The first answer (150 ms) is INITIATED, and INITIATED's webhook comes while it is under way.
+    const poll = async () => {
+      times.push(Date.now() - started);
+      await new Promise((r) => setTimeout(r, 150));
+      return { status: times.length > 1 ? 'SUCCESS' : 'INITIATED' };
+    };
+    ch.post('INITIATED', 50);
+    await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      ...ch,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 3000,
+      settleMs: 0,
+      initialIntervalMs: 400,
+    });
+    // The second poll 400 ms after the first began, not at once after its answer (150 ms).
+    expect(times[1]!, String(times)).toBeGreaterThanOrEqual(380);
   });
 
   it('after an answer slower than the first interval, polls again 20 ms later, not a first interval later', async () => {

@@ -198,11 +198,12 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
       const window = settleWindow(settleMs, o.settleScale, polled, o.webhooks?.() ?? []);
       if (finalAt !== undefined) {
         const settled = at - finalAt >= window;
-        // Any final webhook will do (one that disagrees is what the checks judge), unless polling's final
-        // status changed after it was final: then the webhook of the change gets its own grace, as the
-        // first final did (a service posts the change after it makes it; under load, later than the poll).
+        // The webhook awaited is that of the status polling read last, not any final one: another may be of a
+        // status polling never saw (SUCCESS became FAILED between two polls; FAILED's webhook is on its way).
+        // The grace tells that from a webhook that disagrees (none of polling's status comes), which the
+        // checks judge. After a change, it runs from the change (a service posts a change after making it).
         const latest = polled.at(-1)!.status;
-        const awaited = changedAt === undefined ? webhookFinal() !== undefined : (o.webhooks?.() ?? []).some((w) => w.status === latest);
+        const awaited = (o.webhooks?.() ?? []).some((w) => w.status === latest);
         const webhookSeen =
           !o.webhooksObservable ||
           awaited ||
