@@ -138,9 +138,9 @@ export const BREAKS: Record<string, FaultExpectation> = {
  * The scenarios in which each fault's checks fire (read off full-suite runs), so a fault run executes
  * only those: `--grep` with the names as a regular expression. A renamed scenario makes its fault's
  * expectation fail loudly rather than pass by accident. Faults whose scenarios depend on an earlier
- * scenario of their suite (isolation's setup, pairing's second pairing) run the whole suite, and so
- * does transition.final-changes: its SUCCESS lasts one terminal step, which a single scenario's polling
- * can miss (IN_PROGRESS -> FAILED is legal), while the suite's many approvals do not.
+ * scenario of their suite (isolation's setup, pairing's second pairing) run the whole suite.
+ * transition.final-changes needs one approval: its SUCCESS lasts one terminal step, which polling may
+ * miss (IN_PROGRESS -> FAILED is legal), but its webhook and FAILED's are both posted.
  */
 export const SCENARIOS: Record<string, string> = {
   'slip.bad-digital-slip-uri': 'print slip of a SUCCESS transaction',
@@ -173,6 +173,7 @@ export const SCENARIOS: Record<string, string> = {
   'auth.token-requires-integrator':
     'client credentials give a token \\(type Bearer, scope default\\) without the integrator header, and it works',
   'transaction.never-converges': 'generate and converge: approve',
+  'transition.final-changes': 'generate and converge: approve',
   'webhook.disagrees-with-polling': 'signed deliveries post every status change: approve',
   'webhook.bad-schema': 'signed deliveries post every status change: approve',
   'content-type.text-plain': 'the configuration: fields, payment methods with CARD, the sandbox values',

@@ -46,6 +46,24 @@ describe('convergence', () => {
     expect(judge(transitionLegal, obs({ kind: 'operation', polled: poll('INITIATED', 'FAILED') })).outcome).toBe('pass');
   });
 
+  it('transition.legal: webhooks in any order pass when one legal history holds them; two final statuses no path joins fail', () => {
+    // Out of order (sandbox.md allows it), and SUCCESS then REVERTED: one legal history each.
+    expect(judge(transitionLegal, obs({ webhooks: hooks('SUCCESS', 'IN_PROGRESS', 'INITIATED') })).outcome).toBe('pass');
+    expect(judge(transitionLegal, obs({ webhooks: hooks('REVERTED', 'SUCCESS') })).outcome).toBe('pass');
+    // Polling skipped a SUCCESS that lasted less than a poll's gap; its webhook and FAILED's show it.
+    const flipped = obs({
+      polled: poll('IN_PROGRESS', 'FAILED'),
+      webhooks: hooks('IN_PROGRESS', 'SUCCESS', 'FAILED'),
+      finalByPoll: 'FAILED',
+    });
+    expect(message(transitionLegal, flipped)).toBe('transaction t-1: webhooks posted SUCCESS and FAILED, which no legal transition joins');
+    // Seen by polling too: one defect, said once.
+    const both = obs({ polled: poll('SUCCESS', 'FAILED'), webhooks: hooks('SUCCESS', 'FAILED'), finalByPoll: 'FAILED' });
+    expect(message(transitionLegal, both)).toBe('transaction t-1: illegal transition SUCCESS -> FAILED');
+    // A status outside the graph is the schema's to judge, not a transition.
+    expect(judge(transitionLegal, obs({ webhooks: hooks('SUCCESS', 'APPROVED') })).outcome).toBe('pass');
+  });
+
   it('convergence.deadline: in time passes; a miss fails with the last status; an operation misses a profile rule', () => {
     expect(judge(convergesInTime, obs()).outcome).toBe('pass');
     const missed = judge(convergesInTime, obs({ timedOut: true, polled: poll('INITIATED', 'IN_PROGRESS'), finalByPoll: undefined }));

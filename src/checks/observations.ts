@@ -10,7 +10,15 @@ import type { ConvergenceObservation } from '../core/index.ts';
 
 export type { ConvergenceObservation, StatusSighting } from '../core/index.ts';
 
-/** Every polled transition follows the profile's transition graph (reachability: polls may skip states). */
+/**
+ * Every polled transition follows the profile's transition graph (reachability: polls may skip states),
+ * and the statuses posted by webhook fit one legal history. Deliveries may arrive out of order
+ * (sandbox.md), so their order says nothing; but two statuses posted for one id that no path of the
+ * graph joins, in either order (SUCCESS and FAILED), cannot both have been true: the status left a
+ * final one. Polling alone misses a final status that lasts less than the time between two polls,
+ * while the service posts each one (sandbox.md: every status change). Statuses outside the graph are
+ * the schema's to judge.
+ */
 export const transitionLegal = defineCheck<ConvergenceObservation, 'transition.legal'>({
   id: 'transition.legal',
   clause: 'profile#rules-of-behaviour',
@@ -23,9 +31,24 @@ export const transitionLegal = defineCheck<ConvergenceObservation, 'transition.l
       const [a, b] = [o.polled[i - 1]!.status, o.polled[i]!.status];
       if (!isReachable(graph, a, b)) bad.push(`${a} -> ${b}`);
     }
-    return bad.length === 0
-      ? pass()
-      : fail({ message: `${o.kind} ${o.id}: illegal transition ${bad.join(', ')}`, evidence: { polled: o.polled } });
+    const joined = (a: string, b: string) => isReachable(graph, a, b) || isReachable(graph, b, a);
+    const posted = [...new Set(o.webhooks.map((w) => w.status))].filter((s) => s in graph);
+    const clashes: string[] = [];
+    for (let i = 0; i < posted.length; i++)
+      for (let j = i + 1; j < posted.length; j++) {
+        const [a, b] = [posted[i]!, posted[j]!];
+        // A pair polling already showed as a step is one defect, said once.
+        if (!joined(a, b) && !bad.includes(`${a} -> ${b}`) && !bad.includes(`${b} -> ${a}`)) clashes.push(`${a} and ${b}`);
+      }
+    if (bad.length === 0 && clashes.length === 0) return pass();
+    const said = [
+      ...(bad.length > 0 ? [`illegal transition ${bad.join(', ')}`] : []),
+      ...(clashes.length > 0 ? [`webhooks posted ${clashes.join(', ')}, which no legal transition joins`] : []),
+    ];
+    return fail({
+      message: `${o.kind} ${o.id}: ${said.join('; ')}`,
+      evidence: { polled: o.polled, ...(clashes.length > 0 ? { webhooks: o.webhooks } : {}) },
+    });
   },
 });
 
