@@ -266,6 +266,9 @@ export const RULE_QUOTES: Readonly<Record<string, readonly string[]>> = {
     'Cancel: an `INITIATED` transaction is canceled at once; an `IN_PROGRESS` one gets a cancel signal on the terminal, which may still complete the payment.',
     S.picksUp,
     S.cancelFinal,
+    // The statuses posted by webhook are statuses the transaction had, in any order.
+    S.everyStatusPosted,
+    S.atLeastOnce,
   ],
   'webhook.agrees-with-polling': [S.confirmedByWebhookOrPolling],
   'webhook.delivered': [S.everyStatusPosted],
