@@ -16,6 +16,22 @@ function script(...statuses: (string | undefined)[]) {
   };
 }
 
+/** A poll whose every answer takes `answerMs`, answering the given statuses in turn; `times`: when each began, from the first. */
+function slowScript(answerMs: number, ...statuses: string[]) {
+  const s = script(...statuses);
+  const times: number[] = [];
+  let first: number | undefined;
+  return {
+    times,
+    poll: async () => {
+      first ??= Date.now();
+      times.push(Date.now() - first);
+      await new Promise((r) => setTimeout(r, answerMs));
+      return s.poll();
+    },
+  };
+}
+
 /** A webhook channel for `observe`: `post` delivers a status (after `afterMs`, when given) and wakes the watch. */
 function webhookChannel(...already: string[]) {
   const hooks: { status: string; channel: 'webhook'; atMs: number }[] = already.map((status) => ({ status, channel: 'webhook', atMs: 0 }));
@@ -448,14 +464,8 @@ describe('observe', () => {
 
   it('a delivery during a poll of the very status that poll answered is no news: the back-off is kept', async () => {
     const ch = webhookChannel();
-    const started = Date.now();
-    const times: number[] = [];
     // The first answer (150 ms) is INITIATED, and INITIATED's webhook comes while it is under way.
-    const poll = async () => {
-      times.push(Date.now() - started);
-      await new Promise((r) => setTimeout(r, 150));
-      return { status: times.length > 1 ? 'SUCCESS' : 'INITIATED' };
-    };
+    const { poll, times } = slowScript(150, 'INITIATED', 'SUCCESS');
     ch.post('INITIATED', 50);
     await observe({
       kind: 'transaction',
@@ -473,13 +483,7 @@ describe('observe', () => {
   });
 
   it('after an answer slower than the first interval, polls again 20 ms later, not a first interval later', async () => {
-    const started = Date.now();
-    const times: number[] = [];
-    const poll = async () => {
-      times.push(Date.now() - started);
-      await new Promise((r) => setTimeout(r, 300));
-      return { status: times.length > 1 ? 'SUCCESS' : 'INITIATED' };
-    };
+    const { poll, times } = slowScript(300, 'INITIATED', 'SUCCESS');
     await observe({
       kind: 'transaction',
       id: 't',

@@ -195,7 +195,8 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         }
         if (finalAt === undefined && o.final.includes(r.status)) finalAt = at;
       }
-      const window = settleWindow(settleMs, o.settleScale, polled, o.webhooks?.() ?? []);
+      const hooks = o.webhooks?.() ?? []; // as of this answer, read once: each read filters the receiver's deliveries
+      const window = settleWindow(settleMs, o.settleScale, polled, hooks);
       if (finalAt !== undefined) {
         const settled = at - finalAt >= window;
         // The webhook awaited is that of the status polling read last, not any final one: another may be of a
@@ -203,7 +204,7 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         // The grace tells that from a webhook that disagrees (none of polling's status comes), which the
         // checks judge. After a change, it runs from the change (a service posts a change after making it).
         const latest = polled.at(-1)!.status;
-        const awaited = (o.webhooks?.() ?? []).some((w) => w.status === latest);
+        const awaited = hooks.some((w) => w.status === latest);
         const webhookSeen =
           !o.webhooksObservable ||
           awaited ||
@@ -223,11 +224,10 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         const left = window - (at - finalAt);
         interval = left > 0 ? Math.max(10, left + 1) : Math.min(interval, Math.max(10, window / 3));
       }
-      // Counted from the poll's start (time it spent waiting out a Retry-After is not waited again),
-      // but never less than MIN_POLL_GAP_MS after the answer.
-      // Not yet final, news that came during the poll goes first (unless the service asked to wait).
-      // News is a status the poll did not answer (the webhook of the status it saw is none).
-      const news = deliveredDuringPoll && finalAt === undefined && (o.webhooks?.() ?? []).at(-1)?.status !== r.status;
+      // Counted from the poll's start (a Retry-After waited inside it is not waited again), never less than
+      // MIN_POLL_GAP_MS after the answer. Not yet final, news that came during the poll (a status the poll
+      // did not answer: the webhook of the status it saw is none) goes first, unless the service asked to wait.
+      const news = deliveredDuringPoll && finalAt === undefined && hooks.at(-1)?.status !== r.status;
       const backoff = news ? 0 : Math.max(interval - tookMs, Math.min(interval, firstInterval, MIN_POLL_GAP_MS));
       const wait = Math.min(r.retryAfterMs ?? backoff, Math.max(0, o.deadlineMs - (Date.now() - start)));
       interval = Math.min(maxInterval, interval * factor);

@@ -5,11 +5,9 @@
  * short is "not checked", never passed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPayConnectClient } from '../client/index.ts';
 import { sendJson, startTestServer, type TestServer } from '../client/test-server.ts';
-import { Pairing } from './pairing.ts';
 import { Scope } from './scope.ts';
-import { scopeHost } from './testing.ts';
+import { scopeHost, testPairing } from './testing.ts';
 
 const open: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -38,22 +36,7 @@ async function service(flipAfterMs: number): Promise<TestServer & { log: { metho
 
 const host = (settleMs: number) => scopeHost({ deadlineMs: 5000, settleMs, timeoutMs: 2000 });
 
-function pairing(url: string): Pairing {
-  const client = createPayConnectClient({
-    baseUrl: url,
-    integratorId: 'i',
-    tokenSource: async () => ({ access_token: 'tok', expires_in: '3600' }),
-  });
-  open.push(() => client.close());
-  return new Pairing(
-    'p',
-    { client_id: 'c', client_secret: 's', pay_connect_id: 'pc', pay_connect_name: 'n', terminal_id: 't', webhook_secret_key: null },
-    client,
-    undefined,
-    false,
-    'vault',
-  );
-}
+const pairing = (url: string) => testPairing(url, open);
 
 describe('a convergence whose settle window runs behind the test', () => {
   it('returns at the first final status, and still judges a change after it once the test is settled', async () => {

@@ -4,12 +4,10 @@
  * not, polling starts at 20 ms, as it always did.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPayConnectClient } from '../client/index.ts';
 import { sendJson, startTestServer } from '../client/test-server.ts';
 import type { Delivery, WebhookReceiver } from '../webhooks/index.ts';
-import { Pairing } from './pairing.ts';
 import { Scope, firstPollGapMs } from './scope.ts';
-import { scopeHost } from './testing.ts';
+import { scopeHost, testPairing } from './testing.ts';
 
 const open: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -56,23 +54,7 @@ function receiver() {
 const scope = (settleMs: number) =>
   new Scope(scopeHost({ deadlineMs: 5000, settleMs, webhookGraceMs: 300, timeoutMs: 2000 }), 'payment > polls');
 
-function pairing(url: string, rx: WebhookReceiver | undefined): Pairing {
-  const client = createPayConnectClient({
-    baseUrl: url,
-    integratorId: 'i',
-    tokenSource: async () => ({ access_token: 'tok', expires_in: '3600' }),
-  });
-  open.push(() => client.close());
-  const creds = {
-    client_id: 'c',
-    client_secret: 's',
-    pay_connect_id: 'pc',
-    pay_connect_name: 'n',
-    terminal_id: 't',
-    webhook_secret_key: 'k',
-  };
-  return new Pairing('p', creds, client, rx, rx !== undefined, 'vault');
-}
+const pairing = (url: string, rx: WebhookReceiver | undefined) => testPairing(url, open, rx);
 
 describe('the polls of a convergence', () => {
   it('start at the settle window floor, at most 200 ms, where webhooks reach the harness', () => {
