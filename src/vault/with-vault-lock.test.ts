@@ -3,6 +3,7 @@ import { readdir, utimes, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
 import { withVaultLock } from './with-vault-lock.ts';
+import { nodeVaultFs, type VaultFs } from './vault-fs.ts';
 import { useTempVault } from './testdata/temp-vault.ts';
 
 let dir: string;
@@ -68,5 +69,52 @@ describe('withVaultLock', () => {
     expect(isToolkitError(error) && error.code).toBe('PCC_VAULT_WRITE');
     expect((error as { hint: string }).hint).toContain(`${file}.lock`);
     expect(await readdir(dir)).toEqual(['vault.json.lock']);
+  });
+  it('takes turns in the process: a caller waiting behind another of its process never polls the lock file', async () => {
+    // The lock of another process holds the file while eight callers of this one wait: only one of them polls it.
+    await writeFile(`${file}.lock`, `${process.ppid} ${Date.now()} nonce`);
+    const opens: number[] = [];
+    let caller = 0;
+    const counting = (n: number): VaultFs => ({
+      ...nodeVaultFs,
+      open: ((...args: Parameters<VaultFs['open']>) => {
+        opens.push(n);
+        return nodeVaultFs.open(...args);
+      }) as VaultFs['open'],
+    });
+    const order: number[] = [];
+    const all = Promise.all(
+      Array.from({ length: 8 }, () => {
+        const n = ++caller;
+        return withVaultLock(file, async () => void order.push(n), { fs: counting(n), lockTimeoutMs: 5000 });
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(new Set(opens)).toEqual(new Set([1]));
+    expect(opens.length).toBeGreaterThan(3);
+    await import('node:fs/promises').then((f) => f.unlink(`${file}.lock`));
+    await all;
+    expect(order).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('counts the wait behind callers of its own process toward lockTimeoutMs, and keeps the order after a time-out', async () => {
+    let release!: () => void;
+    const held = withVaultLock(file, () => new Promise<void>((r) => (release = r)));
+    const started = Date.now();
+    const late = await withVaultLock(file, async () => 'ran', { lockTimeoutMs: 150 }).catch((e: unknown) => e);
+    expect(isToolkitError(late) && late.code).toBe('PCC_VAULT_WRITE');
+    expect(Date.now() - started).toBeLessThan(1000);
+    // The one that gave up does not let the next caller in before the holder is done.
+    let inside = false;
+    const next = withVaultLock(file, async () => {
+      inside = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(inside).toBe(false);
+    release();
+    await Promise.all([held, next]);
+    expect(inside).toBe(true);
+    expect(await readdir(dir)).toEqual([]);
   });
 });

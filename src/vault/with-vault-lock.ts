@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { resolve as resolvePath } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolkitError } from '../core/errors.ts';
 import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
@@ -14,14 +15,62 @@ const EMPTY_LOCK_GRACE_MS = 1000;
  * process) do not lose each other's pairings. The lock file is created with `wx` and holds
  * `<pid> <time> <nonce>`; a lock whose process is gone (killed mid-save), an empty lock older than
  * a second, or any lock older than `staleLockMs` is removed and retaken. Release removes the lock only if it is still ours.
+ * Callers of one process take turns in the process before one of them takes the file: `lockTimeoutMs`
+ * bounds both waits together.
  *
  * @throws ToolkitError PCC_VAULT_WRITE when the lock cannot be created or is held past `lockTimeoutMs`
  */
 export async function withVaultLock<T>(file: string, fn: () => Promise<T>, options: VaultIoOptions = {}): Promise<T> {
-  const { fs = nodeVaultFs, lockTimeoutMs = 10_000, staleLockMs = 30_000 } = options;
+  const { lockTimeoutMs = 10_000 } = options;
   const lockFile = `${file}.lock`;
-  const token = `${process.pid} ${Date.now()} ${randomUUID()}`;
   const deadline = Date.now() + lockTimeoutMs;
+  // This process's callers queue here first: only the head of the queue contends for the file.
+  const key = resolvePath(lockFile);
+  const ahead = inProcess.get(key);
+  let leave!: () => void;
+  const mine = new Promise<void>((resolve) => (leave = resolve));
+  const tail = (ahead ?? Promise.resolve()).then(() => mine);
+  inProcess.set(key, tail);
+  try {
+    if (ahead && !(await within(ahead, deadline - Date.now())))
+      throw heldTooLong(file, `another save of this process held it`, lockTimeoutMs, lockFile);
+    return await withFileLock(lockFile, deadline, fn, options);
+  } finally {
+    leave();
+    if (inProcess.get(key) === tail) inProcess.delete(key);
+  }
+}
+
+/**
+ * The sections of this process waiting for each lock file, by its absolute path: the last one's end.
+ * Every caller of a process polling the lock file itself (each lane of a worker pairing or forgetting
+ * a terminal at once) cost an open, a read and a stat every few milliseconds while another held it:
+ * against a URL, a second or two of a run's CPU across its workers.
+ */
+const inProcess = new Map<string, Promise<void>>();
+
+/** True once `p` settled, false when `ms` passed first. */
+async function within(p: Promise<void>, ms: number): Promise<boolean> {
+  if (ms <= 0) return false;
+  const timer = new AbortController();
+  const ended = await Promise.race([p.then(() => true), sleep(ms, false, { signal: timer.signal }).catch(() => false)]);
+  timer.abort();
+  return ended;
+}
+
+function heldTooLong(file: string, why: string, lockTimeoutMs: number, lockFile: string): ToolkitError {
+  return new ToolkitError(
+    'PCC_VAULT_WRITE',
+    `the vault ${file} stayed locked for ${lockTimeoutMs} ms (${why})`,
+    `if no other payconnect-conformance process is running, delete ${lockFile}`,
+  );
+}
+
+/** Runs `fn` holding `lockFile` (see {@link withVaultLock}), taken by `deadline`. */
+async function withFileLock<T>(lockFile: string, deadline: number, fn: () => Promise<T>, options: VaultIoOptions): Promise<T> {
+  const { fs = nodeVaultFs, lockTimeoutMs = 10_000, staleLockMs = 30_000 } = options;
+  const file = lockFile.slice(0, -'.lock'.length);
+  const token = `${process.pid} ${Date.now()} ${randomUUID()}`;
   for (;;) {
     try {
       const handle = await fs.open(lockFile, 'wx', 0o600);
@@ -42,13 +91,7 @@ export async function withVaultLock<T>(file: string, fn: () => Promise<T>, optio
         );
       }
       if (await removeIfStale(lockFile, staleLockMs, fs)) continue;
-      if (Date.now() > deadline) {
-        throw new ToolkitError(
-          'PCC_VAULT_WRITE',
-          `the vault ${file} stayed locked for ${lockTimeoutMs} ms (${lockFile} exists)`,
-          `if no other payconnect-conformance process is running, delete ${lockFile}`,
-        );
-      }
+      if (Date.now() > deadline) throw heldTooLong(file, `${lockFile} exists`, lockTimeoutMs, lockFile);
       await sleep(5 + Math.random() * 25);
     }
   }
