@@ -3,8 +3,10 @@
  * completed preauthorization succeeds), shrinks it to at most 4 commands, prints its seed and a
  * replay command, and that command reproduces it.
  */
+import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { runCli } from './support/run-cli.ts';
+import { startSimulator } from '../src/index.ts';
+import { runCli, tempDir } from './support/run-cli.ts';
 
 const FAULT = 'preauth.increment-after-complete-succeeds';
 
@@ -34,3 +36,29 @@ test('a sequence-dependent fault is shrunk to at most 4 commands and the replay 
   const cx2 = again.summary!.findings.find((f) => f.check === 'model.counterexample');
   expect(cx2?.message).toContain(m![2]!);
 }, 400_000);
+
+/**
+ * Against a URL the model's waits leave their settle window running behind the next commands: a final
+ * status that changes one step later (the terminal's clock is not skipped there) still fails the
+ * sequence, judged on the record at the window's end, and shrinks to the wait that showed it.
+ */
+test('against a URL, a final status that changes after the wait returned still breaks the model', async () => {
+  const sim = await startSimulator({ stepDelayMs: 100, deadlineMs: 2500, faults: ['transition.final-changes'] });
+  try {
+    const r = await runCli(
+      [
+        ...['run', '--no-html', '--suite', 'stateful', '--grep', 'part 1 of', '--seed', '5'],
+        ...['--target', sim.url, '--integrator-id', sim.integratorId, '--profile', 'sandbox', '--vault', join(tempDir(), 'vault.json')],
+        '--strict',
+      ],
+      { timeoutMs: 120_000 },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const stale = r.summary!.findings.find((f) => f.check === 'model.final-state');
+    expect(stale?.message, JSON.stringify(r.summary!.findings.map((f) => f.message))).toMatch(/status FAILED, expected SUCCESS/);
+    const cx = r.summary!.findings.find((f) => f.check === 'model.counterexample');
+    expect(cx?.message).toMatch(/\d+ command\(s\) break the model: .*wait\)/);
+  } finally {
+    await sim.close();
+  }
+}, 180_000);

@@ -72,4 +72,32 @@ describe('a convergence whose settle window runs behind the test', () => {
     expect(scope.findings).toEqual([]);
     expect([...scope.notChecked].join('\n')).toMatch(/transaction tx-1: the watch after its final status was cut short/);
   });
+  it('hands the whole watch to onSettled before a request naming the transaction goes, the record at its end', async () => {
+    const server = await service(250);
+    const scope = new Scope(host(800), 'payment > behind, judged by the caller');
+    const p = pairing(server.url);
+    const settled: (string | undefined)[] = [];
+    const obs = await scope.converge(p, 'transaction', 'tx-1', {
+      background: true,
+      onSettled: (full) => settled.push(String(full.last?.status)),
+    });
+    expect(obs.last?.status).toBe('SUCCESS');
+    expect(settled).toEqual([]);
+    await scope.call(p, 'cancelTransaction', { params: { transaction_id: 'tx-1' } });
+    expect(settled).toEqual(['FAILED']);
+  });
+
+  it('calls onSettled once before returning when the watch ended with nothing left behind', async () => {
+    const server = await service(60_000);
+    const scope = new Scope(host(0), 'payment > behind, nothing left');
+    const settled: string[] = [];
+    const obs = await scope.converge(pairing(server.url), 'transaction', 'tx-1', {
+      background: true,
+      onSettled: (full) => settled.push(String(full.last?.status)),
+    });
+    expect(settled).toEqual(['SUCCESS']);
+    expect(obs.last?.status).toBe('SUCCESS');
+    await scope.settled();
+    expect(settled).toEqual(['SUCCESS']);
+  });
 });

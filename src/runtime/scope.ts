@@ -143,6 +143,13 @@ export interface ConvergeOptions {
    * itself (a test letting go of what it started): what it gets is what was seen so far.
    */
   background?: boolean;
+  /**
+   * With `background`: called once with the whole watch, judged, before anything that waits for it
+   * goes on, and before the convergence returns when it returns the whole watch (it ended without a
+   * settle window left to run). What a caller judges of the final state it judges here: the record
+   * at the end of the settle window, as without `background`, not the one at the first final status.
+   */
+  onSettled?: (full: ConvergenceObservation & { last?: Record<string, unknown> }) => void;
 }
 
 /** A convergence still watching its settle window behind the test (ConvergeOptions.background). */
@@ -465,6 +472,7 @@ export class Scope {
     id: string,
     run: (onFinal: (soFar: ConvergenceObservation) => void) => Promise<T>,
     last: () => Record<string, unknown> | undefined,
+    onSettled?: (full: T) => void,
   ): Promise<T | (ConvergenceObservation & { last?: Record<string, unknown> })> {
     return new Promise((resolve, reject) => {
       let returned = false;
@@ -476,6 +484,12 @@ export class Scope {
       const done: Promise<void> = run(onFinal).then(
         (full) => {
           this.#settling.delete(id);
+          try {
+            onSettled?.(full);
+          } catch (e) {
+            if (!returned) return reject(e);
+            this.#behindError ??= { error: e };
+          }
           if (!returned) resolve(full);
         },
         (e: unknown) => {
@@ -922,6 +936,7 @@ export class Scope {
       id,
       (onFinal) => watch(deadlineMs, onFinal).then(judged),
       () => last,
+      opts.onSettled,
     );
   }
 

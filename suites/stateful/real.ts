@@ -107,6 +107,29 @@ export class Real {
     return s.settled ? { settleMs: 0 } : {};
   }
 
+  /**
+   * The options of a wait for `id` to be final ({@link hurry}), its settle window left running behind
+   * the sequence: the next commands go on meanwhile (a request that changes `id`, another wait for it
+   * and the unpair wait for the watch first: Scope.converge `background`). What the watch finds, and
+   * the final state the command judges once it is over (`onSettled`), fail the sequence then, at the
+   * latest at its end ({@link Real.settled}).
+   */
+  async watch(id: string): Promise<{ settleMs?: number; background: true }> {
+    return { ...(await this.hurry(id)), background: true };
+  }
+
+  /**
+   * Waits for the watches still running behind the sequence, judged: their findings are the sequence's
+   * failed checks; what one could not watch to its end is not checked, on the test's own scope.
+   */
+  async settled(testScope: Pick<Scope, 'notChecked'>): Promise<void> {
+    try {
+      await this.scope.settled();
+    } finally {
+      for (const item of this.scope.notChecked) testScope.notChecked.add(item);
+    }
+  }
+
   /** Calls an operation; a network error or timeout stops the run (not a model finding). */
   call(op: OperationId, opts: { params?: Record<string, string>; body?: unknown } = {}): Promise<PayConnectResponse> {
     return this.scope.call(this.pairing, op, opts);

@@ -144,6 +144,12 @@ export function declareStatefulPart(part: number): void {
             await fc.asyncModelRun(() => ({ model, real }), cmds);
           } catch (e) {
             error = e;
+          }
+          try {
+            await real.settled(t.scope);
+          } catch (e) {
+            // An error of the toolkit in a watch behind the sequence is never hidden behind a deviation.
+            if (error === undefined || !(e instanceof ModelDeviation)) error = e;
           } finally {
             // The terminal is thrown away: whatever is still pending dies with the pairing.
             await real.call('unpair').catch(() => undefined);

@@ -22,21 +22,26 @@ export async function followOperation(
   if (!opId) throw new ModelDeviation(`${command}: 200 without an operation_id; the model cannot follow the operation`);
   const before = r.scope.failed.length;
   m.converged++;
-  const obs = await r.scope.converge(r.pairing, 'operation', opId, await r.hurry(opId));
+  // The outcome once the settle window is over (behind the next commands): one that changed after it
+  // was final fails the sequence when the watch is judged.
+  const obs = await r.scope.converge(r.pairing, 'operation', opId, {
+    ...(await r.watch(opId)),
+    onSettled: (full) =>
+      r.scope.check('model.operation-outcome', {
+        command,
+        label: `${t.label} (${t.id})`,
+        operationType,
+        transactionId: t.id,
+        expected: predicted.status,
+        why: predicted.why,
+        actual: full.finalByPoll,
+        record: full.last,
+        clause,
+      }),
+  });
   r.note(
     `  operation ${opId}: ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${predicted.status.join('|')}: ${predicted.why})`,
   );
-  r.scope.check('model.operation-outcome', {
-    command,
-    label: `${t.label} (${t.id})`,
-    operationType,
-    transactionId: t.id,
-    expected: predicted.status,
-    why: predicted.why,
-    actual: obs.finalByPoll,
-    record: obs.last,
-    clause,
-  });
   if (r.scope.failed.length > before) throw new ModelDeviation(r.scope.failed[before]!.message);
   if (!obs.finalByPoll) throw new ModelDeviation(`${command}: the operation did not reach a final status`);
   apply(obs.finalByPoll);

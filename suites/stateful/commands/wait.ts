@@ -9,13 +9,25 @@ export async function settlePending(m: TerminalModel, r: Real, command: string):
   const expected = m.expected(t);
   const before = r.scope.failed.length;
   m.converged++;
-  const obs = await r.scope.converge(r.pairing, 'transaction', t.id, await r.hurry(t.id));
+  const clause =
+    t.kind === 'refund' ? 'sandbox#revert-and-refund' : t.kind === 'preauth' ? 'sandbox#preauthorization' : 'sandbox#transactions';
+  // The record once the settle window is over (behind the next commands): a status that changed after
+  // it was final fails the sequence when the watch is judged.
+  const obs = await r.scope.converge(r.pairing, 'transaction', t.id, {
+    ...(await r.watch(t.id)),
+    onSettled: (full) =>
+      r.scope.check('model.final-state', {
+        command,
+        label: `${t.label} (${t.id})`,
+        what: 'status record',
+        expected,
+        actual: full.last,
+        clause,
+      }),
+  });
   r.note(
     `${command}: ${t.label} ${obs.polled.map((s) => s.status).join(' > ') || '(nothing)'} (model: ${expected.status.join('|')}; webhooks: ${obs.webhooks.map((s) => `${s.status}@${s.atMs}`).join(' ') || 'none'}; ${obs.elapsedMs} ms)`,
   );
-  const clause =
-    t.kind === 'refund' ? 'sandbox#revert-and-refund' : t.kind === 'preauth' ? 'sandbox#preauthorization' : 'sandbox#transactions';
-  r.scope.check('model.final-state', { command, label: `${t.label} (${t.id})`, what: 'status record', expected, actual: obs.last, clause });
   if (r.scope.failed.length > before) throw new ModelDeviation(r.scope.failed[before]!.message);
   if (!obs.finalByPoll) throw new ModelDeviation(`${t.label} did not reach a final status`);
   m.settle(t, obs.finalByPoll as FinalStatus);
