@@ -72,6 +72,7 @@ describe('a convergence whose settle window runs behind the test', () => {
     expect(scope.findings).toEqual([]);
     expect([...scope.notChecked].join('\n')).toMatch(/transaction tx-1: the watch after its final status was cut short/);
   });
+
   it('hands the whole watch to onSettled before a request naming the transaction goes, the record at its end', async () => {
     const server = await service(250);
     const scope = new Scope(host(800), 'payment > behind, judged by the caller');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { readdir, unlink, utimes, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { isToolkitError } from '../core/errors.ts';
 import { withVaultLock } from './with-vault-lock.ts';
@@ -70,6 +70,7 @@ describe('withVaultLock', () => {
     expect((error as { hint: string }).hint).toContain(`${file}.lock`);
     expect(await readdir(dir)).toEqual(['vault.json.lock']);
   });
+
   it('takes turns in the process: a caller waiting behind another of its process never polls the lock file', async () => {
     // The lock of another process holds the file while eight callers of this one wait: only one of them polls it.
     await writeFile(`${file}.lock`, `${process.ppid} ${Date.now()} nonce`);
@@ -92,7 +93,7 @@ describe('withVaultLock', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(new Set(opens)).toEqual(new Set([1]));
     expect(opens.length).toBeGreaterThan(3);
-    await import('node:fs/promises').then((f) => f.unlink(`${file}.lock`));
+    await unlink(`${file}.lock`);
     await all;
     expect(order).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await readdir(dir)).toEqual([]);
