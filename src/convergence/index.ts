@@ -1,1 +1,1 @@
-export { URL_SETTLE_SCALE, observe, type ObserveOptions, type Observation, type PollResult } from './observe.ts';
+export { URL_SETTLE_SCALE, observe, serviceStep, type ObserveOptions, type Observation, type PollResult } from './observe.ts';

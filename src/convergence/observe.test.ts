@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { URL_SETTLE_SCALE, observe, quickestStep, settleWindow } from './observe.ts';
+import { URL_SETTLE_SCALE, observe, quickestStep, serviceStep, settleWindow } from './observe.ts';
 
 const FINAL = ['SUCCESS', 'FAILED', 'DECLINED', 'CANCELED', 'EXPIRED', 'REVERTED'];
 
@@ -196,6 +196,52 @@ describe('observe', () => {
     });
     expect(o.polled.map((p) => p.status)).toEqual(['IN_PROGRESS', 'SUCCESS', 'FAILED']);
     expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('takes no step from a change into a status the deadline brings; without a step of its own, the one seen elsewhere', () => {
+    const at = (...xs: [string, number][]) => xs.map(([status, atMs]) => ({ status, channel: 'poll' as const, atMs }));
+    const expired = at(['INITIATED', 5], ['EXPIRED', 2505]);
+    const deadline = { reachedAtDeadline: ['EXPIRED'] };
+    expect(quickestStep(expired)).toBe(2500);
+    expect(quickestStep(expired, ['EXPIRED'])).toBeUndefined();
+    // A step before the deadline's status still counts (the card never presented: IN_PROGRESS, then EXPIRED).
+    expect(serviceStep(at(['INITIATED', 5], ['IN_PROGRESS', 105], ['EXPIRED', 2505]), [], ['EXPIRED'])).toBe(100);
+    // No step of its own: the step seen elsewhere, within the floor and the ceiling; none seen anywhere: the ceiling.
+    expect(settleWindow(1000, URL_SETTLE_SCALE, expired, [], deadline)).toBe(1000);
+    expect(settleWindow(1000, URL_SETTLE_SCALE, expired, [], { ...deadline, stepElsewhere: () => 110 })).toBe(220);
+    expect(settleWindow(1000, URL_SETTLE_SCALE, at(['CANCELED', 20]), [], { stepElsewhere: () => 8 })).toBe(200);
+    expect(settleWindow(1000, URL_SETTLE_SCALE, expired, [], { ...deadline, stepElsewhere: () => 900 })).toBe(1000);
+    expect(settleWindow(1000, URL_SETTLE_SCALE, expired, [], { ...deadline, stepElsewhere: () => undefined })).toBe(1000);
+    // Its own step wins over the one seen elsewhere.
+    expect(settleWindow(1000, URL_SETTLE_SCALE, at(['IN_PROGRESS', 0], ['SUCCESS', 300]), [], { stepElsewhere: () => 100 })).toBe(600);
+    // The embedded simulator's fixed window (no scale) ignores both.
+    expect(settleWindow(250, undefined, expired, [], { ...deadline, stepElsewhere: () => 100 })).toBe(250);
+  });
+
+  it('after a status the deadline brings, watches by the steps seen elsewhere, and still sees a change a step later', async () => {
+    // INITIATED until the deadline (300 ms), EXPIRED, then FAILED one 60 ms step later: watched by the step
+    // seen elsewhere, not the whole 2 s ceiling the deadline's gap gave.
+    const started = Date.now();
+    const poll = async () => {
+      const t = Date.now() - started;
+      return { status: t < 300 ? 'INITIATED' : t < 360 ? 'EXPIRED' : 'FAILED' };
+    };
+    const o = await observe({
+      kind: 'transaction',
+      id: 't',
+      poll,
+      webhooksObservable: false,
+      final: FINAL,
+      deadlineMs: 5000,
+      settleMs: 2000,
+      settleScale: URL_SETTLE_SCALE,
+      reachedAtDeadline: ['EXPIRED'],
+      stepElsewhere: () => 60,
+      initialIntervalMs: 10,
+      maxIntervalMs: 50,
+    });
+    expect(o.polled.map((p) => p.status)).toEqual(['INITIATED', 'EXPIRED', 'FAILED']);
+    expect(o.elapsedMs).toBeLessThan(1200);
   });
 
   it("against a URL watches a final status two of the service's steps, and still sees one that changes a step later", async () => {

@@ -50,11 +50,24 @@ export interface ObserveOptions {
   /**
    * Present: the settle window scales to the service's own pace: `steps` of its quickest step seen in
    * this observation (the gap between two statuses in a row, by webhook or by polling), at least
-   * `minMs`, never more than `settleMs`. A service whose terminal steps take 100 ms is watched 400 ms
-   * after it is final, not a second; one whose steps were not seen (final at the first poll) the whole
-   * `settleMs`. Absent: always `settleMs`.
+   * `minMs`, never more than `settleMs`. A service whose terminal steps take 100 ms is watched 200 ms
+   * after it is final (URL_SETTLE_SCALE), not a second; one whose steps were not seen (final at the
+   * first poll, or reached at the deadline) by the step seen elsewhere ({@link stepElsewhere}), else
+   * the whole `settleMs`. Absent: always `settleMs`.
    */
   settleScale?: { steps: number; minMs: number };
+  /**
+   * Statuses a service reaches at its deadline, not after a step (sandbox.md: "A transaction left
+   * waiting reaches `EXPIRED` at the sandbox's deadline"): the wait into one says nothing of the
+   * service's pace, so it is no step for {@link settleScale}. @default none
+   */
+  reachedAtDeadline?: readonly string[];
+  /**
+   * The service's step as other observations saw it (the worker's: runtime/service-steps.ts), for the
+   * settle window of one that saw no step of its own: final at the first poll, or reached only at its
+   * deadline. Undefined (none seen yet): the whole `settleMs`. @default none
+   */
+  stepElsewhere?: () => number | undefined;
   /**
    * How long after the first final status by polling a webhook of it is still waited for. A service
    * posts a status change as it happens (a delivery that got no 2xx is retried seconds later): a wait
@@ -103,13 +116,16 @@ function sleep(ms: number, wake: { fn?: () => void }, signal?: AbortSignal): Pro
   });
 }
 
-/** The quickest step between two statuses in a row among sightings of one channel, ms; undefined below two. */
-export function quickestStep(sightings: readonly StatusSightingLike[]): number | undefined {
+/**
+ * The quickest step between two statuses in a row among sightings of one channel, ms; undefined below
+ * two. A change into one of `atDeadline` is no step (see {@link ObserveOptions.reachedAtDeadline}).
+ */
+export function quickestStep(sightings: readonly StatusSightingLike[], atDeadline: readonly string[] = []): number | undefined {
   let best: number | undefined;
   for (let i = 1; i < sightings.length; i++) {
     const a = sightings[i - 1]!;
     const b = sightings[i]!;
-    if (a.status === b.status) continue;
+    if (a.status === b.status || atDeadline.includes(b.status)) continue;
     const gap = b.atMs - a.atMs;
     if (gap > 0 && (best === undefined || gap < best)) best = gap;
   }
@@ -125,17 +141,34 @@ export function quickestStep(sightings: readonly StatusSightingLike[]): number |
  */
 export const URL_SETTLE_SCALE: Readonly<NonNullable<ObserveOptions['settleScale']>> = Object.freeze({ steps: 2, minMs: 200 });
 
-/** The settle window of an observation so far: see {@link ObserveOptions.settleScale}. */
+/**
+ * The quickest step of the service that one observation saw, by polling or by webhook, ms; undefined
+ * when it saw none (a change into one of `atDeadline` is none).
+ */
+export function serviceStep(
+  polled: readonly StatusSightingLike[],
+  webhooks: readonly StatusSightingLike[],
+  atDeadline: readonly string[] = [],
+): number | undefined {
+  const steps = [quickestStep(polled, atDeadline), quickestStep(webhooks, atDeadline)].filter((x): x is number => x !== undefined);
+  return steps.length === 0 ? undefined : Math.min(...steps);
+}
+
+/**
+ * The settle window of an observation so far: see {@link ObserveOptions.settleScale}. The step is the
+ * observation's own, else the one seen elsewhere (`pace`: {@link ObserveOptions.stepElsewhere}).
+ */
 export function settleWindow(
   settleMs: number,
   scale: ObserveOptions['settleScale'],
   polled: readonly StatusSightingLike[],
   webhooks: readonly StatusSightingLike[],
+  pace: Pick<ObserveOptions, 'reachedAtDeadline' | 'stepElsewhere'> = {},
 ): number {
   if (!scale) return settleMs;
-  const steps = [quickestStep(polled), quickestStep(webhooks)].filter((x): x is number => x !== undefined);
-  if (steps.length === 0) return settleMs;
-  return Math.min(settleMs, Math.max(scale.minMs, scale.steps * Math.min(...steps)));
+  const step = serviceStep(polled, webhooks, pace.reachedAtDeadline) ?? pace.stepElsewhere?.();
+  if (step === undefined) return settleMs;
+  return Math.min(settleMs, Math.max(scale.minMs, scale.steps * step));
 }
 
 /** Watches `id` until final (plus the settle window) or the deadline; returns what was seen. */
@@ -196,7 +229,7 @@ export async function observe(o: ObserveOptions): Promise<Observation> {
         if (finalAt === undefined && o.final.includes(r.status)) finalAt = at;
       }
       const hooks = o.webhooks?.() ?? []; // as of this answer, read once: each read filters the receiver's deliveries
-      const window = settleWindow(settleMs, o.settleScale, polled, hooks);
+      const window = settleWindow(settleMs, o.settleScale, polled, hooks, o);
       if (finalAt !== undefined) {
         const settled = at - finalAt >= window;
         // The webhook awaited is that of the status polling read last, not any final one: another may be of a

@@ -20,6 +20,7 @@ import { linkLedger } from './shared-ledger.ts';
 import { type HarnessLoad, StallWatch } from './stall-watch.ts';
 import { type ConvergenceTiming, RuntimeEvents } from './events.ts';
 import { ScenarioBlocked, Scope, type ScopeHost } from './scope.ts';
+import { ServiceSteps } from './service-steps.ts';
 import { TranscriptRecorder } from '../transcript/recorder.ts';
 
 type Shared = 'primary' | 'another';
@@ -34,6 +35,8 @@ export class WorkerServices {
   readonly redactor = new Redactor();
   readonly defects = new DefectLedger();
   readonly stalls = new StallWatch();
+  /** The service's step as the worker's convergences saw it (service-steps.ts). */
+  readonly steps = new ServiceSteps();
   readonly transcript?: TranscriptRecorder;
   readonly #unlink?: () => void;
   #hub?: Promise<WebhookHub>;
@@ -156,6 +159,10 @@ export class Harness implements ScopeHost {
   }
 
   /** How many ms of `[from, to]` (epoch ms) this worker's event loop stood still. */
+  get steps(): ServiceSteps {
+    return this.services.steps;
+  }
+
   lostDuring(from: number, to?: number): number {
     return this.services.stalls.lostDuring(from, to);
   }

@@ -18,7 +18,7 @@ import {
   runAutoChecks,
   runCheck,
 } from '../checks/index.ts';
-import { observe } from '../convergence/index.ts';
+import { observe, serviceStep } from '../convergence/index.ts';
 import {
   type CheckTally,
   type CoverageDigest,
@@ -50,6 +50,7 @@ import type { DefectLedger, WaitKind } from './defects.ts';
 import type { ConvergenceTiming, RuntimeEvents } from './events.ts';
 import type { Pairing } from './pairing.ts';
 import { diedEarly } from './token-log.ts';
+import { REACHED_AT_DEADLINE, type ServiceSteps } from './service-steps.ts';
 import { type Disposition, trimmed } from '../transcript/format.ts';
 import { type TranscriptRecorder, recordedFinding } from '../transcript/recorder.ts';
 
@@ -64,6 +65,8 @@ export interface ScopeHost {
   isShared(p: Pairing): boolean;
   /** `ms`, cut to what is left of the run's time budget. */
   budgeted(ms: number): number;
+  /** The service's step as the worker's convergences saw it; absent: each convergence by its own steps only. */
+  readonly steps?: ServiceSteps;
   /** How many ms of `[from, to]` (epoch ms) this worker's event loop stood still. */
   lostDuring(from: number, to?: number): number;
   /** Runs the webhook checks on the pairing's deliveries not judged yet, in `scope`. */
@@ -875,6 +878,7 @@ export class Scope {
     const outOfRunTime = (o: { timedOut: boolean }, budgetMs: number, wantedMs: number) =>
       this.stopIfOutOfRunTime(`${kind} ${id}`, o, budgetMs, wantedMs);
     const graceMs = opts.webhookGraceMs ?? this.harness.ctx.webhookGraceMs;
+    const steps = this.harness.steps;
     const watch = (ms: number, onFinal?: (soFar: ConvergenceObservation) => void) =>
       observe({
         kind,
@@ -894,6 +898,8 @@ export class Scope {
         deadlineMs: ms,
         settleMs: opts.settleMs ?? this.harness.ctx.settleMs,
         ...(opts.settleMs === undefined && this.harness.ctx.settleScale ? { settleScale: this.harness.ctx.settleScale } : {}),
+        reachedAtDeadline: REACHED_AT_DEADLINE,
+        ...(steps ? { stepElsewhere: () => steps.stepMs } : {}),
         webhookGraceMs: graceMs,
         ...(webhooksObservable ? { initialIntervalMs: firstPollGapMs(this.harness.ctx) } : {}),
         // Two misses anywhere in the run end the waits under way too, not only the later ones.
@@ -926,6 +932,7 @@ export class Scope {
           elapsedMs: Date.now() - started,
         };
       }
+      steps?.saw(serviceStep(obs.polled, obs.webhooks, REACHED_AT_DEADLINE));
       this.judgeConvergence({ pairing, kind, id, obs, polls, started, webhooksObservable, waitKind });
       return { ...obs, last };
     };
