@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../config/testing.ts';
 import type { TestRecord } from '../report/index.ts';
-import { assembleTranscript, readTranscript } from './assemble.ts';
+import { LineChunker, assembleTranscript, readTranscript } from './assemble.ts';
 import { TranscriptRecorder } from './recorder.ts';
 
 const { emptyDir } = useTempDirs();
@@ -89,5 +89,25 @@ describe('assembleTranscript', () => {
       tests: [],
     }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'PCC_REPORT_WRITE' });
+  });
+});
+
+describe('LineChunker', () => {
+  it('hands lines over in chunks of about its size, each line whole with its newline, none lost or reordered', () => {
+    const chunker = new LineChunker(100);
+    const lines: (string | Uint8Array)[] = ['ä'.repeat(30), 'b'.repeat(40), Buffer.from('c'.repeat(20)), 'd'.repeat(250), 'e'];
+    const chunks: Buffer[] = [];
+    for (const l of lines) {
+      const full = chunker.add(l);
+      if (full) chunks.push(full);
+    }
+    const rest = chunker.take();
+    expect(chunker.take()).toBeUndefined();
+    // 61 + 41 bytes reach 100 at the second line; 21 + 251 at the fourth (a long line is not split); 'e' is left.
+    expect(chunks.map((c) => c.length)).toEqual([102, 272]);
+    expect(rest?.toString()).toBe('e\n');
+    expect(Buffer.concat([...chunks, rest!]).toString('utf8')).toBe(
+      `${lines.map((l) => (typeof l === 'string' ? l : Buffer.from(l).toString())).join('\n')}\n`,
+    );
   });
 });

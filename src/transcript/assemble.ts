@@ -77,6 +77,36 @@ export async function writeTranscriptFile(path: string, header: HeaderLine, even
   );
 }
 
+/** What the transcript's lines are handed to gzip in (a line longer than it goes alone). */
+const ZIP_CHUNK_BYTES = 64 * 1024;
+
+/** Lines gathered into one buffer of about `size` bytes, each with its newline. */
+export class LineChunker {
+  #parts: Uint8Array[] = [];
+  #bytes = 0;
+
+  constructor(private readonly size: number) {}
+
+  /** Adds `line` and its newline; the chunk when it reached `size` (then started again), else undefined. */
+  add(line: string | Uint8Array): Buffer | undefined {
+    const bytes = typeof line === 'string' ? Buffer.from(line, 'utf8') : line;
+    this.#parts.push(bytes, NEWLINE);
+    this.#bytes += bytes.length + 1;
+    return this.#bytes >= this.size ? this.take() : undefined;
+  }
+
+  /** What was gathered since the last chunk, or undefined when nothing was. */
+  take(): Buffer | undefined {
+    if (this.#bytes === 0) return undefined;
+    const out = Buffer.concat(this.#parts, this.#bytes);
+    this.#parts = [];
+    this.#bytes = 0;
+    return out;
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+
 /** Writes JSON lines already serialised (the header first) to `path`, gzip'd, whole or not at all; its size in bytes. */
 async function writeTranscriptLines(path: string, lines: Iterable<string | Uint8Array>): Promise<number> {
   const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
@@ -89,12 +119,17 @@ async function writeTranscriptLines(path: string, lines: Iterable<string | Uint8
     const done = pipeline(zip, createWriteStream(tmp));
     // Awaited below; a failure meanwhile (the folder cannot be written) also ends a wait for 'drain'.
     done.catch(() => {});
-    const newline = Buffer.from('\n');
     const drained = () => Promise.race([once(zip, 'drain'), done]);
+    // Handed to gzip in chunks of about ZIP_CHUNK_BYTES: a write per line (two, with its newline) cost
+    // a pass through the stream and the zlib thread each, 0.2 CPU-s of a default run's report phase
+    // for 6 MB in 5,600 lines, where compressing them takes 40 ms.
+    const chunk = new LineChunker(ZIP_CHUNK_BYTES);
     for (const line of lines) {
-      if (!zip.write(line)) await drained();
-      if (!zip.write(newline)) await drained();
+      const full = chunk.add(line);
+      if (full && !zip.write(full)) await drained();
     }
+    const rest = chunk.take();
+    if (rest) zip.write(rest);
     zip.end();
     await done;
     await rename(tmp, path);
