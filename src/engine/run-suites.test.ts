@@ -42,15 +42,16 @@ describe('LongFirstSequencer', () => {
     expect(order.indexOf('auth/probes.suite.ts')).toBeGreaterThan(4);
   });
 
-  it('against a service, also the probes, the invalid bodies and the token renewal', async () => {
+  it('against a service, then the token renewal and the payments (they wait), then the probes and the invalid bodies', async () => {
     const order = (await sequencer('url').sort(specs())).map((s) => s.moduleId.slice(SUITES.length));
-    expect(order.slice(0, 6)).toEqual([
+    expect(order.slice(0, 7)).toEqual([
       'stateful/stateful.suite.ts',
       'properties/request-bodies.suite.ts',
       'stateful/stateful-parts-3-4.suite.ts',
+      'auth/token.suite.ts',
+      'payment/payment.suite.ts',
       'auth/probes.suite.ts',
       'properties/invalid-bodies.suite.ts',
-      'auth/token.suite.ts',
     ]);
     // Every file still runs, once; the others keep vitest's order (here: larger first).
     expect([...order].sort()).toEqual(
@@ -58,7 +59,7 @@ describe('LongFirstSequencer', () => {
         .map((s) => s.moduleId.slice(SUITES.length))
         .sort(),
     );
-    const rest = order.slice(6);
+    const rest = order.slice(7);
     const size = (f: string) => specs().find((s) => s.moduleId.endsWith(f)) as unknown as { size: number };
     expect(rest.map((f) => size(f).size)).toEqual(rest.map((f) => size(f).size).sort((a, b) => b - a));
   });

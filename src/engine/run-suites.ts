@@ -73,19 +73,33 @@ const LONG_FIRST = [
 const TOKEN_RENEWAL = /\/auth\/token\.suite\.ts$/;
 
 /**
- * Against a service (not the embedded simulator), also the probes (54 tests, a third of them one at
- * a time), the file whose one long test holds a terminal (the token renewal: calls 400 ms apart
- * over 2.8 s), and the invalid request bodies (eleven tests of 2-5 s each at 300 ms an answer): at 300 ms
- * an answer the probes took 26 s (16 s since they share the worker's terminals), and left to vitest's
- * order such a file ended the run alone. On the embedded simulator the probes and the invalid bodies
- * take about a second, and starting them first cost the default run 0.5-1 s (the CPU-bound files
- * started later); the token renewal is first there too, for another reason (above).
+ * Against a service (not the embedded simulator), after those, the two files whose one long test
+ * waits on the service's clock, then the two longest of the CPU-bound ones:
+ * - the token renewal (calls 400 ms apart over 2.8 s) and the payments (a transaction left INITIATED
+ *   until the deadline) take the last two workers at the start, where the workers' start and the
+ *   model's first sequences keep both cores busy: their waits cost nothing there;
+ * - the probes (54 tests, a third of them one at a time) and the invalid request bodies (eleven
+ *   tests of 2-5 s each at 300 ms an answer) follow, on the first workers those free: at 300 ms an
+ *   answer the probes took 26 s (16 s since they share the worker's terminals), and left to
+ *   vitest's order such a file ended the run alone.
+ * Started first instead (probes, invalid bodies, token renewal), the probes took 2.7-5.1 s and the
+ * invalid bodies 4.3-5.8 s, slowed by the start; after the waiting files 1.4 s each, and the waits no
+ * longer ended the run: against `sim --step-delay 100 --deadline 2500`, seeds 51 to 81 in turn,
+ * 12.0-13.5 s before and 11.1-12.4 s after (4 of 4), 33.8 s against 34.7 s at 300 ms an answer.
+ * On the embedded simulator the probes and the invalid bodies take about a second, and starting them
+ * first cost the default run 0.5-1 s (the CPU-bound files started later); the token renewal is first
+ * there too, for another reason (above).
  */
-const ALONE_FIRST_AGAINST_A_SERVICE = [/\/auth\/probes\.suite\.ts$/, /\/properties\/invalid-bodies\.suite\.ts$/, TOKEN_RENEWAL];
+const FIRST_AGAINST_A_SERVICE = [
+  TOKEN_RENEWAL,
+  /\/payment\/payment\.suite\.ts$/,
+  /\/auth\/probes\.suite\.ts$/,
+  /\/properties\/invalid-bodies\.suite\.ts$/,
+];
 
 /** The files started first on a target of `kind` (the run's; none known: as against a service). */
 export function longFirst(kind: string | undefined): readonly RegExp[] {
-  return kind === 'sim' ? [TOKEN_RENEWAL, ...LONG_FIRST] : [...LONG_FIRST, ...ALONE_FIRST_AGAINST_A_SERVICE];
+  return kind === 'sim' ? [TOKEN_RENEWAL, ...LONG_FIRST] : [...LONG_FIRST, ...FIRST_AGAINST_A_SERVICE];
 }
 
 /** Vitest's order, with {@link longFirst} ahead of the rest (sharding stays vitest's). */
