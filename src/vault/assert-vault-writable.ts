@@ -6,17 +6,16 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { ToolkitError } from '../core/errors.ts';
 import { makeDirs } from '../core/make-dirs.ts';
-import { nodeVaultFs, type VaultFs } from './vault-fs.ts';
+import { dirFsOf, nodeVaultFs, type VaultFs } from './vault-fs.ts';
 
 /** @throws ToolkitError PCC_VAULT_WRITE when the folder cannot be made or takes no file */
 export async function assertVaultWritable(file: string, fs: VaultFs = nodeVaultFs): Promise<void> {
   const dir = dirname(file);
   const probe = join(dir, `.${basename(file)}.write-check-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await makeDirs(dir, 0o700, fs);
-    const handle = await fs.open(probe, 'wx', 0o600);
-    await handle.close();
-    await fs.unlink(probe);
+    await makeDirs(dir, 0o700, dirFsOf(fs));
+    fs.closeSync(fs.openSync(probe, 'wx', 0o600));
+    fs.unlinkSync(probe);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ToolkitError(

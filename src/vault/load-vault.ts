@@ -1,7 +1,7 @@
 import { ToolkitError } from '../core/errors.ts';
 import { parseVault, VAULT_INVALID_HINT } from './parse-vault.ts';
 import { emptyVault, type Vault } from './vault.ts';
-import { nodeVaultFs, type VaultIoOptions } from './vault-fs.ts';
+import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
 
 /** What {@link loadVault} found. */
 export interface LoadedVault {
@@ -25,10 +25,14 @@ export interface LoadedVault {
  *   message names the file and the wrong field)
  */
 export async function loadVault(file: string, options: Pick<VaultIoOptions, 'fs'> = {}): Promise<LoadedVault> {
-  const fs = options.fs ?? nodeVaultFs;
-  let handle;
+  return readVaultFile(file, options.fs ?? nodeVaultFs);
+}
+
+/** {@link loadVault}, synchronous: what a save reads under the vault lock (vault-fs.ts). */
+export function readVaultFile(file: string, fs: VaultFs): LoadedVault {
+  let fd: number;
   try {
-    handle = await fs.open(file, 'r');
+    fd = fs.openSync(file, 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       return { file, vault: emptyVault(), exists: false, mode: null, insecureMode: false };
@@ -38,12 +42,16 @@ export async function loadVault(file: string, options: Pick<VaultIoOptions, 'fs'
   let text: string;
   let mode: number;
   try {
-    mode = (await handle.stat()).mode & 0o777;
-    text = await handle.readFile('utf8');
+    mode = fs.fstatSync(fd).mode & 0o777;
+    text = fs.readFileSync(fd, 'utf8');
   } catch (error) {
     throw unreadable(file, error);
   } finally {
-    await handle.close().catch(() => {});
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // read already, or failed with its own error
+    }
   }
   const vault = parseVault(text, file);
   const insecureMode = process.platform !== 'win32' && (mode & ~0o600) !== 0;

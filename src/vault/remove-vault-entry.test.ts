@@ -40,7 +40,7 @@ describe('removeVaultEntry', () => {
     const before = await readFile(file);
     const fs: VaultFs = {
       ...nodeVaultFs,
-      rename: async () => {
+      renameSync: () => {
         throw Object.assign(new Error('io'), { code: 'EIO' });
       },
     };

@@ -1,4 +1,4 @@
-import { loadVault } from './load-vault.ts';
+import { readVaultFile } from './load-vault.ts';
 import { VAULT_VERSION, type VaultEntry } from './vault.ts';
 import { nodeVaultFs, type VaultIoOptions } from './vault-fs.ts';
 import { withVaultLock } from './with-vault-lock.ts';
@@ -20,16 +20,16 @@ export async function removeVaultEntry(
   const fs = options.fs ?? nodeVaultFs;
   const matches = typeof which === 'string' ? (e: VaultEntry) => e.credentials.pay_connect_id === which : which;
   // Check before locking too: a missing vault has nothing to remove and needs no lock file.
-  if (!(await loadVault(file, { fs })).exists) return [];
+  if (!readVaultFile(file, fs).exists) return [];
   return withVaultLock(
     file,
-    async () => {
-      const { vault, exists } = await loadVault(file, { fs });
+    () => {
+      const { vault, exists } = readVaultFile(file, fs);
       if (!exists) return [];
       const removed = vault.pairings.filter(matches);
       if (removed.length === 0) return [];
       const pairings = vault.pairings.filter((e) => !removed.includes(e));
-      await writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
+      writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
       return removed;
     },
     options,

@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import { existsSync, writeSync } from 'node:fs';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,33 +16,50 @@ useTempVault('pcc-vault-', (d, f) => ((dir = d), (file = f)));
 
 const ids = async (): Promise<string[]> => (await loadVault(file)).vault.pairings.map((p) => p.credentials.pay_connect_id);
 
-/** A real fs whose handles on the temporary file misbehave as `patch` says. */
-function fsWithTmpHandle(patch: (real: FileHandle) => Partial<FileHandle>, log?: string[]): VaultFs {
-  const open = async (path: unknown, flags?: unknown, mode?: unknown): Promise<FileHandle> => {
-    const real = await nodeVaultFs.open(path as string, flags as string, mode as number);
+/**
+ * A real fs that logs each call on a descriptor it opened (and each open and rename), and writes the
+ * temporary file through `writeTmp` when given (the file's descriptor, the data, the real fs).
+ */
+function fsWithTmpFile(writeTmp?: (fd: number, data: string, real: VaultFs) => void, log?: string[]): VaultFs {
+  const names = new Map<number, string>();
+  const nameOf = (path: unknown) => {
     const name = String(path).slice(dir.length + 1) || '<dir>';
-    log?.push(
-      `open ${name.endsWith('.tmp') ? '<tmp>' : name} ${String(flags)}${mode === undefined ? '' : ` ${(mode as number).toString(8)}`}`,
-    );
-    const overrides: Partial<FileHandle> = name.endsWith('.tmp') ? patch(real) : {};
-    return new Proxy(real, {
-      get(target, prop) {
-        if (prop in overrides) return overrides[prop as keyof FileHandle];
-        const value = Reflect.get(target, prop) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          if (prop !== 'stat' && prop !== 'readFile') log?.push(`${String(prop)} ${name.endsWith('.tmp') ? '<tmp>' : name}`);
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
+    return name.endsWith('.tmp') ? '<tmp>' : name;
+  };
+  const logged = (verb: string, fd: number) => {
+    const name = names.get(fd);
+    if (name !== undefined) log?.push(`${verb} ${name}`);
+    return name;
   };
   return {
     ...nodeVaultFs,
-    open: open as VaultFs['open'],
-    rename: async (from, to) => {
+    openSync: ((path: string, flags: string, mode?: number) => {
+      const fd = nodeVaultFs.openSync(path, flags, mode);
+      names.set(fd, nameOf(path));
+      log?.push(`open ${nameOf(path)} ${flags}${mode === undefined ? '' : ` ${mode.toString(8)}`}`);
+      return fd;
+    }) as VaultFs['openSync'],
+    closeSync: (fd) => {
+      logged('close', fd);
+      names.delete(fd);
+      nodeVaultFs.closeSync(fd);
+    },
+    fchmodSync: (fd, mode) => {
+      logged('chmod', fd);
+      nodeVaultFs.fchmodSync(fd, mode);
+    },
+    fsyncSync: (fd) => {
+      logged('sync', fd);
+      nodeVaultFs.fsyncSync(fd);
+    },
+    writeFileSync: ((fd: number, data: string, encoding: BufferEncoding) => {
+      const name = logged('writeFile', fd);
+      if (name === '<tmp>' && writeTmp) writeTmp(fd, data, nodeVaultFs);
+      else nodeVaultFs.writeFileSync(fd, data, encoding);
+    }) as VaultFs['writeFileSync'],
+    renameSync: (from, to) => {
       log?.push(`rename <tmp> ${String(to).slice(dir.length + 1)}`);
-      return nodeVaultFs.rename(from, to);
+      nodeVaultFs.renameSync(from, to);
     },
   };
 }
@@ -77,7 +94,7 @@ describe('saveVaultEntry', () => {
   it('follows the protocol: lock, temp file wx 0600, write, fsync, rename, fsync the directory', async () => {
     await saveVaultEntry(file, sampleEntry('a'));
     const log: string[] = [];
-    await saveVaultEntry(file, sampleEntry('b'), { fs: fsWithTmpHandle(() => ({}), log) });
+    await saveVaultEntry(file, sampleEntry('b'), { fs: fsWithTmpFile(undefined, log) });
     expect(log).toEqual([
       'open vault.json.lock wx 600',
       'writeFile vault.json.lock',
@@ -99,12 +116,10 @@ describe('saveVaultEntry', () => {
   it('leaves the old vault byte-identical when the write fails midway (disk full)', async () => {
     await saveVaultEntry(file, sampleEntry('old'));
     const before = await readFile(file);
-    const fs = fsWithTmpHandle((real) => ({
-      writeFile: (async (data: string) => {
-        await real.write(data.slice(0, Math.floor(data.length / 2)));
-        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-      }) as FileHandle['writeFile'],
-    }));
+    const fs = fsWithTmpFile((fd, data) => {
+      writeSync(fd, data.slice(0, Math.floor(data.length / 2)));
+      throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    });
     const error = await saveVaultEntry(file, sampleEntry('new'), { fs }).catch((e: unknown) => e);
     expect(isToolkitError(error) && error.code).toBe('PCC_VAULT_WRITE');
     expect((error as Error).message).toMatch(/ENOSPC.*untouched/);
@@ -120,7 +135,7 @@ describe('saveVaultEntry', () => {
     const before = await readFile(file);
     const fs: VaultFs = {
       ...nodeVaultFs,
-      rename: async () => {
+      renameSync: () => {
         throw Object.assign(new Error('cross-device link'), { code: 'EXDEV' });
       },
     };
@@ -137,6 +152,30 @@ describe('saveVaultEntry', () => {
     expect((error as Error).message).toMatch(/pairings\[0\]\.baseUrl must be a string/);
     expect(await readFile(file, 'utf8')).toBe(text);
     expect(await readdir(dir)).toEqual(['vault.json']);
+  });
+
+  it('holds the lock for no turn of the event loop: code that runs between two turns never finds it', async () => {
+    // A worker's other tests run between turns; a save that gave them turns held the lock through them.
+    let seen = 0;
+    let turns = 0;
+    let saving = true;
+    const watch = () => {
+      turns++;
+      if (existsSync(`${file}.lock`)) seen++;
+      if (saving) setImmediate(watch);
+    };
+    setImmediate(watch);
+    // Started in turns of their own, as the lanes of a worker pair their terminals.
+    await Promise.all(
+      Array.from(
+        { length: 10 },
+        (_, i) => new Promise((saved) => setTimeout(() => void saveVaultEntry(file, sampleEntry(`p${i}`)).then(saved), i % 3)),
+      ),
+    );
+    saving = false;
+    expect(turns).toBeGreaterThan(2);
+    expect(seen).toBe(0);
+    expect(await ids()).toHaveLength(10);
   });
 
   it('serialises concurrent saves of one process: none is lost', async () => {

@@ -1,9 +1,9 @@
 import { basename, dirname, join } from 'node:path';
 import { ToolkitError } from '../core/errors.ts';
 import { makeDirs } from '../core/make-dirs.ts';
-import { loadVault } from './load-vault.ts';
+import { readVaultFile } from './load-vault.ts';
 import { VAULT_VERSION, vaultKey, type NewVaultEntry, type VaultEntry } from './vault.ts';
-import { nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
+import { dirFsOf, nodeVaultFs, type VaultFs, type VaultIoOptions } from './vault-fs.ts';
 import { withVaultLock } from './with-vault-lock.ts';
 import { writeFileAtomic } from './write-file-atomic.ts';
 
@@ -29,7 +29,7 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
   };
   let created: string | undefined;
   try {
-    created = await makeDirs(dirname(file), 0o700, fs);
+    created = await makeDirs(dirname(file), 0o700, dirFsOf(fs));
   } catch (error) {
     throw new ToolkitError(
       'PCC_VAULT_WRITE',
@@ -40,18 +40,18 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
   }
   await withVaultLock(
     file,
-    async () => {
-      const { vault } = await loadVault(file, { fs });
+    () => {
+      const { vault } = readVaultFile(file, fs);
       const pairings = [...vault.pairings];
       const same = pairings.findIndex((p) => p.key === stored.key && p.credentials.pay_connect_id === stored.credentials.pay_connect_id);
       if (same >= 0) pairings[same] = stored;
       else pairings.push(stored);
-      await writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
+      writeFileAtomic(file, `${JSON.stringify({ ...vault, version: VAULT_VERSION, pairings }, null, 2)}\n`, fs);
     },
     options,
   );
   // After the save: nothing may come between the answer and the credentials on disk.
-  await keepOutOfGit(dirname(file), created !== undefined, fs);
+  keepOutOfGit(dirname(file), created !== undefined, fs);
   return stored;
 }
 
@@ -60,14 +60,14 @@ export async function saveVaultEntry(file: string, entry: NewVaultEntry, options
  * a directory the vault made, or in the default `.payconnect/`, unless one is there already. A
  * directory the user chose and keeps is left as it is.
  */
-export async function keepOutOfGit(dir: string, madeHere: boolean, fs: VaultFs = nodeVaultFs): Promise<void> {
+export function keepOutOfGit(dir: string, madeHere: boolean, fs: VaultFs = nodeVaultFs): void {
   if (!madeHere && basename(dir) !== '.payconnect') return;
   try {
-    const handle = await fs.open(join(dir, '.gitignore'), 'wx', 0o600);
+    const fd = fs.openSync(join(dir, '.gitignore'), 'wx', 0o600);
     try {
-      await handle.writeFile('# payconnect-conformance: pairing credentials (secrets) never go into git\n*\n', 'utf8');
+      fs.writeFileSync(fd, '# payconnect-conformance: pairing credentials (secrets) never go into git\n*\n', 'utf8');
     } finally {
-      await handle.close();
+      fs.closeSync(fd);
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;

@@ -37,20 +37,26 @@ export async function seedVaultFromEnv(file: string, env: NodeJS.ProcessEnv): Pr
       { cause: error },
     );
   }
-  await withVaultLock(file, async () => {
-    const exists = await nodeVaultFs.stat(file).then(
-      () => true,
-      () => false,
-    );
-    if (exists) {
+  await withVaultLock(file, () => {
+    if (existsNow(file)) {
       throw new ToolkitError(
         'PCC_CONFIG_INVALID',
         `${VAULT_JSON_ENV} is set and the vault file ${file} exists too`,
         `give the credentials one way: unset ${VAULT_JSON_ENV}, or move the vault file away (keep a copy: credentials cannot be recovered)`,
       );
     }
-    await writeFileAtomic(file, `${JSON.stringify(vault, null, 2)}\n`);
+    writeFileAtomic(file, `${JSON.stringify(vault, null, 2)}\n`);
   });
-  await keepOutOfGit(dirname(file), created !== undefined);
+  keepOutOfGit(dirname(file), created !== undefined);
   return true;
+}
+
+/** Whether anything is at `file` (a vault, or whatever else: either way not to be written over). */
+function existsNow(file: string): boolean {
+  try {
+    nodeVaultFs.statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }

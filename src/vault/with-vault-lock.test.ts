@@ -78,10 +78,10 @@ describe('withVaultLock', () => {
     let caller = 0;
     const counting = (n: number): VaultFs => ({
       ...nodeVaultFs,
-      open: ((...args: Parameters<VaultFs['open']>) => {
+      openSync: ((...args: Parameters<VaultFs['openSync']>) => {
         opens.push(n);
-        return nodeVaultFs.open(...args);
-      }) as VaultFs['open'],
+        return nodeVaultFs.openSync(...args);
+      }) as VaultFs['openSync'],
     });
     const order: number[] = [];
     const all = Promise.all(

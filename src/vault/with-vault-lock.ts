@@ -20,7 +20,7 @@ const EMPTY_LOCK_GRACE_MS = 1000;
  *
  * @throws ToolkitError PCC_VAULT_WRITE when the lock cannot be created or is held past `lockTimeoutMs`
  */
-export async function withVaultLock<T>(file: string, fn: () => Promise<T>, options: VaultIoOptions = {}): Promise<T> {
+export async function withVaultLock<T>(file: string, fn: () => T | Promise<T>, options: VaultIoOptions = {}): Promise<T> {
   const { lockTimeoutMs = 10_000 } = options;
   const lockFile = `${file}.lock`;
   const deadline = Date.now() + lockTimeoutMs;
@@ -66,18 +66,24 @@ function heldTooLong(file: string, why: string, lockTimeoutMs: number, lockFile:
   );
 }
 
-/** Runs `fn` holding `lockFile` (see {@link withVaultLock}), taken by `deadline`. */
-async function withFileLock<T>(lockFile: string, deadline: number, fn: () => Promise<T>, options: VaultIoOptions): Promise<T> {
+/**
+ * Runs `fn` holding `lockFile` (see {@link withVaultLock}), taken by `deadline`. Taken, `fn` run and
+ * released in one go when `fn` is synchronous (as the vault's saves are): the file system's calls are
+ * (vault-fs.ts), so no other code of the process runs while it is held. With a call per event-loop
+ * turn, a worker whose other tests kept the loop busy held it 50 to 450 ms a save, and the first tests
+ * of a URL run waited up to 2 s on each other's pairings.
+ */
+async function withFileLock<T>(lockFile: string, deadline: number, fn: () => T | Promise<T>, options: VaultIoOptions): Promise<T> {
   const { fs = nodeVaultFs, lockTimeoutMs = 10_000, staleLockMs = 30_000 } = options;
   const file = lockFile.slice(0, -'.lock'.length);
   const token = `${process.pid} ${Date.now()} ${randomUUID()}`;
   for (;;) {
     try {
-      const handle = await fs.open(lockFile, 'wx', 0o600);
+      const fd = fs.openSync(lockFile, 'wx', 0o600);
       try {
-        await handle.writeFile(token, 'utf8');
+        fs.writeFileSync(fd, token, 'utf8');
       } finally {
-        await handle.close();
+        fs.closeSync(fd);
       }
       break;
     } catch (error) {
@@ -90,7 +96,7 @@ async function withFileLock<T>(lockFile: string, deadline: number, fn: () => Pro
           { cause: error },
         );
       }
-      if (await removeIfStale(lockFile, staleLockMs, fs)) continue;
+      if (removeIfStale(lockFile, staleLockMs, fs)) continue;
       if (Date.now() > deadline) throw heldTooLong(file, `${lockFile} exists`, lockTimeoutMs, lockFile);
       await sleep(5 + Math.random() * 25);
     }
@@ -98,18 +104,32 @@ async function withFileLock<T>(lockFile: string, deadline: number, fn: () => Pro
   try {
     return await fn();
   } finally {
-    const current = await fs.readFile(lockFile, 'utf8').catch(() => undefined);
-    if (current === token) await fs.unlink(lockFile).catch(() => {});
+    if (readOrNot(lockFile, fs) === token) {
+      try {
+        fs.unlinkSync(lockFile);
+      } catch {
+        // removed meanwhile (taken for stale): it is not ours to remove any more
+      }
+    }
+  }
+}
+
+/** The file's text, or undefined when it cannot be read (gone). */
+function readOrNot(path: string, fs: VaultFs): string | undefined {
+  try {
+    return fs.readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
 /** True when the lock was abandoned and has been removed (or vanished meanwhile): try again at once. */
-async function removeIfStale(lockFile: string, staleLockMs: number, fs: VaultFs): Promise<boolean> {
+function removeIfStale(lockFile: string, staleLockMs: number, fs: VaultFs): boolean {
   let content: string;
   let mtimeMs: number;
   try {
-    content = await fs.readFile(lockFile, 'utf8');
-    mtimeMs = (await fs.stat(lockFile)).mtimeMs;
+    content = fs.readFileSync(lockFile, 'utf8');
+    mtimeMs = fs.statSync(lockFile).mtimeMs;
   } catch {
     return true;
   }
@@ -119,9 +139,13 @@ async function removeIfStale(lockFile: string, staleLockMs: number, fs: VaultFs)
   const ownerGone = hasPid ? pid !== process.pid && !isAlive(pid) : age >= EMPTY_LOCK_GRACE_MS;
   if (!ownerGone && age < staleLockMs) return false;
   // Narrow the window in which we might remove a lock someone else just took over.
-  const again = await fs.readFile(lockFile, 'utf8').catch(() => undefined);
+  const again = readOrNot(lockFile, fs);
   if (again !== content) return again === undefined;
-  await fs.unlink(lockFile).catch(() => {});
+  try {
+    fs.unlinkSync(lockFile);
+  } catch {
+    // gone meanwhile: try again all the same
+  }
   return true;
 }
 

@@ -10,29 +10,35 @@ const DIR_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'EN
  * Replaces `file` with `data` so that a reader, or a crash at any instant, sees either the old
  * content or the new one, never a mix: write a temporary file in the same directory (created with
  * `wx`, mode 0600), fsync it, rename it over `file`, fsync the directory. The result has mode 0600
- * whatever the old file had, since the renamed inode is the temporary file's.
+ * whatever the old file had, since the renamed inode is the temporary file's. Synchronous (vault-fs.ts).
  *
  * @throws ToolkitError PCC_VAULT_WRITE when any step before the rename fails; the old file is then
  *   untouched and the temporary file removed
  */
-export async function writeFileAtomic(file: string, data: string, fs: VaultFs = nodeVaultFs): Promise<void> {
+export function writeFileAtomic(file: string, data: string, fs: VaultFs = nodeVaultFs): void {
   const dir = dirname(file);
   const tmp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   let created = false;
   try {
-    const handle = await fs.open(tmp, 'wx', 0o600);
+    const fd = fs.openSync(tmp, 'wx', 0o600);
     created = true;
     try {
-      await handle.chmod(0o600); // the umask may have narrowed it; make it exactly 0600
-      await handle.writeFile(data, 'utf8');
-      await handle.sync();
+      fs.fchmodSync(fd, 0o600); // the umask may have narrowed it; make it exactly 0600
+      fs.writeFileSync(fd, data, 'utf8');
+      fs.fsyncSync(fd);
     } finally {
-      await handle.close();
+      fs.closeSync(fd);
     }
-    await fs.rename(tmp, file);
+    fs.renameSync(tmp, file);
     created = false;
   } catch (error) {
-    if (created) await fs.unlink(tmp).catch(() => {});
+    if (created) {
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        // gone already, or the folder refuses it: the write's own error is the one to report
+      }
+    }
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ToolkitError(
       'PCC_VAULT_WRITE',
@@ -41,14 +47,14 @@ export async function writeFileAtomic(file: string, data: string, fs: VaultFs = 
       { cause: error },
     );
   }
-  await syncDirectory(dir, fs);
+  syncDirectory(dir, fs);
 }
 
-async function syncDirectory(dir: string, fs: VaultFs): Promise<void> {
-  let handle;
+function syncDirectory(dir: string, fs: VaultFs): void {
+  let fd: number | undefined;
   try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
     if (!DIR_SYNC_UNSUPPORTED.has(code)) {
@@ -60,6 +66,12 @@ async function syncDirectory(dir: string, fs: VaultFs): Promise<void> {
       );
     }
   } finally {
-    await handle?.close().catch(() => {});
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // closing a directory read for its fsync: nothing to lose
+      }
+    }
   }
 }
