@@ -158,11 +158,12 @@ export class Harness implements ScopeHost {
     return this.scope;
   }
 
-  /** How many ms of `[from, to]` (epoch ms) this worker's event loop stood still. */
+  /** The service's step as the worker's convergences saw it (shared by its lanes). */
   get steps(): ServiceSteps {
     return this.services.steps;
   }
 
+  /** How many ms of `[from, to]` (epoch ms) this worker's event loop stood still. */
   lostDuring(from: number, to?: number): number {
     return this.services.stalls.lostDuring(from, to);
   }
