@@ -55,6 +55,9 @@ for (const [entry, targets] of Object.entries(exports)) {
     if (!existsSync(join(root, target))) throw new Error(`package.json exports ${entry} as ${target}, which the build did not write`);
   }
 }
+// The Allure generator's modules as one file: see scripts/build-allure.mjs.
+const { buildAllureBundle } = await import('./build-allure.mjs');
+await buildAllureBundle(root, esbuild);
 // The suites' test names, for verify-certificate (collected once here rather than at each verification).
 const { writeTestIndex } = await import(pathToFileURL(join(root, 'dist', 'engine', 'test-index.js')).href);
 await writeTestIndex(root);

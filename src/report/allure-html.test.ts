@@ -15,11 +15,17 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function results(): { dir: string; resultsDir: string } {
+/** A folder of its own with an empty allure-results/ in it. */
+function resultsFolder(): { dir: string; resultsDir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'pcc-allure-html-'));
   dirs.push(dir);
   const resultsDir = join(dir, 'allure-results');
   mkdirSync(resultsDir);
+  return { dir, resultsDir };
+}
+
+function results(): { dir: string; resultsDir: string } {
+  const { dir, resultsDir } = resultsFolder();
   const now = Date.now();
   writeFileSync(
     join(resultsDir, '00000000-0000-4000-8000-000000000001-result.json'),
@@ -86,6 +92,72 @@ test('every module the generator loads is where the installed command line resol
   const from = createRequire(allureCliPath());
   for (const m of ALLURE_MODULES) expect(() => from.resolve(m), m).not.toThrow();
 });
+
+/** Results of three tests (passed, failed with an attachment, skipped) in a folder of their own. */
+function threeResults(): { dir: string; resultsDir: string } {
+  const { dir, resultsDir } = resultsFolder();
+  const now = Date.now();
+  const result = (n: number, status: string, extra: Record<string, unknown> = {}) =>
+    writeFileSync(
+      join(resultsDir, `00000000-0000-4000-8000-00000000000${n}-result.json`),
+      JSON.stringify({
+        uuid: `00000000-0000-4000-8000-00000000000${n}`,
+        historyId: `h${n}`,
+        name: `payment > test ${n}`,
+        fullName: `payment > test ${n}`,
+        status,
+        stage: 'finished',
+        start: now - 10 * n,
+        stop: now,
+        labels: [
+          { name: 'epic', value: 'payment' },
+          { name: 'feature', value: 'payment' },
+        ],
+        steps: [],
+        attachments: [],
+        parameters: [{ name: 'seed', value: String(n) }],
+        ...extra,
+      }),
+    );
+  result(1, 'passed');
+  writeFileSync(join(resultsDir, 'a1-attachment.txt'), 'POST /v1/pay-connect/transactions/generate/ -> 201');
+  result(2, 'failed', {
+    statusDetails: { message: 'amount: expected 100, got 99', trace: 'at the check' },
+    attachments: [{ name: 'exchange', source: 'a1-attachment.txt', type: 'text/plain' }],
+  });
+  result(3, 'skipped', { statusDetails: { message: 'not checked: no webhook receiver' } });
+  return { dir, resultsDir };
+}
+
+test('the generator loads the build bundle of Allure, and its report is the one the installed packages make', async () => {
+  const { dir, resultsDir } = threeResults();
+  const made = async (bundle: boolean) => {
+    const out = join(dir, `report-${bundle}`);
+    const { modules } = await generateAllureHtml({ resultsDir, outputDir: out, name: 'bundled or not', bundle });
+    // Allure reads the results in no fixed order: its lists of test ids are compared as sets.
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'), (_k, v: unknown) =>
+      Array.isArray(v) && v.every((x) => typeof x === 'string') ? [...(v as string[])].sort() : v,
+    ) as { meta?: Record<string, unknown> };
+    delete summary.meta?.reportId;
+    delete summary.meta?.createdAt;
+    return {
+      modules,
+      summary,
+      results: JSON.parse(readFileSync(join(out, 'test-results.json'), 'utf8')) as unknown,
+      // The page embeds the same data: only its report id and time differ, which are as long.
+      size: readFileSync(join(out, 'index.html')).length,
+    };
+  };
+  const bundled = await made(true);
+  const installed = await made(false);
+  // A build stopped making the bundle, or it no longer fits the packages: said here first.
+  expect(bundled.modules).toBe('bundle');
+  expect(installed.modules).toBe('packages (not asked for)');
+  expect(bundled.summary).toEqual(installed.summary);
+  expect(bundled.results).toEqual(installed.results);
+  expect(bundled.size).toBe(installed.size);
+  expect(JSON.stringify(bundled.results)).toContain('test 2');
+}, 60_000);
 
 test('a report Allure cannot make is an error of the toolkit that says why', async () => {
   const { dir, resultsDir } = results();

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
+import { findAllureBundle } from './allure-bundle.ts';
 import { allure3Categories } from './allure-results.ts';
 import { REPORT_FILES, replaceDirectory, stagingDirectory } from './write.ts';
 
@@ -31,6 +32,8 @@ export interface AllureHtmlOptions {
   timeoutMs?: number;
   /** A generator started ahead ({@link warmAllure}): used instead of starting one now. */
   warm?: WarmAllure;
+  /** false: the installed packages, even where the build's bundle fits them (to compare the two). @default true */
+  bundle?: boolean;
 }
 
 /** How many runs the Allure history keeps (its trend charts and each test's history tab). */
@@ -96,16 +99,24 @@ const allureEnv = () => ({
  * resolves them: Allure's core (the report, its config) and the two plugins every report of ours
  * loads, awesome (the HTML) and agent (which Allure adds to every config unless one names it). The
  * first is what the generator needs; the plugins would otherwise be imported while the report is
- * being made, after the tests (about 30 ms).
+ * being made, after the tests (about 30 ms). Where the build's bundle of them fits the installed
+ * packages (allure-bundle.ts), the generator loads that one file instead.
  */
 export const ALLURE_MODULES: readonly string[] = ['@allurereport/core', '@allurereport/plugin-awesome', '@allurereport/plugin-agent'];
 
+/** The line the generator starts its output with: which modules it loaded (`bundle`, or `packages` and why). */
+const MODULES_LINE = /^pcc-allure-modules: (.*)$/m;
+
 /**
- * What the generator runs (`node --input-type=module -e <script> <allure's cli.js>`): it imports
- * {@link ALLURE_MODULES}, then waits for one line on stdin (`{ cwd, config, resultsDir }`) and makes
- * the report as `allure generate` does (its `generate` command is these calls of `@allurereport/core`:
- * the config resolved, the results read, the plugins done), without the command line around it
- * (its parser and its two dozen commands: about 0.2 CPU-s of modules and 50 ms after the tests).
+ * What the generator runs (`node --input-type=module -e <script> <allure's cli.js> <bundle>`): it
+ * loads {@link ALLURE_MODULES} (from the bundle where it is given one, as JSON: allure-bundle.ts;
+ * else `{ why }`),
+ * then waits for one line on stdin (`{ cwd, config, resultsDir }`) and makes the report as `allure
+ * generate` does (its `generate` command is these calls of `@allurereport/core`: the config
+ * resolved, the results read, the plugins done), without the command line around it (its parser and
+ * its two dozen commands: about 0.2 CPU-s of modules and 50 ms after the tests). From the bundle,
+ * the config's plugins are made from the bundled classes as Allure's `resolvePlugins` makes them
+ * (the same instance per key, `agent` added), instead of being imported from the packages by name.
  * Stdin closed without a line (the run ended without an HTML report, or its process died): it exits.
  */
 const GENERATOR_SCRIPT = `
@@ -113,8 +124,26 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 const from = createRequire(process.argv[1]);
 const load = (m) => import(pathToFileURL(from.resolve(m)).href);
-const loaded = [];
-for (const m of ${JSON.stringify(ALLURE_MODULES)}) loaded.push(await load(m).catch((e) => ({ failed: e })));
+const bundle = JSON.parse(process.argv[2] ?? '{}');
+let modules;
+let used = 'packages (' + (bundle.why ?? 'no bundle given') + ')';
+if (bundle.url) {
+  try {
+    globalThis.__pccAllurePackages = bundle.packages;
+    const b = await import(bundle.url);
+    modules = { core: b.core, plugins: { awesome: b.awesome, agent: b.agent } };
+    used = 'bundle';
+  } catch (e) {
+    used = 'packages (the bundle failed: ' + String(e?.message ?? e).split('\\n')[0] + ')';
+  }
+}
+if (!modules) {
+  const loaded = [];
+  for (const m of ${JSON.stringify(ALLURE_MODULES)}) loaded.push(await load(m).catch((e) => ({ failed: e })));
+  modules = loaded[0].failed ? { failed: loaded[0].failed } : { core: loaded[0] };
+}
+// Which modules it loaded, for the caller (generateAllureHtml's result).
+process.stderr.write('pcc-allure-modules: ' + used + '\\n');
 let line = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', async (chunk) => {
@@ -126,9 +155,22 @@ process.stdin.on('data', async (chunk) => {
   const { cwd, config, resultsDir } = JSON.parse(line.slice(0, nl));
   try {
     process.chdir(cwd);
-    const core = loaded[0];
-    if (core.failed) throw core.failed;
-    const report = new core.AllureReport(await core.resolveConfig(config, { cwd }));
+    if (modules.failed) throw modules.failed;
+    const { core, plugins } = modules;
+    const keys = Object.keys(config.plugins ?? {});
+    let resolved;
+    if (plugins && keys.every((k) => plugins[k])) {
+      resolved = await core.resolveConfig(config, { cwd, plugins: {} });
+      resolved.plugins = [...keys, ...(keys.includes('agent') ? [] : ['agent'])].map((id) => {
+        const given = config.plugins[id] ?? { options: {} };
+        const options = given.options ?? {};
+        const context = 'enabled' in given ? { enabled: given.enabled } : {};
+        return { id, enabled: given.enabled ?? true, options, plugin: new plugins[id](given.options, context) };
+      });
+    } else {
+      resolved = await core.resolveConfig(config, { cwd });
+    }
+    const report = new core.AllureReport(resolved);
     await report.restoreState([]);
     await report.start();
     await report.readDirectory(resultsDir);
@@ -155,8 +197,11 @@ interface AllureProcess {
   done: Promise<{ code: number | null; output: string }>;
 }
 
-function startGenerator(): AllureProcess {
-  const child = spawn(process.execPath, ['--input-type=module', '-e', GENERATOR_SCRIPT, allureCliPath()], {
+function startGenerator(bundle = true): AllureProcess {
+  const cli = allureCliPath();
+  const found = bundle ? findAllureBundle(dirname(cli)) : { why: 'not asked for' };
+  const args = ['--input-type=module', '-e', GENERATOR_SCRIPT, cli, JSON.stringify(found.bundle ?? { why: found.why })];
+  const child = spawn(process.execPath, args, {
     env: allureEnv(),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -221,8 +266,11 @@ export function warmAllure(): WarmAllure {
   };
 }
 
-/** Generates the HTML report; the previous one stays until the new one is complete. */
-export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void> {
+/**
+ * Generates the HTML report; the previous one stays until the new one is complete. Returns which
+ * modules the generator loaded: `bundle` (allure-bundle.ts), or `packages` and why not the bundle.
+ */
+export async function generateAllureHtml(given: AllureHtmlOptions): Promise<{ modules: string }> {
   // Absolute: the generator runs in another folder, where relative paths would point elsewhere.
   const opts = {
     ...given,
@@ -257,13 +305,14 @@ export async function generateAllureHtml(given: AllureHtmlOptions): Promise<void
     // Its own temporary folder, outside any git repository: Allure resolves relative paths and looks
     // for a repository from there (see allureEnv). Every path it is given is absolute.
     const job: AllureJob = { cwd: cfgDir, config, resultsDir: opts.resultsDir };
-    const allure = opts.warm ? opts.warm.run(job) : give(startGenerator(), job);
+    const allure = opts.warm ? opts.warm.run(job) : give(startGenerator(opts.bundle), job);
     const { code, output } = await finish(allure, opts.timeoutMs ?? 120_000);
     const index = join(tmpOut, 'index.html');
     if (code !== 0 || !existsSync(index))
       throw fail(`the Allure generator exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}`);
     stripAnalyticsInFile(index);
     replaceDirectory(tmpOut, opts.outputDir);
+    return { modules: MODULES_LINE.exec(output)?.[1] ?? 'unknown' };
   } catch (e) {
     rmSync(tmpOut, { recursive: true, force: true });
     if (e instanceof ToolkitError) throw e;
