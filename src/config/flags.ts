@@ -267,7 +267,7 @@ const TABLE = [
     group: 'run',
     description:
       'Terminals used at once, one pairing and one test at a time each, on one worker per four suite ' +
-      'files and one more than the cores at most (where OTPs can be minted; else one)',
+      'files, as many as the cores at most on the simulator (where OTPs can be minted; else one)',
     defaultText: `${DEFAULTS.terminalsSim} with sim, ${DEFAULTS.terminals} otherwise (${DEFAULTS.terminalsOneCore} on a one-core machine)`,
   },
   {

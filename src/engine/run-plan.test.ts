@@ -41,9 +41,9 @@ describe('terminalsFor', () => {
 });
 
 describe('workersFor', () => {
-  it('drives the terminals on one worker more than the cores at most, one on one core, never more workers than terminals', () => {
-    expect(workersFor(8, 16, 2)).toBe(3);
-    expect(workersFor(8, 32, 4)).toBe(5);
+  it('drives the terminals on as many workers as the cores at most, one on one core, never more workers than terminals', () => {
+    expect(workersFor(8, 16, 2)).toBe(2);
+    expect(workersFor(8, 32, 4)).toBe(4);
     expect(workersFor(4, 16, 8)).toBe(4);
     expect(workersFor(1, 16, 4)).toBe(1);
     expect(workersFor(3, 16, 1)).toBe(1);
@@ -59,7 +59,8 @@ describe('workersFor', () => {
   it('gives each long file of fewer tests than the lanes (the model-based parts) a worker of its own, within the caps', () => {
     // --suite stateful: two files of two parts; one worker would run them one after the other.
     expect(workersFor(8, 2, 2, 2)).toBe(2);
-    expect(workersFor(8, 18, 2, 2)).toBe(3);
+    expect(workersFor(8, 18, 2, 2)).toBe(2);
+    expect(workersFor(8, 18, 4, 2)).toBe(4);
     expect(workersFor(1, 2, 2, 2)).toBe(1);
     expect(workersFor(8, 2, 1, 2)).toBe(1);
   });
@@ -101,7 +102,7 @@ describe('planRun', () => {
 
   it("spreads the terminals over the workers as lanes, and gives a manual session's tests half an hour each", async () => {
     const plan = planRun(await at(['--terminals', '5']), sim, 0, 16, 2);
-    expect(plan).toMatchObject({ terminals: 5, workers: 3, lanes: 2, pool: 'forks' });
+    expect(plan).toMatchObject({ terminals: 5, workers: 2, lanes: 3, pool: 'forks' });
     expect(plan.perTestMs).toBeGreaterThanOrEqual(60_000);
     expect(planRun(await at(['--terminal', 'manual']), sim, 0, 16, 2)).toMatchObject({
       terminals: 1,
@@ -120,7 +121,7 @@ describe('planRun', () => {
     });
     // The default against a URL: 16 terminals, on a worker per four files (five for 19) of four lanes.
     expect(planRun(await at(url), service, 0, 19, 2, 2)).toMatchObject({ terminals: 16, workers: 5, lanes: 4, pool: 'forks' });
-    expect(planRun(await at([]), sim, 0, 19, 2, 2)).toMatchObject({ terminals: 8, workers: 3, lanes: 3, pool: 'forks' });
+    expect(planRun(await at([]), sim, 0, 19, 2, 2)).toMatchObject({ terminals: 8, workers: 2, lanes: 4, pool: 'forks' });
   });
 
   it("makes the pairings the run's own only where pairing again is free and the receiver is the run's alone", async () => {

@@ -57,13 +57,15 @@ const MAX_WORKERS_AGAINST_A_SERVICE = 6;
  * hands a worker whole files; fewer files a worker do not pay for its start: four of the suites
  * against a URL took 6.9 s and 3.0 CPU-s on one worker, 5.9-6.2 s and 4.9-5.4 CPU-s on four), within
  * a cap. Against the embedded simulator (`againstAService` false: its clock skips the waits, so the
- * tests are bound by the cores) the cap is one more than the cores: a worker's tests mostly compute,
- * so one worker drives several terminals, a test on each at once (its lanes), instead of a process
- * per terminal: each costs a start and competes for the cores. Measured on 2 cores, a full sim run
- * (8 terminals, HTML included) keeps 0.8 of them busy with two workers; a third took 9.4-11.1 s to
- * 7.0-8.1 s for 0.2-0.5 CPU-s more, and a fourth lost to the third (8.7-9.8 s, 1 CPU-s more).
+ * tests are bound by the cores) the cap is the cores: a worker's tests mostly compute, so one worker
+ * drives several terminals, a test on each at once (its lanes), instead of a process per terminal:
+ * each costs a start (about 0.6 CPU-s) and competes for the cores. On 2 cores a third worker once
+ * paid for itself (a full sim run 9.4-11.1 s with two, 7.0-8.1 s with three); since the runs'
+ * processes start faster and the token renewal's wait starts first (run-suites.ts), two beat three:
+ * default runs interleaved with the same seed, two workers won 17 of 21 for 1-2 CPU-s less each
+ * (medians of five, 9.31 s against 9.52; of six, 9.08 against 9.59).
  * Against a service the cap is a worker per {@link LANES_AGAINST_A_SERVICE} terminals, at most
- * {@link MAX_WORKERS_AGAINST_A_SERVICE} or one more than the cores.
+ * {@link MAX_WORKERS_AGAINST_A_SERVICE} or one more than the cores: there the tests wait on the clock.
  *
  * One core keeps its one worker, a thread of the run's process ({@link poolFor}). `alone` of the
  * files are long and hold fewer tests than a worker's lanes (the model-based parts, two a file): one
@@ -80,7 +82,7 @@ export function workersFor(
   if (cores <= 1) return 1;
   const cap = againstAService
     ? Math.min(Math.ceil(terminals / LANES_AGAINST_A_SERVICE), Math.max(MAX_WORKERS_AGAINST_A_SERVICE, cores + 1))
-    : Math.min(terminals, cores + 1);
+    : Math.min(terminals, cores);
   return Math.max(1, Math.min(cap, Math.max(alone, Math.ceil(files / FILES_PER_WORKER))));
 }
 

@@ -52,9 +52,9 @@ export function suiteFileCount(suites: readonly string[], shard: { count: number
  * bodies that start real transactions. Started first, they do not end a pooled run alone; vitest's
  * own order (its timing cache, else file size) ranks these small files of parts last. The valid
  * request bodies come before the second file of model-based parts: the first files go to the workers
- * in order, and on the simulator the last of three workers has the fewest terminals (8 over 3: 3, 3,
- * 2), which two parts fill and the request bodies would wait on (when they were one file of nineteen
- * tests, 58 s there at 300 ms an answer, 40 s on three terminals).
+ * in order, and a worker with fewer terminals than others (8 over 3: 3, 3, 2) is filled by two parts,
+ * where the request bodies would wait (when they were one file of nineteen tests, 58 s there at
+ * 300 ms an answer, 40 s on three terminals).
  */
 const LONG_FIRST = [
   /\/stateful\/stateful\.suite\.ts$/,
@@ -65,8 +65,7 @@ const LONG_FIRST = [
 /**
  * The token renewal's file: against a service among the files started first (below); on the embedded
  * simulator before them all, the model's parts included: its one long test waits (calls
- * 400 ms apart over 2.8 s, the service's real time) while two workers take the CPU-bound files, and
- * the model's second file follows it on its worker. Started where vitest's order put it, after those
+ * 400 ms apart over 2.8 s, the service's real time) while the other workers take the CPU-bound files. Started where vitest's order put it, after those
  * files, it was the last worker's last 3.4 s, with the cores idle: the default run's medians of 6,
  * interleaved, 8.15 s before and 7.2 s after, 11.8 and 10.9 CPU-s.
  */
