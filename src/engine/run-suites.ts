@@ -65,9 +65,10 @@ const LONG_FIRST = [
 /**
  * The token renewal's file: against a service among the files started first (below); on the embedded
  * simulator before them all, the model's parts included: its one long test waits (calls
- * 400 ms apart over 2.8 s, the service's real time) while the other workers take the CPU-bound files. Started where vitest's order put it, after those
- * files, it was the last worker's last 3.4 s, with the cores idle: the default run's medians of 6,
- * interleaved, 8.15 s before and 7.2 s after, 11.8 and 10.9 CPU-s.
+ * 400 ms apart over 2.8 s, the service's real time) while the other workers take the CPU-bound
+ * files. Started where vitest's order put it, after those files, it was the last worker's last
+ * 3.4 s, with the cores idle: the default run's medians of 6, interleaved, 8.15 s before and 7.2 s
+ * after, 11.8 and 10.9 CPU-s.
  */
 const TOKEN_RENEWAL = /\/auth\/token\.suite\.ts$/;
 

@@ -110,11 +110,10 @@ const MODULES_LINE = /^pcc-allure-modules: (.*)$/m;
 /**
  * What the generator runs (`node --input-type=module -e <script> <allure's cli.js> <bundle>`): it
  * loads {@link ALLURE_MODULES} (from the bundle where it is given one, as JSON: allure-bundle.ts;
- * else `{ why }`),
- * then waits for one line on stdin (`{ cwd, config, resultsDir }`) and makes the report as `allure
- * generate` does (its `generate` command is these calls of `@allurereport/core`: the config
- * resolved, the results read, the plugins done), without the command line around it (its parser and
- * its two dozen commands: about 0.2 CPU-s of modules and 50 ms after the tests). From the bundle,
+ * else `{ why }`), then waits for one line on stdin (`{ cwd, config, resultsDir }`) and makes the
+ * report as `allure generate` does (its `generate` command is these calls of `@allurereport/core`:
+ * the config resolved, the results read, the plugins done), without the command line around it (its
+ * parser and its two dozen commands: about 0.2 CPU-s of modules and 50 ms after the tests). From the bundle,
  * the config's plugins are made from the bundled classes as Allure's `resolvePlugins` makes them
  * (the same instance per key, `agent` added), instead of being imported from the packages by name.
  * Stdin closed without a line (the run ended without an HTML report, or its process died): it exits.
