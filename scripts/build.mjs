@@ -55,9 +55,16 @@ for (const [entry, targets] of Object.entries(exports)) {
     if (!existsSync(join(root, target))) throw new Error(`package.json exports ${entry} as ${target}, which the build did not write`);
   }
 }
-// The Allure generator's modules as one file: see scripts/build-allure.mjs.
+// The Allure generator's modules as one file: see scripts/build-allure.mjs. Without it the generator
+// imports the installed packages (slower, the same report), so an Allure esbuild cannot bundle fails
+// no install: it is said here, and src/report/allure-html.test.ts fails until the bundle is back.
 const { buildAllureBundle } = await import('./build-allure.mjs');
-await buildAllureBundle(root, esbuild);
+try {
+  await buildAllureBundle(root, esbuild);
+} catch (e) {
+  rmSync(join(root, 'dist', 'allure'), { recursive: true, force: true });
+  process.stderr.write(`warning: the Allure bundle was not built (${e.message}); reports will load Allure's packages instead\n`);
+}
 // The suites' test names, for verify-certificate (collected once here rather than at each verification).
 const { writeTestIndex } = await import(pathToFileURL(join(root, 'dist', 'engine', 'test-index.js')).href);
 await writeTestIndex(root);
