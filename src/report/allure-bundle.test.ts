@@ -2,22 +2,18 @@
  * The build's bundle of Allure is used only where the installed packages are the ones it was built
  * from: a package tree and a build of their own in a temporary folder.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
+import { useTempDirs } from '../config/testing.ts';
 import { findAllureBundle } from './allure-bundle.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const { emptyDir } = useTempDirs();
 
 /** A package root with node_modules/allure 3.2.0 and @allurereport/core 3.2.0, and a build of theirs. */
-function installed(): { root: string; allure: string } {
-  const root = mkdtempSync(join(tmpdir(), 'pcc-allure-bundle-'));
-  dirs.push(root);
+async function installed(): Promise<{ root: string; allure: string }> {
+  const root = await emptyDir();
   const pkg = (dir: string, name: string, version: string) => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, version }));
@@ -34,8 +30,8 @@ function manifest(root: string, value: unknown): void {
   writeFileSync(join(root, 'dist', 'allure', 'manifest.json'), typeof value === 'string' ? value : JSON.stringify(value));
 }
 
-test('the packages it was built from: the bundle, with the folder of each package that asks for its URL', () => {
-  const { root, allure } = installed();
+test('the packages it was built from: the bundle, with the folder of each package that asks for its URL', async () => {
+  const { root, allure } = await installed();
   expect(findAllureBundle(allure, root)).toEqual({
     bundle: {
       url: pathToFileURL(join(root, 'dist', 'allure', 'modules.js')).href,
@@ -44,19 +40,19 @@ test('the packages it was built from: the bundle, with the folder of each packag
   });
 });
 
-test('another allure installed since the build, or a package elsewhere: the packages, and why', () => {
-  const { root, allure } = installed();
+test('another allure installed since the build, or a package elsewhere: the packages, and why', async () => {
+  const { root, allure } = await installed();
   writeFileSync(join(allure, 'package.json'), JSON.stringify({ name: 'allure', version: '3.3.0' }));
   expect(findAllureBundle(allure, root)).toEqual({ why: 'allure 3.3.0 is installed, the bundle is of 3.2.0' });
 
-  const other = installed();
+  const other = await installed();
   // npm put core under allure's own node_modules this time: the build's relative folder holds none.
   rmSync(join(other.root, 'node_modules', '@allurereport'), { recursive: true });
   expect(findAllureBundle(other.allure, other.root).why).toMatch(
     /@allurereport[/\\]core holds undefined undefined, the bundle has @allurereport\/core 3\.2\.0/,
   );
 
-  const renamed = installed();
+  const renamed = await installed();
   writeFileSync(
     join(renamed.root, 'node_modules', '@allurereport', 'core', 'package.json'),
     JSON.stringify({ name: '@allurereport/core', version: '3.1.9' }),
@@ -66,12 +62,12 @@ test('another allure installed since the build, or a package elsewhere: the pack
   );
 });
 
-test('no build: the packages; a manifest the build does not write: an error of the toolkit', () => {
-  const { root, allure } = installed();
+test('no build: the packages; a manifest the build does not write: an error of the toolkit', async () => {
+  const { root, allure } = await installed();
   rmSync(join(root, 'dist'), { recursive: true });
   expect(findAllureBundle(allure, root).why).toMatch(/^no bundle in .*npm run build makes it/);
 
-  const broken = installed();
+  const broken = await installed();
   manifest(broken.root, '{"allure":');
   expect(() => findAllureBundle(broken.allure, broken.root)).toThrow(expect.objectContaining({ code: 'PCC_INTERNAL' }));
   manifest(broken.root, { allure: '3.2.0', packages: { '@allurereport/core': { version: 3 } } });

@@ -77,7 +77,7 @@ export async function writeTranscriptFile(path: string, header: HeaderLine, even
   );
 }
 
-/** What the transcript's lines are handed to gzip in (a line longer than it goes alone). */
+/** What the transcript's lines are handed to gzip in, about (a line is never split: a longer one makes a longer chunk). */
 const ZIP_CHUNK_BYTES = 64 * 1024;
 
 /** Lines gathered into one buffer of about `size` bytes, each with its newline. */
