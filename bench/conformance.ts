@@ -12,6 +12,8 @@
  * the webhook grace), summed the same way.
  * For a URL run also the split of the rest (bench/split.ts: requests, connection set-up, terminal
  * steps, waits past the final status, other waits, idle lanes, outside the tests), per terminal.
+ * For every run the CPU by process (the run's, each vitest worker, the Allure generator) and the share
+ * of the cores' time it took (bench/cpu-by-process.cjs).
  * Prints figures; asserts nothing (the machines are shared and noisy: compare medians of several).
  *
  *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [--skip-sim] [--delay-ms N] [--root DIR]
@@ -22,7 +24,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
@@ -52,6 +54,16 @@ const BIN = join(ROOT, 'bin', 'payconnect-conformance.js');
 const TIME = '/usr/bin/time';
 /** Preloaded into the run's processes: counts the connections they open (bench/count-connections.cjs). */
 const COUNT_CONNECTIONS = fileURLToPath(new URL('./count-connections.cjs', import.meta.url));
+/** Preloaded into the run's processes: what each cost (bench/cpu-by-process.cjs). */
+const CPU_BY_PROCESS = fileURLToPath(new URL('./cpu-by-process.cjs', import.meta.url));
+
+/** What one process of a run cost (bench/cpu-by-process.cjs). */
+interface ProcessFigures {
+  role: 'run' | 'worker' | 'allure' | 'sim' | 'other';
+  cpuS: number;
+  maxRssMb: number;
+  lifeS: number;
+}
 
 interface Floor {
   /** Σ of the time each convergence waited for the terminal to reach its final status, s. */
@@ -74,6 +86,8 @@ interface Figures {
   wallS: number;
   /** User + system CPU of the run and every process it started, s (from /usr/bin/time). */
   cpuS?: number;
+  /** The same by process (bench/cpu-by-process.cjs), in the order they ended. */
+  processes?: ProcessFigures[];
   maxRssMb?: number;
   code: number | null;
   verdict?: string;
@@ -87,6 +101,7 @@ function timedRun(args: string[]): Promise<Figures> {
   const reports = mkdtempSync(join(tmpdir(), 'pcc-bench-'));
   const timeFile = join(reports, 'time.txt');
   const connectionsDir = mkdtempSync(join(tmpdir(), 'pcc-bench-connections-'));
+  const cpuDir = mkdtempSync(join(tmpdir(), 'pcc-bench-cpu-'));
   // --shard 1/1 runs everything and also writes run-record.json, which counts the requests.
   const runArgs = [BIN, 'run', '--reports', reports, '--shard', '1/1', ...args];
   const [cmd, argv] = existsSync(TIME)
@@ -97,8 +112,9 @@ function timedRun(args: string[]): Promise<Figures> {
     const env = {
       ...process.env,
       CI: 'true',
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${COUNT_CONNECTIONS}`.trim(),
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${COUNT_CONNECTIONS} --require ${CPU_BY_PROCESS}`.trim(),
       PCC_BENCH_CONNECTIONS: connectionsDir,
+      PCC_BENCH_CPU: cpuDir,
     };
     const child = spawn(cmd, argv, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env });
     child.on('close', (code) => {
@@ -132,6 +148,10 @@ function timedRun(args: string[]): Promise<Figures> {
       out.connections = readdirSync(connectionsDir).reduce((n, pid) => n + Number(readFileSync(join(connectionsDir, pid), 'utf8')), 0);
       rmSync(timeFile, { force: true });
       rmSync(connectionsDir, { recursive: true, force: true });
+      out.processes = readdirSync(cpuDir)
+        .map((pid) => JSON.parse(readFileSync(join(cpuDir, pid), 'utf8')) as ProcessFigures)
+        .sort((a, b) => a.lifeS - b.lifeS);
+      rmSync(cpuDir, { recursive: true, force: true });
       out.reports = dirSize(reports);
       rmSync(reports, { recursive: true, force: true });
       resolve(out);
@@ -226,7 +246,20 @@ function line(name: string, f: Figures): string {
     ? ` (start ${f.outside.startS.toFixed(1)} s to the first test, end ${f.outside.endS.toFixed(1)} s after the last)`
     : '';
   const split = f.split ? `\n  split ${splitLine(f.split, terminals)}${outside}${connect}` : '';
-  return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}${split}`;
+  const cpu = f.processes?.length ? `\n  cpu ${cpuLine(f.processes, f.wallS)}` : '';
+  return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}${split}${cpu}`;
+}
+
+/**
+ * Where the run's CPU went, by process, and how much of the cores' time over the wall time that is:
+ * near 100%, the run waits on the CPU, not on the service. A URL run's sim is started apart, without
+ * the preload: not counted, though it shares the cores.
+ */
+function cpuLine(processes: readonly ProcessFigures[], wallS: number): string {
+  const total = processes.reduce((n, p) => n + p.cpuS, 0);
+  const share = (100 * total) / (wallS * availableParallelism());
+  const each = processes.map((p) => `${p.role} ${p.cpuS.toFixed(2)} s (${p.maxRssMb.toFixed(0)} MB, lived ${p.lifeS.toFixed(1)} s)`);
+  return `${each.join(', ')}: ${total.toFixed(1)} CPU-s, ${share.toFixed(0)}% of ${availableParallelism()} cores over the wall time`;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
