@@ -86,7 +86,7 @@ interface Figures {
   wallS: number;
   /** User + system CPU of the run and every process it started, s (from /usr/bin/time). */
   cpuS?: number;
-  /** The same by process (bench/cpu-by-process.cjs), in the order they ended. */
+  /** The same by process (bench/cpu-by-process.cjs), the shortest-lived first. */
   processes?: ProcessFigures[];
   maxRssMb?: number;
   code: number | null;
@@ -149,7 +149,13 @@ function timedRun(args: string[]): Promise<Figures> {
       rmSync(timeFile, { force: true });
       rmSync(connectionsDir, { recursive: true, force: true });
       out.processes = readdirSync(cpuDir)
-        .map((pid) => JSON.parse(readFileSync(join(cpuDir, pid), 'utf8')) as ProcessFigures)
+        .flatMap((pid) => {
+          try {
+            return [JSON.parse(readFileSync(join(cpuDir, pid), 'utf8')) as ProcessFigures];
+          } catch {
+            return []; // cut short as it was written (a process killed then): left out
+          }
+        })
         .sort((a, b) => a.lifeS - b.lifeS);
       rmSync(cpuDir, { recursive: true, force: true });
       out.reports = dirSize(reports);
