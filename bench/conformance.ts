@@ -88,6 +88,8 @@ interface Figures {
   cpuS?: number;
   /** The same by process (bench/cpu-by-process.cjs), the shortest-lived first. */
   processes?: ProcessFigures[];
+  /** What a URL run's sim cost over its whole life (started before the run, stopped after it). */
+  sim?: ProcessFigures;
   maxRssMb?: number;
   code: number | null;
   verdict?: string;
@@ -215,12 +217,29 @@ function floorOf(reports: string, terminals: number): Floor | undefined {
   return { terminalS: terminalMs / 1000, pastFinalS: pastMs / 1000, convergences, terminals };
 }
 
-/** Starts `sim` as its own process; resolves with its base URL and a stop function. */
-function startSim(): Promise<{ url: string; stop: () => void }> {
+/**
+ * Starts `sim` as its own process; resolves with its base URL and a stop function, which resolves
+ * with what the sim cost (bench/cpu-by-process.cjs) once it is gone.
+ */
+function startSim(): Promise<{ url: string; stop: () => Promise<ProcessFigures | undefined> }> {
+  const cpuDir = mkdtempSync(join(tmpdir(), 'pcc-bench-cpu-'));
   const child = spawn(process.execPath, [BIN, 'sim', '--step-delay', '100', '--deadline', '2500', '--otps', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${CPU_BY_PROCESS}`.trim(), PCC_BENCH_CPU: cpuDir },
   });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<ProcessFigures | undefined> => {
+    child.kill('SIGTERM');
+    await exited;
+    try {
+      return readdirSync(cpuDir).map((pid) => JSON.parse(readFileSync(join(cpuDir, pid), 'utf8')) as ProcessFigures)[0];
+    } catch {
+      return undefined;
+    } finally {
+      rmSync(cpuDir, { recursive: true, force: true });
+    }
+  };
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`sim did not print its URL: ${text}`)), 30_000);
@@ -230,7 +249,7 @@ function startSim(): Promise<{ url: string; stop: () => void }> {
       if (url) {
         clearTimeout(timer);
         child.stdout.resume();
-        resolve({ url, stop: () => child.kill('SIGTERM') });
+        resolve({ url, stop });
       }
     });
   });
@@ -252,14 +271,15 @@ function line(name: string, f: Figures): string {
     ? ` (start ${f.outside.startS.toFixed(1)} s to the first test, end ${f.outside.endS.toFixed(1)} s after the last)`
     : '';
   const split = f.split ? `\n  split ${splitLine(f.split, terminals)}${outside}${connect}` : '';
-  const cpu = f.processes?.length ? `\n  cpu ${cpuLine(f.processes, f.wallS)}` : '';
+  const sim = f.sim ? `; the sim, apart, ${f.sim.cpuS.toFixed(2)} s over its ${f.sim.lifeS.toFixed(1)} s` : '';
+  const cpu = f.processes?.length ? `\n  cpu ${cpuLine(f.processes, f.wallS)}${sim}` : '';
   return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}${split}${cpu}`;
 }
 
 /**
  * Where the run's CPU went, by process, and how much of the cores' time over the wall time that is:
- * near 100%, the run waits on the CPU, not on the service. A URL run's sim is started apart, without
- * the preload: not counted, though it shares the cores.
+ * near 100%, the run waits on the CPU, not on the service. A URL run's sim, which shares the cores, is
+ * said apart (its whole life, its start and the bench's connection probe included).
  */
 function cpuLine(processes: readonly ProcessFigures[], wallS: number): string {
   const total = processes.reduce((n, p) => n + p.cpuS, 0);
@@ -291,8 +311,9 @@ if (!values['skip-url']) {
     const proxy = delayMs > 0 ? await startDelayingProxy(sim.url, /./, delayMs) : undefined;
     const url = proxy?.url ?? sim.url;
     const vault = mkdtempSync(join(tmpdir(), 'pcc-bench-vault-'));
+    let f: Figures | undefined;
     try {
-      const f = await timedRun([
+      f = await timedRun([
         '--target',
         url,
         '--integrator-id',
@@ -307,7 +328,8 @@ if (!values['skip-url']) {
       urlRuns.push(f);
     } finally {
       await proxy?.close();
-      sim.stop();
+      const simCost = await sim.stop();
+      if (f && simCost) f.sim = simCost;
       rmSync(vault, { recursive: true, force: true });
     }
   }
