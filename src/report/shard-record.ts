@@ -9,7 +9,7 @@ import { digestOf } from './coverage.ts';
 import type { RunRecord } from './records.ts';
 import type { RunInfo } from './run-info.ts';
 import { scrubSecrets } from './scrub.ts';
-import { writeReportFile } from './write.ts';
+import { writeReportFileInPieces } from './write.ts';
 
 /** The file name in a shard's reports folder. */
 export const SHARD_RECORD_FILE = 'run-record.json';
@@ -40,10 +40,34 @@ export function writeShardRecord(
   root?: string,
 ): string {
   const path = join(dir, SHARD_RECORD_FILE);
-  const tests = scrubSecrets(record.tests).map((t) => ({ ...t, coverage: digestOf(t) }));
-  const content: ShardRecord = { format: FORMAT, shard, ...(root ? { root } : {}), info, record: { ...record, tests } };
-  writeReportFile(path, `${JSON.stringify(content)}\n`);
+  writeReportFileInPieces(path, shardRecordPieces(shard, info, record, root));
   return path;
+}
+
+/**
+ * The shard record's JSON (a {@link ShardRecord}, its record's tests last, and a newline) a test at a
+ * time: each test is scrubbed, given its digest and serialised only when its turn comes, so neither
+ * the scrubbed tests nor the whole JSON (about 10 MB for a thorough run, one string at the run's peak
+ * of memory) are held at once.
+ */
+export function* shardRecordPieces(
+  shard: { index: number; count: number },
+  info: RunInfo,
+  record: RunRecord,
+  root?: string,
+): Generator<string> {
+  // Everything but the tests, the tests last and empty: the record's JSON ends with `"tests":[]}}`.
+  const { tests, ...rest } = record;
+  const empty: ShardRecord = { format: FORMAT, shard, ...(root ? { root } : {}), info, record: { ...rest, tests: [] } };
+  const frame = JSON.stringify(empty);
+  const end = ']}}';
+  if (!frame.endsWith(`[${end}`)) throw new Error(`a shard record's JSON ends with ${frame.slice(-20)}, not its tests`);
+  yield frame.slice(0, -end.length);
+  for (const [i, test] of tests.entries()) {
+    const t = scrubSecrets(test);
+    yield `${i > 0 ? ',' : ''}${JSON.stringify({ ...t, coverage: digestOf(t) })}`;
+  }
+  yield `${end}\n`;
 }
 
 /** Reads the shard record of a reports folder; a folder without one, or with another format, is a usage error. */

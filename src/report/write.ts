@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { ToolkitError, makeDirs } from '../core/index.ts';
 
@@ -23,6 +23,32 @@ export function writeReportFile(path: string, content: string): void {
     writeFileSync(tmp, content);
     renameSync(tmp, path);
   } catch (e) {
+    throw new ToolkitError(
+      'PCC_REPORT_WRITE',
+      `could not write ${path}: ${(e as Error).message}`,
+      'check that the --reports folder is writable',
+      { cause: e },
+    );
+  }
+}
+
+/**
+ * {@link writeReportFile} for content made a piece at a time: each piece is written as it comes, so
+ * the whole file is never one string in memory (a thorough run's shard record is about 10 MB of JSON).
+ */
+export function writeReportFileInPieces(path: string, pieces: Iterable<string>): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const piece of pieces) writeSync(fd, piece);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
     throw new ToolkitError(
       'PCC_REPORT_WRITE',
       `could not write ${path}: ${(e as Error).message}`,
