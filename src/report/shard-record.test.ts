@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isToolkitError } from '../core/index.ts';
+import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { digestOf } from './coverage.ts';
 import { scrubSecrets } from './scrub.ts';
 import { readShardRecord, shardRecordPieces, writeShardRecord } from './shard-record.ts';
@@ -80,5 +80,14 @@ describe('writeReportFileInPieces', () => {
     expect(readFileSync(path, 'utf8')).toBe('{"a":1}');
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
     expect(existsSync(path)).toBe(true);
+  });
+
+  it("passes a toolkit error of the pieces' maker on as it is (a bug is not the folder's fault)", async () => {
+    const dir = await dirs();
+    function* buggy(): Generator<string> {
+      throw new ToolkitError('PCC_INTERNAL', 'a bug', 'report it');
+    }
+    expect(() => writeReportFileInPieces(join(dir, 'y.json'), buggy())).toThrow(expect.objectContaining({ code: 'PCC_INTERNAL' }));
+    expect(readdirSync(dir).filter((f) => f.startsWith('y.json'))).toEqual([]);
   });
 });

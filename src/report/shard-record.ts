@@ -61,7 +61,12 @@ export function* shardRecordPieces(
   const empty: ShardRecord = { format: FORMAT, shard, ...(root ? { root } : {}), info, record: { ...rest, tests: [] } };
   const frame = JSON.stringify(empty);
   const end = ']}}';
-  if (!frame.endsWith(`[${end}`)) throw new Error(`a shard record's JSON ends with ${frame.slice(-20)}, not its tests`);
+  if (!frame.endsWith(`[${end}`))
+    throw new ToolkitError(
+      'PCC_INTERNAL',
+      `a shard record's JSON ends with ${frame.slice(-20)}, not its tests`,
+      "keep the record's tests the last field of a shard record (shard-record.ts)",
+    );
   yield frame.slice(0, -end.length);
   for (const [i, test] of tests.entries()) {
     const t = scrubSecrets(test);

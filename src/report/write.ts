@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ToolkitError, makeDirs } from '../core/index.ts';
+import { ToolkitError, isToolkitError, makeDirs } from '../core/index.ts';
 
 /** The file names in the reports folder. */
 export const REPORT_FILES = {
@@ -42,13 +42,18 @@ export function writeReportFileInPieces(path: string, pieces: Iterable<string>):
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(tmp, 'w');
     try {
-      for (const piece of pieces) writeSync(fd, piece);
+      for (const piece of pieces) {
+        const bytes = Buffer.from(piece, 'utf8');
+        for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+      }
     } finally {
       closeSync(fd);
     }
     renameSync(tmp, path);
   } catch (e) {
     rmSync(tmp, { force: true });
+    // A piece the maker could not make is its error (a bug is PCC_INTERNAL), not the folder's.
+    if (isToolkitError(e)) throw e;
     throw new ToolkitError(
       'PCC_REPORT_WRITE',
       `could not write ${path}: ${(e as Error).message}`,
