@@ -65,6 +65,19 @@ interface ProcessFigures {
   lifeS: number;
 }
 
+/** The figures the processes wrote into `dir` (which is removed); a file cut short as it was written (a process killed then) is left out. */
+function takeProcessFigures(dir: string): ProcessFigures[] {
+  const figures = readdirSync(dir).flatMap((pid) => {
+    try {
+      return [JSON.parse(readFileSync(join(dir, pid), 'utf8')) as ProcessFigures];
+    } catch {
+      return [];
+    }
+  });
+  rmSync(dir, { recursive: true, force: true });
+  return figures;
+}
+
 interface Floor {
   /** Σ of the time each convergence waited for the terminal to reach its final status, s. */
   terminalS: number;
@@ -150,16 +163,7 @@ function timedRun(args: string[]): Promise<Figures> {
       out.connections = readdirSync(connectionsDir).reduce((n, pid) => n + Number(readFileSync(join(connectionsDir, pid), 'utf8')), 0);
       rmSync(timeFile, { force: true });
       rmSync(connectionsDir, { recursive: true, force: true });
-      out.processes = readdirSync(cpuDir)
-        .flatMap((pid) => {
-          try {
-            return [JSON.parse(readFileSync(join(cpuDir, pid), 'utf8')) as ProcessFigures];
-          } catch {
-            return []; // cut short as it was written (a process killed then): left out
-          }
-        })
-        .sort((a, b) => a.lifeS - b.lifeS);
-      rmSync(cpuDir, { recursive: true, force: true });
+      out.processes = takeProcessFigures(cpuDir).sort((a, b) => a.lifeS - b.lifeS);
       out.reports = dirSize(reports);
       rmSync(reports, { recursive: true, force: true });
       resolve(out);
@@ -232,13 +236,7 @@ function startSim(): Promise<{ url: string; stop: () => Promise<ProcessFigures |
   const stop = async (): Promise<ProcessFigures | undefined> => {
     child.kill('SIGTERM');
     await exited;
-    try {
-      return readdirSync(cpuDir).map((pid) => JSON.parse(readFileSync(join(cpuDir, pid), 'utf8')) as ProcessFigures)[0];
-    } catch {
-      return undefined;
-    } finally {
-      rmSync(cpuDir, { recursive: true, force: true });
-    }
+    return takeProcessFigures(cpuDir)[0];
   };
   return new Promise((resolve, reject) => {
     let text = '';

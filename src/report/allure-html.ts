@@ -5,14 +5,14 @@
  * lives beside it in a JSONL file, so it carries over while the reports folder is kept.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import { ToolkitError, isToolkitError } from '../core/index.ts';
 import { findAllureBundle } from './allure-bundle.ts';
 import { allure3Categories } from './allure-results.ts';
-import { REPORT_FILES, replaceDirectory, stagingDirectory } from './write.ts';
+import { REPORT_FILES, replaceDirectory, stagingDirectory, writeReportFileInPieces } from './write.ts';
 
 /** Options of {@link generateAllureHtml}. */
 export interface AllureHtmlOptions {
@@ -67,16 +67,7 @@ export function stripAnalyticsInFile(path: string): void {
   if (close < 0) return;
   const end = close + '</script>'.length;
   const kept = stripAnalytics(bytes.subarray(start, end).toString('utf8'));
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, bytes.subarray(0, start));
-    writeSync(fd, Buffer.from(kept, 'utf8'));
-    writeSync(fd, bytes.subarray(end));
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
+  writeReportFileInPieces(path, [bytes.subarray(0, start), kept, bytes.subarray(end)]);
 }
 
 /**

@@ -17,33 +17,22 @@ export const REPORT_FILES = {
 
 /** Writes a report file whole or not at all (temporary file, then rename). */
 export function writeReportFile(path: string, content: string): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, content);
-    renameSync(tmp, path);
-  } catch (e) {
-    throw new ToolkitError(
-      'PCC_REPORT_WRITE',
-      `could not write ${path}: ${(e as Error).message}`,
-      'check that the --reports folder is writable',
-      { cause: e },
-    );
-  }
+  writeReportFileInPieces(path, [content]);
 }
 
 /**
  * {@link writeReportFile} for content made a piece at a time: each piece is written as it comes, so
  * the whole file is never one string in memory (a thorough run's shard record is about 10 MB of JSON).
+ * A failure leaves the earlier file and no temporary one.
  */
-export function writeReportFileInPieces(path: string, pieces: Iterable<string>): void {
+export function writeReportFileInPieces(path: string, pieces: Iterable<string | Uint8Array>): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(tmp, 'w');
     try {
       for (const piece of pieces) {
-        const bytes = Buffer.from(piece, 'utf8');
+        const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
         for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
       }
     } finally {
