@@ -165,11 +165,15 @@ describe('saveVaultEntry', () => {
       if (saving) setImmediate(watch);
     };
     setImmediate(watch);
-    // Started in turns of their own, as the lanes of a worker pair their terminals.
+    // Started in turns of their own, as the lanes of a worker pair their terminals: the saves of group
+    // g (i % 3) start in the loop's turn g + 1, each after the watch's own run in that turn, so the
+    // watch has had at least three turns by the time the last save ends (timers of 0-2 ms once let
+    // every save start and end within two turns, and the count below fail).
+    const inTurn = (n: number, f: () => void): void => void setImmediate(() => (n === 0 ? f() : inTurn(n - 1, f)));
     await Promise.all(
       Array.from(
         { length: 10 },
-        (_, i) => new Promise((saved) => setTimeout(() => void saveVaultEntry(file, sampleEntry(`p${i}`)).then(saved), i % 3)),
+        (_, i) => new Promise((saved) => inTurn(i % 3, () => void saveVaultEntry(file, sampleEntry(`p${i}`)).then(saved))),
       ),
     );
     saving = false;
