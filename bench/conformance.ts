@@ -269,21 +269,28 @@ function line(name: string, f: Figures): string {
     ? ` (start ${f.outside.startS.toFixed(1)} s to the first test, end ${f.outside.endS.toFixed(1)} s after the last)`
     : '';
   const split = f.split ? `\n  split ${splitLine(f.split, terminals)}${outside}${connect}` : '';
-  const sim = f.sim ? `; the sim, apart, ${f.sim.cpuS.toFixed(2)} s over its ${f.sim.lifeS.toFixed(1)} s` : '';
-  const cpu = f.processes?.length ? `\n  cpu ${cpuLine(f.processes, f.wallS)}${sim}` : '';
+  const cpu = f.processes?.length ? `\n  cpu ${cpuLine(f.processes, f.wallS, f.sim)}` : '';
   return `${name}: ${f.wallS.toFixed(1)} s wall${floor}, ${f.cpuS?.toFixed(1) ?? '?'} CPU-s, max RSS ${f.maxRssMb?.toFixed(0) ?? '?'} MB, exit ${f.code}, ${f.verdict ?? 'no summary'}, ${f.tests ?? '?'} tests, ${rps}, ${size}${split}${cpu}`;
 }
 
 /**
  * Where the run's CPU went, by process, and how much of the cores' time over the wall time that is:
  * near 100%, the run waits on the CPU, not on the service. A URL run's sim, which shares the cores, is
- * said apart (its whole life, its start and the bench's connection probe included).
+ * said apart (its whole life, its start and the bench's connection probe included). Then the cores'
+ * floor: the wall time the same CPU would take with every core busy from start to end (the sim's
+ * included), as the terminal floor is for waits: no order of the work runs faster on these cores.
  */
-function cpuLine(processes: readonly ProcessFigures[], wallS: number): string {
+function cpuLine(processes: readonly ProcessFigures[], wallS: number, sim?: ProcessFigures): string {
+  const cores = availableParallelism();
   const total = processes.reduce((n, p) => n + p.cpuS, 0);
-  const share = (100 * total) / (wallS * availableParallelism());
+  const share = (100 * total) / (wallS * cores);
   const each = processes.map((p) => `${p.role} ${p.cpuS.toFixed(2)} s (${p.maxRssMb.toFixed(0)} MB, lived ${p.lifeS.toFixed(1)} s)`);
-  return `${each.join(', ')}: ${total.toFixed(1)} CPU-s, ${share.toFixed(0)}% of ${availableParallelism()} cores over the wall time`;
+  const apart = sim ? `; the sim, apart, ${sim.cpuS.toFixed(2)} s over its ${sim.lifeS.toFixed(1)} s` : '';
+  const all = total + (sim?.cpuS ?? 0);
+  return (
+    `${each.join(', ')}: ${total.toFixed(1)} CPU-s, ${share.toFixed(0)}% of ${cores} cores over the wall time${apart}; ` +
+    `floor on the cores ${(all / cores).toFixed(1)} s (${all.toFixed(1)} CPU-s${sim ? ' with the sim' : ''} over ${cores} cores)`
+  );
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
