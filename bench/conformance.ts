@@ -12,8 +12,8 @@
  * the webhook grace), summed the same way.
  * For a URL run also the split of the rest (bench/split.ts: requests, connection set-up, terminal
  * steps, waits past the final status, other waits, idle lanes, outside the tests), per terminal.
- * For every run the CPU by process (the run's, each vitest worker, the Allure generator) and the share
- * of the cores' time it took (bench/cpu-by-process.cjs).
+ * For every run the CPU by process (the run's, each vitest worker, the Allure generator), the share
+ * of the cores' time it took and the cores' floor (bench/cpu-by-process.cjs).
  * Prints figures; asserts nothing (the machines are shared and noisy: compare medians of several).
  *
  *   npx tsx bench/conformance.ts [--repeat N] [--skip-url] [--skip-sim] [--delay-ms N] [--root DIR]
@@ -56,6 +56,9 @@ const TIME = '/usr/bin/time';
 const COUNT_CONNECTIONS = fileURLToPath(new URL('./count-connections.cjs', import.meta.url));
 /** Preloaded into the run's processes: what each cost (bench/cpu-by-process.cjs). */
 const CPU_BY_PROCESS = fileURLToPath(new URL('./cpu-by-process.cjs', import.meta.url));
+
+/** NODE_OPTIONS as this process has them, with `files` preloaded too (into every process the child starts). */
+const preloading = (...files: string[]): string => [process.env.NODE_OPTIONS ?? '', ...files.map((f) => `--require ${f}`)].join(' ').trim();
 
 /** What one process of a run cost (bench/cpu-by-process.cjs). */
 interface ProcessFigures {
@@ -127,7 +130,7 @@ function timedRun(args: string[]): Promise<Figures> {
     const env = {
       ...process.env,
       CI: 'true',
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${COUNT_CONNECTIONS} --require ${CPU_BY_PROCESS}`.trim(),
+      NODE_OPTIONS: preloading(COUNT_CONNECTIONS, CPU_BY_PROCESS),
       PCC_BENCH_CONNECTIONS: connectionsDir,
       PCC_BENCH_CPU: cpuDir,
     };
@@ -230,7 +233,7 @@ function startSim(): Promise<{ url: string; stop: () => Promise<ProcessFigures |
   const child = spawn(process.execPath, [BIN, 'sim', '--step-delay', '100', '--deadline', '2500', '--otps', '0'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${CPU_BY_PROCESS}`.trim(), PCC_BENCH_CPU: cpuDir },
+    env: { ...process.env, NODE_OPTIONS: preloading(CPU_BY_PROCESS), PCC_BENCH_CPU: cpuDir },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (): Promise<ProcessFigures | undefined> => {

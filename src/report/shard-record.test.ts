@@ -30,7 +30,7 @@ function record() {
       },
     ] as never,
   });
-  return runRecord([testRecord(), leaky], ['an unhandled error']);
+  return runRecord([testRecord(), leaky], ['an unhandled error', 'fetch failed: Bearer zyxwvutsrqponmlkjihgfedcba987654 refused']);
 }
 
 describe('writeShardRecord', () => {
@@ -43,12 +43,13 @@ describe('writeShardRecord', () => {
     expect(text).not.toContain('s3cr3t-value');
     expect(text).not.toContain('tok-123');
     expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz012345');
+    expect(text).not.toContain('zyxwvutsrqponmlkjihgfedcba987654');
     const back = readShardRecord(dir);
     expect(back.shard).toEqual({ index: 2, count: 3 });
     expect(back.root).toBe('/pkg');
     expect(back.info).toEqual(runInfo());
     // The record as it was, each test scrubbed and given its coverage digest.
-    expect(back.record).toEqual({ ...r, tests: scrubSecrets(r.tests).map((t) => ({ ...t, coverage: digestOf(t) })) });
+    expect(back.record).toEqual({ ...scrubSecrets(r), tests: scrubSecrets(r.tests).map((t) => ({ ...t, coverage: digestOf(t) })) });
     expect(JSON.stringify(back.record.tests[1]!.exchanges)).toContain('[REDACTED]');
     // Nothing beside it: the temporary file was renamed.
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);

@@ -57,9 +57,10 @@ export function* shardRecordPieces(
   root?: string,
 ): Generator<string> {
   // Everything but the tests, the tests last and empty: the record's JSON ends with `"tests":[]}}`.
+  // Scrubbed as the tests are: the record's own fields (its unhandled errors' text) may hold a credential too.
   const { tests, ...rest } = record;
   const empty: ShardRecord = { format: FORMAT, shard, ...(root ? { root } : {}), info, record: { ...rest, tests: [] } };
-  const frame = JSON.stringify(empty);
+  const frame = JSON.stringify(scrubSecrets(empty));
   const end = ']}}';
   if (!frame.endsWith(`[${end}`))
     throw new ToolkitError(
